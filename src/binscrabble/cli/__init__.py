@@ -1,0 +1,61 @@
+"""The ``binscrabble`` command: a thin layer that parses arguments and calls the library.
+
+Each subcommand lives in its own module of this package with a ``register(subparsers)``
+function that adds its parser and sets ``handler`` to a function taking the parsed
+arguments and returning the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from binscrabble import __version__
+
+#: Subcommand modules, in the order `binscrabble --help` lists them.
+SUBCOMMANDS = ("play", "check", "replay", "moves", "best", "analyze", "selfplay", "serve")
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="binscrabble",
+        description="Binary Scrabble: play, check equations, analyse games.",
+    )
+    parser.add_argument("--version", action="version", version=f"binscrabble {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module_name = f"binscrabble.cli.{name}_command"
+        if importlib.util.find_spec(module_name) is None:
+            continue
+        module = importlib.import_module(module_name)
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 a negative answer, 2 usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = cast("Handler | None", getattr(args, "handler", None))
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

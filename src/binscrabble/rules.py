@@ -1,0 +1,299 @@
+"""House rules, presets and the tile set (RULES.md §1 and §10).
+
+A :class:`Rules` value is plain frozen data: every game stores one, and everything that
+asks "is this allowed?" reads it.
+
+>>> Rules().precedence
+'standard'
+>>> Rules.preset("expert").identity_times_one
+False
+>>> Rules.preset("learning").override("precedence", "left-to-right").precedence
+'left-to-right'
+>>> tile_counts(Rules())["?"]
+3
+>>> sum(tile_counts(Rules()).values())
+100
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+Precedence = Literal["standard", "left-to-right"]
+PRECEDENCES: Final = ("standard", "left-to-right")
+PRESETS: Final = ("learning", "standard", "expert")
+
+#: The blank tile's code on racks and in the bag.
+BLANK: Final = "?"
+#: Every face a tile can show on the board, as its one-character text code.
+FACES: Final = ("0", "1", "=", "+", "-", "x", "/", "&", "|", "~", "^")
+#: Digits, binary operators (in code form) and the unary NOT.
+DIGITS: Final = frozenset("01")
+BINARY_OPERATORS: Final = frozenset("+-x/&|^")
+NOT: Final = "~"
+EQUALS: Final = "="
+
+#: Points of each tile code (RULES.md §1).
+TILE_POINTS: Final[Mapping[str, int]] = {
+    "0": 1,
+    "1": 1,
+    "=": 1,
+    "+": 1,
+    "-": 1,
+    "x": 2,
+    "/": 4,
+    "&": 1,
+    "|": 1,
+    "~": 1,
+    "^": 1,
+    BLANK: 0,
+}
+
+#: Tile counts of the default 100-tile set; XOR tiles come from the rule `xor_tiles`.
+BASE_TILE_COUNTS: Final[Mapping[str, int]] = {
+    "0": 28,
+    "1": 28,
+    "=": 14,
+    "+": 5,
+    "-": 5,
+    "x": 3,
+    "/": 2,
+    "&": 4,
+    "|": 4,
+    "~": 4,
+    BLANK: 3,
+}
+
+#: How each face is shown to people (the face printed on the physical tile).
+FACE_LABELS: Final[Mapping[str, str]] = {
+    "0": "0",
+    "1": "1",
+    "=": "=",
+    "+": "+",
+    "-": "−",
+    "x": "×",
+    "/": "÷",
+    "&": "AND",
+    "|": "OR",
+    "~": "NOT",
+    "^": "XOR",
+    BLANK: "blank",
+}
+
+#: Input aliases of RULES.md §1, symbol by symbol (words are handled case-insensitively).
+SYMBOL_ALIASES: Final[Mapping[str, str]] = {
+    "−": "-",
+    "*": "x",
+    "×": "x",
+    "X": "x",
+    "÷": "/",
+    ":": "/",
+    "∧": "&",
+    "∨": "|",
+    "¬": "~",
+    "!": "~",
+    "⊕": "^",
+}
+WORD_ALIASES: Final[Mapping[str, str]] = {"AND": "&", "OR": "|", "NOT": "~", "XOR": "^"}
+
+
+class RulesError(ValueError):
+    """An unknown rule, or a value a rule does not take. The message names both."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every switch of RULES.md §10. The defaults are the `standard` preset."""
+
+    precedence: Precedence = "standard"
+    identity_times_one: bool = True
+    identity_plus_minus_zero: bool = True
+    identity_and_one_or_zero: bool = True
+    identity_chains: bool = False
+    allow_negatives: bool = False
+    leading_zeros: bool = False
+    parallel_numbers: bool = False
+    rotated_equals: bool = False
+    xor_tiles: int = 0
+    rack_size: int = 9
+    bingo_bonus: int = 50
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            _check_value(field.name, getattr(self, field.name))
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named preset: `learning`, `standard` or `expert`."""
+        if name == "standard":
+            return cls()
+        if name == "learning":
+            return cls(identity_chains=True)
+        if name == "expert":
+            return cls(
+                identity_times_one=False,
+                identity_plus_minus_zero=False,
+                identity_and_one_or_zero=False,
+            )
+        raise RulesError(
+            "preset", f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}"
+        )
+
+    def override(self, name: str, value: object) -> Rules:
+        """A copy with one rule changed; `value` may be typed or text (`"on"`, `"4"`)."""
+        return self.with_overrides({name: value})
+
+    def with_overrides(self, overrides: Mapping[str, object]) -> Rules:
+        """A copy with several rules changed, each named and checked."""
+        changes: dict[str, Any] = {}
+        for name, value in overrides.items():
+            changes[name] = _coerce(name, value)
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object]) -> Rules:
+        """Rules from a mapping such as ``{"preset": "expert", "xor_tiles": 2}``."""
+        preset = data.get("preset", "standard")
+        if not isinstance(preset, str):
+            raise RulesError("preset", f"preset must be a name, one of {', '.join(PRESETS)}")
+        rest = {key: value for key, value in data.items() if key != "preset"}
+        return cls.preset(preset).with_overrides(rest)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Rules:
+        """Rules from a TOML file: top-level keys, or a ``[rules]`` table, as in from_mapping."""
+        try:
+            with open(path, "rb") as handle:
+                data = tomllib.load(handle)
+        except OSError as error:
+            raise RulesError("file", f"cannot read rules file {path}: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise RulesError("file", f"rules file {path} is not valid TOML: {error}") from None
+        table = data.get("rules", data)
+        if not isinstance(table, dict):
+            raise RulesError("rules", f"rules file {path}: [rules] must be a table")
+        return cls.from_mapping(table)
+
+    def to_mapping(self) -> dict[str, object]:
+        """Every rule by name, as stored with a game (`from_mapping` reads it back)."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+    def differences(self, other: Rules | None = None) -> dict[str, object]:
+        """The rules that differ from `other` (default: the standard preset)."""
+        base = other if other is not None else Rules()
+        return {
+            name: value for name, value in self.to_mapping().items() if getattr(base, name) != value
+        }
+
+    def describe(self) -> str:
+        """A short human summary of the rules in force, one rule a line."""
+        lines = []
+        for name, value in self.to_mapping().items():
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            lines.append(f"{name:<26} {shown}")
+        return "\n".join(lines)
+
+
+RULE_NAMES: Final = tuple(field.name for field in dataclasses.fields(Rules))
+_BOOL_RULES: Final = frozenset(
+    field.name for field in dataclasses.fields(Rules) if field.type in ("bool", bool)
+)
+_INT_LIMITS: Final[Mapping[str, tuple[int, int]]] = {
+    "xor_tiles": (0, 20),
+    "rack_size": (3, 15),
+    "bingo_bonus": (0, 1000),
+}
+_TRUE_WORDS: Final = frozenset({"on", "true", "yes", "1"})
+_FALSE_WORDS: Final = frozenset({"off", "false", "no", "0"})
+
+
+def _unknown_rule(name: str) -> RulesError:
+    return RulesError(name, f"unknown rule {name!r}: the rules are {', '.join(RULE_NAMES)}")
+
+
+def _check_value(name: str, value: object) -> None:
+    if name == "precedence":
+        if value not in PRECEDENCES:
+            raise RulesError(
+                name, f"rule precedence takes {' or '.join(PRECEDENCES)}, not {value!r}"
+            )
+    elif name in _BOOL_RULES:
+        if not isinstance(value, bool):
+            raise RulesError(name, f"rule {name} takes on or off, not {value!r}")
+    elif name in _INT_LIMITS:
+        low, high = _INT_LIMITS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RulesError(
+                name, f"rule {name} takes a whole number from {low} to {high}, not {value!r}"
+            )
+    else:
+        raise _unknown_rule(name)
+
+
+def _coerce(name: str, value: object) -> object:
+    """Turn a typed or text value into the rule's type, or raise a RulesError naming it."""
+    if name not in RULE_NAMES:
+        raise _unknown_rule(name)
+    if isinstance(value, str):
+        text = value.strip()
+        if name in _BOOL_RULES:
+            if text.lower() in _TRUE_WORDS:
+                return True
+            if text.lower() in _FALSE_WORDS:
+                return False
+            raise RulesError(name, f"rule {name} takes on or off, not {value!r}")
+        if name in _INT_LIMITS:
+            low, high = _INT_LIMITS[name]
+            try:
+                number = int(text)
+            except ValueError:
+                raise RulesError(
+                    name, f"rule {name} takes a whole number from {low} to {high}, not {value!r}"
+                ) from None
+            _check_value(name, number)
+            return number
+        _check_value(name, text)
+        return text
+    _check_value(name, value)
+    return value
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """Split ``NAME=VALUE`` (as given to ``--rule``) into its two parts.
+
+    >>> parse_assignment("identity_chains=on")
+    ('identity_chains', 'on')
+    """
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise RulesError(text, f"expected NAME=VALUE, not {text!r}")
+    return name.strip(), value.strip()
+
+
+def tile_counts(rules: Rules) -> dict[str, int]:
+    """How many tiles of each code the bag starts with under these rules."""
+    counts = dict(BASE_TILE_COUNTS)
+    if rules.xor_tiles:
+        counts["^"] = rules.xor_tiles
+    return counts
+
+
+def tile_bag(rules: Rules) -> list[str]:
+    """Every tile of the set, as codes, in a fixed order (shuffle before drawing)."""
+    return [code for code, count in tile_counts(rules).items() for _ in range(count)]
+
+
+def faces_in_game(rules: Rules) -> tuple[str, ...]:
+    """The faces a blank may be designated as: every face that exists in this game."""
+    return tuple(face for face in FACES if face != "^" or rules.xor_tiles > 0)
