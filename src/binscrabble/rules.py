@@ -146,9 +146,7 @@ class Rules:
                 identity_plus_minus_zero=False,
                 identity_and_one_or_zero=False,
             )
-        raise RulesError(
-            "preset", f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}"
-        )
+        raise RulesError("preset", f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
 
     def override(self, name: str, value: object) -> Rules:
         """A copy with one rule changed; `value` may be typed or text (`"on"`, `"4"`)."""

@@ -32,9 +32,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     """
     rules = Rules.from_toml(args.rules) if args.rules else Rules()
     if args.preset:
-        rules = Rules.preset(args.preset).with_overrides(
-            rules.differences() if args.rules else {}
-        )
+        rules = Rules.preset(args.preset).with_overrides(rules.differences() if args.rules else {})
     for assignment in args.rule:
         name, value = parse_assignment(assignment)
         rules = rules.override(name, value)
