@@ -1,0 +1,504 @@
+"""Moves as values, and their notation (docs/notation.md).
+
+A move is one of :class:`Place` (tiles put on the board), :class:`Exchange` (rack tiles
+swapped with the bag) or :class:`Pass`. They are frozen dataclasses: equal when they do the
+same thing, hashable, and their ``repr`` can be pasted back as code. A move knows nothing of
+legality; :class:`binscrabble.game.Game` judges it.
+
+Notation is written and read against the board the move is played on, because tiles already
+on the board inside the play's line are written in parentheses:
+
+>>> from binscrabble.board import Board
+>>> board = Board()
+>>> move = parse_move("8D 1+1=10", board)
+>>> move.tiles[0]
+PlacedTile(square=108, face='1')
+>>> move.notation(board)
+'8D 1+1=10'
+>>> parse_move("exchange 1 1 AND ?", board)
+Exchange(tiles='11&?')
+>>> parse_move("pass", board)
+Pass()
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Final
+
+from binscrabble.board import (
+    ACROSS,
+    COLUMN_NAMES,
+    DOWN,
+    SIZE,
+    SQUARE_COUNT,
+    Board,
+    Direction,
+    make_tile,
+    square_name,
+)
+from binscrabble.rules import BLANK, EQUALS, FACES, SYMBOL_ALIASES, WORD_ALIASES
+
+#: The order tile codes are listed in (an exchange's tiles are kept in this order).
+CODE_ORDER: Final = "".join(FACES) + BLANK
+_CODE_RANK: Final = {code: rank for rank, code in enumerate(CODE_ORDER)}
+#: The notation symbol of a rotated ``=`` (it reads as ``11`` on the board).
+ROTATED_SYMBOL: Final = "#"
+# Any tile will do: it only marks squares as occupied while a run is walked.
+_PLACEHOLDER: Final = make_tile("0")
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    """One tile a play puts on the board.
+
+    ``face`` is the face it shows (for a blank: the face it is designated); ``rotated`` is
+    an ``=`` (or a blank designated ``=``) turned to read ``11`` (rule ``rotated_equals``).
+    """
+
+    square: int
+    face: str
+    blank: bool = False
+    rotated: bool = False
+
+    def __repr__(self) -> str:
+        extra = (", blank=True" if self.blank else "") + (", rotated=True" if self.rotated else "")
+        return f"PlacedTile(square={self.square!r}, face={self.face!r}{extra})"
+
+    @property
+    def code(self) -> str:
+        """The rack code this tile comes from: ``?`` for a blank, else its face."""
+        return BLANK if self.blank else self.face
+
+
+_BY_SQUARE = attrgetter("square")
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Tiles put on the board in one turn, kept in square order.
+
+    >>> Place((PlacedTile(113, "1"), PlacedTile(112, "="))).squares
+    (112, 113)
+    """
+
+    tiles: tuple[PlacedTile, ...]
+
+    def __post_init__(self) -> None:
+        # One order for one placement, so equal placements compare and hash equal.
+        object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=_BY_SQUARE)))
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        """The squares the play covers, in order."""
+        return tuple(tile.square for tile in self.tiles)
+
+    @property
+    def codes(self) -> str:
+        """The rack codes the play uses (``?`` for each blank)."""
+        return "".join(tile.code for tile in self.tiles)
+
+    def notation(self, board: Board) -> str:
+        """This play in notation, on the board it is played on (see :func:`move_notation`)."""
+        return move_notation(self, board)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Rack tiles given back to the bag for as many new ones, as codes (``?`` = blank).
+
+    The codes are kept in a fixed order, so exchanging ``"10"`` and ``"01"`` is one move.
+
+    >>> Exchange("?10")
+    Exchange(tiles='01?')
+    """
+
+    tiles: str
+
+    def __post_init__(self) -> None:
+        for code in self.tiles:
+            if code not in _CODE_RANK:
+                raise ValueError(f"{code!r} is not a tile code ({' '.join(CODE_ORDER)})")
+        object.__setattr__(self, "tiles", "".join(sorted(self.tiles, key=_CODE_RANK.__getitem__)))
+
+    def notation(self, board: Board | None = None) -> str:
+        """``-`` followed by the codes, e.g. ``-01?``."""
+        return "-" + self.tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Passing the turn."""
+
+    def notation(self, board: Board | None = None) -> str:
+        """Always ``pass``."""
+        return "pass"
+
+
+Move = Place | Exchange | Pass
+
+
+class NotationError(ValueError):
+    """A notation that cannot be read on this board.
+
+    ``kind`` says how it failed (one of :data:`NOTATION_ERROR_KINDS`), ``position`` is the
+    index in the text of the offending character (or ``None``), and the message says what is
+    wrong and where.
+    """
+
+    def __init__(self, kind: str, message: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.position = position
+
+
+#: Every ``NotationError.kind``.
+NOTATION_ERROR_KINDS: Final = (
+    "empty",
+    "coordinate",
+    "symbol",
+    "blank_mark",
+    "parenthesis",
+    "off_board",
+    "not_on_board",
+    "mismatch",
+    "no_new_tile",
+    "exchange",
+)
+
+_COORDINATE: Final = re.compile(r"(?:(\d+)([A-Za-z])|([A-Za-z])(\d+))(?=\s|$)")
+_WORDS: Final = sorted(WORD_ALIASES, key=len, reverse=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Symbol:
+    face: str
+    blank: bool
+    rotated: bool
+    through: bool  # written in parentheses: a tile already on the board
+    position: int
+
+
+def _read_symbols(text: str, offset: int, allow_notation_marks: bool) -> list[_Symbol]:
+    """Tile symbols of ``text``; aliases and words become codes, spaces are skipped.
+
+    ``allow_notation_marks`` allows ``( ) #`` and the blank mark before a face (plays);
+    without it (exchanges) ``?`` is the blank tile itself.
+    """
+    symbols: list[_Symbol] = []
+    index = 0
+    through_since: int | None = None
+    blank_at: int | None = None
+    while index < len(text):
+        char = text[index]
+        at = offset + index
+        if char.isspace():
+            index += 1
+            continue
+        word = next((w for w in _WORDS if text[index : index + len(w)].upper() == w), None)
+        if word is not None:
+            face = WORD_ALIASES[word]
+            index += len(word)
+        elif char in FACES:
+            face = char
+            index += 1
+        elif char in SYMBOL_ALIASES:
+            face = SYMBOL_ALIASES[char]
+            index += 1
+        elif allow_notation_marks and char == ROTATED_SYMBOL:
+            face = ROTATED_SYMBOL
+            index += 1
+        elif char == BLANK and not allow_notation_marks:
+            symbols.append(_Symbol(BLANK, True, False, False, at))
+            index += 1
+            continue
+        elif char == BLANK:
+            if through_since is not None:
+                raise NotationError(
+                    "blank_mark",
+                    f"a blank mark '?' at position {at} is inside parentheses: tiles already "
+                    "on the board are written by their faces only",
+                    at,
+                )
+            if blank_at is not None:
+                raise NotationError(
+                    "blank_mark", f"two blank marks '?' in a row at position {at}", at
+                )
+            blank_at = at
+            index += 1
+            continue
+        elif allow_notation_marks and char == "(":
+            if through_since is not None:
+                raise NotationError("parenthesis", f"nested '(' at position {at}", at)
+            if blank_at is not None:
+                raise NotationError(
+                    "blank_mark", f"a blank mark '?' at position {blank_at} marks no tile", blank_at
+                )
+            through_since = len(symbols)
+            index += 1
+            continue
+        elif allow_notation_marks and char == ")":
+            if through_since is None:
+                raise NotationError("parenthesis", f"')' at position {at} closes nothing", at)
+            if blank_at is not None:
+                raise NotationError(
+                    "blank_mark", f"a blank mark '?' at position {blank_at} marks no tile", blank_at
+                )
+            if through_since == len(symbols):
+                raise NotationError("parenthesis", f"empty parentheses at position {at}", at)
+            through_since = None
+            index += 1
+            continue
+        else:
+            raise NotationError(
+                "symbol",
+                f"unknown symbol {char!r} at position {at}: tiles are "
+                f"{' '.join(FACES)} (or AND OR NOT XOR), '?' marks a blank, '#' a rotated =, "
+                "parentheses tiles already on the board",
+                at,
+            )
+        rotated = face == ROTATED_SYMBOL
+        symbols.append(
+            _Symbol(
+                EQUALS if rotated else face,
+                blank_at is not None,
+                rotated,
+                through_since is not None,
+                at if blank_at is None else blank_at,
+            )
+        )
+        blank_at = None
+    if blank_at is not None:
+        raise NotationError(
+            "blank_mark", f"a blank mark '?' at position {blank_at} marks no tile", blank_at
+        )
+    if through_since is not None:
+        raise NotationError("parenthesis", "a '(' is never closed", offset + len(text))
+    return symbols
+
+
+def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
+    """(start square, direction, length of the coordinate) of a play's notation."""
+    match = _COORDINATE.match(text)
+    if match is None:
+        head = text.split()[0] if text.split() else text
+        raise NotationError(
+            "coordinate",
+            f"{head!r} is not a coordinate: write the row then the column for a play across "
+            "(8D) or the column then the row for a play down (D8), then a space and the tiles",
+            0,
+        )
+    if match.group(1) is not None:
+        row_text, letter, direction = match.group(1), match.group(2), ACROSS
+    else:
+        letter, row_text, direction = match.group(3), match.group(4), DOWN
+    column = COLUMN_NAMES.find(letter.upper())
+    if column < 0:
+        raise NotationError(
+            "coordinate",
+            f"coordinate {match.group(0)!r}: column {letter.upper()} is off the board "
+            "(columns are A to O)",
+            0,
+        )
+    row = int(row_text)
+    if not 1 <= row <= SIZE or row_text.startswith("0"):
+        raise NotationError(
+            "coordinate",
+            f"coordinate {match.group(0)!r}: row {row_text} is off the board (rows are 1 to 15)",
+            0,
+        )
+    return (row - 1) * SIZE + column, direction, match.end()
+
+
+def parse_move(text: str, board: Board) -> Move:
+    """Read a move written in notation, on the board it is to be played on.
+
+    Plays: ``8D 1+1=10`` (across from D8), ``D8 1+1=10`` (down); ``?1`` is a blank
+    designated 1, ``#`` a rotated =, ``(...)`` tiles already on the board. Input aliases and
+    the words AND OR NOT XOR (any case) are accepted and spaces are ignored. Exchanges:
+    ``-1101`` or ``exchange 1101``; passing: ``pass`` or ``-``. Raises
+    :class:`NotationError` with the reason and the position of the fault.
+
+    >>> board = Board()
+    >>> parse_move("8D 1 or 1 = 1", board).notation(board)
+    '8D 1|1=1'
+    >>> parse_move("8P 1=1", board)
+    Traceback (most recent call last):
+    ...
+    binscrabble.move.NotationError: coordinate '8P': column P is off the board (columns are A to O)
+    """
+    stripped = text.strip()
+    lead = len(text) - len(text.lstrip())
+    if not stripped:
+        raise NotationError("empty", "no move given: write a play (8D 1+1=10), -TILES or pass")
+    lowered = stripped.lower()
+    if lowered in ("pass", "-"):
+        return Pass()
+    exchange_text: str | None = None
+    if lowered.startswith("exchange"):
+        exchange_text, start = stripped[len("exchange") :], lead + len("exchange")
+    elif stripped.startswith("-"):
+        exchange_text, start = stripped[1:], lead + 1
+    if exchange_text is not None:
+        symbols = _read_symbols(exchange_text, start, allow_notation_marks=False)
+        if not symbols:
+            raise NotationError(
+                "exchange", "an exchange names the tiles to give back, e.g. -1101", start
+            )
+        return Exchange("".join(BLANK if symbol.blank else symbol.face for symbol in symbols))
+    return _parse_place(stripped, lead, board)
+
+
+def _parse_place(text: str, lead: int, board: Board) -> Place:
+    sq, direction, length = _parse_coordinate(text)
+    symbols = _read_symbols(text[length:], lead + length, allow_notation_marks=True)
+    if not symbols:
+        raise NotationError(
+            "no_new_tile", "the play names no tiles after its coordinate", lead + length
+        )
+    step = int(direction)
+    placed: list[PlacedTile] = []
+    current = sq
+    for number, symbol in enumerate(symbols):
+        if number:
+            at_edge = (
+                current % SIZE == SIZE - 1
+                if direction == ACROSS
+                else current + step >= SQUARE_COUNT
+            )
+            if at_edge:
+                raise NotationError(
+                    "off_board",
+                    f"the play runs off the board after {square_name(current)} "
+                    f"(symbol at position {symbol.position})",
+                    symbol.position,
+                )
+            current += step
+        tile = board.cells[current]
+        shown = ROTATED_SYMBOL if symbol.rotated else symbol.face
+        if symbol.through:
+            if tile is None:
+                raise NotationError(
+                    "not_on_board",
+                    f"{square_name(current)} is empty, but ({shown}) at position "
+                    f"{symbol.position} stands for a tile already on the board",
+                    symbol.position,
+                )
+            if tile.face != symbol.face or tile.rotated != symbol.rotated:
+                raise NotationError(
+                    "mismatch",
+                    f"{square_name(current)} holds {tile.symbol}, not {shown} "
+                    f"(position {symbol.position})",
+                    symbol.position,
+                )
+            continue
+        if tile is not None:
+            # A tile written without parentheses on a square that holds the very same tile
+            # is read as played through: people type the whole line as they see it.
+            if tile.face == symbol.face and tile.rotated == symbol.rotated and not symbol.blank:
+                continue
+            raise NotationError(
+                "mismatch",
+                f"{square_name(current)} already holds {tile.symbol}, not "
+                f"{'?' if symbol.blank else ''}{shown} (position {symbol.position}); write "
+                "tiles already on the board in parentheses",
+                symbol.position,
+            )
+        placed.append(PlacedTile(current, symbol.face, symbol.blank, symbol.rotated))
+    if not placed:
+        raise NotationError("no_new_tile", "the play puts no new tile on the board", lead + length)
+    return Place(tuple(placed))
+
+
+def play_direction(place: Place, board: Board) -> Direction:
+    """The direction of a play's main run.
+
+    Several tiles: the line they share. One tile: across if it joins a tile left or right
+    of it, else down. Raises ``ValueError`` when the tiles are not in one line.
+    """
+    squares = place.squares
+    if not squares:
+        raise ValueError("a play with no tiles has no direction")
+    if len(squares) > 1:
+        if all(sq // SIZE == squares[0] // SIZE for sq in squares):
+            return ACROSS
+        if all(sq % SIZE == squares[0] % SIZE for sq in squares):
+            return DOWN
+        raise ValueError("the tiles of the play are not in one row or column")
+    sq = squares[0]
+    cells = board.cells
+    column = sq % SIZE
+    if (column > 0 and cells[sq - 1] is not None) or (
+        column < SIZE - 1 and cells[sq + 1] is not None
+    ):
+        return ACROSS
+    if (sq >= SIZE and cells[sq - SIZE] is not None) or (
+        sq + SIZE < SQUARE_COUNT and cells[sq + SIZE] is not None
+    ):
+        return DOWN
+    return ACROSS
+
+
+def move_notation(move: Move, board: Board) -> str:
+    """Write a move in notation, on the board *before* it is played.
+
+    The coordinate is the first square of the play's main run, tiles already on the board
+    inside the run are written in parentheses. Raises ``ValueError`` for a play whose tiles
+    are not in one unbroken line (such a play has no notation).
+    """
+    if not isinstance(move, Place):
+        return move.notation(board)
+    direction = play_direction(move, board)
+    new = {tile.square: tile for tile in move.tiles}
+    cells = board.cells
+    for sq in new:
+        if cells[sq] is not None:
+            raise ValueError(f"{square_name(sq)} already holds a tile")
+    first, last = move.tiles[0].square, move.tiles[-1].square
+    # Borrow the board's run walk: the new tiles fill the gaps between first and last.
+    staged = board.copy()
+    for sq in new:
+        staged.cells[sq] = _PLACEHOLDER
+    squares = staged.run(first, direction)
+    if last not in squares:
+        raise ValueError("the tiles of the play leave a gap: they are not one unbroken line")
+    parts: list[str] = []
+    open_group = False
+    for sq in squares:
+        tile = new.get(sq)
+        if tile is not None:
+            if open_group:
+                parts.append(")")
+                open_group = False
+            parts.append(
+                (BLANK if tile.blank else "") + (ROTATED_SYMBOL if tile.rotated else tile.face)
+            )
+        else:
+            old = cells[sq]
+            assert old is not None
+            if not open_group:
+                parts.append("(")
+                open_group = True
+            parts.append(old.symbol)
+    if open_group:
+        parts.append(")")
+    start = squares[0]
+    row, column = divmod(start, SIZE)
+    coordinate = (
+        f"{row + 1}{COLUMN_NAMES[column]}"
+        if direction == ACROSS
+        else f"{COLUMN_NAMES[column]}{row + 1}"
+    )
+    return f"{coordinate} {''.join(parts)}"
+
+
+def place_from(tiles: Iterable[tuple[int, str]]) -> Place:
+    """A play from ``(square, face)`` pairs, none of them blank or rotated (a shorthand).
+
+    >>> place_from([(112, "1"), (113, "="), (114, "1")]).squares
+    (112, 113, 114)
+    """
+    return Place(tuple(PlacedTile(sq, face) for sq, face in tiles))
