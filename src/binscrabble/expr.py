@@ -1,0 +1,998 @@
+"""The equation language of Binary Scrabble (RULES.md §6 and §7): this game's dictionary.
+
+Everything that asks "is this run an equation, and what is it worth?" asks here.
+
+>>> equation_value("1+1=10", Rules())
+2
+>>> check("11 x 11 = 1001", Rules()).bonus
+8
+>>> check("100 AND 1 = 101", Rules()).reason
+'the left side is 0 but the right side is 101'
+>>> normalize("NOT 101 = 10")
+'~101=10'
+>>> parse("1+1x10=11", Rules()).sides[0].right
+BinaryOperation(operator='x', left=Number(digits='1'), right=Number(digits='10'))
+
+Two layers do the work. A *fast path* validates the grammar with one compiled regular
+expression, splits the sides with ``str.split`` and evaluates each side once (side results
+are cached, because the same sides recur all the time). A *tree path* (:func:`parse`)
+builds a full parse tree with positions, used for explanations and as the reference the
+tests hold the fast path to. Errors are :class:`EquationError` values with a ``kind``, the
+``position`` of the offending symbol in the text as given, and a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Final, TypeAlias
+
+from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES, Rules
+
+__all__ = [
+    "ERROR_KINDS",
+    "MAX_SYMBOLS",
+    "BinaryOperation",
+    "CheckResult",
+    "Equation",
+    "EquationError",
+    "Expression",
+    "IdentityFragment",
+    "Not",
+    "Number",
+    "binary",
+    "bonus",
+    "check",
+    "equation_value",
+    "identity_fragments",
+    "normalize",
+    "number_value",
+    "parse",
+    "side_value",
+]
+
+#: The longest equation (in symbols, after normalizing) this module accepts. A board run
+#: has at most 30 symbols (15 squares, a rotated `=` reads as two); the limit keeps parse
+#: trees shallow and values small however long a line someone pastes into `check`.
+MAX_SYMBOLS: Final = 256
+
+#: Every way an equation can fail, by `EquationError.kind`, with a short description.
+ERROR_KINDS: Final[Mapping[str, str]] = {
+    "empty_input": "nothing to check (empty, or only spaces)",
+    "unknown_symbol": "a symbol that is no tile code, alias or word",
+    "too_long": f"more than {MAX_SYMBOLS} symbols",
+    "no_equals": "no = sign, so only one side",
+    "empty_side": "a side is missing: = at the start or end, or == ",
+    "leading_operator": "a side starts with a binary operator (there are no signs)",
+    "trailing_operator": "a binary operator with nothing after it",
+    "consecutive_operators": "two binary operators in a row",
+    "double_not": "NOT NOT",
+    "not_without_operand": "NOT not followed by digits",
+    "not_after_number": "NOT right after a number (there is no implied operation)",
+    "leading_zero": "a number starting with 0 (rule leading_zeros is off)",
+    "not_a_number": "a digits-only run expected (parallel_numbers)",
+    "negative": "a subtraction below zero (rule allow_negatives is off)",
+    "remainder": "a division that leaves a remainder",
+    "division_by_zero": "a division by zero",
+    "identity_not_allowed": "an identity fragment whose rule is off",
+    "identity_chain": "more than one identity fragment (rule identity_chains is off)",
+    "sides_differ": "sides of different values",
+}
+
+_DIGITS: Final = frozenset("01")
+_BINARY_OPERATORS: Final = frozenset("+-x/&|^")
+_CODES: Final = frozenset("01=+-x/&|^~")
+
+#: How operators are shown to people in messages: words for the logical ones.
+_SHOWN: Final[Mapping[str, str]] = {
+    "+": "+",
+    "-": "-",
+    "x": "x",
+    "/": "/",
+    "&": "AND",
+    "|": "OR",
+    "^": "XOR",
+    "~": "NOT",
+    "=": "=",
+}
+
+#: Binding strength of each binary operator under `standard` precedence (RULES.md §6).
+_STANDARD_PRECEDENCE: Final[Mapping[str, int]] = {
+    "x": 5,
+    "/": 5,
+    "+": 4,
+    "-": 4,
+    "&": 3,
+    "^": 2,
+    "|": 1,
+}
+_FLAT_PRECEDENCE: Final[Mapping[str, int]] = dict.fromkeys(_STANDARD_PRECEDENCE, 1)
+
+#: Which switch of RULES.md §7 allows an identity fragment of each operator.
+_IDENTITY_SWITCH: Final[Mapping[str, str]] = {
+    "x": "identity_times_one",
+    "/": "identity_times_one",
+    "+": "identity_plus_minus_zero",
+    "-": "identity_plus_minus_zero",
+    "&": "identity_and_one_or_zero",
+    "|": "identity_and_one_or_zero",
+    "^": "identity_and_one_or_zero",
+}
+#: The neutral literal value of each operator (1 for x / AND, 0 for the others) and
+#: whether a neutral literal on the left also makes a fragment (not for `/` and `-`).
+_NEUTRAL: Final[Mapping[str, tuple[int, bool]]] = {
+    "x": (1, True),
+    "/": (1, False),
+    "+": (0, True),
+    "-": (0, False),
+    "&": (1, True),
+    "|": (0, True),
+    "^": (0, True),
+}
+
+
+class EquationError(ValueError):
+    """Why a text is not a valid equation.
+
+    ``kind`` names the way it failed (one of :data:`ERROR_KINDS`), ``position`` is the index
+    of the offending symbol in the text as the caller gave it (``None`` when no single
+    symbol is to blame), and ``str(error)`` is a sentence for a person.
+
+    >>> error = EquationError("empty input", kind="empty_input")
+    >>> error.kind, error.position, str(error)
+    ('empty_input', None, 'empty input')
+    """
+
+    def __init__(self, message: str, *, kind: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.position = position
+
+    def __reduce__(self) -> tuple[Callable[..., EquationError], tuple[object, ...]]:
+        # Keyword-only fields need help to survive pickling (process pools, for instance).
+        return _rebuild_error, (str(self), self.kind, self.position)
+
+    def __repr__(self) -> str:
+        return f"EquationError({str(self)!r}, kind={self.kind!r}, position={self.position!r})"
+
+
+def _rebuild_error(message: str, kind: str, position: int | None) -> EquationError:
+    return EquationError(message, kind=kind, position=position)
+
+
+# An error found while working on codes: (kind, position in the codes, message template
+# whose "{position}" is filled in with the position in the caller's text).
+_Failure: TypeAlias = tuple[str, int | None, str]
+
+
+def _raise(failure: _Failure, positions: list[int] | None = None) -> EquationError:
+    kind, position, template = failure
+    if position is not None and positions is not None:
+        position = positions[position]
+    message = template.replace("{position}", str(position)) if "{" in template else template
+    return EquationError(message, kind=kind, position=position)
+
+
+# -- values ------------------------------------------------------------------------------
+
+
+def binary(value: int) -> str:
+    """A value written in binary, with a minus sign when negative.
+
+    >>> binary(5), binary(0), binary(-5)
+    ('101', '0', '-101')
+    """
+    return format(value, "b")
+
+
+def bonus(value: int) -> int:
+    """The bonus of an equation's value (RULES.md §8): its leading bit; 0 for 0.
+
+    Negative values (only possible under ``allow_negatives``) earn no bonus: see
+    docs/equations.md.
+
+    >>> bonus(2), bonus(9), bonus(24), bonus(0), bonus(-5)
+    (2, 8, 16, 0, 0)
+    """
+    if value <= 0:
+        return 0
+    return 1 << (value.bit_length() - 1)
+
+
+def _not_value(digits: str) -> int:
+    """NOT flips each written digit: the width is the number of digits written."""
+    return ((1 << len(digits)) - 1) ^ int(digits, 2)
+
+
+# -- normalizing people's input ---------------------------------------------------------
+
+_CODES_ONLY: Final = re.compile(r"[01=+\-x/&|^~]*")
+_WORDS_BY_LENGTH: Final = tuple(
+    sorted(((word, code) for word, code in WORD_ALIASES.items()), key=lambda item: -len(item[0]))
+)
+
+
+_WORD_INITIALS: Final = frozenset(
+    initial for word in WORD_ALIASES for initial in (word[0], word[0].lower())
+)
+
+
+def _normalize(text: str) -> tuple[str, list[int] | None]:
+    """Codes for `text` and, unless they are the same string, each code's index in `text`."""
+    if _CODES_ONLY.fullmatch(text):
+        return text, None
+    codes: list[str] = []
+    positions: list[int] = []
+    index = 0
+    length = len(text)
+    while index < length:
+        symbol = text[index]
+        # Words first: the `x` of `xor` is also the code for times.
+        if symbol in _WORD_INITIALS:
+            upper = text[index : index + 3].upper()
+            word_code = next(
+                ((word, code) for word, code in _WORDS_BY_LENGTH if upper.startswith(word)), None
+            )
+            if word_code is not None:
+                codes.append(word_code[1])
+                positions.append(index)
+                index += len(word_code[0])
+                continue
+        if symbol in _CODES:
+            codes.append(symbol)
+            positions.append(index)
+            index += 1
+        elif symbol.isspace():
+            index += 1
+        else:
+            alias = SYMBOL_ALIASES.get(symbol)
+            if alias is None:
+                raise _unknown_symbol(symbol, index)
+            codes.append(alias)
+            positions.append(index)
+            index += 1
+    return "".join(codes), positions
+
+
+def _unknown_symbol(symbol: str, index: int) -> EquationError:
+    if symbol == "?":
+        message = (
+            f"unknown symbol '?' at position {index}: a blank must be written as the face "
+            "it stands for"
+        )
+    else:
+        message = f"unknown symbol {symbol!r} at position {index}"
+    return EquationError(message, kind="unknown_symbol", position=index)
+
+
+def normalize(text: str) -> str:
+    """Turn people's input into codes: aliases, words (any case) and spaces are accepted.
+
+    >>> normalize("100 or 1 = 101")
+    '100|1=101'
+    >>> normalize("11 × 11 ÷ 1 = 1001")
+    '11x11/1=1001'
+    >>> normalize("1 # 1")
+    Traceback (most recent call last):
+    ...
+    binscrabble.expr.EquationError: unknown symbol '#' at position 2
+    """
+    return _normalize(text)[0]
+
+
+# -- the grammar: the first error in text order ------------------------------------------
+
+_SIDE_START, _AFTER_OPERATOR, _AFTER_NOT, _IN_NUMBER, _IN_NOT_DIGITS = range(5)
+
+
+def _syntax_failure(codes: str, leading_zeros: bool) -> _Failure | None:
+    """The first grammar error of `codes` in reading order, or None if the grammar holds.
+
+    This is the slow, explaining twin of the compiled grammar of :class:`_Evaluator`.
+    """
+    if not codes:
+        return ("empty_input", None, "empty input: there is nothing to check")
+    if len(codes) > MAX_SYMBOLS:
+        return (
+            "too_long",
+            None,
+            f"the input has {len(codes)} symbols; an equation may have at most {MAX_SYMBOLS}",
+        )
+    state = _SIDE_START
+    number_start = 0
+    not_position = 0
+    operator_position = 0
+    equals_seen = False
+    for index, symbol in enumerate(codes):
+        if symbol in _DIGITS:
+            if state in (_SIDE_START, _AFTER_OPERATOR):
+                state = _IN_NUMBER
+                number_start = index
+            elif state == _AFTER_NOT:
+                state = _IN_NOT_DIGITS
+            elif (
+                state == _IN_NUMBER
+                and index == number_start + 1
+                and codes[number_start] == "0"
+                and not leading_zeros
+            ):
+                return (
+                    "leading_zero",
+                    number_start,
+                    "a number may not start with 0 (position {position})",
+                )
+        elif symbol in _BINARY_OPERATORS:
+            shown = _SHOWN[symbol]
+            if state == _SIDE_START:
+                where = "an equation" if index == 0 else "a side"
+                return (
+                    "leading_operator",
+                    index,
+                    f"{where} may not start with {shown} (position {{position}}): "
+                    "numbers have no signs",
+                )
+            if state == _AFTER_OPERATOR:
+                return (
+                    "consecutive_operators",
+                    index,
+                    f"two binary operators in a row at position {{position}} "
+                    f"({_SHOWN[codes[operator_position]]} then {shown})",
+                )
+            if state == _AFTER_NOT:
+                return _not_without_operand(not_position)
+            state = _AFTER_OPERATOR
+            operator_position = index
+        elif symbol == "~":
+            if state in (_SIDE_START, _AFTER_OPERATOR):
+                state = _AFTER_NOT
+                not_position = index
+            elif state == _AFTER_NOT:
+                return (
+                    "double_not",
+                    index,
+                    "NOT NOT at position {position}: NOT must be followed by digits",
+                )
+            else:
+                return (
+                    "not_after_number",
+                    index,
+                    "NOT at position {position} follows a number: write an operator between "
+                    "them (there is no implied operation)",
+                )
+        elif symbol == "=":
+            if state == _SIDE_START:
+                if index == 0:
+                    return (
+                        "empty_side",
+                        index,
+                        "the equation starts with =, so its first side is missing",
+                    )
+                return (
+                    "empty_side",
+                    index,
+                    "two = signs in a row at position {position}: a side is missing",
+                )
+            if state == _AFTER_OPERATOR:
+                return _trailing_operator(codes, operator_position)
+            if state == _AFTER_NOT:
+                return _not_without_operand(not_position)
+            state = _SIDE_START
+            equals_seen = True
+        else:
+            return (
+                "unknown_symbol",
+                index,
+                f"unknown symbol {symbol!r} at position {{position}}",
+            )
+    if state == _SIDE_START:
+        return (
+            "empty_side",
+            len(codes) - 1,
+            "the equation ends with =, so its last side is missing",
+        )
+    if state == _AFTER_OPERATOR:
+        return _trailing_operator(codes, operator_position)
+    if state == _AFTER_NOT:
+        return _not_without_operand(not_position)
+    if not equals_seen:
+        return ("no_equals", None, "no = sign: an equation needs at least two sides")
+    return None
+
+
+def _not_without_operand(position: int) -> _Failure:
+    return (
+        "not_without_operand",
+        position,
+        "NOT at position {position} is not followed by digits",
+    )
+
+
+def _trailing_operator(codes: str, position: int) -> _Failure:
+    return (
+        "trailing_operator",
+        position,
+        f"the operator {_SHOWN[codes[position]]} at position {{position}} has nothing after it",
+    )
+
+
+# -- the fast path -----------------------------------------------------------------------
+
+_OPERATOR_SPLIT: Final = re.compile(r"([-+x/&|^])")
+
+# Side results: (value or None, first arithmetic failure or None, identity fragments as
+# (position in side, text, switch)). Positions are relative to the side's first symbol.
+_Fragment: TypeAlias = tuple[int, str, str]
+_SideResult: TypeAlias = tuple[int | None, _Failure | None, tuple[_Fragment, ...]]
+# An equation's outcome: its value, or why it fails.
+_Outcome: TypeAlias = int | _Failure
+
+_CACHE_LIMIT: Final = 1 << 16
+
+
+class _Evaluator:
+    """Checks equations under one set of the rules that matter here, with bounded caches."""
+
+    __slots__ = (
+        "allowed",
+        "chains",
+        "equations",
+        "grammar",
+        "leading_zeros",
+        "negatives",
+        "precedence",
+        "sides",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.precedence = (
+            _STANDARD_PRECEDENCE if rules.precedence == "standard" else _FLAT_PRECEDENCE
+        )
+        self.allowed = {
+            "identity_times_one": rules.identity_times_one,
+            "identity_plus_minus_zero": rules.identity_plus_minus_zero,
+            "identity_and_one_or_zero": rules.identity_and_one_or_zero,
+        }
+        self.chains = rules.identity_chains
+        self.negatives = rules.allow_negatives
+        self.leading_zeros = rules.leading_zeros
+        number = "[01]+" if rules.leading_zeros else "(?:0|1[01]*)"
+        operand = f"(?:~[01]+|{number})"
+        side = f"{operand}(?:[-+x/&|^]{operand})*"
+        self.grammar = re.compile(f"{side}(?:={side})+")
+        self.equations: dict[str, _Outcome] = {}
+        self.sides: dict[str, _SideResult] = {}
+
+    def outcome(self, codes: str) -> _Outcome:
+        """The value of `codes`, or the first reason it is not a valid equation."""
+        cached = self.equations.get(codes)
+        if cached is not None:
+            return cached
+        if len(codes) > MAX_SYMBOLS or not self.grammar.fullmatch(codes):
+            failure = _syntax_failure(codes, self.leading_zeros)
+            assert failure is not None, codes
+            result: _Outcome = failure
+        else:
+            result = self._evaluate(codes)
+        if len(self.equations) >= _CACHE_LIMIT:
+            self.equations.clear()
+        self.equations[codes] = result
+        return result
+
+    def _evaluate(self, codes: str) -> _Outcome:
+        sides = codes.split("=")
+        cache = self.sides
+        results = []
+        plain = True
+        for side in sides:
+            result = cache.get(side)
+            if result is None:
+                result = self._side(side)
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[side] = result
+            if result[0] is None or result[2]:
+                plain = False
+            results.append(result)
+        if not plain:
+            failure = self._identity_or_arithmetic(sides, results)
+            if failure is not None:
+                return failure
+        first = results[0][0]
+        assert first is not None
+        for number, result in enumerate(results):
+            if result[0] != first:
+                return _sides_differ(sides, results, number)
+        return first
+
+    def _identity_or_arithmetic(
+        self, sides: list[str], results: list[_SideResult]
+    ) -> _Failure | None:
+        fragments: list[tuple[int, str, str]] = []
+        offset = 0
+        for side, result in zip(sides, results, strict=True):
+            for position, text, switch in result[2]:
+                fragments.append((offset + position, text, switch))
+            offset += len(side) + 1
+        for position, text, switch in fragments:
+            if not self.allowed[switch]:
+                return (
+                    "identity_not_allowed",
+                    position,
+                    f"{text} is an identity fragment, not allowed under these rules "
+                    f"({switch} is off)",
+                )
+        if len(fragments) > 1 and not self.chains:
+            listed = ", ".join(text for _, text, _ in fragments)
+            return (
+                "identity_chain",
+                fragments[1][0],
+                f"more than one identity fragment ({listed}) while identity_chains is off",
+            )
+        offset = 0
+        for side, result in zip(sides, results, strict=True):
+            failure = result[1]
+            if failure is not None:
+                kind, at, template = failure
+                assert at is not None
+                return (kind, offset + at, template)
+            offset += len(side) + 1
+        return None
+
+    def _side(self, side: str) -> _SideResult:
+        """Evaluate one side (already known to follow the grammar) in the precedence in force.
+
+        Operator precedence parsing with two stacks; its reductions happen in the order of
+        a post-order walk of the parse tree, so the first failure is the tree's first.
+        """
+        tokens = _OPERATOR_SPLIT.split(side)
+        if len(tokens) == 1:
+            if side[0] == "~":
+                return (_not_value(side[1:]), None, ())
+            return (int(side, 2), None, ())
+        precedence = self.precedence
+        values: list[int] = []
+        literal: list[bool] = []
+        operators: list[int] = []  # indexes into tokens
+        failure: _Failure | None = None
+        fragments: list[_Fragment] = []
+
+        def reduce() -> None:
+            nonlocal failure
+            index = operators.pop()
+            operator = tokens[index]
+            right = values.pop()
+            left = values.pop()
+            right_literal = literal.pop()
+            left_literal = literal.pop()
+            neutral, either_side = _NEUTRAL[operator]
+            if right_literal and right == neutral:
+                fragments.append(
+                    (
+                        _position(tokens, index),
+                        _show_fragment(operator, _right_literal(tokens, index)),
+                        _IDENTITY_SWITCH[operator],
+                    )
+                )
+            elif either_side and left_literal and left == neutral:
+                fragments.append(
+                    (
+                        _position(tokens, index),
+                        _show_fragment(tokens[index - 1], operator),
+                        _IDENTITY_SWITCH[operator],
+                    )
+                )
+            value = 0
+            if failure is None:
+                value, failure = _apply(operator, left, right, self.negatives, tokens, index)
+            values.append(value)
+            literal.append(False)
+
+        first = tokens[0]
+        if first[0] == "~":
+            values.append(_not_value(first[1:]))
+            literal.append(False)
+        else:
+            values.append(int(first, 2))
+            literal.append(True)
+        for index in range(1, len(tokens), 2):
+            strength = precedence[tokens[index]]
+            while operators and precedence[tokens[operators[-1]]] >= strength:
+                reduce()
+            operators.append(index)
+            operand = tokens[index + 1]
+            if operand[0] == "~":
+                values.append(_not_value(operand[1:]))
+                literal.append(False)
+            else:
+                values.append(int(operand, 2))
+                literal.append(True)
+        while operators:
+            reduce()
+        named = tuple(sorted(fragments))
+        if failure is not None:
+            return (None, failure, named)
+        return (values[0], None, named)
+
+
+def _right_literal(tokens: list[str], index: int) -> str:
+    # A bare literal on the right of an operator is always the very next token: anything
+    # bound tighter would have made the right operand an operation, not a literal.
+    return tokens[index + 1]
+
+
+def _show_fragment(left: str, right: str) -> str:
+    """`x1`, `+0`, `AND 1`, `1 AND`: an operator shown with its neutral literal."""
+    shown_left = _SHOWN.get(left, left)
+    shown_right = _SHOWN.get(right, right)
+    if (shown_left.isalpha() and len(shown_left) > 1) or (
+        shown_right.isalpha() and len(shown_right) > 1
+    ):
+        return f"{shown_left} {shown_right}"
+    return f"{shown_left}{shown_right}"
+
+
+def _position(tokens: list[str], index: int) -> int:
+    return sum(len(token) for token in tokens[:index])
+
+
+def _apply(
+    operator: str, left: int, right: int, negatives: bool, tokens: list[str], index: int
+) -> tuple[int, _Failure | None]:
+    """One binary operation on exact integers, or why it is not allowed."""
+    if operator == "+":
+        return left + right, None
+    if operator == "-":
+        if left < right and not negatives:
+            return 0, (
+                "negative",
+                _position(tokens, index),
+                f"{binary(left)} - {binary(right)} would be negative",
+            )
+        return left - right, None
+    if operator == "x":
+        return left * right, None
+    if operator == "/":
+        if right == 0:
+            return 0, (
+                "division_by_zero",
+                _position(tokens, index),
+                f"{binary(left)} / 0 is a division by zero",
+            )
+        if left % right:
+            return 0, (
+                "remainder",
+                _position(tokens, index),
+                f"{binary(left)} / {binary(right)} leaves a remainder",
+            )
+        return left // right, None
+    if operator == "&":
+        return left & right, None
+    if operator == "|":
+        return left | right, None
+    return left ^ right, None
+
+
+def _sides_differ(sides: list[str], results: list[_SideResult], number: int) -> _Failure:
+    first = results[0][0]
+    other = results[number][0]
+    assert first is not None and other is not None
+    position = sum(len(side) + 1 for side in sides[:number]) - 1
+    if len(sides) == 2:
+        message = f"the left side is {binary(first)} but the right side is {binary(other)}"
+    else:
+        message = f"the first side is {binary(first)} but side {number + 1} is {binary(other)}"
+    return ("sides_differ", position, message)
+
+
+_EVALUATORS: dict[int, tuple[Rules, _Evaluator]] = {}
+_EVALUATORS_BY_KEY: dict[tuple[object, ...], _Evaluator] = {}
+
+
+def _evaluator(rules: Rules) -> _Evaluator:
+    # Looking up by id() avoids hashing the dataclass on every call; keeping the Rules in
+    # the entry keeps its id from being reused while the entry lives.
+    entry = _EVALUATORS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    key = (
+        rules.precedence,
+        rules.identity_times_one,
+        rules.identity_plus_minus_zero,
+        rules.identity_and_one_or_zero,
+        rules.identity_chains,
+        rules.allow_negatives,
+        rules.leading_zeros,
+    )
+    evaluator = _EVALUATORS_BY_KEY.get(key)
+    if evaluator is None:
+        evaluator = _EVALUATORS_BY_KEY[key] = _Evaluator(rules)
+    if len(_EVALUATORS) >= 256:
+        _EVALUATORS.clear()
+    _EVALUATORS[id(rules)] = (rules, evaluator)
+    return evaluator
+
+
+# -- the public checks -------------------------------------------------------------------
+
+
+def equation_value(codes: str, rules: Rules) -> int:
+    """The value of a valid equation written in codes (no spaces, no aliases).
+
+    Raises :class:`EquationError` when it is not a valid equation under `rules`.
+    Results are cached, so asking again about the same run is cheap.
+
+    >>> equation_value("10x10=100=11+1", Rules())
+    4
+    >>> equation_value("1+1x10=100", Rules(precedence="left-to-right"))
+    4
+    >>> equation_value("1-10=0", Rules())
+    Traceback (most recent call last):
+    ...
+    binscrabble.expr.EquationError: 1 - 10 would be negative
+    """
+    outcome = _evaluator(rules).outcome(codes)
+    if type(outcome) is int:
+        return outcome
+    assert isinstance(outcome, tuple)
+    raise _raise(outcome)
+
+
+def number_value(codes: str, rules: Rules) -> int:
+    """The value of a digits-only run (rule ``parallel_numbers``): it must be a valid number.
+
+    >>> number_value("101", Rules())
+    5
+    >>> number_value("011", Rules())
+    Traceback (most recent call last):
+    ...
+    binscrabble.expr.EquationError: a number may not start with 0 (position 0)
+    >>> number_value("011", Rules(leading_zeros=True))
+    3
+    """
+    if not codes:
+        raise EquationError("empty input: there is nothing to check", kind="empty_input")
+    for index, symbol in enumerate(codes):
+        if symbol not in _DIGITS:
+            raise EquationError(
+                f"{symbol!r} at position {index} is not a binary digit: a run of digits "
+                "only must be a number",
+                kind="not_a_number",
+                position=index,
+            )
+    if len(codes) > MAX_SYMBOLS:
+        raise _raise(_syntax_failure(codes, rules.leading_zeros) or ("too_long", None, ""))
+    if codes[0] == "0" and len(codes) > 1 and not rules.leading_zeros:
+        raise EquationError(
+            "a number may not start with 0 (position 0)",
+            kind="leading_zero",
+            position=0,
+        )
+    return int(codes, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The verdict on one text: valid with its value and bonus, or invalid with a reason."""
+
+    input: str
+    valid: bool
+    value: int | None
+    binary: str | None
+    bonus: int | None
+    reason: str | None
+    error: EquationError | None
+
+    def to_json(self) -> dict[str, object]:
+        """The object `binscrabble check --json` prints (INTERFACES.md §1)."""
+        return {
+            "input": self.input,
+            "valid": self.valid,
+            "value": self.value,
+            "binary": self.binary,
+            "bonus": self.bonus,
+            "reason": self.reason,
+        }
+
+
+def _invalid(text: str, error: EquationError) -> CheckResult:
+    return CheckResult(text, False, None, None, None, str(error), error)
+
+
+def check(text: str, rules: Rules) -> CheckResult:
+    """Check people's input (aliases, words, spaces allowed); never raises on bad input.
+
+    >>> result = check("1000 x 11 = 11000", Rules())
+    >>> result.valid, result.value, result.binary, result.bonus
+    (True, 24, '11000', 16)
+    >>> check("1+xx1==10", Rules()).reason
+    'two binary operators in a row at position 2 (+ then x)'
+    """
+    try:
+        codes, positions = _normalize(text)
+    except EquationError as error:
+        return _invalid(text, error)
+    outcome = _evaluator(rules).outcome(codes)
+    if type(outcome) is int:
+        return CheckResult(text, True, outcome, format(outcome, "b"), bonus(outcome), None, None)
+    assert isinstance(outcome, tuple)
+    return _invalid(text, _raise(outcome, positions))
+
+
+# -- the parse tree ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number literal, e.g. ``Number("101")``; its value is its digits read in binary."""
+
+    digits: str
+    position: int | None = field(default=None, compare=False, repr=False)
+
+    def format(self) -> str:
+        """The canonical codes text."""
+        return self.digits
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """NOT applied to the digits right after it; the written digits set the width."""
+
+    digits: str
+    position: int | None = field(default=None, compare=False, repr=False)
+
+    def format(self) -> str:
+        """The canonical codes text.
+
+        >>> Not("011").format()
+        '~011'
+        """
+        return "~" + self.digits
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryOperation:
+    """A binary operator (its code: ``+ - x / & | ^``) applied to two operands."""
+
+    operator: str
+    left: Expression
+    right: Expression
+    position: int | None = field(default=None, compare=False, repr=False)
+
+    def format(self) -> str:
+        """The canonical codes text (no parentheses: the tree came from that precedence)."""
+        return self.left.format() + self.operator + self.right.format()
+
+
+Expression: TypeAlias = Number | Not | BinaryOperation
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """Two or more sides joined by ``=``."""
+
+    sides: tuple[Expression, ...]
+    equals_positions: tuple[int, ...] = field(default=(), compare=False, repr=False)
+
+    def format(self) -> str:
+        """The canonical codes text.
+
+        >>> parse("1 + 1 = 10", Rules()).format()
+        '1+1=10'
+        """
+        return "=".join(side.format() for side in self.sides)
+
+
+def parse(text: str, rules: Rules) -> Equation:
+    """The parse tree of an equation under the precedence in force; grammar errors raise.
+
+    Only the grammar (and the leading_zeros rule) is checked here; values, identity
+    fragments and equality are for :func:`equation_value` / :func:`check`. Positions in the
+    tree are indexes in `text`.
+
+    >>> tree = parse("1+1x10=100", Rules(precedence="left-to-right"))
+    >>> tree.sides[0].format(), tree.sides[0].operator
+    ('1+1x10', 'x')
+    """
+    codes, positions = _normalize(text)
+    failure = _syntax_failure(codes, rules.leading_zeros)
+    if failure is not None:
+        raise _raise(failure, positions)
+
+    def where(index: int) -> int:
+        return positions[index] if positions is not None else index
+
+    precedence = _STANDARD_PRECEDENCE if rules.precedence == "standard" else _FLAT_PRECEDENCE
+    sides: list[Expression] = []
+    equals: list[int] = []
+    offset = 0
+    for side in codes.split("="):
+        tokens = _OPERATOR_SPLIT.split(side)
+        operands: list[Expression] = []
+        operators: list[tuple[str, int]] = []
+        at = offset
+        for index, token in enumerate(tokens):
+            if index % 2 == 0:
+                if token[0] == "~":
+                    operands.append(Not(token[1:], where(at)))
+                else:
+                    operands.append(Number(token, where(at)))
+            else:
+                strength = precedence[token]
+                while operators and precedence[operators[-1][0]] >= strength:
+                    _reduce_tree(operands, operators)
+                operators.append((token, where(at)))
+            at += len(token)
+        while operators:
+            _reduce_tree(operands, operators)
+        sides.append(operands[0])
+        offset += len(side) + 1
+        if offset - 1 < len(codes):
+            equals.append(where(offset - 1))
+    return Equation(tuple(sides), tuple(equals))
+
+
+def _reduce_tree(operands: list[Expression], operators: list[tuple[str, int]]) -> None:
+    operator, position = operators.pop()
+    right = operands.pop()
+    left = operands.pop()
+    operands.append(BinaryOperation(operator, left, right, position))
+
+
+@dataclass(frozen=True, slots=True)
+class IdentityFragment:
+    """A binary operation with a neutral bare literal (RULES.md §7), e.g. ``x1``."""
+
+    text: str
+    switch: str
+    position: int | None
+
+
+def identity_fragments(tree: Equation | Expression) -> tuple[IdentityFragment, ...]:
+    """Every identity fragment of a parse tree, in reading order.
+
+    >>> [fragment.text for fragment in identity_fragments(parse("1x1=1+0", Rules()))]
+    ['x1', '+0']
+    """
+    found: list[IdentityFragment] = []
+    pending: list[Expression] = list(tree.sides) if isinstance(tree, Equation) else [tree]
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, BinaryOperation):
+            continue
+        neutral, either_side = _NEUTRAL[node.operator]
+        switch = _IDENTITY_SWITCH[node.operator]
+        right, left = node.right, node.left
+        if isinstance(right, Number) and int(right.digits, 2) == neutral:
+            found.append(
+                IdentityFragment(_show_fragment(node.operator, right.digits), switch, node.position)
+            )
+        elif either_side and isinstance(left, Number) and int(left.digits, 2) == neutral:
+            found.append(
+                IdentityFragment(_show_fragment(left.digits, node.operator), switch, node.position)
+            )
+        pending.append(left)
+        pending.append(right)
+    found.sort(key=lambda fragment: -1 if fragment.position is None else fragment.position)
+    return tuple(found)
+
+
+def side_value(expression: Expression, rules: Rules) -> int:
+    """The exact value of one side's tree; raises EquationError on a bad step.
+
+    >>> side_value(parse("11/10=1", Rules()).sides[0], Rules())
+    Traceback (most recent call last):
+    ...
+    binscrabble.expr.EquationError: 11 / 10 leaves a remainder
+    """
+    if isinstance(expression, Number):
+        return int(expression.digits, 2)
+    if isinstance(expression, Not):
+        return _not_value(expression.digits)
+    left = side_value(expression.left, rules)
+    right = side_value(expression.right, rules)
+    value, failure = _apply(expression.operator, left, right, rules.allow_negatives, [], 0)
+    if failure is not None:
+        kind, _, template = failure
+        raise EquationError(template, kind=kind, position=expression.position)
+    return value
