@@ -1,0 +1,1095 @@
+"""The game: racks, bag, turns, legality with reasons, scoring, undo, end and outcome.
+
+A :class:`Game` is the referee of RULES.md §3-§9. It judges a move without playing it
+(:meth:`Game.is_legal`, :meth:`Game.illegal_reason`), plays it (:meth:`Game.push`, which
+changes nothing when the move is illegal) and takes it back exactly (:meth:`Game.pop`).
+
+>>> from binscrabble.move import parse_move
+>>> game = Game.from_setup(Rules(), Board(), ["111+=0&~1", "000000000"], bag=["1", "0"])
+>>> move = parse_move("8D 1+1=10", game.board)
+>>> game.score(move)
+18
+>>> game.push(move)
+>>> game.scores, game.to_move, game.rack(0), game.bag_size
+([18, 0], 1, '&~110', 0)
+>>> game.pop() == move
+True
+>>> game.illegal_reason(parse_move("8A 1+1=10", game.board))
+IllegalMoveError('first_play_center', 'the first play must cover the centre square H8')
+
+Seats are numbered from 0 in the order the players were given. A move carries no seat:
+``push``, ``is_legal`` and ``illegal_reason`` take an optional ``seat=`` that, when given,
+must be the seat to move (a server passes the seat of the connection that sent the move).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from binscrabble.board import (
+    ACROSS,
+    CENTER,
+    LETTER_MULTIPLIERS,
+    SIZE,
+    SQUARE_COUNT,
+    WORD_MULTIPLIERS,
+    Board,
+    Direction,
+    Tile,
+    make_tile,
+    square_name,
+)
+from binscrabble.expr import EquationError, bonus, equation_value, number_value
+from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile, move_notation
+from binscrabble.rules import (
+    BLANK,
+    EQUALS,
+    TILE_POINTS,
+    Rules,
+    faces_in_game,
+    tile_bag,
+    tile_counts,
+)
+
+#: Successive scoreless turns that end the game (RULES.md §9).
+SCORELESS_TURNS_TO_END: Final = 6
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+
+#: Every ``IllegalMoveError.kind``, in the order the checks are made.
+ILLEGAL_MOVE_KINDS: Final = (
+    "game_over",
+    "not_your_turn",
+    "empty_play",
+    "off_board",
+    "duplicate_square",
+    "unknown_face",
+    "rotated_not_allowed",
+    "rotated_face",
+    "square_taken",
+    "not_on_rack",
+    "not_in_line",
+    "gap",
+    "first_play_center",
+    "first_play_short",
+    "not_touching",
+    "two_equals",
+    "short_run",
+    "not_number",
+    "not_equation",
+    "empty_exchange",
+    "bag_too_small",
+)
+
+
+class IllegalMoveError(ValueError):
+    """A move the rules do not allow here.
+
+    ``kind`` is one of :data:`ILLEGAL_MOVE_KINDS`; ``squares`` names the squares at fault
+    (for a run: the run's squares); ``cause`` is the :class:`~binscrabble.expr.EquationError`
+    when a run is not an equation (its reason is also in the message).
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        squares: Sequence[int] = (),
+        cause: EquationError | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.squares = tuple(squares)
+        self.cause = cause
+
+    def __repr__(self) -> str:
+        return f"IllegalMoveError({self.kind!r}, {str(self)!r})"
+
+
+class SetupError(ValueError):
+    """A game set up with something impossible: too many players, tiles the set lacks..."""
+
+
+@dataclass(frozen=True, slots=True)
+class TileScore:
+    """What one new tile adds to a run: points × letter multiplier."""
+
+    square: int
+    face: str
+    blank: bool
+    points: int
+    letter_multiplier: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunScore:
+    """The score of one run of a play (RULES.md §8)."""
+
+    squares: tuple[int, ...]
+    direction: Direction
+    text: str
+    value: int
+    bonus: int
+    #: The play's new tiles in this run (tiles already on the board score nothing).
+    tiles: tuple[TileScore, ...]
+    word_multiplier: int
+    score: int
+    #: Whether this is the play's main run (the line of its tiles) rather than a cross run.
+    main: bool
+
+    def explain(self) -> str:
+        """The sum written out, e.g. ``(1×2 + 1 + 1 + 1 + 1 + 1 + bonus 2) × 2 = 18``."""
+        terms = [
+            f"{tile.points}×{tile.letter_multiplier}"
+            if tile.letter_multiplier > 1
+            else str(tile.points)
+            for tile in self.tiles
+        ]
+        inner = " + ".join([*terms, f"bonus {self.bonus}"])
+        if self.word_multiplier > 1:
+            return f"({inner}) × {self.word_multiplier} = {self.score}"
+        return f"{inner} = {self.score}"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """A play's score run by run, plus the bingo bonus.
+
+    >>> from binscrabble.move import parse_move
+    >>> game = Game.from_setup(Rules(), Board(), ["111+=0", "0"])
+    >>> print(game.score_breakdown(parse_move("8D 1+1=10", game.board)))
+    D8-I8 1+1=10 (value 2): (1×2 + 1 + 1 + 1 + 1 + 1 + bonus 2) × 2 = 18
+    total 18
+    """
+
+    runs: tuple[RunScore, ...]
+    bingo: int
+    total: int
+
+    def __str__(self) -> str:
+        lines = [
+            f"{square_name(run.squares[0])}-{square_name(run.squares[-1])} {run.text} "
+            f"(value {run.value}): {run.explain()}"
+            for run in self.runs
+        ]
+        if self.bingo:
+            lines.append(f"bingo +{self.bingo}")
+        lines.append(f"total {self.total}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able form: runs with text, value, bonus, score and tiles; bingo; total."""
+        return {
+            "runs": [
+                {
+                    "squares": [square_name(sq) for sq in run.squares],
+                    "direction": "across" if run.direction == ACROSS else "down",
+                    "text": run.text,
+                    "value": run.value,
+                    "bonus": run.bonus,
+                    "word_multiplier": run.word_multiplier,
+                    "score": run.score,
+                    "main": run.main,
+                    "tiles": [
+                        {
+                            "square": square_name(tile.square),
+                            "face": tile.face,
+                            "blank": tile.blank,
+                            "points": tile.points,
+                            "letter_multiplier": tile.letter_multiplier,
+                            "score": tile.score,
+                        }
+                        for tile in run.tiles
+                    ],
+                }
+                for run in self.runs
+            ],
+            "bingo": self.bingo,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of the game's history."""
+
+    seat: int
+    move: Move
+    #: The mover's rack before the move, as codes.
+    rack: str
+    score: int
+    #: Every player's total after the move (before end-of-game adjustments).
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``reason`` is ``"out"`` (a player played out with the bag empty) or ``"scoreless"``
+    (six successive scoreless turns). ``adjustments`` are the end-of-game rack adjustments
+    of RULES.md §9, already included in ``scores``.
+    """
+
+    reason: str
+    scores: tuple[int, ...]
+    adjustments: tuple[int, ...]
+    winners: tuple[int, ...]
+    players: tuple[str, ...]
+
+    @property
+    def draw(self) -> bool:
+        """Whether several players share the highest total."""
+        return len(self.winners) > 1
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or ``None`` for a draw."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def __str__(self) -> str:
+        totals = ", ".join(
+            f"{name} {score}" for name, score in zip(self.players, self.scores, strict=True)
+        )
+        if self.draw:
+            names = " and ".join(self.players[seat] for seat in self.winners)
+            return f"draw between {names} ({totals})"
+        return f"{self.players[self.winners[0]]} wins ({totals})"
+
+
+# Undo records are plain tuples (cheaper than objects on the push/pop hot path):
+# (seat, old rack, drawn tiles, squares placed, score, old scoreless count, old scores when
+# the move ended the game, old bag when the move was an exchange, rng state for an exchange)
+_UndoRecord = tuple[
+    int,
+    list[str],
+    list[str],
+    tuple[int, ...],
+    int,
+    int,
+    list[int] | None,
+    list[str] | None,
+    object,
+]
+
+
+class Game:
+    """A game of Binary Scrabble between 2 to 4 named players.
+
+    With a ``seed`` the bag is shuffled by ``random.Random(seed)``: the same seed and the same
+    moves give the same game. Without one it is shuffled by the operating system's secure
+    source (``random.SystemRandom``), which nobody can predict.
+
+    >>> game = Game(("Ada", "Bob"), seed=1)
+    >>> len(game.rack(0)), game.bag_size
+    (9, 82)
+    >>> game.push(Pass()); game.to_move
+    1
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str] = ("Alice", "Bob"),
+        rules: Rules | None = None,
+        seed: int | str | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        self.players = _check_players(players)
+        self._rng: random.Random = (
+            random.Random(seed) if seed is not None else random.SystemRandom()
+        )
+        bag = tile_bag(self.rules)
+        self._rng.shuffle(bag)
+        self._setup(Board(), [[] for _ in self.players], bag, [0] * len(self.players), 0, 0)
+        for rack in self._racks:
+            self._draw(rack, self.rules.rack_size)
+
+    def _setup(
+        self,
+        board: Board,
+        racks: list[list[str]],
+        bag: list[str],
+        scores: list[int],
+        to_move: int,
+        scoreless_turns: int,
+    ) -> None:
+        self.board = board
+        self._initial_board = board.copy()
+        self._racks = racks
+        self._bag = bag
+        #: Every player's total, by seat.
+        self.scores = scores
+        #: The seat to move.
+        self.to_move = to_move
+        #: Successive scoreless turns so far (six end the game).
+        self.scoreless_turns = scoreless_turns
+        #: Every turn played, in order.
+        self.history: list[Turn] = []
+        self._undo: list[_UndoRecord] = []
+        self._end_reason: str | None = None
+        self._adjustments: tuple[int, ...] | None = None
+        self._faces = frozenset(faces_in_game(self.rules))
+
+    @classmethod
+    def from_setup(
+        cls,
+        rules: Rules,
+        board: Board,
+        racks: Sequence[str | None],
+        *,
+        players: Sequence[str] | None = None,
+        scores: Sequence[int] | None = None,
+        to_move: int = 0,
+        bag: Sequence[str] | None = None,
+        unseen: str | None = None,
+        scoreless_turns: int = 0,
+        seed: int | str | None = None,
+    ) -> Game:
+        """A game set up in a given position (position files, tests, the engine).
+
+        ``racks`` holds each seat's rack as codes, or ``None`` for a rack that is not known:
+        it is dealt at random. ``players`` defaults to ``Player 1``, ``Player 2``...
+
+        The tiles not on the board nor on a known rack are the *pool*: by default the tile
+        set of the rules minus the board (a blank counts as ``?``) minus the known racks;
+        ``unseen`` gives the pool explicitly instead (it must come out of that remainder).
+        Unknown racks are dealt from the shuffled pool and the rest is the bag. A ``bag``
+        given explicitly is used as it is, in order (tiles are drawn from its end); then every
+        rack must be known. Board, racks and bag together may not use more tiles of a kind
+        than the set holds (:class:`SetupError`).
+
+        >>> game = Game.from_setup(Rules(), Board(), ["1=1", None], seed=7)
+        >>> len(game.rack(1)), game.bag_size
+        (9, 88)
+        """
+        if players is None:
+            players = [f"Player {seat + 1}" for seat in range(len(racks))]
+        names = _check_players(players)
+        if len(racks) != len(names):
+            raise SetupError(f"{len(names)} players but {len(racks)} racks")
+        if not 0 <= to_move < len(names):
+            raise SetupError(f"seat to move {to_move} does not exist (seats 0 to {len(names) - 1})")
+        if scores is None:
+            scores = [0] * len(names)
+        if len(scores) != len(names):
+            raise SetupError(f"{len(names)} players but {len(scores)} scores")
+        if scoreless_turns < 0:
+            raise SetupError("the count of scoreless turns cannot be negative")
+        remainder = dict(tile_counts(rules))
+
+        def take(codes: str, where: str) -> None:
+            for code in codes:
+                if code not in CODE_ORDER:
+                    raise SetupError(f"{where} holds {code!r}, which is not a tile code")
+                if remainder.get(code, 0) <= 0:
+                    raise SetupError(
+                        f"{where}: too many {code!r} tiles; the set holds "
+                        f"{tile_counts(rules).get(code, 0)}"
+                    )
+                remainder[code] -= 1
+
+        take("".join(tile.code for _, tile in board), "the board")
+        known: list[list[str] | None] = []
+        for seat, rack in enumerate(racks):
+            if rack is None:
+                known.append(None)
+                continue
+            if len(rack) > rules.rack_size:
+                raise SetupError(
+                    f"rack of seat {seat} holds {len(rack)} tiles; racks hold {rules.rack_size}"
+                )
+            take(rack, f"the rack of {names[seat]}")
+            known.append(list(rack))
+        rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+        if bag is not None:
+            if any(rack is None for rack in known):
+                raise SetupError("with an explicit bag every rack must be given")
+            take("".join(bag), "the bag")
+            bag_list = list(bag)
+        else:
+            if unseen is not None:
+                take(unseen, "the unseen tiles")
+                pool = list(unseen)
+            else:
+                pool = [code for code in CODE_ORDER for _ in range(remainder.get(code, 0))]
+            rng.shuffle(pool)
+            bag_list = pool
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.players = names
+        game._rng = rng
+        dealt: list[list[str]] = []
+        game._bag = bag_list
+        for known_rack in known:
+            if known_rack is None:
+                known_rack = []
+                game._draw(known_rack, rules.rack_size)
+            dealt.append(known_rack)
+        game._setup(board.copy(), dealt, bag_list, list(scores), to_move, scoreless_turns)
+        return game
+
+    # -- what there is to see ----------------------------------------------------------------
+
+    @property
+    def racks(self) -> tuple[str, ...]:
+        """Every seat's rack, as codes (``?`` for a blank)."""
+        return tuple("".join(rack) for rack in self._racks)
+
+    def rack(self, seat: int | None = None) -> str:
+        """A seat's rack as codes; by default the rack of the seat to move."""
+        return "".join(self._racks[self.to_move if seat is None else seat])
+
+    @property
+    def bag(self) -> tuple[str, ...]:
+        """The bag's tiles, in drawing order reversed (the next tile drawn is the last)."""
+        return tuple(self._bag)
+
+    @property
+    def bag_size(self) -> int:
+        """How many tiles are left in the bag."""
+        return len(self._bag)
+
+    def unseen(self, seat: int | None = None) -> str:
+        """The tiles a seat cannot see: the bag and the other racks, as sorted codes."""
+        viewer = self.to_move if seat is None else seat
+        codes = list(self._bag)
+        for other, rack in enumerate(self._racks):
+            if other != viewer:
+                codes.extend(rack)
+        return _sorted_codes(codes)
+
+    def is_first_play(self) -> bool:
+        """Whether the board is empty, so the next play must cover H8."""
+        return self.board.tile_count == 0
+
+    def is_over(self) -> bool:
+        """Whether the game has ended (RULES.md §9)."""
+        return self._end_reason is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result of a finished game, ``None`` while it goes on."""
+        if self._end_reason is None or self._adjustments is None:
+            return None
+        best = max(self.scores)
+        return Outcome(
+            reason=self._end_reason,
+            scores=tuple(self.scores),
+            adjustments=self._adjustments,
+            winners=tuple(seat for seat, score in enumerate(self.scores) if score == best),
+            players=self.players,
+        )
+
+    # -- legality ----------------------------------------------------------------------------
+
+    def is_legal(self, move: Move, seat: int | None = None) -> bool:
+        """Whether ``move`` may be played now (by ``seat``, when given)."""
+        return self.illegal_reason(move, seat) is None
+
+    def illegal_reason(self, move: Move, seat: int | None = None) -> IllegalMoveError | None:
+        """Why ``move`` may not be played now, or ``None`` when it may. Never raises."""
+        if self._end_reason is not None:
+            return IllegalMoveError("game_over", "the game is over")
+        if seat is not None and seat != self.to_move:
+            return IllegalMoveError(
+                "not_your_turn",
+                f"it is {self.players[self.to_move]}'s turn, not "
+                f"{self.players[seat] if 0 <= seat < len(self.players) else f'seat {seat}'}'s",
+            )
+        if type(move) is Place:
+            return self._place_problem(move.tiles)
+        if type(move) is Exchange:
+            return self._exchange_problem(move.tiles)
+        if type(move) is Pass:
+            return None
+        return IllegalMoveError("empty_play", f"{move!r} is not a move")
+
+    def _exchange_problem(self, codes: str) -> IllegalMoveError | None:
+        if not codes:
+            return IllegalMoveError("empty_exchange", "an exchange gives back at least one tile")
+        needed = self.rules.rack_size
+        if len(self._bag) < needed:
+            return IllegalMoveError(
+                "bag_too_small",
+                f"exchanges need at least {needed} tiles in the bag; it holds {len(self._bag)}",
+            )
+        return self._rack_problem(list(codes), ())
+
+    def _rack_problem(self, codes: list[str], squares: Sequence[int]) -> IllegalMoveError | None:
+        rack = self._racks[self.to_move][:]
+        missing = []
+        for code in codes:
+            try:
+                rack.remove(code)
+            except ValueError:
+                missing.append(code)
+        if not missing:
+            return None
+        shown = " ".join("blank" if code == BLANK else code for code in missing)
+        return IllegalMoveError(
+            "not_on_rack",
+            f"the rack {''.join(self._racks[self.to_move]) or '(empty)'} lacks {shown}",
+            squares,
+        )
+
+    def _place_problem(self, tiles: tuple[PlacedTile, ...]) -> IllegalMoveError | None:
+        if not tiles:
+            return IllegalMoveError("empty_play", "a play puts at least one tile on the board")
+        cells = self.board.cells
+        squares = []
+        for tile in tiles:
+            sq = tile.square
+            if type(sq) is not int or not 0 <= sq < SQUARE_COUNT:
+                return IllegalMoveError(
+                    "off_board", f"square {sq!r} is off the board (squares are 0 to 224)"
+                )
+            squares.append(sq)
+        if len(set(squares)) != len(squares):
+            twice = sorted({sq for sq in squares if squares.count(sq) > 1})
+            return IllegalMoveError(
+                "duplicate_square",
+                f"the play puts two tiles on {', '.join(square_name(sq) for sq in twice)}",
+                twice,
+            )
+        for tile in tiles:
+            if tile.face not in self._faces:
+                return IllegalMoveError(
+                    "unknown_face",
+                    f"{tile.face!r} on {square_name(tile.square)} is not a face in this game "
+                    f"(faces: {' '.join(sorted(self._faces, key=CODE_ORDER.index))})",
+                    (tile.square,),
+                )
+            if tile.rotated:
+                if not self.rules.rotated_equals:
+                    return IllegalMoveError(
+                        "rotated_not_allowed",
+                        f"the tile on {square_name(tile.square)} is rotated, but the house rule "
+                        "rotated_equals is off",
+                        (tile.square,),
+                    )
+                if tile.face != EQUALS:
+                    return IllegalMoveError(
+                        "rotated_face",
+                        f"only an = tile (or a blank designated =) can be rotated, not "
+                        f"{tile.face!r} on {square_name(tile.square)}",
+                        (tile.square,),
+                    )
+        taken = [sq for sq in squares if cells[sq] is not None]
+        if taken:
+            return IllegalMoveError(
+                "square_taken",
+                f"{', '.join(square_name(sq) for sq in taken)} already "
+                f"{'holds a tile' if len(taken) == 1 else 'hold tiles'}",
+                taken,
+            )
+        problem = self._rack_problem([tile.code for tile in tiles], squares)
+        if problem is not None:
+            return problem
+        first, last = squares[0], squares[-1]
+        if len(squares) == 1 or all(sq // SIZE == first // SIZE for sq in squares):
+            step = 1
+        elif all(sq % SIZE == first % SIZE for sq in squares):
+            step = SIZE
+        else:
+            return IllegalMoveError(
+                "not_in_line", "the tiles of a play must be in one row or one column", squares
+            )
+        gaps = [
+            sq for sq in range(first, last + 1, step) if cells[sq] is None and sq not in squares
+        ]
+        if gaps:
+            return IllegalMoveError(
+                "gap",
+                f"the play leaves a gap at {', '.join(square_name(sq) for sq in gaps)}",
+                gaps,
+            )
+        if cells[CENTER] is None and self.board.tile_count == 0:
+            if CENTER not in squares:
+                return IllegalMoveError(
+                    "first_play_center", "the first play must cover the centre square H8"
+                )
+            if len(squares) < 3:
+                return IllegalMoveError(
+                    "first_play_short",
+                    "the first play needs at least 3 tiles (the shortest equation is 1=1)",
+                    squares,
+                )
+        equals = [tile.square for tile in tiles if tile.face == EQUALS and not tile.rotated]
+        if len(equals) > 1:
+            return IllegalMoveError(
+                "two_equals",
+                "a play may add only one new = (a blank designated = counts); this one adds "
+                f"{len(equals)}, on {', '.join(square_name(sq) for sq in equals)}",
+                equals,
+            )
+        placed = [(tile.square, make_tile(tile.face, tile.blank, tile.rotated)) for tile in tiles]
+        for sq, board_tile in placed:
+            cells[sq] = board_tile
+        try:
+            return self._runs_problem(squares, step)
+        finally:
+            for sq, _ in placed:
+                cells[sq] = None
+
+    def _runs_problem(self, squares: list[int], step: int) -> IllegalMoveError | None:
+        """With the new tiles on the board: does the play touch, and is every run valid?"""
+        runs = _runs(self.board.cells, squares, step)
+        first_play = self.board.tile_count == 0
+        parallel = self.rules.parallel_numbers
+        touching = first_play
+        new_count = len(squares)
+        checks: list[tuple[range, bool]] = []
+        for run, main in runs:
+            # A digits-only run beside the play is a number under parallel_numbers: it scores
+            # nothing and does not count as touching. The main run of several tiles never is.
+            number = (
+                parallel
+                and (not main or new_count == 1)
+                and not _text(self.board.cells, run).strip("01")
+            )
+            checks.append((run, number))
+            if not number and (not main or len(run) > new_count or new_count == 1):
+                touching = True
+        if not touching:
+            message = "the play must touch a tile already on the board"
+            if any(number for _, number in checks):
+                message += (
+                    " through its own line or a run beside it that is an equation (runs of "
+                    "digits only do not count under parallel_numbers)"
+                )
+            return IllegalMoveError("not_touching", message, squares)
+        if not runs:
+            # Only a lone first tile can get here (the first play has at least 3 tiles).
+            return IllegalMoveError("short_run", "a single tile makes no equation", squares)
+        rules = self.rules
+        cells = self.board.cells
+        for run, number in checks:
+            text = _text(cells, run)
+            where = f"{square_name(run[0])}-{square_name(run[-1])}"
+            if number:
+                try:
+                    number_value(text, rules)
+                except EquationError as error:
+                    return IllegalMoveError(
+                        "not_number", f"the run {where} {text} is not a number: {error}", run, error
+                    )
+                continue
+            if len(run) == 2:
+                return IllegalMoveError(
+                    "short_run",
+                    f"the run {where} {text} has only two tiles, and no two tiles make an equation",
+                    run,
+                )
+            try:
+                equation_value(text, rules)
+            except EquationError as error:
+                return IllegalMoveError(
+                    "not_equation",
+                    f"the run {where} {text} is not an equation: {error}",
+                    run,
+                    error,
+                )
+        return None
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    def score(self, move: Move) -> int:
+        """The points ``move`` would score now; raises :class:`IllegalMoveError` if illegal."""
+        return self.score_breakdown(move).total
+
+    def score_breakdown(self, move: Move) -> ScoreBreakdown:
+        """The score of ``move`` run by run (RULES.md §8); raises :class:`IllegalMoveError`.
+
+        Exchanges and passes score 0 and have no runs.
+        """
+        problem = self.illegal_reason(move)
+        if problem is not None:
+            raise problem
+        if type(move) is not Place:
+            return ScoreBreakdown((), 0, 0)
+        cells = self.board.cells
+        tiles = move.tiles
+        squares = [tile.square for tile in tiles]
+        new = {tile.square: tile for tile in tiles}
+        for tile in tiles:
+            cells[tile.square] = make_tile(tile.face, tile.blank, tile.rotated)
+        try:
+            step = _play_step(cells, squares)
+            parallel = self.rules.parallel_numbers
+            runs = []
+            for run, main in _runs(cells, squares, step):
+                text = _text(cells, run)
+                if parallel and (not main or len(squares) == 1) and not text.strip("01"):
+                    continue  # a number beside the play scores nothing
+                value = equation_value(text, self.rules)
+                tile_scores = []
+                word_multiplier = 1
+                for sq in run:
+                    placed = new.get(sq)
+                    if placed is None:
+                        continue
+                    points = 0 if placed.blank else TILE_POINTS[placed.face]
+                    letter = LETTER_MULTIPLIERS[sq]
+                    word_multiplier *= WORD_MULTIPLIERS[sq]
+                    tile_scores.append(
+                        TileScore(sq, placed.face, placed.blank, points, letter, points * letter)
+                    )
+                run_bonus = bonus(value)
+                total = (sum(item.score for item in tile_scores) + run_bonus) * word_multiplier
+                runs.append(
+                    RunScore(
+                        tuple(run),
+                        Direction(step if main else SIZE + 1 - step),
+                        text,
+                        value,
+                        run_bonus,
+                        tuple(tile_scores),
+                        word_multiplier,
+                        total,
+                        main,
+                    )
+                )
+        finally:
+            for sq in squares:
+                cells[sq] = None
+        bingo = self.rules.bingo_bonus if len(tiles) == self.rules.rack_size else 0
+        return ScoreBreakdown(tuple(runs), bingo, sum(run.score for run in runs) + bingo)
+
+    def _score_on_board(self, squares: list[int]) -> int:
+        """The score of the new tiles on ``squares``, already on the board (the fast path)."""
+        cells = self.board.cells
+        rules = self.rules
+        parallel = rules.parallel_numbers
+        single = len(squares) == 1
+        total = 0
+        for run, main in _runs(cells, squares, _play_step(cells, squares)):
+            text = "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
+            if parallel and (not main or single) and not text.strip("01"):
+                continue
+            letters = 0
+            word = 1
+            for sq in run:
+                if sq in squares:
+                    letters += cells[sq].points * LETTER_MULTIPLIERS[sq]  # type: ignore[union-attr]
+                    word *= WORD_MULTIPLIERS[sq]
+            total += (letters + bonus(equation_value(text, rules))) * word
+        if len(squares) == rules.rack_size:
+            total += rules.bingo_bonus
+        return total
+
+    # -- playing and taking back ---------------------------------------------------------------
+
+    def push(self, move: Move, seat: int | None = None, *, checked: bool = True) -> None:
+        """Play ``move`` for the seat to move (``seat``, when given, must be that seat).
+
+        Raises :class:`IllegalMoveError` and changes nothing when the move is illegal.
+        ``checked=False`` skips the legality check, for moves known to be legal (from the
+        move generator): an illegal move pushed that way leaves the game in an undefined state.
+        """
+        if checked:
+            problem = self.illegal_reason(move, seat)
+            if problem is not None:
+                raise problem
+        mover = self.to_move
+        rack = self._racks[mover]
+        old_rack = rack[:]
+        old_bag: list[str] | None = None
+        rng_state: object = None
+        drawn: list[str]
+        squares: tuple[int, ...] = ()
+        score = 0
+        if type(move) is Place:
+            tiles = move.tiles
+            cells = self.board.cells
+            for tile in tiles:
+                cells[tile.square] = make_tile(tile.face, tile.blank, tile.rotated)
+            squares = tuple(tile.square for tile in tiles)
+            try:
+                score = self._score_on_board(list(squares))
+            except EquationError:
+                for sq in squares:
+                    cells[sq] = None
+                raise
+            self.board.tile_count += len(tiles)
+            for tile in tiles:
+                rack.remove(BLANK if tile.blank else tile.face)
+            drawn = self._draw(rack, len(tiles))
+        elif type(move) is Exchange:
+            old_bag = self._bag[:]
+            if type(self._rng) is random.Random:
+                rng_state = self._rng.getstate()
+            for code in move.tiles:
+                rack.remove(code)
+            drawn = self._draw(rack, len(move.tiles))
+            self._bag.extend(move.tiles)
+            self._rng.shuffle(self._bag)
+        else:
+            drawn = []
+        scores = self.scores
+        scores[mover] += score
+        old_scoreless = self.scoreless_turns
+        self.scoreless_turns = old_scoreless + 1 if score == 0 else 0
+        old_scores: list[int] | None = None
+        if not rack and not self._bag:
+            old_scores = scores[:]
+            self._finish("out", mover)
+        elif self.scoreless_turns >= SCORELESS_TURNS_TO_END:
+            old_scores = scores[:]
+            self._finish("scoreless", None)
+        self.history.append(
+            Turn(mover, move, "".join(old_rack), score, tuple(old_scores or scores))
+        )
+        self._undo.append(
+            (mover, old_rack, drawn, squares, score, old_scoreless, old_scores, old_bag, rng_state)
+        )
+        self.to_move = (mover + 1) % len(self._racks)
+
+    def pop(self) -> Move:
+        """Take back the last move exactly, and return it (``IndexError`` when none)."""
+        if not self._undo:
+            raise IndexError("no move to take back")
+        mover, old_rack, drawn, squares, score, old_scoreless, old_scores, old_bag, rng_state = (
+            self._undo.pop()
+        )
+        turn = self.history.pop()
+        if old_scores is not None:
+            self.scores[:] = old_scores
+            self._end_reason = None
+            self._adjustments = None
+        self.scores[mover] -= score
+        self.scoreless_turns = old_scoreless
+        if old_bag is not None:
+            self._bag[:] = old_bag
+            if rng_state is not None:
+                self._rng.setstate(rng_state)  # type: ignore[arg-type]
+        else:
+            self._bag.extend(drawn)
+        self._racks[mover][:] = old_rack
+        if squares:
+            cells = self.board.cells
+            for sq in squares:
+                cells[sq] = None
+            self.board.tile_count -= len(squares)
+        self.to_move = mover
+        return turn.move
+
+    def _draw(self, rack: list[str], count: int) -> list[str]:
+        bag = self._bag
+        take = min(count, len(bag))
+        if not take:
+            return []
+        drawn = bag[len(bag) - take :]
+        del bag[len(bag) - take :]
+        rack.extend(drawn)
+        return drawn
+
+    def _finish(self, reason: str, went_out: int | None) -> None:
+        left = [sum(TILE_POINTS[code] for code in rack) for rack in self._racks]
+        adjustments = [-points for points in left]
+        if went_out is not None:
+            adjustments[went_out] = sum(left)
+        for seat, change in enumerate(adjustments):
+            self.scores[seat] += change
+        self._end_reason = reason
+        self._adjustments = tuple(adjustments)
+
+    # -- copies, snapshots, views --------------------------------------------------------------
+
+    def copy(self) -> Game:
+        """An independent copy, history and undo included (its random source is a copy too)."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.players = self.players
+        if type(self._rng) is random.Random:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        else:
+            other._rng = random.SystemRandom()
+        other.board = self.board.copy()
+        other._initial_board = self._initial_board
+        other._racks = [rack[:] for rack in self._racks]
+        other._bag = self._bag[:]
+        other.scores = self.scores[:]
+        other.to_move = self.to_move
+        other.scoreless_turns = self.scoreless_turns
+        other.history = self.history[:]
+        # Undo records are never changed after they are made, so they can be shared.
+        other._undo = self._undo[:]
+        other._end_reason = self._end_reason
+        other._adjustments = self._adjustments
+        other._faces = self._faces
+        return other
+
+    def state(self) -> tuple[object, ...]:
+        """A hashable snapshot of everything that defines the game now (not its random
+        source): two games with equal states play on identically."""
+        return (
+            self.rules,
+            self.players,
+            tuple(self.board.cells),
+            tuple(tuple(rack) for rack in self._racks),
+            tuple(self._bag),
+            tuple(self.scores),
+            self.to_move,
+            self.scoreless_turns,
+            self._end_reason,
+            self._adjustments,
+            tuple(self.history),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.state() == other.state()
+
+    __hash__ = None  # type: ignore[assignment]  # a mutable game
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {' vs '.join(self.players)}: turn {len(self.history) + 1}, "
+            f"scores {self.scores}, {'over' if self.is_over() else f'seat {self.to_move} to move'}>"
+        )
+
+    def notations(self) -> list[str]:
+        """The notation of every turn in the history, in order."""
+        board = self._initial_board.copy()
+        result = []
+        for turn in self.history:
+            result.append(move_notation(turn.move, board))
+            if type(turn.move) is Place:
+                for tile in turn.move.tiles:
+                    board.place(tile.square, make_tile(tile.face, tile.blank, tile.rotated))
+        return result
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """What one seat may see, as JSON-able data (``None``: a spectator, who sees no rack).
+
+        Other racks and the bag's order are left out; other players' exchanges show only how
+        many tiles were exchanged. When the game is over every rack is shown.
+
+        >>> view = Game(seed=3).view_for(0)
+        >>> len(view["rack"]), view["bag_size"], "racks" in view
+        (9, 82, False)
+        """
+        notations = self.notations()
+        history = []
+        for turn, notation in zip(self.history, notations, strict=True):
+            entry: dict[str, Any] = {
+                "seat": turn.seat,
+                "player": self.players[turn.seat],
+                "score": turn.score,
+                "scores": list(turn.scores),
+            }
+            if type(turn.move) is Place:
+                entry["kind"] = "place"
+                entry["notation"] = notation
+            elif type(turn.move) is Exchange:
+                entry["kind"] = "exchange"
+                entry["count"] = len(turn.move.tiles)
+                if turn.seat == seat:
+                    entry["notation"] = notation
+                else:
+                    entry["notation"] = f"exchange {len(turn.move.tiles)}"
+            else:
+                entry["kind"] = "pass"
+                entry["notation"] = notation
+            history.append(entry)
+        outcome = self.outcome()
+        view: dict[str, Any] = {
+            "seat": seat,
+            "players": list(self.players),
+            "to_move": self.to_move,
+            "rack": "".join(self._racks[seat]) if seat is not None else None,
+            "rack_sizes": [len(rack) for rack in self._racks],
+            "bag_size": len(self._bag),
+            "unseen": self.unseen(seat) if seat is not None else None,
+            "scores": list(self.scores),
+            "board": self.board.rows(),
+            "blanks": [square_name(sq) for sq in self.board.blank_squares()],
+            "rotated": [square_name(sq) for sq in self.board.rotated_squares()],
+            "rules": self.rules.to_mapping(),
+            "scoreless_turns": self.scoreless_turns,
+            "history": history,
+            "over": outcome is not None,
+            "outcome": None,
+        }
+        if outcome is not None:
+            view["outcome"] = {
+                "reason": outcome.reason,
+                "scores": list(outcome.scores),
+                "adjustments": list(outcome.adjustments),
+                "winners": list(outcome.winners),
+                "draw": outcome.draw,
+            }
+            view["final_racks"] = list(self.racks)
+        return view
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _check_players(players: Sequence[str]) -> tuple[str, ...]:
+    names = tuple(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError(f"a player's name must be a non-empty text, not {name!r}")
+    if len(set(names)) != len(names):
+        raise SetupError(f"players need different names: {', '.join(names)}")
+    return names
+
+
+def _sorted_codes(codes: Sequence[str]) -> str:
+    return "".join(sorted(codes, key=CODE_ORDER.index))
+
+
+def _text(cells: list[Tile | None], run: Sequence[int]) -> str:
+    return "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
+
+
+def _play_step(cells: list[Tile | None], squares: Sequence[int]) -> int:
+    """The step of a play's line: its row (1) or column (15); for one tile, across if it
+    has a neighbour left or right, else down."""
+    first = squares[0]
+    if len(squares) > 1:
+        return 1 if squares[1] // SIZE == first // SIZE else SIZE
+    column = first % SIZE
+    if (column > 0 and cells[first - 1] is not None) or (
+        column < SIZE - 1 and cells[first + 1] is not None
+    ):
+        return 1
+    return SIZE
+
+
+def _line(cells: list[Tile | None], sq: int, step: int) -> tuple[int, int]:
+    """First and last square of the occupied line through ``sq`` (itself occupied)."""
+    if step == 1:
+        low = sq - sq % SIZE
+        high = low + SIZE - 1
+    else:
+        low = sq % SIZE
+        high = low + SIZE * (SIZE - 1)
+    start = sq
+    while start > low and cells[start - step] is not None:
+        start -= step
+    end = sq
+    while end < high and cells[end + step] is not None:
+        end += step
+    return start, end
+
+
+def _runs(cells: list[Tile | None], squares: Sequence[int], step: int) -> list[tuple[range, bool]]:
+    """The runs of 2+ squares a play makes (its tiles already on the board): the main run
+    along ``step`` first (flagged True), then one cross run per tile where there is one."""
+    result: list[tuple[range, bool]] = []
+    start, end = _line(cells, squares[0], step)
+    if end > start:
+        result.append((range(start, end + 1, step), True))
+    cross = SIZE + 1 - step
+    for sq in squares:
+        start, end = _line(cells, sq, cross)
+        if end > start:
+            result.append((range(start, end + 1, cross), False))
+    return result
