@@ -26,9 +26,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES, Rules
+
+if TYPE_CHECKING:
+    from binscrabble.explain import Explanation
 
 __all__ = [
     "ERROR_KINDS",
@@ -45,6 +48,7 @@ __all__ = [
     "bonus",
     "check",
     "equation_value",
+    "explain",
     "identity_fragments",
     "normalize",
     "number_value",
@@ -817,6 +821,17 @@ def check(text: str, rules: Rules) -> CheckResult:
         return CheckResult(text, True, outcome, format(outcome, "b"), bonus(outcome), None, None)
     assert isinstance(outcome, tuple)
     return _invalid(text, _raise(outcome, positions))
+
+
+def explain(text: str, rules: Rules) -> Explanation:
+    """Explain `text` step by step for a learner (see :mod:`binscrabble.explain`).
+
+    >>> print(explain("1+1=10", Rules()).lines[-1])
+    both sides are 10 (2): the value is 10 (2), bonus 2 points (its leading bit, 10)
+    """
+    from binscrabble.explain import explain as explain_text
+
+    return explain_text(text, rules)
 
 
 # -- the parse tree ----------------------------------------------------------------------
