@@ -1,0 +1,859 @@
+"""Every legal placement for a rack, fast (docs/movegen.md).
+
+There is no word list in Binary Scrabble: the grammar of RULES.md §6 and arithmetic decide
+what may be played. The generator walks every line of the board and every maximal stretch
+of squares (a *segment*) a play could fill there, splits the segment at its ``=`` signs
+(the ones on the board and the one new ``=`` the play may add) into *sides*, enumerates the
+fillings of each side that follow the grammar together with their values, and joins sides
+of equal value. Sides are cached by their shape, so on an empty board, where a side's
+position changes nothing, each side shape is enumerated once and reused at every offset.
+Every equation found is confirmed by :func:`binscrabble.expr.equation_value`, the one judge
+of equations, which also enforces the identity-fragment rules.
+
+>>> from binscrabble.board import Board
+>>> from binscrabble.rules import Rules
+>>> moves = generate_placements(Board(), "1+1=10", Rules())
+>>> best = max(moves, key=lambda move: move.score)
+>>> best.score, best.text
+(18, '1+1=10')
+>>> len({move.place for move in moves}) == len(moves)
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from binscrabble.board import (
+    ACROSS,
+    CENTER,
+    DOWN,
+    LETTER_MULTIPLIERS,
+    SIZE,
+    WORD_MULTIPLIERS,
+    Board,
+    Direction,
+    Tile,
+)
+from binscrabble.expr import EquationError, bonus, equation_value, number_value
+from binscrabble.move import Place, PlacedTile
+from binscrabble.rules import BLANK, FACES, TILE_POINTS, Rules, faces_in_game
+
+if TYPE_CHECKING:
+    from binscrabble.game import Game
+
+__all__ = [
+    "GeneratedMove",
+    "best_moves",
+    "generate_moves",
+    "generate_placements",
+    "sort_key",
+]
+
+# -- options and choices ------------------------------------------------------------------
+#
+# An *option* is what a square can show: one of the faces (index into FACES) or, at index
+# ROTATED, an `=` turned to read `11`. A *choice* is an option plus where the tile comes
+# from: ``option`` for a natural tile, ``option + BLANK_OFFSET`` for a blank designated so.
+
+ROTATED: Final = len(FACES)
+OPTION_COUNT: Final = ROTATED + 1
+BLANK_OFFSET: Final = OPTION_COUNT
+CHOICE_COUNT: Final = 2 * OPTION_COUNT
+_OPTION_TEXTS: Final = (*FACES, "11")
+_EQUALS_OPTION: Final = FACES.index("=")
+_DIGIT_OPTIONS: Final = frozenset({FACES.index("0"), FACES.index("1"), ROTATED})
+_CHOICE_TEXTS: Final = _OPTION_TEXTS * 2
+_CHOICE_FACES: Final = (*FACES, "=") * 2
+_CHOICE_BLANK: Final = (False,) * OPTION_COUNT + (True,) * OPTION_COUNT
+_CHOICE_ROTATED: Final = tuple(choice % OPTION_COUNT == ROTATED for choice in range(CHOICE_COUNT))
+_CHOICE_POINTS: Final = (
+    tuple(TILE_POINTS[face] for face in FACES) + (TILE_POINTS["="],) + (0,) * OPTION_COUNT
+)
+
+# Rack usage is one int with a 5-bit field per rack code (the faces, then the blank), so the
+# usage of two sides adds with `+` and "does the rack hold this?" is one subtraction: each
+# field of the rack carries a guard bit (16) that survives exactly when the usage fits.
+_FIELD_BITS: Final = 5
+_GUARD: Final = 16
+_BLANK_FIELD: Final = len(FACES)
+_GUARDS: Final = sum(_GUARD << (_FIELD_BITS * field) for field in range(_BLANK_FIELD + 1))
+
+
+def _choice_field(choice: int) -> int:
+    if choice >= BLANK_OFFSET:
+        return _BLANK_FIELD
+    return _EQUALS_OPTION if choice == ROTATED else choice
+
+
+_CHOICE_USAGE: Final = tuple(1 << (_FIELD_BITS * _choice_field(c)) for c in range(CHOICE_COUNT))
+_ALL_OPTIONS: Final = (1 << OPTION_COUNT) - 1
+
+# -- the side grammar as a small automaton -------------------------------------------------
+#
+# States while reading one side (RULES.md §6): expecting an operand, after NOT, inside a
+# number, inside the number "0" (which may not grow without leading_zeros), inside NOT's
+# digits. A side may end only inside a number or NOT's digits.
+_EXPECT, _AFTER_NOT, _NUMBER, _ZERO, _NOT_DIGITS, _DEAD = range(6)
+_ACCEPTING: Final = frozenset({_NUMBER, _ZERO, _NOT_DIGITS})
+_BINARY: Final = frozenset("+-x/&|^")
+
+
+def _step(state: int, symbol: str, leading_zeros: bool) -> int:
+    if state == _DEAD:
+        return _DEAD
+    if symbol in "01":
+        if state in (_EXPECT, _NUMBER):
+            if state == _EXPECT and symbol == "0" and not leading_zeros:
+                return _ZERO
+            return _NUMBER
+        if state in (_AFTER_NOT, _NOT_DIGITS):
+            return _NOT_DIGITS
+        return _DEAD
+    if symbol == "~":
+        return _AFTER_NOT if state == _EXPECT else _DEAD
+    if symbol in _BINARY:
+        return _EXPECT if state in _ACCEPTING else _DEAD
+    return _DEAD  # "=" never appears inside a side
+
+
+def _feed(state: int, text: str, leading_zeros: bool) -> int:
+    for symbol in text:
+        state = _step(state, symbol, leading_zeros)
+    return state
+
+
+def _transition_table(leading_zeros: bool) -> tuple[tuple[int, ...], ...]:
+    """next state = table[state][choice] for every choice's text."""
+    return tuple(
+        tuple(_feed(state, _CHOICE_TEXTS[choice], leading_zeros) for choice in range(CHOICE_COUNT))
+        for state in range(_DEAD + 1)
+    )
+
+
+_TRANSITIONS: Final = {zeros: _transition_table(zeros) for zeros in (False, True)}
+
+# -- side values ---------------------------------------------------------------------------
+
+_SPLIT_OPERATORS: Final = re.compile(r"([-+x/&|^])")
+_STANDARD_STRENGTH: Final = {"x": 5, "/": 5, "+": 4, "-": 4, "&": 3, "^": 2, "|": 1}
+_FLAT_STRENGTH: Final = dict.fromkeys(_STANDARD_STRENGTH, 1)
+_SIDE_CACHE_LIMIT: Final = 1 << 18
+
+
+def _operand_value(token: str) -> int:
+    if token[0] == "~":
+        return ((1 << (len(token) - 1)) - 1) ^ int(token[1:], 2)
+    return int(token, 2)
+
+
+def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
+    if operator == "+":
+        return left + right
+    if operator == "-":
+        if left < right and not negatives:
+            return None
+        return left - right
+    if operator == "x":
+        return left * right
+    if operator == "/":
+        if right == 0 or left % right:
+            return None
+        return left // right
+    if operator == "&":
+        return left & right
+    if operator == "|":
+        return left | right
+    return left ^ right
+
+
+def _side_value(side: str, standard: bool, negatives: bool) -> int | None:
+    """The value of one grammatical side, or None when a step fails (§6 arithmetic).
+
+    Identity fragments are not judged here: this value only pairs sides up, and every
+    equation is then confirmed by :func:`binscrabble.expr.equation_value`.
+    """
+    tokens = _SPLIT_OPERATORS.split(side)
+    values = [_operand_value(tokens[0])]
+    if len(tokens) == 1:
+        return values[0]
+    strength = _STANDARD_STRENGTH if standard else _FLAT_STRENGTH
+    operators: list[str] = []
+    for index in range(1, len(tokens), 2):
+        operator = tokens[index]
+        level = strength[operator]
+        while operators and strength[operators[-1]] >= level:
+            right = values.pop()
+            result = _apply(operators.pop(), values[-1], right, negatives)
+            if result is None:
+                return None
+            values[-1] = result
+        operators.append(operator)
+        values.append(_operand_value(tokens[index + 1]))
+    while operators:
+        right = values.pop()
+        result = _apply(operators.pop(), values[-1], right, negatives)
+        if result is None:
+            return None
+        values[-1] = result
+    return values[0]
+
+
+_NO_VALUE: Final = object()
+
+
+class _SideValues:
+    """Cached side values under one (precedence, allow_negatives)."""
+
+    __slots__ = ("cache", "negatives", "standard")
+
+    def __init__(self, standard: bool, negatives: bool) -> None:
+        self.standard = standard
+        self.negatives = negatives
+        self.cache: dict[str, int | None] = {}
+
+    def value(self, side: str) -> int | None:
+        cache = self.cache
+        found = cache.get(side, _NO_VALUE)
+        if found is not _NO_VALUE:
+            return found  # type: ignore[return-value]
+        if len(cache) >= _SIDE_CACHE_LIMIT:
+            cache.clear()
+        result = cache[side] = _side_value(side, self.standard, self.negatives)
+        return result
+
+
+_SIDE_VALUES: Final = {
+    (standard, negatives): _SideValues(standard, negatives)
+    for standard in (False, True)
+    for negatives in (False, True)
+}
+
+# -- cross-checks --------------------------------------------------------------------------
+
+_CROSS_NONE, _CROSS_EQUATION, _CROSS_NUMBER = 0, 1, 2
+# (before, after, rules) -> (mask of allowed options, per option: kind, value)
+_CrossInfo = tuple[int, tuple[int, ...], tuple[int, ...]]
+_CROSS_CACHE: dict[tuple[str, str, Rules], _CrossInfo] = {}
+
+
+def _cross_info(before: str, after: str, rules: Rules) -> _CrossInfo:
+    """Which options may go between `before` and `after` (a crossing run), and as what."""
+    key = (before, after, rules)
+    found = _CROSS_CACHE.get(key)
+    if found is not None:
+        return found
+    mask = 0
+    kinds = [_CROSS_NONE] * OPTION_COUNT
+    values = [0] * OPTION_COUNT
+    for option in range(OPTION_COUNT):
+        text = before + _OPTION_TEXTS[option] + after
+        try:
+            values[option] = equation_value(text, rules)
+            kinds[option] = _CROSS_EQUATION
+            mask |= 1 << option
+            continue
+        except EquationError:
+            pass
+        if rules.parallel_numbers and all(symbol in "01" for symbol in text):
+            try:
+                number_value(text, rules)
+            except EquationError:
+                continue
+            kinds[option] = _CROSS_NUMBER
+            mask |= 1 << option
+    info = (mask, tuple(kinds), tuple(values))
+    if len(_CROSS_CACHE) >= 1 << 16:
+        _CROSS_CACHE.clear()
+    _CROSS_CACHE[key] = info
+    return info
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+class GeneratedMove:
+    """One legal placement found by the generator, with its score.
+
+    ``squares`` are the squares of the new tiles in line order, ``choices`` what goes on each
+    (internal codes; read :attr:`tiles` or :attr:`place`), ``text`` the main run and
+    ``value`` its equation's value. The :class:`~binscrabble.move.Place` is built on first
+    use, because most generated moves are only ranked by score and never looked at.
+    """
+
+    __slots__ = ("_place", "choices", "direction", "score", "squares", "text", "value")
+
+    def __init__(
+        self,
+        squares: tuple[int, ...],
+        choices: tuple[int, ...],
+        score: int,
+        text: str,
+        value: int,
+        direction: Direction,
+    ) -> None:
+        self.squares = squares
+        self.choices = choices
+        self.score = score
+        self.text = text
+        self.value = value
+        self.direction = direction
+        self._place: Place | None = None
+
+    @property
+    def tiles(self) -> tuple[PlacedTile, ...]:
+        """The new tiles, in square order."""
+        return self.place.tiles
+
+    @property
+    def place(self) -> Place:
+        """This placement as a :class:`~binscrabble.move.Place`."""
+        place = self._place
+        if place is None:
+            place = self._place = Place(
+                tuple(
+                    PlacedTile(
+                        square,
+                        _CHOICE_FACES[choice],
+                        _CHOICE_BLANK[choice],
+                        _CHOICE_ROTATED[choice],
+                    )
+                    for square, choice in zip(self.squares, self.choices, strict=True)
+                )
+            )
+        return place
+
+    @property
+    def tile_count(self) -> int:
+        """How many tiles the play puts down."""
+        return len(self.squares)
+
+    def __repr__(self) -> str:
+        return f"<GeneratedMove {self.place!r} score={self.score}>"
+
+
+def sort_key(move: GeneratedMove) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """The order moves are listed in: best score first, then a fixed tie-break.
+
+    Ties are broken by fewer tiles first (they keep more of the rack), then by the squares
+    (smaller square numbers first), then by the internal choice codes, which order faces as
+    in :data:`binscrabble.rules.FACES`, natural tiles before blanks, flat before rotated.
+    The order depends on nothing but the move, so it is the same on every run.
+    """
+    return (-move.score, len(move.squares), move.squares, move.choices)
+
+
+# -- the generator ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Context:
+    """Everything fixed for one call: the rack, the rules, caches of side fillings."""
+
+    rules: Rules
+    rack_guarded: int
+    transitions: tuple[tuple[int, ...], ...]
+    side_values: _SideValues
+    choices_by_mask: dict[int, tuple[int, ...]]
+    equals_choices: tuple[int, ...]
+    side_cache: dict[tuple[str | int, ...], dict[int, list[tuple[int, tuple[int, ...], str]]]]
+    rack_size: int
+
+
+def _make_context(rack: str, rules: Rules) -> _Context:
+    counts = [0] * (_BLANK_FIELD + 1)
+    for code in rack:
+        if code == BLANK:
+            counts[_BLANK_FIELD] += 1
+        elif code in FACES:
+            counts[FACES.index(code)] += 1
+        else:
+            raise ValueError(f"{code!r} is not a rack tile code ({' '.join(FACES)} {BLANK})")
+    if max(counts) >= _GUARD:
+        raise ValueError(f"a rack may hold at most {_GUARD - 1} tiles of one kind")
+    rack_guarded = sum(
+        (_GUARD + count) << (_FIELD_BITS * field) for field, count in enumerate(counts)
+    )
+    designations = {FACES.index(face) for face in faces_in_game(rules)}
+    available: list[int] = []
+    for option in range(OPTION_COUNT):
+        if option == ROTATED and not rules.rotated_equals:
+            continue
+        natural_field = _EQUALS_OPTION if option == ROTATED else option
+        if counts[natural_field]:
+            available.append(option)
+        if counts[_BLANK_FIELD] and (option == ROTATED or option in designations):
+            available.append(option + BLANK_OFFSET)
+    equals_choices = tuple(
+        choice for choice in available if choice % OPTION_COUNT == _EQUALS_OPTION
+    )
+    side_choices = tuple(choice for choice in available if choice % OPTION_COUNT != _EQUALS_OPTION)
+    return _Context(
+        rules=rules,
+        rack_guarded=rack_guarded,
+        transitions=_TRANSITIONS[rules.leading_zeros],
+        side_values=_SIDE_VALUES[(rules.precedence == "standard", rules.allow_negatives)],
+        choices_by_mask={_ALL_OPTIONS: side_choices},
+        equals_choices=equals_choices,
+        side_cache={},
+        rack_size=len(rack),
+    )
+
+
+def _side_choices(context: _Context, mask: int) -> tuple[int, ...]:
+    found = context.choices_by_mask.get(mask)
+    if found is None:
+        everything = context.choices_by_mask[_ALL_OPTIONS]
+        found = tuple(choice for choice in everything if mask >> (choice % OPTION_COUNT) & 1)
+        context.choices_by_mask[mask] = found
+    return found
+
+
+_SideEntry = tuple[int, tuple[int, ...], str]
+
+
+def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int, list[_SideEntry]]:
+    """Every filling of one side's free squares that reads as a valid side, by value.
+
+    `items` is the side's shape: fixed text (tiles on the board) or a mask of the options
+    a free square allows. Entries are (rack usage, choices in order, text).
+    """
+    cached = context.side_cache.get(items)
+    if cached is not None:
+        return cached
+    results: dict[int, list[_SideEntry]] = {}
+    transitions = context.transitions
+    guarded = context.rack_guarded
+    values = context.side_values
+    usage_of = _CHOICE_USAGE
+    texts = _CHOICE_TEXTS
+    count = len(items)
+    choice_lists: list[tuple[int, ...]] = [
+        () if type(item) is str else _side_choices(context, item)  # type: ignore[arg-type]
+        for item in items
+    ]
+    leading_zeros = context.rules.leading_zeros
+
+    def walk(index: int, state: int, text: str, usage: int, chosen: tuple[int, ...]) -> None:
+        if index == count:
+            if state in _ACCEPTING:
+                value = values.value(text)
+                if value is not None:
+                    entry = (usage, chosen, text)
+                    bucket = results.get(value)
+                    if bucket is None:
+                        results[value] = [entry]
+                    else:
+                        bucket.append(entry)
+            return
+        item = items[index]
+        if type(item) is str:
+            state = _feed(state, item, leading_zeros)
+            if state != _DEAD:
+                walk(index + 1, state, text + item, usage, chosen)
+            return
+        row = transitions[state]
+        for choice in choice_lists[index]:
+            next_state = row[choice]
+            if next_state == _DEAD:
+                continue
+            total = usage + usage_of[choice]
+            if (guarded - total) & _GUARDS != _GUARDS:
+                continue
+            walk(index + 1, next_state, text + texts[choice], total, (*chosen, choice))
+
+    walk(0, _EXPECT, "", 0, ())
+    context.side_cache[items] = results
+    return results
+
+
+def _split_sides(items: Sequence[str | int]) -> list[tuple[str | int, ...]] | None:
+    """Cut a shape at its fixed `=` signs, merging neighbouring fixed text.
+
+    None when a side would be empty (`=` at an end, or two in a row).
+    """
+    sides: list[tuple[str | int, ...]] = []
+    current: list[str | int] = []
+    for item in items:
+        if type(item) is str:
+            parts = item.split("=")
+            for number, part in enumerate(parts):
+                if number:
+                    if not current:
+                        return None
+                    sides.append(tuple(current))
+                    current = []
+                if part:
+                    if current and type(current[-1]) is str:
+                        current[-1] = current[-1] + part
+                    else:
+                        current.append(part)
+        else:
+            current.append(item)
+    if not current:
+        return None
+    sides.append(tuple(current))
+    return sides
+
+
+def _join(
+    context: _Context,
+    sides: list[tuple[str | int, ...]],
+    extra_usage: int,
+    equals_slot: int,
+    equals_choice: int,
+    out: list[tuple[tuple[int, ...], str, int]],
+) -> None:
+    """Pair up fillings of the sides that share a value and fit the rack together.
+
+    `equals_slot` is the index (among all the segment's free squares) where the new `=`
+    goes, or -1; it is inserted into the choices there. Appends (choices, text, value) of
+    every equation that :func:`equation_value` confirms.
+    """
+    tables = [_enumerate_side(context, side) for side in sides]
+    smallest = min(tables, key=len)
+    if not smallest:
+        return
+    guarded = context.rack_guarded
+    rules = context.rules
+    last = len(tables) - 1
+    for value in smallest:
+        buckets = []
+        for table in tables:
+            bucket = table.get(value)
+            if bucket is None:
+                break
+            buckets.append(bucket)
+        else:
+            # Depth-first product of the buckets, dropping partial joins that overdraw the rack.
+            stack: list[tuple[int, int, tuple[int, ...], str]] = [(0, extra_usage, (), "")]
+            while stack:
+                depth, usage, chosen, text = stack.pop()
+                for side_usage, side_chosen, side_text in buckets[depth]:
+                    total = usage + side_usage
+                    if (guarded - total) & _GUARDS != _GUARDS:
+                        continue
+                    joined_text = side_text if depth == 0 else text + "=" + side_text
+                    joined = chosen + side_chosen
+                    if depth < last:
+                        stack.append((depth + 1, total, joined, joined_text))
+                        continue
+                    try:
+                        confirmed = equation_value(joined_text, rules)
+                    except EquationError:
+                        continue
+                    if equals_slot >= 0:
+                        joined = (*joined[:equals_slot], equals_choice, *joined[equals_slot:])
+                    out.append((joined, joined_text, confirmed))
+
+
+def _segment_fillings(
+    context: _Context, items: tuple[str | int, ...]
+) -> list[tuple[tuple[int, ...], str, int]]:
+    """Every way to fill a segment's free squares so that it reads as a valid equation."""
+    out: list[tuple[tuple[int, ...], str, int]] = []
+    has_fixed_equals = any(type(item) is str and "=" in item for item in items)
+    if has_fixed_equals:
+        sides = _split_sides(items)
+        if sides is not None:
+            _join(context, sides, 0, -1, 0, out)
+    if context.equals_choices:
+        free_index = -1
+        for position, item in enumerate(items):
+            if type(item) is str:
+                continue
+            free_index += 1
+            if not item >> _EQUALS_OPTION & 1:  # type: ignore[operator]
+                continue
+            sides = _split_sides((*items[:position], "=", *items[position + 1 :]))
+            if sides is None:
+                continue
+            for choice in context.equals_choices:
+                _join(context, sides, _CHOICE_USAGE[choice], free_index, choice, out)
+    return out
+
+
+def _line_squares(direction: Direction, line: int) -> range:
+    if direction == ACROSS:
+        return range(line * SIZE, line * SIZE + SIZE)
+    return range(line, SIZE * SIZE, SIZE)
+
+
+def _perpendicular_texts(cells: Sequence[Tile | None], sq: int, step: int) -> tuple[str, str]:
+    """The texts of the tiles right before and after `sq` along `step` (ACROSS or DOWN)."""
+    if step == ACROSS:
+        low, high = sq - sq % SIZE, sq - sq % SIZE + SIZE - 1
+    else:
+        low, high = sq % SIZE, sq % SIZE + SIZE * (SIZE - 1)
+    before: list[str] = []
+    current = sq - step
+    while current >= low:
+        tile = cells[current]
+        if tile is None:
+            break
+        before.append(tile.text)
+        current -= step
+    after: list[str] = []
+    current = sq + step
+    while current <= high:
+        tile = cells[current]
+        if tile is None:
+            break
+        after.append(tile.text)
+        current += step
+    return "".join(reversed(before)), "".join(after)
+
+
+def generate_placements(board: Board, rack: str, rules: Rules) -> list[GeneratedMove]:
+    """Every legal placement of tiles from `rack` (codes, ``?`` for a blank) on `board`.
+
+    Each placement appears exactly once, with its score; the list is in no particular
+    order (sort with :func:`sort_key`). The first play is the one made on an empty board.
+
+    >>> from binscrabble.rules import Rules
+    >>> len(generate_placements(Board(), "1=", Rules()))
+    0
+    >>> sorted(move.text for move in generate_placements(Board(), "1=1", Rules()))[:1]
+    ['1=1']
+    """
+    context = _make_context(rack, rules)
+    if not rack:
+        return []
+    cells = board.cells
+    first_play = board.is_empty()
+    rack_size = len(rack)
+    bingo = rules.bingo_bonus
+    parallel = rules.parallel_numbers
+    moves: list[GeneratedMove] = []
+    append = moves.append
+    filling_cache: dict[tuple[str | int, ...], list[tuple[tuple[int, ...], str, int]]] = {}
+
+    for direction in (ACROSS, DOWN):
+        cross_step = direction.other
+        for line in range(SIZE):
+            squares = _line_squares(direction, line)
+            texts: list[str | None] = []
+            masks: list[int] = []
+            crosses: list[_CrossInfo | None] = []
+            for sq in squares:
+                tile = cells[sq]
+                if tile is not None:
+                    texts.append(tile.text)
+                    masks.append(0)
+                    crosses.append(None)
+                    continue
+                texts.append(None)
+                if first_play:
+                    masks.append(_ALL_OPTIONS)
+                    crosses.append(None)
+                    continue
+                before, after = _perpendicular_texts(cells, sq, cross_step)
+                if not before and not after:
+                    masks.append(_ALL_OPTIONS)
+                    crosses.append(None)
+                    continue
+                info = _cross_info(before, after, rules)
+                masks.append(info[0])
+                crosses.append(info)
+
+            for start in range(SIZE):
+                if start > 0 and texts[start - 1] is not None:
+                    continue
+                free = 0
+                touches = False
+                has_cross = False
+                for end in range(start, SIZE):
+                    text = texts[end]
+                    if text is None:
+                        free += 1
+                        if free > rack_size:
+                            break
+                        if masks[end] == 0:
+                            break  # nothing may go here, and every segment through it fails
+                        if crosses[end] is not None:
+                            has_cross = True
+                    else:
+                        touches = True
+                    if end < SIZE - 1 and texts[end + 1] is not None:
+                        continue
+                    if free == 0 or end == start:
+                        continue
+                    if first_play:
+                        if free < 3 or CENTER not in squares[start : end + 1]:
+                            continue
+                    elif not touches and not has_cross:
+                        continue
+                    if direction == DOWN and free == 1:
+                        lone = next(squares[i] for i in range(start, end + 1) if texts[i] is None)
+                        column = lone % SIZE
+                        if (column > 0 and cells[lone - 1] is not None) or (
+                            column < SIZE - 1 and cells[lone + 1] is not None
+                        ):
+                            continue  # counted once, as an across play (see play_direction)
+                    _emit_segment(
+                        context,
+                        direction,
+                        squares,
+                        texts,
+                        masks,
+                        crosses,
+                        start,
+                        end,
+                        touches or first_play,
+                        parallel,
+                        bingo if free == rules.rack_size else 0,
+                        filling_cache,
+                        append,
+                    )
+    if parallel and not first_play:
+        _lone_digits_beside_numbers(context, cells, append)
+    return moves
+
+
+def _lone_digits_beside_numbers(
+    context: _Context, cells: Sequence[Tile | None], append: object
+) -> None:
+    """Under parallel_numbers: one digit whose across run is a number, down run an equation.
+
+    A single tile's main run is across when it has a neighbour left or right
+    (:func:`binscrabble.move.play_direction`); under parallel_numbers that run may be a
+    number, and the play then touches, and scores, only through its down run. The line
+    walk above never finds these plays, because it asks every main run to be an equation.
+    """
+    rules = context.rules
+    digit_choices = tuple(
+        choice
+        for choice in context.choices_by_mask[_ALL_OPTIONS]
+        if choice % OPTION_COUNT in _DIGIT_OPTIONS
+    )
+    for sq, tile in enumerate(cells):
+        if tile is not None:
+            continue
+        across = _perpendicular_texts(cells, sq, ACROSS)
+        if not across[0] and not across[1]:
+            continue
+        down = _perpendicular_texts(cells, sq, DOWN)
+        if not down[0] and not down[1]:
+            continue
+        _, down_kinds, down_values = _cross_info(down[0], down[1], rules)
+        letter = LETTER_MULTIPLIERS[sq]
+        word = WORD_MULTIPLIERS[sq]
+        for choice in digit_choices:
+            option = choice % OPTION_COUNT
+            if down_kinds[option] != _CROSS_EQUATION:
+                continue
+            try:
+                number_value(across[0] + _OPTION_TEXTS[option] + across[1], rules)
+            except EquationError:
+                continue
+            value = down_values[option]
+            score = (_CHOICE_POINTS[choice] * letter + bonus(value)) * word
+            text = down[0] + _OPTION_TEXTS[option] + down[1]
+            append(GeneratedMove((sq,), (choice,), score, text, value, DOWN))  # type: ignore[operator]
+
+
+def _emit_segment(
+    context: _Context,
+    direction: Direction,
+    squares: range,
+    texts: list[str | None],
+    masks: list[int],
+    crosses: list[_CrossInfo | None],
+    start: int,
+    end: int,
+    touches: bool,
+    parallel: bool,
+    bingo: int,
+    filling_cache: dict[tuple[str | int, ...], list[tuple[tuple[int, ...], str, int]]],
+    append: object,
+) -> None:
+    items: list[str | int] = []
+    free_squares: list[int] = []
+    for index in range(start, end + 1):
+        text = texts[index]
+        if text is None:
+            items.append(masks[index])
+            free_squares.append(squares[index])
+        elif items and type(items[-1]) is str:
+            items[-1] = items[-1] + text
+        else:
+            items.append(text)
+    shape = tuple(items)
+    fillings = filling_cache.get(shape)
+    if fillings is None:
+        fillings = filling_cache[shape] = _segment_fillings(context, shape)
+    if not fillings:
+        return
+    word_multiplier = 1
+    for sq in free_squares:
+        word_multiplier *= WORD_MULTIPLIERS[sq]
+    # Per free square and choice: the letter score in the main run, and the crossing run's
+    # whole score (0 when there is none or it is a number under parallel_numbers).
+    letter_tables: list[tuple[int, ...]] = []
+    cross_tables: list[tuple[int, ...] | None] = []
+    equation_crossings: list[tuple[bool, ...] | None] = []
+    free_indexes = [index for index in range(start, end + 1) if texts[index] is None]
+    for sq, index in zip(free_squares, free_indexes, strict=True):
+        letter = LETTER_MULTIPLIERS[sq]
+        letter_tables.append(tuple(points * letter for points in _CHOICE_POINTS))
+        info = crosses[index]
+        if info is None:
+            cross_tables.append(None)
+            equation_crossings.append(None)
+            continue
+        _, kinds, values = info
+        word = WORD_MULTIPLIERS[sq]
+        cross_tables.append(
+            tuple(
+                (_CHOICE_POINTS[choice] * letter + bonus(values[choice % OPTION_COUNT])) * word
+                if kinds[choice % OPTION_COUNT] == _CROSS_EQUATION
+                else 0
+                for choice in range(CHOICE_COUNT)
+            )
+        )
+        equation_crossings.append(
+            tuple(kinds[choice % OPTION_COUNT] == _CROSS_EQUATION for choice in range(CHOICE_COUNT))
+        )
+    squares_tuple = tuple(free_squares)
+    check_touch = parallel and not touches
+    emit = append  # a bound list.append
+    for choices, text, value in fillings:
+        # Under parallel_numbers a number crossing does not count as touching.
+        if check_touch and not any(
+            crossing is not None and crossing[choice]
+            for crossing, choice in zip(equation_crossings, choices, strict=True)
+        ):
+            continue
+        letters = 0
+        crossing_score = 0
+        for letter_table, cross_table, choice in zip(
+            letter_tables, cross_tables, choices, strict=True
+        ):
+            letters += letter_table[choice]
+            if cross_table is not None:
+                crossing_score += cross_table[choice]
+        score = (letters + bonus(value)) * word_multiplier + crossing_score + bingo
+        emit(GeneratedMove(squares_tuple, choices, score, text, value, direction))  # type: ignore[operator]
+
+
+def generate_moves(game: Game) -> list[GeneratedMove]:
+    """Every legal placement for the player to move in `game`, best first (:func:`sort_key`)."""
+    moves = generate_placements(game.board, game.racks[game.to_move], game.rules)
+    moves.sort(key=sort_key)
+    return moves
+
+
+def best_moves(game: Game, count: int) -> list[GeneratedMove]:
+    """The `count` best placements for the player to move, in :func:`sort_key` order."""
+    moves = generate_placements(game.board, game.racks[game.to_move], game.rules)
+    return heapq.nsmallest(count, moves, key=sort_key)
+
+
+def iterate_places(moves: Iterable[GeneratedMove]) -> Iterator[Place]:
+    """The :class:`~binscrabble.move.Place` of each generated move."""
+    for move in moves:
+        yield move.place
