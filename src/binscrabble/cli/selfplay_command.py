@@ -1,0 +1,105 @@
+"""``binscrabble selfplay``: matches between computer players (INTERFACES.md §4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from typing import TextIO
+
+from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
+
+EPILOG = """\
+Players are levels (beginner, easy, medium, hard, max) or strategies (random, greedy,
+equity, simulation). A strategy may carry a time budget per move, as in simulation@0.5.
+Games come in pairs that share the order of the bag, with the seats swapped. The win rate's
+95% interval is Wilson's, with draws counting half a win.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "selfplay",
+        help="play games between two computer players and report who wins",
+        description="Play games between two computer players, in pairs with swapped seats.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--players", required=True, metavar="A,B", help="the two players, e.g. equity,greedy"
+    )
+    parser.add_argument("--games", required=True, type=int, metavar="N", help="games to play")
+    parser.add_argument("--seed", type=int, help="seed of the match (default: a random one)")
+    parser.add_argument(
+        "--jobs", type=int, metavar="J", help="worker processes (default: the number of CPUs)"
+    )
+    parser.add_argument("--json", action="store_true", help="end with one JSON summary line")
+    add_rules_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from binscrabble.engine.levels import PlayerNameError, parse_player_name
+    from binscrabble.engine.selfplay import run_match
+
+    rules = rules_or_exit(args)
+    if isinstance(rules, int):
+        return rules
+    names = [name.strip() for name in args.players.split(",")]
+    if len(names) != 2 or not all(names):
+        return usage_error(
+            f"--players takes two players separated by a comma, not {args.players!r}"
+        )
+    for name in names:
+        try:
+            parse_player_name(name)
+        except PlayerNameError as error:
+            return usage_error(str(error))
+    if args.games < 1:
+        return usage_error(f"--games must be at least 1, not {args.games}")
+    if args.jobs is not None and args.jobs < 1:
+        return usage_error(f"--jobs must be at least 1, not {args.jobs}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    result = run_match(
+        names,
+        args.games,
+        seed=seed,
+        jobs=jobs,
+        rules=rules,
+        progress=bar.update if bar is not None else None,
+    )
+    if bar is not None:
+        bar.finish()
+    print(result.table())
+    if args.json:
+        print(json.dumps(result.summary()))
+    return 0
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn in place on a terminal (standard error)."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.perf_counter()
+
+    def update(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // max(1, total)
+        elapsed = time.perf_counter() - self.started
+        remaining = elapsed / done * (total - done) if done else 0.0
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(
+            f"\r[{bar}] {done}/{total} games, {elapsed:.0f} s, ~{remaining:.0f} s left"
+        )
+        self.stream.flush()
+
+    def finish(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()

@@ -1,0 +1,121 @@
+"""Named computer players: the strategies and the five levels, from one name.
+
+A player name is a strategy (``random``, ``greedy``, ``equity``, ``simulation``) or a level
+(``beginner``, ``easy``, ``medium``, ``hard``, ``max``), optionally prefixed ``cpu:`` (as the
+terminal game writes opponents) and, for the players that think, followed by ``@SECONDS``,
+their time per move: ``simulation@0.5``.
+
+The levels, weakest first:
+
+- ``beginner`` sees only plays of at most 4 tiles, and only a third of those, and picks a
+  random one from the lower-scoring half of what it sees;
+- ``easy`` sees half of the plays and takes the best-scoring one it sees;
+- ``medium`` is the equity player (score plus leave value, sees everything);
+- ``hard`` simulates the 6 best equity moves for about 1.5 s per move;
+- ``max`` simulates the 10 best equity moves two plies deep for about 4.5 s per move.
+
+>>> player_from_name("greedy").name
+'greedy'
+>>> player_from_name("cpu:medium").name
+'medium'
+>>> parse_player_name("simulation@0.5")
+('simulation', 0.5)
+>>> parse_player_name("grandmaster")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+binscrabble.engine.levels.PlayerNameError: unknown player 'grandmaster': choose a level ...
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Final
+
+from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.players import (
+    EquityPlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SamplingPlayer,
+)
+from binscrabble.engine.simulation import SimulationPlayer
+
+#: The levels, weakest first, with a one-line description for menus and help.
+LEVELS: Final[Mapping[str, str]] = {
+    "beginner": "misses most plays and often takes a small one",
+    "easy": "sees half of the plays, takes the best-scoring it sees",
+    "medium": "best score plus the value of the tiles kept (equity)",
+    "hard": "looks a move ahead by simulation, about 1.5 s a move",
+    "max": "looks two moves ahead by simulation, about 4.5 s a move",
+}
+#: The strategies the levels are built from.
+STRATEGIES: Final[Mapping[str, str]] = {
+    "random": "a random legal play",
+    "greedy": "the highest-scoring play",
+    "equity": "score plus the value of the tiles kept; exchanges when that is worth more",
+    "simulation": "Monte-Carlo look-ahead over the best equity plays (default 1.5 s a move)",
+}
+#: Names whose players think for a while, and so take a time budget (``@SECONDS``).
+THINKING: Final = frozenset({"simulation", "hard", "max"})
+#: The longest time per move a name may ask for, in seconds.
+MAX_BUDGET: Final = 600.0
+
+
+class PlayerNameError(ValueError):
+    """A player name that names no player, or a budget that does not fit it."""
+
+
+def parse_player_name(text: str) -> tuple[str, float | None]:
+    """Split a player name into the player and its time budget (``None``: its default).
+
+    Raises :class:`PlayerNameError` with the allowed names.
+    """
+    name = text.strip().lower().removeprefix("cpu:")
+    name, at, seconds_text = name.partition("@")
+    if name not in LEVELS and name not in STRATEGIES:
+        raise PlayerNameError(
+            f"unknown player {text.strip()!r}: choose a level ({', '.join(LEVELS)}) "
+            f"or a strategy ({', '.join(STRATEGIES)})"
+        )
+    if not at:
+        return name, None
+    if name not in THINKING:
+        raise PlayerNameError(
+            f"{name} does not think, so it takes no time budget ({text.strip()!r}); "
+            f"only {', '.join(sorted(THINKING))} do"
+        )
+    try:
+        seconds = float(seconds_text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= MAX_BUDGET:
+        raise PlayerNameError(
+            f"the time budget in {text.strip()!r} must be a number of seconds above 0 and at "
+            f"most {MAX_BUDGET:g}"
+        )
+    return name, seconds
+
+
+def player_from_name(text: str, seed: int | None = None, table: LeaveTable | None = None) -> Player:
+    """The player a name stands for (see the module doc); `seed` seeds its random choices."""
+    name, seconds = parse_player_name(text)
+    if name == "random":
+        return RandomPlayer(seed=seed)
+    if name == "greedy":
+        return GreedyPlayer()
+    if name in ("equity", "medium"):
+        return EquityPlayer(table=table, name=name)
+    if name == "beginner":
+        return SamplingPlayer(seen=1 / 3, max_tiles=4, pick="lower-half", seed=seed, name=name)
+    if name == "easy":
+        return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
+    if name == "max":
+        return SimulationPlayer(
+            budget=seconds or 4.5, candidates=10, plies=2, table=table, seed=seed, name=name
+        )
+    # "simulation" and "hard".
+    return SimulationPlayer(
+        budget=seconds or 1.5, candidates=6, plies=1, table=table, seed=seed, name=name
+    )

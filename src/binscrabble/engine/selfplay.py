@@ -1,0 +1,240 @@
+"""Self-play: matches between two computer players, the lab for every strength claim.
+
+Games come in *pairs*. Both games of pair ``k`` start from the same seed, so the bag holds
+the tiles in the same order and the racks are dealt alike, but the seats are swapped: game
+``2k`` has the first player in seat 0, game ``2k + 1`` has the second player there. Whatever
+luck the tiles bring is then given to each player once, which removes most of the noise
+from the comparison. Each player's own random choices are seeded from the pair too, so a
+match is reproducible from its seed (players with a time budget excepted: how far they get
+in their budget depends on the machine).
+
+Games run in parallel worker processes (``jobs``), each game independent of the others.
+
+>>> pair_seed(7, 0) == pair_seed(7, 0)
+True
+>>> seats_for_game(("greedy", "equity"), 3)
+('equity', 'greedy')
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from binscrabble.engine.stats import paired_interval, wilson_interval
+from binscrabble.game import Game
+from binscrabble.rules import Rules
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The end of one self-play game. ``scores`` are in *match* order (first player first)."""
+
+    index: int
+    seed: int
+    seats: tuple[str, str]
+    scores: tuple[int, int]
+    turns: int
+    seconds: float
+
+    @property
+    def first_player_points(self) -> float:
+        """1 when the first player of the match won, 0.5 for a draw, 0 for a loss."""
+        if self.scores[0] > self.scores[1]:
+            return 1.0
+        if self.scores[0] < self.scores[1]:
+            return 0.0
+        return 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A whole match: every game, and the figures the ``selfplay`` command prints."""
+
+    players: tuple[str, str]
+    seed: int
+    games: tuple[GameResult, ...]
+    seconds: float
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        first = sum(1 for game in self.games if game.scores[0] > game.scores[1])
+        second = sum(1 for game in self.games if game.scores[1] > game.scores[0])
+        return (first, second)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for game in self.games if game.scores[0] == game.scores[1])
+
+    @property
+    def mean_scores(self) -> tuple[float, float]:
+        count = max(1, len(self.games))
+        return (
+            sum(game.scores[0] for game in self.games) / count,
+            sum(game.scores[1] for game in self.games) / count,
+        )
+
+    @property
+    def win_rate(self) -> float:
+        """The first player's score rate: wins plus half the draws, over the games."""
+        if not self.games:
+            return 0.0
+        return sum(game.first_player_points for game in self.games) / len(self.games)
+
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the first player's win rate (draws count half)."""
+        points = sum(game.first_player_points for game in self.games)
+        return wilson_interval(points, len(self.games))
+
+    def pair_scores(self) -> list[float]:
+        """The first player's mean points over each complete pair of games."""
+        by_index = {game.index: game for game in self.games}
+        scores = []
+        for index in sorted(by_index):
+            if index % 2 == 0 and index + 1 in by_index:
+                total = by_index[index].first_player_points
+                total += by_index[index + 1].first_player_points
+                scores.append(total / 2)
+        return scores
+
+    def paired_interval(self) -> tuple[float, float]:
+        """Normal 95% interval on the means of complete pairs (see binscrabble.engine.stats)."""
+        return paired_interval(self.pair_scores())
+
+    def summary(self) -> dict[str, object]:
+        """The object ``selfplay --json`` prints last (INTERFACES.md §4)."""
+        return {
+            "games": len(self.games),
+            "players": list(self.players),
+            "wins": list(self.wins),
+            "draws": self.draws,
+            "mean_scores": [round(score, 2) for score in self.mean_scores],
+            "seconds": round(self.seconds, 2),
+        }
+
+    def table(self) -> str:
+        """A human-readable result table."""
+        first, second = self.players
+        wins = self.wins
+        means = self.mean_scores
+        low, high = self.interval()
+        pair_low, pair_high = self.paired_interval()
+        width = max(len(first), len(second), len("player"))
+        lines = [
+            f"{'player':<{width}}  {'wins':>5}  {'mean score':>10}",
+            f"{first:<{width}}  {wins[0]:>5}  {means[0]:>10.1f}",
+            f"{second:<{width}}  {wins[1]:>5}  {means[1]:>10.1f}",
+            f"{'draws':<{width}}  {self.draws:>5}",
+            "",
+            f"{first} scores {self.win_rate:.1%} of {len(self.games)} games "
+            f"(95% Wilson interval {low:.1%} to {high:.1%}; draws count half)",
+            f"paired interval over {len(self.pair_scores())} pairs: {pair_low:.1%} to "
+            f"{pair_high:.1%}",
+            f"seed {self.seed}, {self.seconds:.1f} s",
+        ]
+        return "\n".join(lines)
+
+
+def pair_seed(seed: int, pair: int) -> int:
+    """The seed both games of a pair start from (derived, reproducible, well spread)."""
+    # Seeding Random with a string hashes it with SHA-512: stable across runs and versions.
+    return random.Random(f"binscrabble-selfplay:{seed}:{pair}").getrandbits(62)
+
+
+def seats_for_game(players: tuple[str, str], index: int) -> tuple[str, str]:
+    """Who sits where in game `index`: the first player has seat 0 in even games."""
+    return players if index % 2 == 0 else (players[1], players[0])
+
+
+def play_game(
+    players: tuple[str, str], index: int, seed: int, rules: Rules | None = None
+) -> GameResult:
+    """Play game `index` of a match between `players` (names) from the match `seed`."""
+    # Imported here so that the worker processes pay for it once, and to keep levels
+    # (which import the simulation) out of this module's import time.
+    from binscrabble.engine.levels import player_from_name
+
+    rules = rules if rules is not None else Rules()
+    game_seed = pair_seed(seed, index // 2)
+    seats = seats_for_game(players, index)
+    # A player's own randomness depends on the pair and on which match player it is, not on
+    # its seat, so both games of a pair see the same choices from it where positions agree.
+    order = (0, 1) if index % 2 == 0 else (1, 0)
+    engines = [
+        player_from_name(name, seed=game_seed + order[seat] + 1) for seat, name in enumerate(seats)
+    ]
+    started = time.perf_counter()
+    game = Game(list(seats), rules=rules, seed=game_seed)
+    turns = 0
+    while not game.is_over():
+        seat = game.to_move
+        # Players read only what their seat may see (their rack, the board, the counts).
+        move = engines[seat].choose(game, None)
+        game.push(move)
+        turns += 1
+    seat_scores = game.scores
+    if index % 2 == 0:
+        scores = (seat_scores[0], seat_scores[1])
+    else:
+        scores = (seat_scores[1], seat_scores[0])
+    return GameResult(
+        index=index,
+        seed=game_seed,
+        seats=seats,
+        scores=scores,
+        turns=turns,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _play_game_task(task: tuple[tuple[str, str], int, int, Rules | None]) -> GameResult:
+    return play_game(*task)
+
+
+def run_match(
+    players: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int | None = None,
+    rules: Rules | None = None,
+    progress: ProgressCallback | None = None,
+) -> MatchResult:
+    """Play `games` games between two players, in pairs with swapped seats.
+
+    `jobs` worker processes share the games (default: the number of CPUs; 1 plays in this
+    process). `progress(done, total)` is called after each game.
+    """
+    if len(players) != 2:
+        raise ValueError(f"a match needs exactly two players, not {len(players)}")
+    if games < 1:
+        raise ValueError(f"a match needs at least one game, not {games}")
+    pair = (players[0], players[1])
+    jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), games))
+    tasks = [(pair, index, seed, rules) for index in range(games)]
+    started = time.perf_counter()
+    results: list[GameResult] = []
+    for result in _run_tasks(tasks, jobs):
+        results.append(result)
+        if progress is not None:
+            progress(len(results), games)
+    results.sort(key=lambda result: result.index)
+    return MatchResult(
+        players=pair, seed=seed, games=tuple(results), seconds=time.perf_counter() - started
+    )
+
+
+def _run_tasks(
+    tasks: list[tuple[tuple[str, str], int, int, Rules | None]], jobs: int
+) -> Iterator[GameResult]:
+    if jobs == 1:
+        for task in tasks:
+            yield _play_game_task(task)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_play_game_task, tasks, chunksize=1)

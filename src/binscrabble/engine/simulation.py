@@ -1,0 +1,313 @@
+"""The simulating player: Monte-Carlo look-ahead over the best equity candidates.
+
+While the bag holds tiles, :class:`SimulationPlayer` takes the top candidates of the equity
+player and plays each of them out a turn or two in many imagined continuations:
+
+1. An *iteration* deals the unseen tiles (the tiles neither on the board nor on our rack)
+   at random: the opponent's rack first, then the order of the bag. It never looks at the
+   opponent's real rack or at the real bag: it sees what its seat sees.
+2. Every candidate is played in that same deal (*common random numbers*: candidates are
+   compared on identical luck, so the differences between them are not noise of the deal).
+   The opponent replies with its best equity move; with ``plies=2`` we answer once more,
+   also by equity.
+3. A candidate's value in the iteration is the points we scored minus the points the
+   opponent scored, plus the value of the tiles each side keeps at the end of the rollout
+   (the last move's equity). When the game ends inside the rollout, the final spread counts.
+
+Iterations go on until the time budget is spent or ``max_iterations`` are done, whichever
+comes first. Candidates clearly behind the leader are dropped on the way, so the time goes
+to those still in contention. The best mean wins; ties go to the better equity.
+
+Once the bag is empty there is nothing left to sample: the opponent's rack is exactly the
+unseen tiles. The player then searches the endgame instead (:func:`endgame_value`): each
+candidate is followed by the opponent's best replies and both sides play on greedily to the
+end, which is exact for the short endgames this game mostly has.
+
+>>> player = SimulationPlayer(budget=0.1, candidates=3, max_iterations=2, seed=1)
+>>> game = Game(("A", "B"), seed=5)
+>>> game.is_legal(player.choose(game))
+True
+>>> player.last_report.iterations <= 2
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.players import Candidate, fallback_move, ranked_candidates
+from binscrabble.game import Game
+from binscrabble.move import Move, Pass
+from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
+
+#: Default thinking time per move, in seconds.
+DEFAULT_BUDGET = 1.5
+#: Iterations before a candidate may be dropped for being behind.
+PRUNE_AFTER = 6
+#: How many standard errors behind the leader a candidate is dropped.
+PRUNE_MARGIN = 3.0
+
+
+@dataclass(slots=True)
+class CandidateStatistics:
+    """Running mean and spread of one candidate's simulated values (Welford's method)."""
+
+    candidate: Candidate
+    count: int = 0
+    mean: float = 0.0
+    squares: float = 0.0
+    active: bool = True
+
+    def add(self, value: float) -> None:
+        """Count one more simulated value."""
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self.squares += delta * (value - self.mean)
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of the mean (infinite below two values)."""
+        if self.count < 2:
+            return math.inf
+        return math.sqrt(self.squares / (self.count - 1) / self.count)
+
+
+@dataclass(slots=True)
+class SimulationReport:
+    """What the last :meth:`SimulationPlayer.choose` did, for analysis and tests."""
+
+    iterations: int = 0
+    rollouts: int = 0
+    candidates: list[CandidateStatistics] = field(default_factory=list)
+    endgame: bool = False
+    seconds: float = 0.0
+
+
+class SimulationPlayer:
+    """Monte-Carlo look-ahead over the top `candidates` equity moves (see the module doc).
+
+    `budget` is the default time per move in seconds; `max_iterations` bounds the work
+    whatever the time (for reproducible games and tests); `plies` is 1 (the opponent
+    replies) or 2 (and we answer).
+    """
+
+    def __init__(
+        self,
+        budget: float = DEFAULT_BUDGET,
+        candidates: int = 8,
+        plies: int = 1,
+        max_iterations: int | None = None,
+        table: LeaveTable | None = None,
+        seed: int | None = None,
+        name: str = "simulation",
+    ) -> None:
+        if candidates < 1:
+            raise ValueError(f"candidates must be at least 1, not {candidates}")
+        if plies not in (1, 2):
+            raise ValueError(f"plies must be 1 or 2, not {plies}")
+        if budget < 0:
+            raise ValueError(f"the time budget cannot be negative ({budget})")
+        self.name = name
+        self.budget = budget
+        self.candidate_count = candidates
+        self.plies = plies
+        self.max_iterations = max_iterations
+        self.table = table if table is not None else LeaveTable.default()
+        self.random = random.Random(seed)
+        self.last_report = SimulationReport()
+
+    def choose(self, game: Game, budget: float | None = None) -> Move:
+        started = time.perf_counter()
+        seconds = self.budget if budget is None else max(0.0, budget)
+        deadline = started + seconds
+        self.last_report = SimulationReport()
+        moves = generate_moves(game)
+        if game.bag_size == 0:
+            move = self._endgame(game, moves, deadline)
+        else:
+            move = self._simulate(game, moves, deadline)
+        self.last_report.seconds = time.perf_counter() - started
+        return move
+
+    # -- with tiles in the bag: sampling ------------------------------------------------------
+
+    def _simulate(self, game: Game, moves: list[GeneratedMove], deadline: float) -> Move:
+        top = ranked_candidates(game, self.table, moves, limit=self.candidate_count)
+        statistics = [CandidateStatistics(candidate) for candidate in top]
+        self.last_report.candidates = statistics
+        if len(top) == 1:
+            return top[0].move
+        seat = game.to_move
+        unseen = list(game.unseen(seat))
+        iterations = 0
+        while self.max_iterations is None or iterations < self.max_iterations:
+            # At least one full iteration, so every candidate has a value to compare.
+            if iterations > 0 and time.perf_counter() >= deadline:
+                break
+            self.random.shuffle(unseen)
+            world = imagined_game(game, seat, "".join(unseen), seed=self.random.getrandbits(32))
+            for entry in statistics:
+                if entry.active:
+                    entry.add(self._rollout(world, seat, entry.candidate))
+                    self.last_report.rollouts += 1
+            iterations += 1
+            self._prune(statistics, iterations)
+        self.last_report.iterations = iterations
+        best = max(statistics, key=lambda entry: (entry.active, entry.mean, entry.candidate.equity))
+        return best.candidate.move
+
+    def _prune(self, statistics: list[CandidateStatistics], iterations: int) -> None:
+        """Drop candidates far behind the leader (PRUNE_MARGIN standard errors)."""
+        if iterations < PRUNE_AFTER:
+            return
+        active = [entry for entry in statistics if entry.active]
+        leader = max(active, key=lambda entry: entry.mean)
+        for entry in active:
+            if entry is not leader:
+                spread = math.hypot(leader.standard_error, entry.standard_error)
+                if leader.mean - entry.mean > PRUNE_MARGIN * spread:
+                    entry.active = False
+
+    def _rollout(self, world: Game, seat: int, candidate: Candidate) -> float:
+        """Play `candidate` and the replies in `world`, take them back; the value for `seat`."""
+        before = world.scores[:]
+        world.push(candidate.move, checked=False)
+        pushed = 1
+        # The running value: our points minus theirs, plus the leave of whoever moved last.
+        value = candidate.equity
+        try:
+            for ply in range(self.plies):
+                if world.is_over():
+                    break
+                reply = ranked_candidates(world, self.table, limit=1)[0]
+                world.push(reply.move, checked=False)
+                pushed += 1
+                if ply == 0:
+                    value = value - reply.equity
+                else:
+                    # Our second move: its score and leave replace the first leave.
+                    value = value - (candidate.equity - candidate.score) + reply.equity
+            if world.is_over():
+                return float(_spread(world.scores, seat) - _spread(before, seat))
+            return value
+        finally:
+            for _ in range(pushed):
+                world.pop()
+
+    # -- with the bag empty: the endgame -------------------------------------------------------
+
+    def _endgame(self, game: Game, moves: list[GeneratedMove], deadline: float) -> Move:
+        self.last_report.endgame = True
+        if not moves:
+            return fallback_move(game)
+        top = ranked_candidates(game, self.table, moves, limit=max(self.candidate_count, 8))
+        seat = game.to_move
+        world = imagined_game(game, seat, game.unseen(seat))
+        statistics = [CandidateStatistics(candidate) for candidate in top]
+        self.last_report.candidates = statistics
+        # First a quick greedy play-out for every candidate, then, while time remains, a
+        # deeper look at the opponent's replies, best candidates first.
+        for entry in statistics:
+            if entry.count and time.perf_counter() >= deadline:
+                break
+            entry.add(endgame_value(world, seat, entry.candidate.move, replies=1))
+            self.last_report.rollouts += 1
+        self.last_report.iterations = 1
+        evaluated = [entry for entry in statistics if entry.count]
+        for entry in sorted(evaluated, key=lambda entry: -entry.mean):
+            if time.perf_counter() >= deadline:
+                break
+            deeper = endgame_value(world, seat, entry.candidate.move, replies=4)
+            entry.mean = min(entry.mean, deeper)
+            self.last_report.rollouts += 1
+        best = min(evaluated, key=lambda entry: (-entry.mean, -entry.candidate.equity))
+        return best.candidate.move
+
+
+def imagined_game(game: Game, seat: int, deal: str, seed: int | None = None) -> Game:
+    """A copy of `game` in which the tiles `seat` cannot see are dealt as `deal` says.
+
+    The other seats get as many tiles as they hold now, in seat order, from the start of
+    `deal`; the rest is the bag (any order: it is already random). Board, scores, seat to
+    move and the count of scoreless turns are those of `game`; `seed` drives the bag's
+    shuffles after exchanges.
+    """
+    racks: list[str] = []
+    position = 0
+    for other, rack in enumerate(game.racks):
+        if other == seat:
+            racks.append(rack)
+        else:
+            racks.append(deal[position : position + len(rack)])
+            position += len(rack)
+    return Game.from_setup(
+        game.rules,
+        game.board,
+        racks,
+        players=game.players,
+        scores=game.scores,
+        to_move=game.to_move,
+        bag=deal[position:],
+        scoreless_turns=game.scoreless_turns,
+        seed=seed if seed is not None else 0,
+    )
+
+
+def endgame_value(world: Game, seat: int, move: Move, replies: int = 4) -> float:
+    """The final spread for `seat` after `move`, once the bag is empty.
+
+    The opponent answers with whichever of its `replies` best-scoring moves (or pass) leaves
+    it best off when both sides then play greedily to the end. `world` is left unchanged.
+    """
+    start = _spread(world.scores, seat)
+    world.push(move, checked=False)
+    try:
+        if world.is_over():
+            return float(_spread(world.scores, seat) - start)
+        options: list[Move] = [generated.place for generated in best_moves(world, replies)]
+        if replies > 1 or not options:
+            options.append(Pass())
+        worst = math.inf
+        for reply in options:
+            world.push(reply, checked=False)
+            try:
+                worst = min(worst, _greedy_to_end(world, seat))
+            finally:
+                world.pop()
+        return worst - start
+    finally:
+        world.pop()
+
+
+def _greedy_to_end(world: Game, seat: int) -> float:
+    """Both sides play their best-scoring move (or pass) until the game ends; the spread."""
+    pushed = 0
+    try:
+        while not world.is_over():
+            best = best_moves(world, 1)
+            world.push(best[0].place if best else Pass(), checked=False)
+            pushed += 1
+        return float(_spread(world.scores, seat))
+    finally:
+        for _ in range(pushed):
+            world.pop()
+
+
+def _spread(scores: list[int], seat: int) -> int:
+    """`seat`'s score minus the best other score."""
+    return scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "CandidateStatistics",
+    "SimulationPlayer",
+    "SimulationReport",
+    "endgame_value",
+    "imagined_game",
+]
