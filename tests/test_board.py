@@ -222,7 +222,7 @@ def test_from_rows_blanks_and_rotated() -> None:
     assert board.blank_squares() == [CENTER]
     assert board.rotated_squares() == [parse_square("I8")]
     assert board.rows()[7] == ".......1=1....."
-    assert eval(repr(board)) == board  # noqa: S307  (repr pastes back as code)
+    assert eval(repr(board)) == board  # the repr pastes back as code
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ def test_reprs_paste_back_as_code() -> None:
         Pass(),
     ]
     for move in moves:
-        assert eval(repr(move)) == move  # noqa: S307
+        assert eval(repr(move)) == move
     assert repr(PlacedTile(3, "x")) == "PlacedTile(square=3, face='x')"
 
 
