@@ -291,6 +291,10 @@ class Game:
     1
     """
 
+    #: The seed ``Game(...)`` shuffled the bag with (``None``: unseeded, or set up with
+    #: :meth:`from_setup`); records store it so that a replay draws the same tiles.
+    seed: int | str | None = None
+
     def __init__(
         self,
         players: Sequence[str] = ("Alice", "Bob"),
@@ -307,6 +311,7 @@ class Game:
         self._setup(Board(), [[] for _ in self.players], bag, [0] * len(self.players), 0, 0)
         for rack in self._racks:
             self._draw(rack, self.rules.rack_size)
+        self.seed = seed
 
     def _setup(
         self,
@@ -876,6 +881,32 @@ class Game:
         self.to_move = mover
         return turn.move
 
+    def arrange_draws(self, codes: str) -> None:
+        """Make ``codes`` the next tiles drawn from the bag, in this order.
+
+        A game record whose bag order is unknown says which tiles each player drew (the
+        racks it lists); its reader arranges the bag so that the replay draws exactly those.
+        Nothing changes when the bag already ends with ``codes``. Not undone by :meth:`pop`.
+        Raises :class:`SetupError` when the bag lacks one of the tiles.
+
+        >>> game = Game.from_setup(Rules(), Board(), ["111+=0", "0"], bag=["0", "1", "="])
+        >>> game.arrange_draws("=0")
+        >>> game.bag
+        ('1', '=', '0')
+        """
+        bag = self._bag
+        if not codes or "".join(bag[len(bag) - len(codes) :]) == codes:
+            return
+        rest = bag[:]
+        for code in codes:
+            try:
+                rest.remove(code)
+            except ValueError:
+                raise SetupError(
+                    f"the bag holds no {'blank' if code == BLANK else repr(code)} to draw"
+                ) from None
+        bag[:] = [*rest, *codes]
+
     def _draw(self, rack: list[str], count: int) -> list[str]:
         bag = self._bag
         take = min(count, len(bag))
@@ -902,6 +933,7 @@ class Game:
         """An independent copy, history and undo included (its random source is a copy too)."""
         other = Game.__new__(Game)
         other.rules = self.rules
+        other.seed = self.seed
         other.players = self.players
         if type(self._rng) is random.Random:
             other._rng = random.Random()
