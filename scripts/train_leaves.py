@@ -1,0 +1,172 @@
+"""Learn the leave table from self-play and write src/binscrabble/engine/data/leaves.json.
+
+    .venv/bin/python scripts/train_leaves.py --games 400 --rounds 2 --jobs 2 --seed 1
+
+Each round plays `--games` games between two exploring equity players that use the table
+of the previous round (the first round starts from the table shipped now, or from zero
+weights with --from-zero). Every turn after which the bag still refills the rack gives one
+sample: the leave kept, and what the same player then made of it on its next turn, the
+score of that turn plus the value of the leave it kept then (so a leave that pays off two
+turns later still gets credit). A ridge regression over the leave features of
+binscrabble.engine.leaves then gives each feature its weight in points. The explorers pick
+a random move among their 6 best equity moves a quarter of the time, so that leaves the
+equity player would never keep are seen too.
+
+The result is reproducible from the seed (games and regression are deterministic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from binscrabble.engine.leaves import LeaveTable, leave_features
+from binscrabble.engine.players import ranked_candidates
+from binscrabble.game import Game
+from binscrabble.move import Move
+
+OUTPUT = Path(__file__).resolve().parent.parent / "src/binscrabble/engine/data/leaves.json"
+EXPLORE_RATE = 0.25
+EXPLORE_WIDTH = 6
+RIDGE = 5.0
+
+# One sample: (leave kept, target points).
+Sample = tuple[str, float]
+
+
+def explorer_move(game: Game, table: LeaveTable, rng: random.Random) -> tuple[Move, int, str]:
+    """An equity move, or now and then one of the next best; its score and its leave."""
+    candidates = ranked_candidates(game, table, limit=EXPLORE_WIDTH)
+    chosen = rng.choice(candidates) if rng.random() < EXPLORE_RATE else candidates[0]
+    return chosen.move, chosen.score, chosen.leave
+
+
+def play_training_game(task: tuple[int, dict[str, float]]) -> list[Sample]:
+    """Play one game; the samples it gives."""
+    seed, weights = task
+    table = LeaveTable(weights)
+    rng = random.Random(seed)
+    game = Game(("A", "B"), seed=seed)
+    # For each seat: the leave of its last turn, waiting for that seat's next turn.
+    pending: list[str | None] = [None, None]
+    samples: list[Sample] = []
+    while not game.is_over():
+        seat = game.to_move
+        move, score, leave = explorer_move(game, table, rng)
+        game.push(move)
+        if pending[seat] is not None:
+            # What the kept tiles became: this turn's score and the worth of the new leave.
+            follow_up = table.value(leave) if game.bag_size > 0 and not game.is_over() else 0.0
+            samples.append((pending[seat] or "", score + follow_up))
+        # A leave is a fair sample only when the bag refilled the rack after it.
+        pending[seat] = leave if game.bag_size > 0 and not game.is_over() else None
+    return samples
+
+
+def fit(samples: Sequence[Sample], ridge: float = RIDGE) -> dict[str, float]:
+    """Least squares with a ridge penalty: the weight of each leave feature, in points."""
+    names = sorted({name for leave, _ in samples for name in leave_features(leave)})
+    index = {name: position for position, name in enumerate(names)}
+    size = len(names) + 1  # the last column is the intercept
+    normal = [[0.0] * size for _ in range(size)]
+    right = [0.0] * size
+    for leave, target in samples:
+        active = [index[name] for name in leave_features(leave)] + [size - 1]
+        for row in active:
+            right[row] += target
+            normal_row = normal[row]
+            for column in active:
+                normal_row[column] += 1.0
+    for diagonal in range(size - 1):
+        normal[diagonal][diagonal] += ridge
+    solution = solve(normal, right)
+    return {name: solution[index[name]] for name in names}
+
+
+def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """Solve a symmetric positive definite system by Gaussian elimination with pivoting."""
+    size = len(vector)
+    rows = [[*row, value] for row, value in zip(matrix, vector, strict=True)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda row: abs(rows[row][column]))
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        lead = rows[column][column]
+        if abs(lead) < 1e-12:
+            continue
+        for row in range(column + 1, size):
+            factor = rows[row][column] / lead
+            if factor:
+                target, source = rows[row], rows[column]
+                for position in range(column, size + 1):
+                    target[position] -= factor * source[position]
+    solution = [0.0] * size
+    for row in range(size - 1, -1, -1):
+        lead = rows[row][row]
+        if abs(lead) < 1e-12:
+            continue
+        total = rows[row][size] - sum(rows[row][k] * solution[k] for k in range(row + 1, size))
+        solution[row] = total / lead
+    return solution
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400, help="games per round")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of play and fit")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-zero", action="store_true", help="start from all-zero weights")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+
+    weights = {} if args.from_zero else dict(LeaveTable.default().weights)
+    started = time.perf_counter()
+    total_samples = 0
+    for round_number in range(args.rounds):
+        tasks = [
+            (args.seed * 1_000_003 + round_number * 100_000 + game, weights)
+            for game in range(args.games)
+        ]
+        samples: list[Sample] = []
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            for done, game_samples in enumerate(pool.imap(play_training_game, tasks), 1):
+                samples.extend(game_samples)
+                if done % 20 == 0 or done == len(tasks):
+                    print(
+                        f"round {round_number + 1}: {done}/{len(tasks)} games, "
+                        f"{len(samples)} samples, {time.perf_counter() - started:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        weights = fit(samples)
+        total_samples += len(samples)
+        table = LeaveTable(weights)
+        print(
+            f"round {round_number + 1}: blank {table.value('?'):+.1f}, "
+            f"= {table.value('='):+.1f}, 1 {table.value('1'):+.1f}, 0 {table.value('0'):+.1f}, "
+            f"/ {table.value('/'):+.1f}, 1=1 {table.value('1=1'):+.1f}",
+            file=sys.stderr,
+        )
+    metadata = {
+        "source": "scripts/train_leaves.py",
+        "command": "scripts/train_leaves.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "games_per_round": args.games,
+        "rounds": args.rounds,
+        "seed": args.seed,
+        "samples": total_samples,
+        "ridge": RIDGE,
+    }
+    args.output.write_text(LeaveTable(weights, metadata).to_json(), encoding="utf-8")
+    print(f"wrote {args.output} ({len(weights)} weights)", file=sys.stderr)
+    print(json.dumps({"weights": len(weights), "samples": total_samples}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""Analysis: the engine's view of a position (``best``) and of every turn of a game (``analyze``).
+
+:func:`analyze_position` asks a player (a level or a strategy) for its move and reports it
+with its score and equity, next to the runners-up. :func:`analyze_game` walks through a
+game turn by turn and compares the move played with the engine's choice: how many points
+and how much equity (score plus leave value) the move played gave away.
+
+>>> game = Game(("A", "B"), seed=4)
+>>> analysis = analyze_position(game, "greedy")
+>>> analysis.chosen.score == max(move.score for move in analysis.evaluations)
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.levels import player_from_name
+from binscrabble.engine.players import Candidate, leave_after, ranked_candidates
+from binscrabble.engine.simulation import SimulationPlayer
+from binscrabble.game import Game
+from binscrabble.move import Exchange, Move, Pass, Place
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEvaluation:
+    """One move as the engine sees it: score, tiles kept, equity, simulated value if any."""
+
+    move: Move
+    notation: str
+    score: int
+    leave: str
+    equity: float
+    simulated: float | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able fields, numbers rounded to a tenth."""
+        return {
+            "notation": self.notation,
+            "score": self.score,
+            "leave": self.leave,
+            "equity": round(self.equity, 1),
+            "simulated": None if self.simulated is None else round(self.simulated, 1),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PositionAnalysis:
+    """The choice of `player` in a position, and the moves it weighed against it."""
+
+    player: str
+    chosen: MoveEvaluation
+    runners_up: tuple[MoveEvaluation, ...]
+    evaluations: tuple[MoveEvaluation, ...]
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        """The analysis as a JSON-able mapping."""
+        return {
+            "player": self.player,
+            "move": self.chosen.to_dict(),
+            "runners_up": [evaluation.to_dict() for evaluation in self.runners_up],
+            "seconds": round(self.seconds, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAnalysis:
+    """One turn of a game: what was played, what the engine prefers, and what it cost."""
+
+    turn: int
+    player: str
+    rack: str
+    played: MoveEvaluation
+    best: MoveEvaluation
+
+    @property
+    def points_lost(self) -> int:
+        """Points the engine's move would have scored over the move played (at least 0)."""
+        return max(0, self.best.score - self.played.score)
+
+    @property
+    def equity_lost(self) -> float:
+        """Equity (score plus leave value) given away by the move played (at least 0)."""
+        return max(0.0, self.best.equity - self.played.equity)
+
+    def to_dict(self) -> dict[str, object]:
+        """The turn as a JSON-able mapping."""
+        return {
+            "turn": self.turn,
+            "player": self.player,
+            "rack": self.rack,
+            "played": self.played.to_dict(),
+            "best": self.best.to_dict(),
+            "points_lost": self.points_lost,
+            "equity_lost": round(self.equity_lost, 1),
+        }
+
+
+def notation_of(move: Move, game: Game) -> str:
+    """A move's notation on the game's board (``-CODES`` for an exchange, ``pass``)."""
+    if isinstance(move, Place):
+        return move.notation(game.board)
+    if isinstance(move, Exchange):
+        return move.notation()
+    return Pass().notation()
+
+
+def evaluate_candidate(
+    candidate: Candidate, game: Game, simulated: float | None = None
+) -> MoveEvaluation:
+    """A ranked candidate as a :class:`MoveEvaluation`."""
+    return MoveEvaluation(
+        move=candidate.move,
+        notation=notation_of(candidate.move, game),
+        score=candidate.score,
+        leave=candidate.leave,
+        equity=candidate.equity,
+        simulated=simulated,
+    )
+
+
+def evaluate_move(move: Move, game: Game, candidates: Sequence[Candidate]) -> MoveEvaluation:
+    """The evaluation of any legal `move` of the seat to move, found among `candidates`
+    (every move ranked by :func:`ranked_candidates`) or scored directly."""
+    for candidate in candidates:
+        if candidate.move == move:
+            return evaluate_candidate(candidate, game)
+    # Not ranked (only happens for moves the candidate list leaves out): score it directly.
+    score = game.score(move)
+    if isinstance(move, Place):
+        leave = leave_after(game.rack(), move.codes)
+    elif isinstance(move, Exchange):
+        leave = leave_after(game.rack(), move.tiles)
+    else:
+        leave = game.rack()
+    return MoveEvaluation(move, notation_of(move, game), score, leave, float(score))
+
+
+def analyze_position(
+    game: Game,
+    player: str = "hard",
+    runners_up: int = 5,
+    seed: int | None = 0,
+    budget: float | None = None,
+    table: LeaveTable | None = None,
+) -> PositionAnalysis:
+    """What `player` plays for the seat to move of `game`, with the runners-up.
+
+    The runners-up are the next best moves in the player's own ranking: by simulated value
+    for a simulating player, otherwise by equity.
+    """
+    table = table if table is not None else LeaveTable.default()
+    engine = player_from_name(player, seed=seed, table=table)
+    started = time.perf_counter()
+    move = engine.choose(game.copy(), budget)
+    seconds = time.perf_counter() - started
+    candidates = ranked_candidates(game, table)
+    evaluations = [evaluate_candidate(candidate, game) for candidate in candidates]
+    if isinstance(engine, SimulationPlayer) and engine.last_report.candidates:
+        simulated = sorted(
+            engine.last_report.candidates,
+            key=lambda entry: (entry.count == 0, -entry.mean, -entry.candidate.equity),
+        )
+        ranking = [
+            evaluate_candidate(entry.candidate, game, entry.mean if entry.count else None)
+            for entry in simulated
+        ]
+    else:
+        ranking = evaluations
+    chosen = next(
+        (evaluation for evaluation in ranking if evaluation.move == move),
+        evaluate_move(move, game, candidates),
+    )
+    others = tuple(evaluation for evaluation in ranking if evaluation.move != move)[:runners_up]
+    return PositionAnalysis(
+        player=engine.name,
+        chosen=chosen,
+        runners_up=others,
+        evaluations=tuple(evaluations),
+        seconds=seconds,
+    )
+
+
+def analyze_game(
+    game: Game,
+    player: str = "medium",
+    seed: int | None = 0,
+    budget: float | None = None,
+    table: LeaveTable | None = None,
+) -> list[TurnAnalysis]:
+    """Every turn of `game` (as played so far), compared with the choice of `player`.
+
+    `game` is left as it is: the analysis works on a copy, taken back to the start.
+    """
+    table = table if table is not None else LeaveTable.default()
+    replay = game.copy()
+    moves: list[Move] = []
+    while replay.history:
+        moves.append(replay.pop())
+    moves.reverse()
+    turns: list[TurnAnalysis] = []
+    for number, move in enumerate(moves, 1):
+        seat = replay.to_move
+        analysis = analyze_position(
+            replay, player, runners_up=0, seed=seed, budget=budget, table=table
+        )
+        played = next(
+            (evaluation for evaluation in analysis.evaluations if evaluation.move == move),
+            None,
+        )
+        if played is None:
+            played = evaluate_move(move, replay, ())
+        turns.append(
+            TurnAnalysis(
+                turn=number,
+                player=replay.players[seat],
+                rack=replay.rack(),
+                played=played,
+                best=analysis.chosen,
+            )
+        )
+        replay.push(move)
+    return turns
