@@ -1,0 +1,627 @@
+"""Game records: whole games as text, written and read back with every move verified.
+
+The format (docs/record-format.md) is inspired by GCG, the file format of Scrabble game
+records: a few ``#`` header lines (players, rules, seed), then one line per turn with the
+player, the rack before the turn, the move in notation, its score and the running total,
+then one line per player for the end-of-game adjustments.
+
+:func:`read_record` replays a record on a fresh :class:`~binscrabble.game.Game` and checks
+each line against the referee: the rack, the move's legality, its score, the total. The
+first line that disagrees raises :class:`RecordError`, which names that line. The racks
+written in the record are the truth about what was drawn, so a record replays even when
+the bag's order is unknown (no seed).
+
+>>> from binscrabble.board import Board
+>>> from binscrabble.move import parse_move
+>>> game = Game.from_setup(Rules(), Board(), ["111+=0&~1", "000000000"], players=["Ada", "Bo"])
+>>> game.push(parse_move("8D 1+1=10", game.board))
+>>> text = write_record(game)
+>>> print("\\n".join(line for line in text.splitlines() if line.startswith(">")))
+>Ada: 111+=0&~1 8D 1+1=10 +18 18
+>>> again = read_record(text)
+>>> again.board == game.board, again.scores, again.racks == game.racks
+(True, [18, 0], True)
+>>> read_record(text.replace("+18 18", "+20 20"))
+Traceback (most recent call last):
+...
+binscrabble.record.RecordError: line 17: 8D 1+1=10 scores 18, not 20
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from binscrabble.board import Board
+from binscrabble.game import Game, SetupError
+from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Place, parse_move
+from binscrabble.rules import RULE_NAMES, Rules, RulesError
+
+#: The first line of every record: the format's name and version.
+MAGIC: Final = "#binscrabble-record 1"
+#: The file name ending used for records (any name is read).
+SUFFIX: Final = ".bsr"
+
+_TURN_SCORE: Final = re.compile(r"\+\d+")
+_SIGNED: Final = re.compile(r"[+-]\d+")
+_TOTAL: Final = re.compile(r"-?\d+")
+_PLAYER_PRAGMA: Final = re.compile(r"#player(\d+)(?:\s+(.*))?")
+_END_LINE: Final = re.compile(r"\((?P<tiles>[^()]*)\)\s+(?P<adjustment>\S+)\s+(?P<total>\S+)")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; ``line`` is its 1-based line number.
+
+    >>> error = RecordError(7, "8D 1+1=10 scores 18, not 20")
+    >>> error.line, str(error)
+    (7, 'line 7: 8D 1+1=10 scores 18, not 20')
+    """
+
+    def __init__(self, line: int | None, reason: str) -> None:
+        super().__init__(reason if line is None else f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def write_record(game: Game) -> str:
+    """The record of ``game`` as text (every turn so far, and the end when it is over).
+
+    A game still going on gets a ``#rack`` line per player, so that reading the record
+    back gives the same racks. Raises :class:`RecordError` for a game that did not start
+    from an empty board with zero scores (a set-up position has no record), or for a
+    player name that cannot be written on one line.
+    """
+    _check_recordable(game)
+    lines = [MAGIC, "# Binary Scrabble game record (format: docs/record-format.md)"]
+    for seat, name in enumerate(game.players):
+        lines.append(f"#player{seat + 1} {name}")
+    for name, value in game.rules.to_mapping().items():
+        lines.append(f"#rule {name} {_rule_text(value)}")
+    if game.seed is not None:
+        seed = game.seed
+        lines.append(f"#seed {seed if isinstance(seed, int) else json.dumps(seed)}")
+    for turn, notation in zip(game.history, game.notations(), strict=True):
+        name = game.players[turn.seat]
+        lines.append(f">{name}: {turn.rack} {notation} +{turn.score} {turn.scores[turn.seat]}")
+    outcome = game.outcome()
+    if outcome is not None:
+        for seat, name in enumerate(game.players):
+            lines.append(
+                f">{name}: ({game.racks[seat]}) {outcome.adjustments[seat]:+d} "
+                f"{outcome.scores[seat]}"
+            )
+        lines.append(f"# {outcome}")
+    else:
+        for seat, name in enumerate(game.players):
+            if game.racks[seat]:
+                lines.append(f"#rack {name} {game.racks[seat]}")
+    return "\n".join(lines) + "\n"
+
+
+def write_record_file(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write the record of ``game`` to ``path`` atomically.
+
+    The text goes to a temporary file in the same folder, which then replaces ``path``
+    (``os.replace``): a crash never leaves a half-written record behind.
+    """
+    text = write_record(game)
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _rule_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _check_recordable(game: Game) -> None:
+    placed = sum(len(turn.move.tiles) for turn in game.history if isinstance(turn.move, Place))
+    scored = [0] * len(game.players)
+    for turn in game.history:
+        scored[turn.seat] += turn.score
+    final = game.history[-1].scores if game.history else tuple(game.scores)
+    if placed != len(game.board) or list(final) != scored:
+        raise RecordError(
+            None,
+            "this game started from a set-up position (tiles on the board or scores at the "
+            "start); a record starts from an empty board",
+        )
+    if game.history and game.history[0].seat != 0:
+        raise RecordError(None, "a record starts with the first player to move")
+    for name in game.players:
+        if name != name.strip() or any(char in name for char in "\r\n"):
+            raise RecordError(
+                None,
+                f"player name {name!r} cannot be written in a record (line breaks or "
+                "spaces at its ends)",
+            )
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _TurnLine:
+    line: int
+    seat: int
+    rack: str
+    move: str
+    score: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class _EndLine:
+    line: int
+    seat: int
+    rack: str
+    adjustment: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class _RackLine:
+    line: int
+    seat: int
+    rack: str
+
+
+_Entry = _TurnLine | _EndLine | _RackLine
+
+
+@dataclass(slots=True)
+class _Parsed:
+    players: list[str]
+    rules: Rules
+    seed: int | str | None
+    turns: list[_TurnLine]
+    ends: list[_EndLine]
+    racks: list[_RackLine]
+    last_line: int
+
+
+def read_record_file(path: str | os.PathLike[str]) -> Game:
+    """Read and replay the record in the file ``path`` (see :func:`read_record`).
+
+    ``OSError`` when the file cannot be read; :class:`RecordError` for a bad record.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(None, f"{path} is not a text file ({error.reason})") from None
+    return read_record(text)
+
+
+def read_record(text: str) -> Game:
+    """Replay a record and return the game at its end, every line verified.
+
+    Raises :class:`RecordError` naming the first line that is malformed or disagrees with
+    the game: a move that cannot be read or is illegal, a wrong score or total, a rack
+    that cannot be (tiles the set lacks, tiles that vanished), a player out of turn, a
+    wrong end-of-game adjustment.
+    """
+    parsed = _parse(text)
+    game = _start(parsed)
+    entries: list[_Entry] = [*parsed.turns, *parsed.ends, *parsed.racks]
+    for index, turn in enumerate(parsed.turns):
+        _replay_turn(game, turn, _next_rack(entries, index, turn.seat))
+    _check_end(game, parsed)
+    for rack_line in parsed.racks:
+        _check_rack(game, rack_line.seat, rack_line.rack, rack_line.line, "rack")
+    return game
+
+
+def _parse(text: str) -> _Parsed:
+    lines = text.splitlines()
+    number = 0
+    # The magic line comes first (blank lines before it are forgiven).
+    while number < len(lines) and not lines[number].strip():
+        number += 1
+    if number >= len(lines) or lines[number].strip() != MAGIC:
+        raise RecordError(
+            number + 1 if number < len(lines) else None,
+            f"not a binscrabble record: the first line must be {MAGIC!r}",
+        )
+    players: dict[int, str] = {}
+    preset: str | None = None
+    overrides: list[tuple[int, str, str]] = []
+    seed: int | str | None = None
+    seed_seen = False
+    header_done = False
+    turns: list[_TurnLine] = []
+    ends: list[_EndLine] = []
+    racks: list[_RackLine] = []
+    names: list[str] = []
+    rules = Rules()
+
+    def finish_header(line: int) -> None:
+        nonlocal header_done, names, rules
+        if header_done:
+            return
+        header_done = True
+        seats = sorted(players)
+        if seats != list(range(1, len(seats) + 1)) or not 2 <= len(seats) <= 4:
+            raise RecordError(
+                line,
+                "the players must be #player1 to #player2, #player3 or #player4 (2 to 4 "
+                f"players, numbered from 1 without gaps); this record has "
+                f"{', '.join(f'#player{seat}' for seat in seats) or 'none'}",
+            )
+        names = [players[seat] for seat in seats]
+        base_line = line
+        try:
+            rules = Rules.preset(preset) if preset is not None else Rules()
+            for override in overrides:
+                base_line = override[0]
+                rules = rules.override(override[1], override[2])
+        except RulesError as error:
+            raise RecordError(base_line, str(error)) from None
+
+    for index in range(number + 1, len(lines)):
+        line_number = index + 1
+        line = lines[index].strip()
+        if not line or line == "#" or line.startswith("# "):
+            continue
+        if line.startswith(">"):
+            finish_header(line_number)
+            entry = _parse_turn_or_end(line, line_number, names)
+            if isinstance(entry, _TurnLine):
+                if ends:
+                    raise RecordError(
+                        line_number, f"a turn after the end of the game (line {ends[0].line})"
+                    )
+                if racks:
+                    raise RecordError(
+                        line_number, f"a turn after the final racks (line {racks[0].line})"
+                    )
+                turns.append(entry)
+            else:
+                if racks:
+                    raise RecordError(
+                        line_number, f"an end line after the final racks (line {racks[0].line})"
+                    )
+                ends.append(entry)
+            continue
+        if not line.startswith("#"):
+            raise RecordError(
+                line_number,
+                f"cannot read {line!r}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', an end "
+                "line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
+            )
+        keyword, _, argument = line.partition(" ")
+        argument = argument.strip()
+        player_match = _PLAYER_PRAGMA.fullmatch(line)
+        if keyword == "#rack":
+            finish_header(line_number)
+            if ends:
+                raise RecordError(
+                    line_number,
+                    "a #rack line after the end of the game (the end lines give the final racks)",
+                )
+            racks.append(_parse_rack_line(argument, line_number, names))
+            continue
+        if header_done:
+            raise RecordError(
+                line_number, f"{keyword} belongs in the header, before the first turn"
+            )
+        if player_match is not None:
+            seat = int(player_match.group(1))
+            name = (player_match.group(2) or "").strip()
+            if not 1 <= seat <= 4:
+                raise RecordError(line_number, f"#player{seat}: seats are numbered 1 to 4")
+            if not name:
+                raise RecordError(line_number, f"#player{seat} needs a name")
+            if seat in players:
+                raise RecordError(line_number, f"#player{seat} is named twice")
+            if name in players.values():
+                raise RecordError(line_number, f"two players are named {name!r}")
+            players[seat] = name
+        elif keyword == "#preset":
+            if overrides:
+                raise RecordError(line_number, "#preset must come before the #rule lines")
+            if preset is not None:
+                raise RecordError(line_number, "the record names two presets")
+            try:
+                Rules.preset(argument)
+            except RulesError as error:
+                raise RecordError(line_number, str(error)) from None
+            preset = argument
+        elif keyword == "#rule":
+            name, _, value = argument.partition(" ")
+            if not value.strip():
+                raise RecordError(line_number, "a rule line is '#rule NAME VALUE'")
+            if name not in RULE_NAMES:
+                raise RecordError(
+                    line_number, f"unknown rule {name!r}: the rules are {', '.join(RULE_NAMES)}"
+                )
+            overrides.append((line_number, name, value.strip()))
+        elif keyword == "#seed":
+            if seed_seen:
+                raise RecordError(line_number, "the record gives two seeds")
+            seed_seen = True
+            seed = _parse_seed(argument, line_number)
+        else:
+            raise RecordError(
+                line_number,
+                f"unknown header {keyword!r}: headers are #playerN, #preset, #rule, #seed, "
+                "#rack; a comment starts with '# '",
+            )
+    finish_header(len(lines))
+    return _Parsed(names, rules, seed, turns, ends, racks, len(lines))
+
+
+def _parse_seed(text: str, line: int) -> int | str:
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = None
+        if isinstance(value, str):
+            return value
+        raise RecordError(line, f"seed {text} is not a quoted text")
+    if _TOTAL.fullmatch(text):
+        return int(text)
+    raise RecordError(line, f"seed {text!r} is not a whole number (or a quoted text)")
+
+
+def _match_player(text: str, names: Sequence[str], line: int) -> tuple[int, str]:
+    """The seat whose name starts ``text`` (followed by ``:``) and what follows the colon."""
+    for name in sorted(names, key=len, reverse=True):
+        if text.startswith(name + ":"):
+            return names.index(name), text[len(name) + 1 :].strip()
+    shown = text.split(":", 1)[0]
+    raise RecordError(line, f"unknown player {shown!r}: the players are {', '.join(names)}")
+
+
+def _check_codes(rack: str, line: int, what: str) -> str:
+    for code in rack:
+        if code not in CODE_ORDER:
+            raise RecordError(
+                line,
+                f"{what} {rack!r} holds {code!r}, which is not a tile code "
+                f"({' '.join(CODE_ORDER)})",
+            )
+    return rack
+
+
+def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine | _EndLine:
+    seat, rest = _match_player(text[1:], names, line)
+    if rest.startswith("("):
+        match = _END_LINE.fullmatch(rest)
+        if match is None:
+            raise RecordError(
+                line, "an end line is '>NAME: (RACK) +/-POINTS TOTAL', e.g. '>Bob: (1=) -2 31'"
+            )
+        adjustment, total = match.group("adjustment"), match.group("total")
+        if not _SIGNED.fullmatch(adjustment):
+            raise RecordError(line, f"adjustment {adjustment!r} must be signed, e.g. +3 or -2")
+        if not _TOTAL.fullmatch(total):
+            raise RecordError(line, f"total {total!r} is not a whole number")
+        rack = _check_codes(match.group("tiles").replace(" ", ""), line, "rack")
+        return _EndLine(line, seat, rack, int(adjustment), int(total))
+    tokens = rest.split()
+    if len(tokens) < 4:
+        raise RecordError(
+            line,
+            "a turn line is '>NAME: RACK MOVE +SCORE TOTAL', e.g. '>Ada: 111+=0&~1 8D 1+1=10 "
+            "+18 18'",
+        )
+    rack, score, total = tokens[0], tokens[-2], tokens[-1]
+    _check_codes(rack, line, "rack")
+    if not _TURN_SCORE.fullmatch(score):
+        raise RecordError(line, f"score {score!r} must be written +N, e.g. +18")
+    if not _TOTAL.fullmatch(total):
+        raise RecordError(line, f"total {total!r} is not a whole number")
+    return _TurnLine(line, seat, rack, " ".join(tokens[1:-2]), int(score), int(total))
+
+
+def _parse_rack_line(argument: str, line: int, names: Sequence[str]) -> _RackLine:
+    name, _, rack = argument.rpartition(" ")
+    name = name.strip()
+    if not name or not rack:
+        raise RecordError(line, "a rack line is '#rack NAME TILES'")
+    if name not in names:
+        raise RecordError(line, f"unknown player {name!r}: the players are {', '.join(names)}")
+    return _RackLine(line, names.index(name), _check_codes(rack, line, "rack"))
+
+
+def _line_of(entry: _Entry) -> int:
+    return entry.line
+
+
+def _first_racks(parsed: _Parsed) -> list[_Entry | None]:
+    """Each seat's first known rack: its rack at the start (a seat draws only on its turn)."""
+    first: list[_Entry | None] = [None] * len(parsed.players)
+    entries: list[_Entry] = [*parsed.turns, *parsed.ends, *parsed.racks]
+    for entry in sorted(entries, key=_line_of):
+        if first[entry.seat] is None:
+            first[entry.seat] = entry
+    return first
+
+
+def _start(parsed: _Parsed) -> Game:
+    """The game before the first turn: seeded when the seed deals the recorded racks."""
+    rules = parsed.rules
+    first = _first_racks(parsed)
+    for entry in first:
+        if entry is not None and len(entry.rack) != rules.rack_size:
+            raise RecordError(
+                entry.line,
+                f"{parsed.players[entry.seat]}'s first rack {entry.rack} has {len(entry.rack)} "
+                f"tiles; every rack starts with {rules.rack_size}",
+            )
+    if parsed.seed is not None:
+        game = Game(parsed.players, rules, parsed.seed)
+        if all(
+            entry is None or Counter(entry.rack) == Counter(game.racks[entry.seat])
+            for entry in first
+        ):
+            return game
+    known: list[str | None] = [None] * len(first)
+    # Add the racks one by one, in line order, so an impossible one is named by its line.
+    for entry in sorted((e for e in first if e is not None), key=_line_of):
+        known[entry.seat] = entry.rack
+        try:
+            game = Game.from_setup(rules, Board(), known, players=parsed.players, seed=parsed.seed)
+        except SetupError as error:
+            raise RecordError(
+                entry.line,
+                f"{parsed.players[entry.seat]}'s first rack {entry.rack} cannot be dealt: {error}",
+            ) from None
+    if all(rack is None for rack in known):
+        game = Game.from_setup(rules, Board(), known, players=parsed.players, seed=parsed.seed)
+    return game
+
+
+def _next_rack(entries: Sequence[_Entry], index: int, seat: int) -> _Entry | None:
+    """The next line after turn ``index`` that shows ``seat``'s rack."""
+    after = entries[index].line
+    best: _Entry | None = None
+    for entry in entries:
+        if entry.seat == seat and entry.line > after and (best is None or entry.line < best.line):
+            best = entry
+    return best
+
+
+def _used_codes(move: Move) -> str:
+    if isinstance(move, Place):
+        return move.codes
+    if isinstance(move, Exchange):
+        return move.tiles
+    return ""
+
+
+def _replay_turn(game: Game, turn: _TurnLine, next_rack: _Entry | None) -> None:
+    name = game.players[turn.seat]
+    if game.is_over():
+        raise RecordError(turn.line, f"the game is already over ({game.outcome()})")
+    if turn.seat != game.to_move:
+        raise RecordError(
+            turn.line, f"it is {game.players[game.to_move]}'s turn here, not {name}'s"
+        )
+    _check_rack(game, turn.seat, turn.rack, turn.line, "rack")
+    try:
+        move = parse_move(turn.move, game.board)
+    except NotationError as error:
+        raise RecordError(turn.line, f"cannot read the move {turn.move!r}: {error}") from None
+    problem = game.illegal_reason(move)
+    if problem is not None:
+        raise RecordError(turn.line, f"illegal move {turn.move}: {problem}")
+    score = game.score(move)
+    if score != turn.score:
+        raise RecordError(turn.line, f"{turn.move} scores {score}, not {turn.score}")
+    if next_rack is not None:
+        _arrange_draws(game, move, turn, next_rack)
+    game.push(move)
+    total = game.history[-1].scores[turn.seat]
+    if total != turn.total:
+        raise RecordError(turn.line, f"{name}'s total after this turn is {total}, not {turn.total}")
+
+
+def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -> None:
+    """Arrange the bag so that the mover draws what its next rack in the record shows."""
+    name = game.players[turn.seat]
+    kept = list(game.rack(turn.seat))
+    for code in _used_codes(move):
+        kept.remove(code)
+    if isinstance(move, Place):
+        count = min(len(move.tiles), game.bag_size)
+    elif isinstance(move, Exchange):
+        count = len(move.tiles)
+    else:
+        count = 0
+    wanted = next_rack.rack
+    if len(wanted) != len(kept) + count:
+        raise RecordError(
+            next_rack.line,
+            f"{name}'s rack {wanted or '()'} has {len(wanted)} tiles, but after line {turn.line} "
+            f"{name} holds {len(kept) + count}",
+        )
+    kept_text = "".join(kept)
+    if wanted.startswith(kept_text):
+        drawn = wanted[len(kept_text) :]
+    else:
+        missing = Counter(kept) - Counter(wanted)
+        if missing:
+            raise RecordError(
+                next_rack.line,
+                f"{name}'s rack {wanted or '()'} lacks {''.join(sorted(missing.elements()))}, "
+                f"which {name} kept at line {turn.line}",
+            )
+        left = Counter(kept)
+        drawn_codes = []
+        for code in wanted:
+            if left[code]:
+                left[code] -= 1
+            else:
+                drawn_codes.append(code)
+        drawn = "".join(drawn_codes)
+    try:
+        game.arrange_draws(drawn)
+    except SetupError as error:
+        raise RecordError(
+            next_rack.line,
+            f"{name}'s rack {wanted} cannot be: after line {turn.line} {name} draws {drawn}, "
+            f"but {error}",
+        ) from None
+
+
+def _check_rack(game: Game, seat: int, rack: str, line: int, what: str) -> None:
+    actual = game.racks[seat]
+    if Counter(actual) != Counter(rack):
+        raise RecordError(
+            line,
+            f"{game.players[seat]}'s {what} is {actual or '()'} here, not {rack or '()'}",
+        )
+
+
+def _check_end(game: Game, parsed: _Parsed) -> None:
+    if not parsed.ends:
+        return
+    outcome = game.outcome()
+    if outcome is None:
+        raise RecordError(
+            parsed.ends[0].line,
+            "the game is not over here: end lines '(RACK)' come after the last turn",
+        )
+    seen: set[int] = set()
+    for end in parsed.ends:
+        name = game.players[end.seat]
+        if end.seat in seen:
+            raise RecordError(end.line, f"a second end line for {name}")
+        seen.add(end.seat)
+        _check_rack(game, end.seat, end.rack, end.line, "final rack")
+        if end.adjustment != outcome.adjustments[end.seat]:
+            raise RecordError(
+                end.line,
+                f"{name}'s end-of-game adjustment is {outcome.adjustments[end.seat]:+d}, "
+                f"not {end.adjustment:+d}",
+            )
+        if end.total != outcome.scores[end.seat]:
+            raise RecordError(
+                end.line, f"{name}'s final total is {outcome.scores[end.seat]}, not {end.total}"
+            )
+    missing = [game.players[seat] for seat in range(len(game.players)) if seat not in seen]
+    if missing:
+        raise RecordError(parsed.ends[-1].line, f"the end lines leave out {', '.join(missing)}")
