@@ -1,0 +1,339 @@
+"""The computer players: legal moves everywhere, determinism, equity, simulation, levels."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from binscrabble.board import Board
+from binscrabble.engine.leaves import LeaveTable, LeaveTableError, leave_features
+from binscrabble.engine.levels import (
+    LEVELS,
+    STRATEGIES,
+    PlayerNameError,
+    parse_player_name,
+    player_from_name,
+)
+from binscrabble.engine.players import (
+    EquityPlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SamplingPlayer,
+    distinct_subsets,
+    leave_after,
+    ranked_candidates,
+)
+from binscrabble.engine.simulation import SimulationPlayer, endgame_value, imagined_game
+from binscrabble.game import Game
+from binscrabble.move import Exchange, Pass, Place
+from binscrabble.movegen import generate_moves
+from binscrabble.rules import Rules
+
+SMALL = Rules(rack_size=5)
+
+
+def midgame(seed: int = 3, turns: int = 6, rules: Rules = SMALL) -> Game:
+    """A game a few greedy turns in."""
+    game = Game(("A", "B"), rules=rules, seed=seed)
+    greedy = GreedyPlayer()
+    for _ in range(turns):
+        if game.is_over():
+            break
+        game.push(greedy.choose(game))
+    return game
+
+
+def endgame() -> Game:
+    """Bag empty: a first play that goes out is there for the taking."""
+    return Game.from_setup(Rules(), Board(), ["1+1=10", "01"], bag=[])
+
+
+def no_placement(bag_empty: bool) -> Game:
+    """A rack of operators only: nothing can be placed on the empty board."""
+    if bag_empty:
+        return Game.from_setup(Rules(), Board(), ["++--x&|~/", "11"], bag=[])
+    return Game.from_setup(Rules(), Board(), ["++--x&|~/", None], seed=2)
+
+
+def fast_players(seed: int = 0) -> list[Player]:
+    return [
+        RandomPlayer(seed=seed),
+        GreedyPlayer(),
+        EquityPlayer(),
+        SamplingPlayer(seen=1 / 3, max_tiles=4, pick="lower-half", seed=seed),
+        SamplingPlayer(seen=0.5, seed=seed),
+        SimulationPlayer(budget=0.0, candidates=3, max_iterations=2, seed=seed),
+        player_from_name("beginner", seed=seed),
+        player_from_name("easy", seed=seed),
+        player_from_name("medium"),
+    ]
+
+
+POSITIONS = {
+    "opening": lambda: Game(("A", "B"), rules=SMALL, seed=11),
+    "midgame": midgame,
+    "endgame": endgame,
+    "no-placement": lambda: no_placement(bag_empty=False),
+    "no-placement-empty-bag": lambda: no_placement(bag_empty=True),
+    "left-to-right": lambda: midgame(5, 4, SMALL.override("precedence", "left-to-right")),
+}
+
+
+@pytest.mark.parametrize("position", sorted(POSITIONS))
+def test_every_player_returns_a_legal_move(position: str) -> None:
+    for player in fast_players():
+        game = POSITIONS[position]()
+        move = player.choose(game, 0.05)
+        assert game.is_legal(move), (player.name, position, move, game.illegal_reason(move))
+
+
+def test_no_placement_means_exchange_or_pass() -> None:
+    for player in fast_players():
+        move = player.choose(no_placement(bag_empty=False))
+        assert isinstance(move, Exchange), player.name
+        move = player.choose(no_placement(bag_empty=True))
+        assert isinstance(move, Pass), player.name
+
+
+def test_greedy_plays_the_highest_score_and_is_deterministic() -> None:
+    game = midgame()
+    best = max(generated.score for generated in generate_moves(game))
+    move = GreedyPlayer().choose(game)
+    assert game.score(move) == best
+    assert all(GreedyPlayer().choose(midgame()) == move for _ in range(2))
+
+
+def test_seeded_players_repeat_their_choices() -> None:
+    for name in ("random", "beginner", "easy"):
+        first = [player_from_name(name, seed=9).choose(midgame(seed)) for seed in range(3)]
+        again = [player_from_name(name, seed=9).choose(midgame(seed)) for seed in range(3)]
+        assert first == again, name
+
+
+def test_beginner_sees_only_short_plays() -> None:
+    game = Game(("A", "B"), seed=11)
+    player = SamplingPlayer(seen=1.0, max_tiles=4, pick="lower-half", seed=1)
+    for _ in range(5):
+        move = player.choose(game)
+        assert isinstance(move, Place) and len(move.tiles) <= 4
+
+
+def test_beginner_scores_less_than_greedy_on_average() -> None:
+    games = [midgame(seed, 2) for seed in range(4)]
+    greedy = sum(game.score(GreedyPlayer().choose(game)) for game in games)
+    beginner = player_from_name("beginner", seed=1)
+    assert sum(game.score(beginner.choose(game)) for game in games) < greedy
+
+
+def test_equity_is_score_plus_leave_value() -> None:
+    table = LeaveTable({"has:?x1": 25.0})
+    game = Game.from_setup(Rules(rack_size=7), Board(), ["1+1=10?", None], seed=1)
+    for candidate in ranked_candidates(game, table, limit=20):
+        expected = candidate.score + (25.0 if "?" in candidate.leave else 0.0)
+        assert candidate.equity == pytest.approx(expected)
+
+
+def test_equity_exchanges_what_it_is_best_rid_of() -> None:
+    # Nothing can be placed; a table that loves `=` and dislikes operators keeps the `=`.
+    table = LeaveTable({"has:=x1": 30.0, **{f"has:{code}x1": -5.0 for code in "+-x&|~"}})
+    game = Game.from_setup(Rules(), Board(), ["++--x&|~=", None], seed=2)
+    move = EquityPlayer(table).choose(game)
+    assert move == Exchange("++--x&|~")
+
+
+def test_equity_prefers_a_good_leave_over_a_few_points() -> None:
+    rules = Rules(rack_size=7, bingo_bonus=0)
+    game = Game.from_setup(rules, Board(), ["1+1=1?", None], seed=1)
+    assert any(tile.blank for tile in GreedyPlayer().choose(game).tiles)  # type: ignore[union-attr]
+    keeps_blank = EquityPlayer(LeaveTable({"has:?x1": 60.0})).choose(game)
+    assert isinstance(keeps_blank, Place) and all(not tile.blank for tile in keeps_blank.tiles)
+
+
+def test_limited_ranking_agrees_with_the_full_one() -> None:
+    game = midgame(7, 3)
+    table = LeaveTable.default()
+    full = ranked_candidates(game, table)
+    assert ranked_candidates(game, table, limit=5) == full[:5]
+
+
+def test_distinct_subsets_and_leaves() -> None:
+    assert len(distinct_subsets("1111")) == 5
+    assert len(distinct_subsets("01=+")) == 16
+    assert leave_after("1=1", "1") == "=1"
+    with pytest.raises(ValueError):
+        leave_after("1=1", "0")
+
+
+# -- simulation ------------------------------------------------------------------------------
+
+
+def test_simulation_iterations_are_bounded() -> None:
+    player = SimulationPlayer(budget=60.0, candidates=4, max_iterations=3, seed=1)
+    game = midgame()
+    move = player.choose(game)
+    report = player.last_report
+    assert game.is_legal(move)
+    assert report.iterations == 3
+    assert report.rollouts <= 3 * 4
+    assert all(entry.count <= 3 for entry in report.candidates)
+
+
+def test_simulation_with_no_time_does_one_iteration() -> None:
+    player = SimulationPlayer(budget=0.0, candidates=4, seed=1)
+    player.choose(midgame())
+    assert player.last_report.iterations == 1
+    assert all(entry.count == 1 for entry in player.last_report.candidates)
+
+
+def test_simulation_is_deterministic_with_a_seed_and_an_iteration_bound() -> None:
+    def run() -> tuple[object, list[float]]:
+        player = SimulationPlayer(budget=60.0, candidates=4, max_iterations=4, seed=3)
+        move = player.choose(midgame(4))
+        return move, [entry.mean for entry in player.last_report.candidates]
+
+    assert run() == run()
+
+
+def test_simulation_does_not_peek_at_hidden_tiles() -> None:
+    # Two games alike for the seat to move but with the opponent's rack and the bag
+    # dealt differently: the simulation must decide the same, down to its statistics.
+    base = midgame(6, 4)
+    hidden = list(base.unseen())
+    opponent = 1 - base.to_move
+    size = len(base.racks[opponent])
+
+    def game_with(deal: list[str]) -> Game:
+        racks: list[str] = ["", ""]
+        racks[base.to_move] = base.rack()
+        racks[opponent] = "".join(deal[:size])
+        return Game.from_setup(
+            base.rules,
+            base.board,
+            racks,
+            scores=base.scores,
+            to_move=base.to_move,
+            bag=deal[size:],
+        )
+
+    first, second = game_with(hidden), game_with(hidden[::-1])
+    assert first.racks[opponent] != second.racks[opponent]
+    results = []
+    for game in (first, second):
+        player = SimulationPlayer(budget=60.0, candidates=4, max_iterations=3, seed=5)
+        move = player.choose(game)
+        results.append((move, [entry.mean for entry in player.last_report.candidates]))
+    assert results[0] == results[1]
+
+
+def test_imagined_game_keeps_what_the_seat_sees() -> None:
+    game = midgame()
+    seat = game.to_move
+    deal = game.unseen()[::-1]
+    world = imagined_game(game, seat, deal, seed=1)
+    assert world.rack(seat) == game.rack(seat)
+    assert world.board == game.board
+    assert world.scores == game.scores
+    assert [len(rack) for rack in world.racks] == [len(rack) for rack in game.racks]
+    assert world.bag_size == game.bag_size
+    assert sorted(world.unseen(seat)) == sorted(game.unseen(seat))
+
+
+def test_endgame_goes_out_when_it_can() -> None:
+    game = endgame()
+    player = SimulationPlayer(budget=1.0, seed=1)
+    move = player.choose(game)
+    assert player.last_report.endgame
+    assert isinstance(move, Place) and len(move.tiles) == 6
+    world = game.copy()
+    assert endgame_value(world, 0, move) > 0
+    assert world == game
+
+
+def test_endgame_values_are_exact_for_a_finished_game() -> None:
+    game = endgame()
+    move = GreedyPlayer().choose(game)
+    value = endgame_value(game.copy(), 0, move)
+    game.push(move)
+    assert game.is_over()
+    assert value == game.scores[0] - game.scores[1]
+
+
+# -- names and levels ------------------------------------------------------------------------
+
+
+def test_every_name_makes_a_player() -> None:
+    for name in [*LEVELS, *STRATEGIES]:
+        player = player_from_name(name, seed=1)
+        assert isinstance(player, Player)
+        assert player.name == name
+
+
+def test_levels_think_within_their_budgets() -> None:
+    hard, maximum = player_from_name("hard"), player_from_name("max")
+    assert isinstance(hard, SimulationPlayer) and hard.budget <= 2.0
+    assert isinstance(maximum, SimulationPlayer) and maximum.budget <= 5.0
+    budgeted = player_from_name("simulation@0.5")
+    assert isinstance(budgeted, SimulationPlayer) and budgeted.budget == 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("grandmaster", "unknown player"),
+        ("greedy@1", "takes no time budget"),
+        ("hard@-1", "above 0"),
+        ("hard@soon", "above 0"),
+        ("", "unknown player"),
+    ],
+)
+def test_bad_player_names_are_refused(text: str, fragment: str) -> None:
+    with pytest.raises(PlayerNameError, match=fragment):
+        parse_player_name(text)
+
+
+def test_player_names_accept_the_terminal_prefix_and_any_case() -> None:
+    assert parse_player_name("CPU:Hard@2") == ("hard", 2.0)
+
+
+# -- leave table -----------------------------------------------------------------------------
+
+
+def test_shipped_leave_table_loads_from_package_data() -> None:
+    table = LeaveTable.default()
+    assert table.weights
+    assert table.value("") == 0.0
+    assert table.value("1=1") == table.value("11=")
+    assert "source" in table.metadata
+
+
+def test_leave_table_round_trips_through_json() -> None:
+    table = LeaveTable({"has:1x1": 1.5, "size:2": -0.25}, {"note": "test"})
+    again = LeaveTable.from_json(table.to_json())
+    assert again.weights == table.weights
+    assert again.metadata == {"note": "test"}
+    assert again.value("10") == table.value("10")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("{", "not valid JSON"),
+        ("[]", "JSON object"),
+        (json.dumps({"format": 2, "weights": {}}), "format"),
+        (json.dumps({"format": 1, "weights": {"size:1": "big"}}), "weights"),
+        (json.dumps({"format": 1, "weights": {}, "metadata": []}), "metadata"),
+    ],
+)
+def test_bad_leave_files_are_refused(text: str, fragment: str) -> None:
+    with pytest.raises(LeaveTableError, match=fragment):
+        LeaveTable.from_json(text)
+
+
+def test_leave_features_count_copies_and_shape() -> None:
+    features = leave_features("111=+")
+    assert {"has:1x1", "has:1x2", "has:1x3", "has:=x1", "has:+x1", "complete"} <= set(features)
+    assert "size:5" in features and "digits:3" in features
+    assert "zeros-without-ones" in leave_features("00=")
+    assert "more-operators-than-digits" in leave_features("+-1")
