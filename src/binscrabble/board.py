@@ -235,19 +235,26 @@ class Tile:
         return "#" if self.rotated else self.face
 
 
-_TILE_CACHE: dict[tuple[str, bool, bool], Tile] = {}
+#: Every tile there can be, by ``(face, blank, rotated)``: tiles are immutable, so one of
+#: each is shared (hot loops look tiles up here instead of building them).
+TILES: Final[dict[tuple[str, bool, bool], Tile]] = {
+    (face, blank, rotated): Tile(face, blank, rotated)
+    for face in FACES
+    for blank in (False, True)
+    for rotated in (False, True)
+    if face == EQUALS or not rotated
+}
 
 
 def make_tile(face: str, blank: bool = False, rotated: bool = False) -> Tile:
-    """The shared :class:`Tile` for these properties (tiles are immutable, so one suffices).
+    """The shared :class:`Tile` for these properties; ``ValueError`` for an impossible one.
 
     >>> make_tile("1") is make_tile("1")
     True
     """
-    key = (face, blank, rotated)
-    tile = _TILE_CACHE.get(key)
+    tile = TILES.get((face, blank, rotated))
     if tile is None:
-        tile = _TILE_CACHE[key] = Tile(face, blank, rotated)
+        return Tile(face, blank, rotated)  # raises the reason
     return tile
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from binscrabble.board import (
     ACROSS,
@@ -35,6 +35,7 @@ from binscrabble.board import (
     LETTER_MULTIPLIERS,
     SIZE,
     SQUARE_COUNT,
+    TILES,
     WORD_MULTIPLIERS,
     Board,
     Direction,
@@ -213,8 +214,7 @@ class ScoreBreakdown:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """One turn of the game's history."""
 
     seat: int
@@ -559,8 +559,12 @@ class Game:
                 f"the play puts two tiles on {', '.join(square_name(sq) for sq in twice)}",
                 twice,
             )
+        equals_count = 0
+        faces = self._faces
         for tile in tiles:
-            if tile.face not in self._faces:
+            if tile.face == EQUALS and not tile.rotated:
+                equals_count += 1
+            if tile.face not in faces:
                 return IllegalMoveError(
                     "unknown_face",
                     f"{tile.face!r} on {square_name(tile.square)} is not a face in this game "
@@ -594,24 +598,27 @@ class Game:
         if problem is not None:
             return problem
         first, last = squares[0], squares[-1]
-        if len(squares) == 1 or all(sq // SIZE == first // SIZE for sq in squares):
+        # Place keeps its tiles sorted by square, so the first and last bound the line.
+        if first // SIZE == last // SIZE:
             step = 1
-        elif all(sq % SIZE == first % SIZE for sq in squares):
+        elif len({sq % SIZE for sq in squares}) == 1:
             step = SIZE
         else:
             return IllegalMoveError(
                 "not_in_line", "the tiles of a play must be in one row or one column", squares
             )
-        gaps = [
-            sq for sq in range(first, last + 1, step) if cells[sq] is None and sq not in squares
-        ]
-        if gaps:
-            return IllegalMoveError(
-                "gap",
-                f"the play leaves a gap at {', '.join(square_name(sq) for sq in gaps)}",
-                gaps,
-            )
-        if cells[CENTER] is None and self.board.tile_count == 0:
+        if (last - first) // step + 1 != len(squares):
+            present = set(squares)
+            gaps = [
+                sq for sq in range(first, last + 1, step) if cells[sq] is None and sq not in present
+            ]
+            if gaps:
+                return IllegalMoveError(
+                    "gap",
+                    f"the play leaves a gap at {', '.join(square_name(sq) for sq in gaps)}",
+                    gaps,
+                )
+        if self.board.tile_count == 0:
             if CENTER not in squares:
                 return IllegalMoveError(
                     "first_play_center", "the first play must cover the centre square H8"
@@ -622,45 +629,46 @@ class Game:
                     "the first play needs at least 3 tiles (the shortest equation is 1=1)",
                     squares,
                 )
-        equals = [tile.square for tile in tiles if tile.face == EQUALS and not tile.rotated]
-        if len(equals) > 1:
+        if equals_count > 1:
+            equals = [tile.square for tile in tiles if tile.face == EQUALS and not tile.rotated]
             return IllegalMoveError(
                 "two_equals",
                 "a play may add only one new = (a blank designated = counts); this one adds "
                 f"{len(equals)}, on {', '.join(square_name(sq) for sq in equals)}",
                 equals,
             )
-        placed = [(tile.square, make_tile(tile.face, tile.blank, tile.rotated)) for tile in tiles]
-        for sq, board_tile in placed:
-            cells[sq] = board_tile
+        for tile in tiles:
+            cells[tile.square] = TILES[tile.face, tile.blank, tile.rotated]
         try:
             return self._runs_problem(squares, step)
         finally:
-            for sq, _ in placed:
+            for sq in squares:
                 cells[sq] = None
 
     def _runs_problem(self, squares: list[int], step: int) -> IllegalMoveError | None:
         """With the new tiles on the board: does the play touch, and is every run valid?"""
-        runs = _runs(self.board.cells, squares, step)
-        first_play = self.board.tile_count == 0
+        cells = self.board.cells
+        if len(squares) == 1:
+            step = _single_step(cells, squares[0])
+        runs = _play_runs(cells, squares, step)
         parallel = self.rules.parallel_numbers
-        touching = first_play
+        touching = self.board.tile_count == 0
         new_count = len(squares)
-        checks: list[tuple[range, bool]] = []
-        for run, main in runs:
+        checks: list[tuple[int, int, int, str, bool]] = []
+        for start, end, run_step, crossing in runs:
+            main = crossing < 0
+            text = "".join([cells[sq].text for sq in range(start, end + 1, run_step)])  # type: ignore[union-attr]
             # A digits-only run beside the play is a number under parallel_numbers: it scores
             # nothing and does not count as touching. The main run of several tiles never is.
-            number = (
-                parallel
-                and (not main or new_count == 1)
-                and not _text(self.board.cells, run).strip("01")
-            )
-            checks.append((run, number))
-            if not number and (not main or len(run) > new_count or new_count == 1):
+            number = parallel and (not main or new_count == 1) and not text.strip("01")
+            checks.append((start, end, run_step, text, number))
+            if not number and (
+                not main or new_count == 1 or (end - start) // run_step + 1 > new_count
+            ):
                 touching = True
         if not touching:
             message = "the play must touch a tile already on the board"
-            if any(number for _, number in checks):
+            if any(check[4] for check in checks):
                 message += (
                     " through its own line or a run beside it that is an equation (runs of "
                     "digits only do not count under parallel_numbers)"
@@ -670,30 +678,34 @@ class Game:
             # Only a lone first tile can get here (the first play has at least 3 tiles).
             return IllegalMoveError("short_run", "a single tile makes no equation", squares)
         rules = self.rules
-        cells = self.board.cells
-        for run, number in checks:
-            text = _text(cells, run)
-            where = f"{square_name(run[0])}-{square_name(run[-1])}"
+        for start, end, run_step, text, number in checks:
             if number:
                 try:
                     number_value(text, rules)
                 except EquationError as error:
+                    run = range(start, end + 1, run_step)
                     return IllegalMoveError(
-                        "not_number", f"the run {where} {text} is not a number: {error}", run, error
+                        "not_number",
+                        f"the run {_run_name(run)} {text} is not a number: {error}",
+                        run,
+                        error,
                     )
                 continue
-            if len(run) == 2:
+            if end - start == run_step:
+                run = range(start, end + 1, run_step)
                 return IllegalMoveError(
                     "short_run",
-                    f"the run {where} {text} has only two tiles, and no two tiles make an equation",
+                    f"the run {_run_name(run)} {text} has only two tiles, and no two tiles "
+                    "make an equation",
                     run,
                 )
             try:
                 equation_value(text, rules)
             except EquationError as error:
+                run = range(start, end + 1, run_step)
                 return IllegalMoveError(
                     "not_equation",
-                    f"the run {where} {text} is not an equation: {error}",
+                    f"the run {_run_name(run)} {text} is not an equation: {error}",
                     run,
                     error,
                 )
@@ -722,11 +734,13 @@ class Game:
         for tile in tiles:
             cells[tile.square] = make_tile(tile.face, tile.blank, tile.rotated)
         try:
-            step = _play_step(cells, squares)
+            step = _single_step(cells, squares[0]) if len(squares) == 1 else _line_step(squares)
             parallel = self.rules.parallel_numbers
             runs = []
-            for run, main in _runs(cells, squares, step):
-                text = _text(cells, run)
+            for start, end, run_step, crossing in _play_runs(cells, squares, step):
+                main = crossing < 0
+                run = range(start, end + 1, run_step)
+                text = "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
                 if parallel and (not main or len(squares) == 1) and not text.strip("01"):
                     continue  # a number beside the play scores nothing
                 value = equation_value(text, self.rules)
@@ -747,7 +761,7 @@ class Game:
                 runs.append(
                     RunScore(
                         tuple(run),
-                        Direction(step if main else SIZE + 1 - step),
+                        Direction(run_step),
                         text,
                         value,
                         run_bonus,
@@ -763,23 +777,31 @@ class Game:
         bingo = self.rules.bingo_bonus if len(tiles) == self.rules.rack_size else 0
         return ScoreBreakdown(tuple(runs), bingo, sum(run.score for run in runs) + bingo)
 
-    def _score_on_board(self, squares: list[int]) -> int:
-        """The score of the new tiles on ``squares``, already on the board (the fast path)."""
+    def _score_on_board(self, squares: Sequence[int]) -> int:
+        """The score of the new tiles on ``squares``, already on the board (the fast path).
+
+        Every new tile lies in the main run, so the main run's letter sum and word multiplier
+        are those of all new tiles; a cross run holds exactly one new tile.
+        """
         cells = self.board.cells
         rules = self.rules
         parallel = rules.parallel_numbers
         single = len(squares) == 1
+        step = _single_step(cells, squares[0]) if single else _line_step(squares)
         total = 0
-        for run, main in _runs(cells, squares, _play_step(cells, squares)):
-            text = "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
-            if parallel and (not main or single) and not text.strip("01"):
+        for start, end, run_step, crossing in _play_runs(cells, squares, step):
+            text = "".join([cells[sq].text for sq in range(start, end + 1, run_step)])  # type: ignore[union-attr]
+            if parallel and (crossing >= 0 or single) and not text.strip("01"):
                 continue
-            letters = 0
-            word = 1
-            for sq in run:
-                if sq in squares:
+            if crossing < 0:
+                letters = 0
+                word = 1
+                for sq in squares:
                     letters += cells[sq].points * LETTER_MULTIPLIERS[sq]  # type: ignore[union-attr]
                     word *= WORD_MULTIPLIERS[sq]
+            else:
+                letters = cells[crossing].points * LETTER_MULTIPLIERS[crossing]  # type: ignore[union-attr]
+                word = WORD_MULTIPLIERS[crossing]
             total += (letters + bonus(equation_value(text, rules))) * word
         if len(squares) == rules.rack_size:
             total += rules.bingo_bonus
@@ -809,19 +831,26 @@ class Game:
         if type(move) is Place:
             tiles = move.tiles
             cells = self.board.cells
+            squares = tuple([tile.square for tile in tiles])
             for tile in tiles:
-                cells[tile.square] = make_tile(tile.face, tile.blank, tile.rotated)
-            squares = tuple(tile.square for tile in tiles)
+                cells[tile.square] = TILES[tile.face, tile.blank, tile.rotated]
             try:
-                score = self._score_on_board(list(squares))
+                score = self._score_on_board(squares)
             except EquationError:
                 for sq in squares:
                     cells[sq] = None
                 raise
-            self.board.tile_count += len(tiles)
+            self.board.tile_count += len(squares)
             for tile in tiles:
                 rack.remove(BLANK if tile.blank else tile.face)
-            drawn = self._draw(rack, len(tiles))
+            bag = self._bag
+            take = len(squares) if len(squares) < len(bag) else len(bag)
+            if take:
+                drawn = bag[len(bag) - take :]
+                del bag[len(bag) - take :]
+                rack.extend(drawn)
+            else:
+                drawn = []
         elif type(move) is Exchange:
             old_bag = self._bag[:]
             if type(self._rng) is random.Random:
@@ -1077,19 +1106,20 @@ def _sorted_codes(codes: Sequence[str]) -> str:
     return "".join(sorted(codes, key=CODE_ORDER.index))
 
 
-def _text(cells: list[Tile | None], run: Sequence[int]) -> str:
-    return "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
+def _run_name(run: range) -> str:
+    return f"{square_name(run[0])}-{square_name(run[-1])}"
 
 
-def _play_step(cells: list[Tile | None], squares: Sequence[int]) -> int:
-    """The step of a play's line: its row (1) or column (15); for one tile, across if it
-    has a neighbour left or right, else down."""
-    first = squares[0]
-    if len(squares) > 1:
-        return 1 if squares[1] // SIZE == first // SIZE else SIZE
-    column = first % SIZE
-    if (column > 0 and cells[first - 1] is not None) or (
-        column < SIZE - 1 and cells[first + 1] is not None
+def _line_step(squares: Sequence[int]) -> int:
+    """The step of the line of a play of several tiles in one line, sorted by square."""
+    return 1 if squares[1] - squares[0] < SIZE else SIZE
+
+
+def _single_step(cells: list[Tile | None], sq: int) -> int:
+    """The main direction of a one-tile play: across if it has a neighbour left or right."""
+    column = sq % SIZE
+    if (column > 0 and cells[sq - 1] is not None) or (
+        column < SIZE - 1 and cells[sq + 1] is not None
     ):
         return 1
     return SIZE
@@ -1112,16 +1142,33 @@ def _line(cells: list[Tile | None], sq: int, step: int) -> tuple[int, int]:
     return start, end
 
 
-def _runs(cells: list[Tile | None], squares: Sequence[int], step: int) -> list[tuple[range, bool]]:
-    """The runs of 2+ squares a play makes (its tiles already on the board): the main run
-    along ``step`` first (flagged True), then one cross run per tile where there is one."""
-    result: list[tuple[range, bool]] = []
+_LAST_ROW_START: Final = SQUARE_COUNT - SIZE
+
+
+def _play_runs(
+    cells: list[Tile | None], squares: Sequence[int], step: int
+) -> list[tuple[int, int, int, int]]:
+    """The runs of 2+ squares a play makes, its tiles already on the board, as
+    ``(first square, last square, step, crossing)``: the main run along ``step`` first
+    (crossing -1), then one cross run per new tile that has one (crossing: that tile)."""
+    result: list[tuple[int, int, int, int]] = []
     start, end = _line(cells, squares[0], step)
     if end > start:
-        result.append((range(start, end + 1, step), True))
-    cross = SIZE + 1 - step
-    for sq in squares:
-        start, end = _line(cells, sq, cross)
-        if end > start:
-            result.append((range(start, end + 1, cross), False))
+        result.append((start, end, step, -1))
+    if step == 1:
+        for sq in squares:
+            # Most tiles have nothing above or below: look before walking.
+            if (sq >= SIZE and cells[sq - SIZE] is not None) or (
+                sq < _LAST_ROW_START and cells[sq + SIZE] is not None
+            ):
+                start, end = _line(cells, sq, SIZE)
+                result.append((start, end, SIZE, sq))
+    else:
+        for sq in squares:
+            column = sq % SIZE
+            if (column > 0 and cells[sq - 1] is not None) or (
+                column < SIZE - 1 and cells[sq + 1] is not None
+            ):
+                start, end = _line(cells, sq, 1)
+                result.append((start, end, 1, sq))
     return result
