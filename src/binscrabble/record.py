@@ -114,9 +114,14 @@ def write_record_file(game: Game, path: str | os.PathLike[str]) -> None:
     The text goes to a temporary file in the same folder, which then replaces ``path``
     (``os.replace``): a crash never leaves a half-written record behind.
     """
-    text = write_record(game)
+    write_text_atomically(path, write_record(game))
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and
+    ``os.replace``, so that readers see the old file or the new one, never a part."""
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = target.parent
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:

@@ -1,0 +1,412 @@
+"""Position files (INTERFACES.md §2): one moment of a game, as JSON.
+
+A position file holds the board, the blanks and rotated tiles on it, the rack of the player
+to move and, optionally, the rules and a few extras (players, scores, who is to move, the
+unseen tiles). :func:`load_position` turns a file, or the mapping read from one, into a
+:class:`~binscrabble.game.Game` ready for that player to move; :func:`save_position` does
+the reverse. Every mistake in a file raises :class:`PositionError`, which names the field.
+
+>>> empty = ["." * 15] * 15
+>>> game = load_position({"board": empty, "rack": "1 + 1 = 10 AND ?"})
+>>> game.is_first_play(), game.rack(), game.players
+(True, '1+1=10&?', ('Player 1', 'Player 2'))
+>>> load_position({"board": empty[:14], "rack": "1"})
+Traceback (most recent call last):
+...
+binscrabble.position.PositionError: board: the board has 14 rows; it needs 15 (row 1 first)
+>>> save_position(game)["rules"]
+{'preset': 'standard'}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from binscrabble.board import (
+    CENTER,
+    NEIGHBOURS,
+    SIZE,
+    Board,
+    SquareError,
+    make_tile,
+    parse_square,
+    square_name,
+)
+from binscrabble.expr import EquationError, equation_value, normalize, number_value
+from binscrabble.game import Game, SetupError
+from binscrabble.record import write_text_atomically
+from binscrabble.rules import (
+    BLANK,
+    EQUALS,
+    FACES,
+    SYMBOL_ALIASES,
+    Rules,
+    RulesError,
+    faces_in_game,
+    tile_counts,
+)
+
+#: The character of an empty square in a position file's `board`.
+EMPTY: Final = "."
+#: Every key a position file may hold; anything else is a mistake worth naming.
+KNOWN_KEYS: Final = (
+    "rules",
+    "board",
+    "blanks",
+    "rotated",
+    "rack",
+    "players",
+    "scores",
+    "to_move",
+    "unseen",
+    "comment",
+)
+_POSITION_SUFFIX: Final = re.compile(r" at position \d+")
+
+
+class PositionError(ValueError):
+    """A position file that cannot be read; ``.field`` names the key at fault.
+
+    >>> error = PositionError("rack", "the rack holds 10 tiles; racks hold at most 9")
+    >>> error.field, str(error)
+    ('rack', 'rack: the rack holds 10 tiles; racks hold at most 9')
+    """
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+
+def read_position_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The JSON object in a position file; :class:`PositionError` (field ``file``) when the
+    file cannot be read or is not a JSON object."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PositionError("file", f"no such file: {path}") from None
+    except OSError as error:
+        raise PositionError("file", f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise PositionError("file", f"{path} is not a UTF-8 text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PositionError(
+            "file",
+            f"{path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
+        ) from None
+    if not isinstance(data, dict):
+        raise PositionError("file", f"{path} must hold a JSON object {{...}}, not {_kind(data)}")
+    return data
+
+
+def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
+    """A game at the position of a file (a path) or of the mapping read from one.
+
+    The player to move holds ``rack``; the other racks are dealt from the unseen tiles
+    (``unseen`` when given, else the tile set minus the board and the rack). Raises
+    :class:`PositionError` naming the field at fault.
+    """
+    data = source if isinstance(source, Mapping) else read_position_file(source)
+    for key in data:
+        if key not in KNOWN_KEYS:
+            raise PositionError(
+                str(key), f"unknown key {key!r}: a position has {', '.join(KNOWN_KEYS)}"
+            )
+    rules = _read_rules(data.get("rules"))
+    board = _read_board(data.get("board"), rules)
+    _read_blanks(data.get("blanks", []), board)
+    _read_rotated(data.get("rotated", []), board, rules)
+    _check_board(board, rules)
+    if "rack" not in data:
+        raise PositionError(
+            "rack", "missing: give the tiles of the player to move, e.g. '1101=+x0?'"
+        )
+    rack = _read_tiles(data["rack"], "rack", rules)
+    if len(rack) > rules.rack_size:
+        raise PositionError(
+            "rack", f"the rack holds {len(rack)} tiles; racks hold at most {rules.rack_size}"
+        )
+    unseen = _read_tiles(data["unseen"], "unseen", rules) if "unseen" in data else None
+    _check_tile_counts(board, rack, unseen, rules)
+    players = _read_players(data.get("players"), data.get("scores"))
+    scores = _read_scores(data.get("scores"), len(players))
+    to_move = _read_to_move(data.get("to_move", 0), players)
+    if "comment" in data and not isinstance(data["comment"], str):
+        raise PositionError("comment", f"must be a text, not {_kind(data['comment'])}")
+    racks: list[str | None] = [None] * len(players)
+    racks[to_move] = rack
+    try:
+        return Game.from_setup(
+            rules, board, racks, players=players, scores=scores, to_move=to_move, unseen=unseen
+        )
+    except SetupError as error:
+        raise PositionError("position", str(error)) from None
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        str: "a text",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _read_rules(value: object) -> Rules:
+    if value is None:
+        return Rules()
+    if not isinstance(value, Mapping):
+        raise PositionError(
+            "rules", f'must be an object such as {{"preset": "expert"}}, not {_kind(value)}'
+        )
+    try:
+        return Rules.from_mapping(value)
+    except RulesError as error:
+        raise PositionError("rules", str(error)) from None
+
+
+def _board_code(char: str) -> str:
+    return SYMBOL_ALIASES.get(char, char)
+
+
+def _read_board(value: object, rules: Rules) -> Board:
+    if value is None:
+        raise PositionError("board", "missing: give 15 strings of 15 characters, '.' for empty")
+    if not isinstance(value, list) or not all(isinstance(row, str) for row in value):
+        raise PositionError("board", f"must be a list of 15 texts, not {_kind(value)}")
+    if len(value) != SIZE:
+        raise PositionError(
+            "board", f"the board has {len(value)} rows; it needs {SIZE} (row 1 first)"
+        )
+    faces = faces_in_game(rules)
+    rows = []
+    for row_index, row in enumerate(value):
+        if len(row) != SIZE:
+            raise PositionError(
+                "board", f"row {row_index + 1} has {len(row)} characters; every row has {SIZE}"
+            )
+        codes = []
+        for column, char in enumerate(row):
+            code = EMPTY if char == EMPTY else _board_code(char)
+            where = square_name(row_index * SIZE + column)
+            if code == BLANK:
+                raise PositionError(
+                    "board",
+                    f"{where} holds '?': write the face a blank shows, and list the square "
+                    "in blanks",
+                )
+            if code != EMPTY and code not in FACES:
+                raise PositionError(
+                    "board",
+                    f"{where} holds {char!r}, which is not a tile code ({' '.join(FACES)}) or '.'",
+                )
+            if code != EMPTY and code not in faces:
+                raise PositionError(
+                    "board", f"{where} holds an XOR tile, but the rule xor_tiles is 0"
+                )
+            codes.append(code)
+        rows.append("".join(codes))
+    return Board.from_rows(rows)
+
+
+def _read_squares(value: object, field: str, board: Board) -> list[int]:
+    if not isinstance(value, list):
+        raise PositionError(
+            field, f'must be a list of square names such as "H8", not {_kind(value)}'
+        )
+    squares = []
+    for item in value:
+        if not isinstance(item, str):
+            raise PositionError(field, f'{item!r} is not a square name such as "H8"')
+        try:
+            sq = parse_square(item)
+        except SquareError as error:
+            raise PositionError(field, str(error)) from None
+        if sq in squares:
+            raise PositionError(field, f"{square_name(sq)} is listed twice")
+        if board[sq] is None:
+            raise PositionError(field, f"{square_name(sq)} is an empty square on the board")
+        squares.append(sq)
+    return squares
+
+
+def _read_blanks(value: object, board: Board) -> None:
+    for sq in _read_squares(value, "blanks", board):
+        tile = board.remove(sq)
+        board.place(sq, make_tile(tile.face, True, tile.rotated))
+
+
+def _read_rotated(value: object, board: Board, rules: Rules) -> None:
+    squares = _read_squares(value, "rotated", board)
+    if squares and not rules.rotated_equals:
+        raise PositionError(
+            "rotated", 'rotated tiles need the rule rotated_equals ("rotated_equals": true)'
+        )
+    for sq in squares:
+        tile = board.remove(sq)
+        if tile.face != EQUALS:
+            raise PositionError(
+                "rotated", f"{square_name(sq)} holds {tile.face!r}; only an = can be rotated"
+            )
+        board.place(sq, make_tile(tile.face, tile.blank, True))
+
+
+def _check_board(board: Board, rules: Rules) -> None:
+    """Every run is an equation (or a number, under parallel_numbers), H8 is covered and
+    the tiles hang together, as in any position a game can reach."""
+    if board.is_empty():
+        return
+    if board[CENTER] is None:
+        raise PositionError("board", "H8 is empty, but every game's first play covers it")
+    seen = {CENTER}
+    stack = [CENTER]
+    while stack:
+        for neighbour in NEIGHBOURS[stack.pop()]:
+            if neighbour not in seen and board[neighbour] is not None:
+                seen.add(neighbour)
+                stack.append(neighbour)
+    apart = [sq for sq, _ in board if sq not in seen]
+    if apart:
+        raise PositionError(
+            "board", f"{square_name(apart[0])} is not connected to the tiles through H8"
+        )
+    for run in board.runs():
+        where = f"{square_name(run.squares[0])}-{square_name(run.squares[-1])}"
+        try:
+            if rules.parallel_numbers and not run.text.strip("01"):
+                number_value(run.text, rules)
+            else:
+                equation_value(run.text, rules)
+        except EquationError as error:
+            raise PositionError(
+                "board", f"the run {where} {run.text} is not an equation: {error}"
+            ) from None
+
+
+def _read_tiles(value: object, field: str, rules: Rules) -> str:
+    """Tile codes from a text: codes, aliases, words (any case), spaces; ``?`` a blank."""
+    if not isinstance(value, str):
+        raise PositionError(
+            field, f"must be a text of tile codes such as '1101=+x0?', not {_kind(value)}"
+        )
+    try:
+        codes = BLANK.join(normalize(part) if part.strip() else "" for part in value.split(BLANK))
+    except EquationError as error:
+        reason = _POSITION_SUFFIX.sub("", str(error))
+        raise PositionError(
+            field, f"{value!r}: {reason} (tiles are {' '.join(FACES)}, '?' for a blank)"
+        ) from None
+    faces = faces_in_game(rules)
+    if any(code != BLANK and code not in faces for code in codes):
+        raise PositionError(field, f"{value!r} holds an XOR tile, but the rule xor_tiles is 0")
+    return codes
+
+
+def _check_tile_counts(board: Board, rack: str, unseen: str | None, rules: Rules) -> None:
+    """Board, rack and unseen tiles may not use more tiles of a kind than the set has."""
+    counts = tile_counts(rules)
+    used: Counter[str] = Counter()
+    parts = [("board", "".join(tile.code for _, tile in board)), ("rack", rack)]
+    if unseen is not None:
+        parts.append(("unseen", unseen))
+    for field, codes in parts:
+        used.update(codes)
+        for code in codes:
+            if used[code] > counts.get(code, 0):
+                shown = "blank" if code == BLANK else repr(code)
+                together = "the board" if field == "board" else f"the board and the {field}"
+                if field == "unseen":
+                    together = "the board, the rack and the unseen tiles"
+                raise PositionError(
+                    field,
+                    f"{together} hold {used[code]} {shown} tiles; "
+                    f"the set has {counts.get(code, 0)}",
+                )
+
+
+def _read_players(value: object, scores: object) -> list[str]:
+    if value is None:
+        count = len(scores) if isinstance(scores, list) and 2 <= len(scores) <= 4 else 2
+        return [f"Player {seat + 1}" for seat in range(count)]
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise PositionError("players", f"must be a list of names, not {_kind(value)}")
+    if not 2 <= len(value) <= 4:
+        raise PositionError("players", f"a game has 2 to 4 players, not {len(value)}")
+    if any(not name.strip() for name in value):
+        raise PositionError("players", "a player's name is empty")
+    if len(set(value)) != len(value):
+        raise PositionError("players", "two players have the same name")
+    return list(value)
+
+
+def _read_scores(value: object, players: int) -> list[int]:
+    if value is None:
+        return [0] * players
+    if not isinstance(value, list) or not all(
+        isinstance(score, int) and not isinstance(score, bool) for score in value
+    ):
+        raise PositionError("scores", f"must be a list of whole numbers, not {_kind(value)}")
+    if len(value) != players:
+        raise PositionError("scores", f"{len(value)} scores for {players} players")
+    return list(value)
+
+
+def _read_to_move(value: object, players: Sequence[str]) -> int:
+    if isinstance(value, str):
+        if value in players:
+            return list(players).index(value)
+        raise PositionError(
+            "to_move", f"{value!r} is not one of the players ({', '.join(players)})"
+        )
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(
+            "to_move", f"must be a seat number from 0 or a player's name, not {_kind(value)}"
+        )
+    if not 0 <= value < len(players):
+        raise PositionError(
+            "to_move", f"seat {value} does not exist (seats 0 to {len(players) - 1})"
+        )
+    return value
+
+
+# -- saving ----------------------------------------------------------------------------------
+
+
+def save_position(game: Game) -> dict[str, Any]:
+    """The position of ``game`` for the player to move, as a JSON-able mapping.
+
+    It holds what that player may see: the board, their rack, the scores and the unseen
+    tiles (the bag and the other racks, sorted, without saying which is where).
+    """
+    board = game.board
+    return {
+        "rules": {"preset": "standard", **game.rules.differences()},
+        "board": board.rows(),
+        "blanks": [square_name(sq) for sq in board.blank_squares()],
+        "rotated": [square_name(sq) for sq in board.rotated_squares()],
+        "rack": game.rack(),
+        "players": list(game.players),
+        "scores": list(game.scores),
+        "to_move": game.to_move,
+        "unseen": game.unseen(),
+    }
+
+
+def save_position_file(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write :func:`save_position` of ``game`` to ``path`` as indented JSON, atomically."""
+    write_text_atomically(path, json.dumps(save_position(game), indent=2) + "\n")
