@@ -30,6 +30,8 @@ from binscrabble.game import Game
 from binscrabble.rules import Rules
 
 ProgressCallback = Callable[[int, int], None]
+#: Below this many complete pairs the table does not print the paired interval.
+MIN_PAIRS_FOR_INTERVAL = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,6 @@ class MatchResult:
         wins = self.wins
         means = self.mean_scores
         low, high = self.interval()
-        pair_low, pair_high = self.paired_interval()
         width = max(len(first), len(second), len("player"))
         lines = [
             f"{'player':<{width}}  {'wins':>5}  {'mean score':>10}",
@@ -134,11 +135,18 @@ class MatchResult:
             "",
             f"{first} scores {self.win_rate:.1%} of {len(self.games)} games "
             f"(95% Wilson interval {low:.1%} to {high:.1%}; draws count half)",
-            f"paired interval over {len(self.pair_scores())} pairs: {pair_low:.1%} to "
-            f"{pair_high:.1%}",
+            self._paired_line(),
             f"seed {self.seed}, {self.seconds:.1f} s",
         ]
         return "\n".join(lines)
+
+    def _paired_line(self) -> str:
+        pairs = len(self.pair_scores())
+        if pairs < MIN_PAIRS_FOR_INTERVAL:
+            # A normal interval on a handful of pairs would claim far too much.
+            return f"paired interval: not shown for fewer than {MIN_PAIRS_FOR_INTERVAL} pairs"
+        low, high = self.paired_interval()
+        return f"paired 95% interval over {pairs} pairs: {low:.1%} to {high:.1%}"
 
 
 def pair_seed(seed: int, pair: int) -> int:
@@ -170,7 +178,13 @@ def play_game(
         player_from_name(name, seed=game_seed + order[seat] + 1) for seat, name in enumerate(seats)
     ]
     started = time.perf_counter()
-    game = Game(list(seats), rules=rules, seed=game_seed)
+    # A game needs distinct names; a player may meet itself (a useful sanity check).
+    labels = (
+        list(seats)
+        if seats[0] != seats[1]
+        else [f"{seats[0]} #{order[0] + 1}", f"{seats[1]} #{order[1] + 1}"]
+    )
+    game = Game(labels, rules=rules, seed=game_seed)
     turns = 0
     while not game.is_over():
         seat = game.to_move
