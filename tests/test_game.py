@@ -398,6 +398,11 @@ def test_exchange_not_on_rack() -> None:
     assert reason_of(game_on(Board(), "1=1"), Exchange("11?")) == "not_on_rack"
 
 
+def test_not_a_move() -> None:
+    game = game_on(Board(), "1=1")
+    assert reason_of(game, "8G 1=1") == "not_a_move"  # type: ignore[arg-type]
+
+
 def test_every_reason_kind_has_its_test() -> None:
     names = {name.removeprefix("test_") for name in globals() if name.startswith("test_")}
     assert set(ILLEGAL_MOVE_KINDS) <= names

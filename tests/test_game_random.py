@@ -12,7 +12,7 @@ import itertools
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,21 +46,40 @@ def small_equations(rules: Rules) -> list[str]:
     return found
 
 
-def _assign(faces: str, rack: list[str], rng: random.Random) -> list[tuple[str, bool]] | None:
-    """Rack tiles for `faces`: the face itself, or a blank (sometimes by choice)."""
+def _units(text: str, rules: Rules, rng: random.Random) -> list[str]:
+    """The squares of an equation: one symbol each, or ``#`` (a rotated =) for a ``11``
+    when the rules allow it (most of the time)."""
+    if rules.rotated_equals and "11" in text and rng.random() < 0.8:
+        index = text.index("11")
+        return [*text[:index], "#", *text[index + 2 :]]
+    return list(text)
+
+
+def _assign(units: list[str], rack: list[str], rng: random.Random) -> list[PlacedTile] | None:
+    """Tiles (square -1, set later) for `units` from the rack: the face itself, or a blank
+    (sometimes by choice); ``#`` takes an = or a blank, rotated."""
     left = Counter(rack)
     result = []
-    for face in faces:
+    for unit in units:
+        face = "=" if unit == "#" else unit
         use_blank = left[BLANK] > 0 and (left[face] == 0 or rng.random() < 0.1)
         if use_blank:
             left[BLANK] -= 1
-            result.append((face, True))
         elif left[face] > 0:
             left[face] -= 1
-            result.append((face, False))
         else:
             return None
+        result.append(PlacedTile(-1, face, use_blank, unit == "#"))
     return result
+
+
+def _place(squares: list[int], tiles: list[PlacedTile]) -> Place:
+    return Place(
+        tuple(
+            PlacedTile(sq, tile.face, tile.blank, tile.rotated)
+            for sq, tile in zip(squares, tiles, strict=True)
+        )
+    )
 
 
 def _line_squares(start: int, step: int, length: int) -> list[int] | None:
@@ -79,79 +98,67 @@ def _line_squares(start: int, step: int, length: int) -> list[int] | None:
 def _candidates(game: Game, rng: random.Random) -> Iterator[Place]:
     rack = list(game.rack())
     cells = game.board.cells
-    equations = small_equations(game.rules)
+    rules = game.rules
+    equations = small_equations(rules)
     if game.board.is_empty():
         for text in rng.sample(equations, len(equations)):
+            units = _units(text, rules, rng)
             step = rng.choice((1, SIZE))
-            offset = rng.randrange(len(text))
-            squares = _line_squares(CENTER - offset * step, step, len(text))
-            tiles = _assign(text, rack, rng)
+            offset = rng.randrange(len(units))
+            squares = _line_squares(CENTER - offset * step, step, len(units))
+            tiles = _assign(units, rack, rng)
             if squares is None or tiles is None:
                 continue
-            yield Place(
-                tuple(
-                    PlacedTile(sq, face, blank)
-                    for sq, (face, blank) in zip(squares, tiles, strict=True)
-                )
-            )
+            yield _place(squares, tiles)
         return
     # A new side at either end of a run: ...=value or value=...
-    for run in rng.sample(game.board.runs(), len(game.board.runs())):
+    runs = game.board.runs()
+    for run in rng.sample(runs, len(runs)):
         try:
-            value = equation_value(run.text, game.rules)
+            value = equation_value(run.text, rules)
         except EquationError:
             continue
         if value < 0:
             continue
         step = int(run.direction)
         for side in ("=" + binary(value), binary(value) + "="):
+            units = list(side)
             before = side.endswith("=")
-            start = run.squares[0] - len(side) * step if before else run.squares[-1] + step
-            squares = _line_squares(start, step, len(side))
+            start = run.squares[0] - len(units) * step if before else run.squares[-1] + step
+            squares = _line_squares(start, step, len(units))
             if squares is None:
                 continue
-            same_line = all(
-                sq // SIZE == run.squares[0] // SIZE if step == 1 else True for sq in squares
-            )
-            tiles = _assign(side, rack, rng)
-            if not same_line or tiles is None or any(cells[sq] is not None for sq in squares):
+            if step == 1 and any(sq // SIZE != run.squares[0] // SIZE for sq in squares):
                 continue
-            yield Place(
-                tuple(
-                    PlacedTile(sq, face, blank)
-                    for sq, (face, blank) in zip(squares, tiles, strict=True)
-                )
-            )
+            tiles = _assign(units, rack, rng)
+            if tiles is None or any(cells[sq] is not None for sq in squares):
+                continue
+            yield _place(squares, tiles)
     # A short equation across a tile already on the board.
-    by_symbol: dict[str, list[tuple[str, int]]] = {}
-    for text in equations:
-        for index, symbol in enumerate(text):
-            by_symbol.setdefault(symbol, []).append((text, index))
     anchors = [sq for sq, tile in game.board if not tile.rotated]
     for anchor in rng.sample(anchors, min(len(anchors), 25)):
         symbol = cells[anchor].face  # type: ignore[union-attr]
-        options = by_symbol.get(symbol, [])
-        for text, index in rng.sample(options, min(len(options), 40)):
+        for text in rng.sample(equations, min(len(equations), 400)):
+            if symbol not in text:
+                continue
+            units = _units(text, rules, rng)
+            places = [index for index, unit in enumerate(units) if unit == symbol]
+            if not places:
+                continue
+            index = rng.choice(places)
             step = rng.choice((1, SIZE))
             start = anchor - index * step
             if step == 1 and start // SIZE != anchor // SIZE:
                 continue
-            squares = _line_squares(start, step, len(text))
+            squares = _line_squares(start, step, len(units))
             if squares is None:
                 continue
             if any(cells[sq] is not None for sq in squares if sq != anchor):
                 continue
-            faces = text[:index] + text[index + 1 :]
-            tiles = _assign(faces, rack, rng)
+            tiles = _assign(units[:index] + units[index + 1 :], rack, rng)
             if tiles is None:
                 continue
-            new_squares = [sq for sq in squares if sq != anchor]
-            yield Place(
-                tuple(
-                    PlacedTile(sq, face, blank)
-                    for sq, (face, blank) in zip(new_squares, tiles, strict=True)
-                )
-            )
+            yield _place([sq for sq in squares if sq != anchor], tiles)
 
 
 def find_plays(game: Game, rng: random.Random, limit: int = 1, budget: int = 300) -> list[Place]:
@@ -174,10 +181,11 @@ def candidate_plays(game: Game, rng: random.Random, count: int) -> list[Place]:
 
 def random_move(game: Game, rng: random.Random) -> Move:
     """A random legal move: mostly plays, sometimes exchanges, else a pass."""
-    plays = find_plays(game, rng)
+    plays = find_plays(game, rng, limit=3 if game.rules.rotated_equals else 1)
     roll = rng.random()
     if plays and roll < 0.85:
-        return plays[0]
+        # Rotated = tiles are rare among the plays found: prefer them where they are allowed.
+        return max(plays, key=lambda play: any(tile.rotated for tile in play.tiles))
     rack = game.rack()
     if game.bag_size >= game.rules.rack_size and rack and roll < 0.95:
         return Exchange("".join(rng.sample(rack, rng.randint(1, len(rack)))))
@@ -243,14 +251,34 @@ VARIANTS = [
     Rules(precedence="left-to-right"),
     Rules(parallel_numbers=True),
     Rules(leading_zeros=True, xor_tiles=3),
+    Rules(rotated_equals=True),
 ]
 
 
 def check_game(seed: int, rules: Rules, players: int) -> Game:
-    full_set = Counter(tile_counts(rules))
-    full_set = +full_set  # drop zero counts
-    rng = random.Random(seed)
-    game = Game([f"P{seat}" for seat in range(players)], rules, seed=seed)
+    """A random game from the full tile set, every invariant checked after every move."""
+
+    def start() -> Game:
+        return Game([f"P{seat}" for seat in range(players)], rules, seed=seed)
+
+    return check_moves(start, random.Random(seed), +Counter(tile_counts(rules)))
+
+
+SMALL_POOL = "1" * 14 + "0" * 8 + "=" * 6 + "+" * 2
+
+
+def check_small_pool_game(seed: int) -> Game:
+    """A game with few tiles (so the bag empties and players go out), checked throughout."""
+
+    def start() -> Game:
+        return Game.from_setup(Rules(), Board(), [None, None], unseen=SMALL_POOL, seed=seed)
+
+    return check_moves(start, random.Random(seed), Counter(SMALL_POOL))
+
+
+def check_moves(start: Callable[[], Game], rng: random.Random, full_set: Counter[str]) -> Game:
+    game = start()
+    rules = game.rules
     for _ in range(150):
         if game.is_over():
             break
@@ -284,11 +312,10 @@ def check_game(seed: int, rules: Rules, players: int) -> Game:
     if game.is_over():
         assert_final_scores_follow_the_rules(game)
     # Taking everything back returns to the start.
-    start = Game([f"P{seat}" for seat in range(players)], rules, seed=seed)
     replay = game.copy()
     while replay.history:
         replay.pop()
-    assert replay == start
+    assert replay == start()
     return game
 
 
@@ -307,6 +334,18 @@ def test_some_random_games_reach_their_end() -> None:
     assert all(game.is_over() for game in finished)
     assert sum(len(game.history) for game in finished) > 30
     assert any(game.board.tile_count > 20 for game in finished)
+
+
+def test_small_pool_games_end_by_going_out_too() -> None:
+    finished = [check_small_pool_game(seed) for seed in range(6)]
+    assert all(game.is_over() for game in finished)
+    reasons = {game.outcome().reason for game in finished}  # type: ignore[union-attr]
+    assert reasons == {"out", "scoreless"}
+
+
+def test_rotated_equals_games_place_rotated_tiles() -> None:
+    finished = [check_game(seed, Rules(rotated_equals=True), 2) for seed in range(2)]
+    assert any(game.board.rotated_squares() for game in finished)
 
 
 def test_found_plays_are_legal_and_score_like_their_breakdown() -> None:

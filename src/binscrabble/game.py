@@ -83,6 +83,7 @@ ILLEGAL_MOVE_KINDS: Final = (
     "not_equation",
     "empty_exchange",
     "bag_too_small",
+    "not_a_move",
 )
 
 
@@ -510,7 +511,9 @@ class Game:
             return self._exchange_problem(move.tiles)
         if type(move) is Pass:
             return None
-        return IllegalMoveError("empty_play", f"{move!r} is not a move")
+        return IllegalMoveError(
+            "not_a_move", f"{move!r} is not a move: a move is a Place, an Exchange or a Pass"
+        )
 
     def _exchange_problem(self, codes: str) -> IllegalMoveError | None:
         if not codes:
