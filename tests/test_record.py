@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from random_games import random_game, random_move
 
 from binscrabble.board import Board
 from binscrabble.game import Game
@@ -19,7 +20,6 @@ from binscrabble.record import (
     write_record_file,
 )
 from binscrabble.rules import Rules
-from random_games import random_game, random_move
 
 GAMES = [
     # (seed, players, seeded bag)
@@ -101,7 +101,7 @@ def test_seeded_game_continues_with_the_same_draws_after_reading() -> None:
     game = random_game(11, 2, seeded_bag=True, max_turns=5)
     again = read_record(write_record(game))
     assert again.bag == game.bag
-    import random
+
 
     rng = random.Random(3)
     move = random_move(game, rng)
@@ -318,7 +318,9 @@ def test_rack_that_loses_a_kept_tile(short_record: str) -> None:
     rack, *others = rest.split()
     changed = "?" * 3 + "/" * 2 + "x" * 3 + "+"
     assert len(changed) == len(rack)
-    error = error_of(replace_line(short_record, numbers[2], f"{name}: {changed} {' '.join(others)}"))
+    error = error_of(
+        replace_line(short_record, numbers[2], f"{name}: {changed} {' '.join(others)}")
+    )
     assert error.line == numbers[2]
     assert "lacks" in str(error) or "cannot be" in str(error)
 
