@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -101,7 +102,6 @@ def test_seeded_game_continues_with_the_same_draws_after_reading() -> None:
     game = random_game(11, 2, seeded_bag=True, max_turns=5)
     again = read_record(write_record(game))
     assert again.bag == game.bag
-
 
     rng = random.Random(3)
     move = random_move(game, rng)
