@@ -26,6 +26,7 @@ import heapq
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations, product
 from typing import TYPE_CHECKING, Final
 
 from binscrabble.board import (
@@ -84,13 +85,6 @@ _BLANK_FIELD: Final = len(FACES)
 _GUARDS: Final = sum(_GUARD << (_FIELD_BITS * field) for field in range(_BLANK_FIELD + 1))
 
 
-def _choice_field(choice: int) -> int:
-    if choice >= BLANK_OFFSET:
-        return _BLANK_FIELD
-    return _EQUALS_OPTION if choice == ROTATED else choice
-
-
-_CHOICE_USAGE: Final = tuple(1 << (_FIELD_BITS * _choice_field(c)) for c in range(CHOICE_COUNT))
 _ALL_OPTIONS: Final = (1 << OPTION_COUNT) - 1
 
 # -- the side grammar as a small automaton -------------------------------------------------
@@ -352,16 +346,36 @@ def sort_key(move: GeneratedMove) -> tuple[int, int, tuple[int, ...], tuple[int,
 
 @dataclass(slots=True)
 class _Context:
-    """Everything fixed for one call: the rack, the rules, caches of side fillings."""
+    """Everything fixed for one call: the rack, the rules, caches of side fillings.
+
+    Sides are enumerated over *options* (what a square shows), not over rack tiles: a blank
+    that shows ``1`` reads exactly like a natural ``1``, so which tiles are blanks is decided
+    only for equations that are found (:func:`_realizations`), not once per partial side.
+    """
 
     rules: Rules
+    rack_counts: tuple[int, ...]
     rack_guarded: int
+    blanks: int
     transitions: tuple[tuple[int, ...], ...]
     side_values: _SideValues
-    choices_by_mask: dict[int, tuple[int, ...]]
-    equals_choices: tuple[int, ...]
-    side_cache: dict[tuple[str | int, ...], dict[int, list[tuple[int, tuple[int, ...], str]]]]
-    rack_size: int
+    options_by_mask: dict[int, tuple[int, ...]]
+    natural: tuple[bool, ...]
+    designable: tuple[bool, ...]
+    equals_usable: bool
+    side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
+    frontiers: dict[tuple[str | int, ...], list[_Partial]]
+    deficits: dict[int, int]
+    realizations: dict[tuple[int, ...], list[tuple[int, ...]]]
+
+
+# A side's fillings of one value, grouped by option usage: fillings that use the same
+# tiles fit the rack together with exactly the same partners, so pairs are checked once.
+_SideBucket = dict[int, list[tuple[tuple[int, ...], str]]]
+_OPTION_FIELD: Final = tuple(_EQUALS_OPTION if o == ROTATED else o for o in range(OPTION_COUNT))
+_OPTION_USAGE: Final = tuple(1 << (_FIELD_BITS * field) for field in _OPTION_FIELD)
+_OPTION_SHIFT: Final = tuple(_FIELD_BITS * field for field in _OPTION_FIELD)
+_FIELD_MASK: Final = (1 << _FIELD_BITS) - 1
 
 
 def _make_context(rack: str, rules: Rules) -> _Context:
@@ -378,95 +392,145 @@ def _make_context(rack: str, rules: Rules) -> _Context:
     rack_guarded = sum(
         (_GUARD + count) << (_FIELD_BITS * field) for field, count in enumerate(counts)
     )
-    designations = {FACES.index(face) for face in faces_in_game(rules)}
-    available: list[int] = []
+    blanks = counts[_BLANK_FIELD]
+    designations = {FACES.index(face) for face in faces_in_game(rules)} | {ROTATED}
+    natural: list[bool] = []
+    designable: list[bool] = []
     for option in range(OPTION_COUNT):
-        if option == ROTATED and not rules.rotated_equals:
-            continue
-        natural_field = _EQUALS_OPTION if option == ROTATED else option
-        if counts[natural_field]:
-            available.append(option)
-        if counts[_BLANK_FIELD] and (option == ROTATED or option in designations):
-            available.append(option + BLANK_OFFSET)
-    equals_choices = tuple(
-        choice for choice in available if choice % OPTION_COUNT == _EQUALS_OPTION
+        allowed = option != ROTATED or rules.rotated_equals
+        natural.append(allowed and counts[_OPTION_FIELD[option]] > 0)
+        designable.append(allowed and blanks > 0 and option in designations)
+    side_options = tuple(
+        option
+        for option in range(OPTION_COUNT)
+        if option != _EQUALS_OPTION and (natural[option] or designable[option])
     )
-    side_choices = tuple(choice for choice in available if choice % OPTION_COUNT != _EQUALS_OPTION)
     return _Context(
         rules=rules,
+        rack_counts=tuple(counts),
         rack_guarded=rack_guarded,
+        blanks=blanks,
         transitions=_TRANSITIONS[rules.leading_zeros],
         side_values=_SIDE_VALUES[(rules.precedence == "standard", rules.allow_negatives)],
-        choices_by_mask={_ALL_OPTIONS: side_choices},
-        equals_choices=equals_choices,
+        options_by_mask={_ALL_OPTIONS: side_options},
+        natural=tuple(natural),
+        designable=tuple(designable),
+        equals_usable=natural[_EQUALS_OPTION] or designable[_EQUALS_OPTION],
         side_cache={},
-        rack_size=len(rack),
+        frontiers={},
+        deficits={},
+        realizations={},
     )
 
 
-def _side_choices(context: _Context, mask: int) -> tuple[int, ...]:
-    found = context.choices_by_mask.get(mask)
+def _side_options(context: _Context, mask: int) -> tuple[int, ...]:
+    found = context.options_by_mask.get(mask)
     if found is None:
-        everything = context.choices_by_mask[_ALL_OPTIONS]
-        found = tuple(choice for choice in everything if mask >> (choice % OPTION_COUNT) & 1)
-        context.choices_by_mask[mask] = found
+        everything = context.options_by_mask[_ALL_OPTIONS]
+        found = tuple(option for option in everything if mask >> option & 1)
+        context.options_by_mask[mask] = found
     return found
 
 
-_SideEntry = tuple[int, tuple[int, ...], str]
+def _deficit(context: _Context, usage: int) -> int:
+    """How many blanks the options counted in `usage` need beyond the natural tiles."""
+    found = context.deficits.get(usage)
+    if found is None:
+        found = 0
+        for field in range(_BLANK_FIELD):
+            used = usage >> (_FIELD_BITS * field) & _FIELD_MASK
+            if used > context.rack_counts[field]:
+                found += used - context.rack_counts[field]
+        context.deficits[usage] = found
+    return found
 
 
-def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int, list[_SideEntry]]:
+_Partial = tuple[int, str, int, int, tuple[int, ...]]
+
+
+def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
+    """Every grammatical partial side over the shape `items`, as the rack allows.
+
+    A partial is (automaton state, text, option usage, blanks needed, options in order).
+    Frontiers are cached by shape prefix, so sides that start alike (very common: most
+    begin with a few free squares) share the work of their common beginning.
+    """
+    cache = context.frontiers
+    found = cache.get(items)
+    if found is not None:
+        return found
+    found = []
+    append = found.append
+    item = items[-1]
+    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0, ())]
+    if type(item) is str:
+        leading_zeros = context.rules.leading_zeros
+        for state, text, usage, needed, chosen in parent:
+            state = _feed(state, item, leading_zeros)
+            if state != _DEAD:
+                append((state, text + item, usage, needed, chosen))
+    else:
+        transitions = context.transitions
+        rack_counts = context.rack_counts
+        blanks = context.blanks
+        natural = context.natural
+        designable = context.designable
+        options = _side_options(context, item)  # type: ignore[arg-type]
+        for state, text, usage, needed, chosen in parent:
+            row = transitions[state]
+            for option in options:
+                next_state = row[option]
+                if next_state == _DEAD:
+                    continue
+                shift = _OPTION_SHIFT[option]
+                if (
+                    usage >> shift & _FIELD_MASK >= rack_counts[_OPTION_FIELD[option]]
+                    or not (natural[option])
+                ):
+                    # Only a blank can show this one more time.
+                    if needed == blanks or not designable[option]:
+                        continue
+                    more = needed + 1
+                else:
+                    more = needed
+                append(
+                    (
+                        next_state,
+                        text + _OPTION_TEXTS[option],
+                        usage + (1 << shift),
+                        more,
+                        (*chosen, option),
+                    )
+                )
+    cache[items] = found
+    return found
+
+
+def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int, _SideBucket]:
     """Every filling of one side's free squares that reads as a valid side, by value.
 
     `items` is the side's shape: fixed text (tiles on the board) or a mask of the options
-    a free square allows. Entries are (rack usage, choices in order, text).
+    a free square allows. Entries are (option usage, options in order, text); a filling is
+    kept when the rack's tiles, blanks included, can show it.
     """
     cached = context.side_cache.get(items)
     if cached is not None:
         return cached
-    results: dict[int, list[_SideEntry]] = {}
-    transitions = context.transitions
-    guarded = context.rack_guarded
+    results: dict[int, _SideBucket] = {}
     values = context.side_values
-    usage_of = _CHOICE_USAGE
-    texts = _CHOICE_TEXTS
-    count = len(items)
-    choice_lists: list[tuple[int, ...]] = [
-        () if type(item) is str else _side_choices(context, item)  # type: ignore[arg-type]
-        for item in items
-    ]
-    leading_zeros = context.rules.leading_zeros
-
-    def walk(index: int, state: int, text: str, usage: int, chosen: tuple[int, ...]) -> None:
-        if index == count:
-            if state in _ACCEPTING:
-                value = values.value(text)
-                if value is not None:
-                    entry = (usage, chosen, text)
-                    bucket = results.get(value)
-                    if bucket is None:
-                        results[value] = [entry]
-                    else:
-                        bucket.append(entry)
-            return
-        item = items[index]
-        if type(item) is str:
-            state = _feed(state, item, leading_zeros)
-            if state != _DEAD:
-                walk(index + 1, state, text + item, usage, chosen)
-            return
-        row = transitions[state]
-        for choice in choice_lists[index]:
-            next_state = row[choice]
-            if next_state == _DEAD:
-                continue
-            total = usage + usage_of[choice]
-            if (guarded - total) & _GUARDS != _GUARDS:
-                continue
-            walk(index + 1, next_state, text + texts[choice], total, (*chosen, choice))
-
-    walk(0, _EXPECT, "", 0, ())
+    for state, text, usage, _, chosen in _frontier(context, items):
+        if state not in _ACCEPTING:
+            continue
+        value = values.value(text)
+        if value is not None:
+            bucket = results.get(value)
+            if bucket is None:
+                bucket = results[value] = {}
+            fillings = bucket.get(usage)
+            if fillings is None:
+                bucket[usage] = [(chosen, text)]
+            else:
+                fillings.append((chosen, text))
     context.side_cache[items] = results
     return results
 
@@ -503,24 +567,24 @@ def _split_sides(items: Sequence[str | int]) -> list[tuple[str | int, ...]] | No
 def _join(
     context: _Context,
     sides: list[tuple[str | int, ...]],
-    extra_usage: int,
     equals_slot: int,
-    equals_choice: int,
     out: list[tuple[tuple[int, ...], str, int]],
 ) -> None:
-    """Pair up fillings of the sides that share a value and fit the rack together.
+    """Pair up fillings of the sides that share a value and that the rack can show together.
 
-    `equals_slot` is the index (among all the segment's free squares) where the new `=`
-    goes, or -1; it is inserted into the choices there. Appends (choices, text, value) of
-    every equation that :func:`equation_value` confirms.
+    `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
+    or -1; it is inserted into the options there. Appends (options, text, value) of every
+    equation that :func:`equation_value` confirms.
     """
     tables = [_enumerate_side(context, side) for side in sides]
     smallest = min(tables, key=len)
     if not smallest:
         return
+    blanks = context.blanks
     guarded = context.rack_guarded
     rules = context.rules
     last = len(tables) - 1
+    start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
     for value in smallest:
         buckets = []
         for table in tables:
@@ -529,39 +593,46 @@ def _join(
                 break
             buckets.append(bucket)
         else:
-            # Depth-first product of the buckets, dropping partial joins that overdraw the rack.
-            stack: list[tuple[int, int, tuple[int, ...], str]] = [(0, extra_usage, (), "")]
+            # Depth-first product of the sides' usage groups, dropping partial joins the rack
+            # cannot show; then every filling of every surviving combination.
+            stack: list[tuple[int, int, tuple[list[tuple[tuple[int, ...], str]], ...]]] = [
+                (0, start_usage, ())
+            ]
             while stack:
-                depth, usage, chosen, text = stack.pop()
-                for side_usage, side_chosen, side_text in buckets[depth]:
+                depth, usage, groups = stack.pop()
+                for side_usage, fillings in buckets[depth].items():
                     total = usage + side_usage
-                    if (guarded - total) & _GUARDS != _GUARDS:
+                    if (guarded - total) & _GUARDS != _GUARDS and (
+                        not blanks or _deficit(context, total) > blanks
+                    ):
                         continue
-                    joined_text = side_text if depth == 0 else text + "=" + side_text
-                    joined = chosen + side_chosen
                     if depth < last:
-                        stack.append((depth + 1, total, joined, joined_text))
+                        stack.append((depth + 1, total, (*groups, fillings)))
                         continue
-                    try:
-                        confirmed = equation_value(joined_text, rules)
-                    except EquationError:
-                        continue
-                    if equals_slot >= 0:
-                        joined = (*joined[:equals_slot], equals_choice, *joined[equals_slot:])
-                    out.append((joined, joined_text, confirmed))
+                    for combination in product(*groups, fillings):
+                        joined_text = "=".join([text for _, text in combination])
+                        try:
+                            confirmed = equation_value(joined_text, rules)
+                        except EquationError:
+                            continue
+                        joined: tuple[int, ...] = ()
+                        for chosen, _ in combination:
+                            joined += chosen
+                        if equals_slot >= 0:
+                            joined = (*joined[:equals_slot], _EQUALS_OPTION, *joined[equals_slot:])
+                        out.append((joined, joined_text, confirmed))
 
 
 def _segment_fillings(
     context: _Context, items: tuple[str | int, ...]
 ) -> list[tuple[tuple[int, ...], str, int]]:
-    """Every way to fill a segment's free squares so that it reads as a valid equation."""
+    """Every way to fill a segment's free squares (as options) so it reads as an equation."""
     out: list[tuple[tuple[int, ...], str, int]] = []
-    has_fixed_equals = any(type(item) is str and "=" in item for item in items)
-    if has_fixed_equals:
+    if any(type(item) is str and "=" in item for item in items):
         sides = _split_sides(items)
         if sides is not None:
-            _join(context, sides, 0, -1, 0, out)
-    if context.equals_choices:
+            _join(context, sides, -1, out)
+    if context.equals_usable:
         free_index = -1
         for position, item in enumerate(items):
             if type(item) is str:
@@ -570,11 +641,61 @@ def _segment_fillings(
             if not item >> _EQUALS_OPTION & 1:  # type: ignore[operator]
                 continue
             sides = _split_sides((*items[:position], "=", *items[position + 1 :]))
-            if sides is None:
-                continue
-            for choice in context.equals_choices:
-                _join(context, sides, _CHOICE_USAGE[choice], free_index, choice, out)
+            if sides is not None:
+                _join(context, sides, free_index, out)
     return out
+
+
+def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way the rack can show `options`: which squares get a blank, as choice tuples.
+
+    Two plays that differ only in which tiles are blanks are different moves (they score
+    differently), so each choice of blank squares the rack allows is listed.
+    """
+    found = context.realizations.get(options)
+    if found is not None:
+        return found
+    if not context.blanks:
+        found = [options]
+        context.realizations[options] = found
+        return found
+    # Per rack field (an `=` and a rotated `=` share one): its squares, and how many of
+    # them may or must be blanks.
+    positions: dict[int, list[int]] = {}
+    for position, option in enumerate(options):
+        positions.setdefault(_OPTION_FIELD[option], []).append(position)
+    counts = context.rack_counts
+    natural = context.natural
+    designable = context.designable
+    # Partial choices of blank squares, field by field, within the rack's blanks.
+    partials: list[tuple[int, tuple[int, ...]]] = [(context.blanks, ())]
+    for field, squares in positions.items():
+        can_blank = all(designable[options[position]] for position in squares)
+        can_natural = all(natural[options[position]] for position in squares)
+        fewest = max(0, len(squares) - counts[field]) if can_natural else len(squares)
+        most = len(squares) if can_blank else 0
+        extended: list[tuple[int, tuple[int, ...]]] = []
+        for budget, blank_at in partials:
+            for size in range(fewest, min(most, budget) + 1):
+                if size == 0:
+                    extended.append((budget, blank_at))
+                    continue
+                for chosen in combinations(squares, size):
+                    extended.append((budget - size, blank_at + chosen))
+        partials = extended
+        if not partials:
+            break
+    found = []
+    for _, blank_at in partials:
+        if not blank_at:
+            found.append(options)
+            continue
+        choices = list(options)
+        for position in blank_at:
+            choices[position] += BLANK_OFFSET
+        found.append(tuple(choices))
+    context.realizations[options] = found
+    return found
 
 
 def _line_squares(direction: Direction, line: int) -> range:
@@ -726,9 +847,10 @@ def _lone_digits_beside_numbers(
     """
     rules = context.rules
     digit_choices = tuple(
-        choice
-        for choice in context.choices_by_mask[_ALL_OPTIONS]
-        if choice % OPTION_COUNT in _DIGIT_OPTIONS
+        option + offset
+        for option in sorted(_DIGIT_OPTIONS)
+        for offset, usable in ((0, context.natural), (BLANK_OFFSET, context.designable))
+        if usable[option]
     )
     for sq, tile in enumerate(cells):
         if tile is not None:
@@ -821,23 +943,25 @@ def _emit_segment(
     squares_tuple = tuple(free_squares)
     check_touch = parallel and not touches
     emit = append  # a bound list.append
-    for choices, text, value in fillings:
+    for options, text, value in fillings:
         # Under parallel_numbers a number crossing does not count as touching.
         if check_touch and not any(
-            crossing is not None and crossing[choice]
-            for crossing, choice in zip(equation_crossings, choices, strict=True)
+            crossing is not None and crossing[option]
+            for crossing, option in zip(equation_crossings, options, strict=True)
         ):
             continue
-        letters = 0
-        crossing_score = 0
-        for letter_table, cross_table, choice in zip(
-            letter_tables, cross_tables, choices, strict=True
-        ):
-            letters += letter_table[choice]
-            if cross_table is not None:
-                crossing_score += cross_table[choice]
-        score = (letters + bonus(value)) * word_multiplier + crossing_score + bingo
-        emit(GeneratedMove(squares_tuple, choices, score, text, value, direction))  # type: ignore[operator]
+        main_bonus = bonus(value)
+        for choices in _realizations(context, options):
+            letters = 0
+            crossing_score = 0
+            for letter_table, cross_table, choice in zip(
+                letter_tables, cross_tables, choices, strict=True
+            ):
+                letters += letter_table[choice]
+                if cross_table is not None:
+                    crossing_score += cross_table[choice]
+            score = (letters + main_bonus) * word_multiplier + crossing_score + bingo
+            emit(GeneratedMove(squares_tuple, choices, score, text, value, direction))  # type: ignore[operator]
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
