@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_game_random import candidate_plays, find_plays, random_game  # noqa: E402
+from test_game_random import candidate_plays, find_plays, random_game
 
-from binscrabble.game import Game  # noqa: E402
-from binscrabble.move import Move, Place  # noqa: E402
-from binscrabble.rules import Rules  # noqa: E402
+from binscrabble.game import Game
+from binscrabble.move import Move, Place
+from binscrabble.rules import Rules
 
 
 def collect(games: int) -> tuple[list[tuple[Game, list[Place]]], list[tuple[Game, Move]]]:

@@ -1129,7 +1129,10 @@ def _single_step(cells: list[Tile | None], sq: int) -> int:
 
 
 def _line(cells: list[Tile | None], sq: int, step: int) -> tuple[int, int]:
-    """First and last square of the occupied line through ``sq`` (itself occupied)."""
+    """First and last square of the occupied line through ``sq`` (itself occupied).
+
+    Board.run without building a tuple: legality and scoring call this on every check.
+    """
     if step == 1:
         low = sq - sq % SIZE
         high = low + SIZE - 1
