@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from binscrabble.board import (
     ACROSS,
@@ -54,6 +54,9 @@ from binscrabble.rules import (
     tile_bag,
     tile_counts,
 )
+
+if TYPE_CHECKING:
+    from binscrabble.movegen import LegalMoves
 
 #: Successive scoreless turns that end the game (RULES.md §9).
 SCORELESS_TURNS_TO_END: Final = 6
@@ -472,6 +475,18 @@ class Game:
         """Whether the board is empty, so the next play must cover H8."""
         return self.board.tile_count == 0
 
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves now, as a lazy view: iterate, ``len``, ``move in``, ``bool``.
+
+        See :class:`binscrabble.movegen.LegalMoves` (placements best first, then exchanges,
+        then pass).
+        """
+        # Imported here: the move generator builds on this module's neighbours, not the reverse.
+        from binscrabble.movegen import LegalMoves
+
+        return LegalMoves(self)
+
     def is_over(self) -> bool:
         """Whether the game has ended (RULES.md §9)."""
         return self._end_reason is not None
@@ -834,18 +849,21 @@ class Game:
         if type(move) is Place:
             tiles = move.tiles
             cells = self.board.cells
-            squares = tuple([tile.square for tile in tiles])
+            placed = []
             for tile in tiles:
-                cells[tile.square] = TILES[tile.face, tile.blank, tile.rotated]
-            try:
-                score = self._score_on_board(squares)
-            except EquationError:
-                for sq in squares:
-                    cells[sq] = None
-                raise
-            self.board.tile_count += len(squares)
-            for tile in tiles:
+                sq = tile.square
+                cells[sq] = TILES[tile.face, tile.blank, tile.rotated]
+                placed.append(sq)
                 rack.remove(BLANK if tile.blank else tile.face)
+            squares = tuple(placed)
+            try:
+                score = self._score_on_board(placed)
+            except EquationError:
+                for sq in placed:
+                    cells[sq] = None
+                rack[:] = old_rack
+                raise
+            self.board.tile_count += len(placed)
             bag = self._bag
             take = len(squares) if len(squares) < len(bag) else len(bag)
             if take:

@@ -12,10 +12,10 @@ of equations, which also enforces the identity-fragment rules.
 
 >>> from binscrabble.board import Board
 >>> from binscrabble.rules import Rules
->>> moves = generate_placements(Board(), "1+1=10", Rules())
->>> best = max(moves, key=lambda move: move.score)
->>> best.score, best.text
-(18, '1+1=10')
+>>> moves = generate_placements(Board(), "11+=01", Rules())
+>>> best = min(moves, key=sort_key)
+>>> best.score, best.text, best.place.notation(Board())
+(18, '10=1+1', '8C 10=1+1')
 >>> len({move.place for move in moves}) == len(moves)
 True
 """
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Final
@@ -41,7 +42,7 @@ from binscrabble.board import (
     Tile,
 )
 from binscrabble.expr import EquationError, bonus, equation_value, number_value
-from binscrabble.move import Place, PlacedTile
+from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile
 from binscrabble.rules import BLANK, FACES, TILE_POINTS, Rules, faces_in_game
 
 if TYPE_CHECKING:
@@ -49,7 +50,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GeneratedMove",
+    "LegalMoves",
     "best_moves",
+    "exchanges",
     "generate_moves",
     "generate_placements",
     "sort_key",
@@ -274,9 +277,11 @@ class GeneratedMove:
     """One legal placement found by the generator, with its score.
 
     ``squares`` are the squares of the new tiles in line order, ``choices`` what goes on each
-    (internal codes; read :attr:`tiles` or :attr:`place`), ``text`` the main run and
-    ``value`` its equation's value. The :class:`~binscrabble.move.Place` is built on first
-    use, because most generated moves are only ranked by score and never looked at.
+    (internal codes; read :attr:`tiles` or :attr:`place`), ``direction`` the direction of
+    the main run (:func:`binscrabble.move.play_direction`), ``text`` the main run and
+    ``value`` its value (an equation's; under ``parallel_numbers`` a lone digit's main run
+    may be a number, and then it is that number). The :class:`~binscrabble.move.Place` is
+    built on first use, because most generated moves are only ranked by score.
     """
 
     __slots__ = ("_place", "choices", "direction", "score", "squares", "text", "value")
@@ -330,15 +335,15 @@ class GeneratedMove:
         return f"<GeneratedMove {self.place!r} score={self.score}>"
 
 
-def sort_key(move: GeneratedMove) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+def sort_key(move: GeneratedMove) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
     """The order moves are listed in: best score first, then a fixed tie-break.
 
-    Ties are broken by fewer tiles first (they keep more of the rack), then by the squares
-    (smaller square numbers first), then by the internal choice codes, which order faces as
-    in :data:`binscrabble.rules.FACES`, natural tiles before blanks, flat before rotated.
-    The order depends on nothing but the move, so it is the same on every run.
+    Among equal scores: fewer tiles first (they keep more of the rack), then across plays
+    before down plays, then by squares (top-left first), then by what goes on them (faces
+    in the order of :data:`binscrabble.rules.FACES`, natural tiles before blanks, flat
+    before rotated). The order depends on nothing but the moves, so it never varies.
     """
-    return (-move.score, len(move.squares), move.squares, move.choices)
+    return (-move.score, len(move.squares), move.direction, move.squares, move.choices)
 
 
 # -- the generator ---------------------------------------------------------------------------
@@ -868,14 +873,13 @@ def _lone_digits_beside_numbers(
             option = choice % OPTION_COUNT
             if down_kinds[option] != _CROSS_EQUATION:
                 continue
+            number_text = across[0] + _OPTION_TEXTS[option] + across[1]
             try:
-                number_value(across[0] + _OPTION_TEXTS[option] + across[1], rules)
+                number = number_value(number_text, rules)
             except EquationError:
                 continue
-            value = down_values[option]
-            score = (_CHOICE_POINTS[choice] * letter + bonus(value)) * word
-            text = down[0] + _OPTION_TEXTS[option] + down[1]
-            append(GeneratedMove((sq,), (choice,), score, text, value, DOWN))  # type: ignore[operator]
+            score = (_CHOICE_POINTS[choice] * letter + bonus(down_values[option])) * word
+            append(GeneratedMove((sq,), (choice,), score, number_text, number, ACROSS))  # type: ignore[operator]
 
 
 def _emit_segment(
@@ -965,19 +969,100 @@ def _emit_segment(
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
-    """Every legal placement for the player to move in `game`, best first (:func:`sort_key`)."""
-    moves = generate_placements(game.board, game.racks[game.to_move], game.rules)
+    """Every legal placement for the player to move in `game`, best first (:func:`sort_key`).
+
+    Empty when the game is over.
+    """
+    if game.is_over():
+        return []
+    moves = generate_placements(game.board, game.rack(), game.rules)
     moves.sort(key=sort_key)
     return moves
 
 
 def best_moves(game: Game, count: int) -> list[GeneratedMove]:
-    """The `count` best placements for the player to move, in :func:`sort_key` order."""
-    moves = generate_placements(game.board, game.racks[game.to_move], game.rules)
+    """The `count` best placements for the player to move, in :func:`sort_key` order.
+
+    This enumerates every placement and keeps the best; it is no faster than
+    :func:`generate_moves` apart from the sort (see docs/movegen.md).
+    """
+    if game.is_over() or count <= 0:
+        return []
+    moves = generate_placements(game.board, game.rack(), game.rules)
     return heapq.nsmallest(count, moves, key=sort_key)
 
 
-def iterate_places(moves: Iterable[GeneratedMove]) -> Iterator[Place]:
-    """The :class:`~binscrabble.move.Place` of each generated move."""
-    for move in moves:
-        yield move.place
+def exchanges(game: Game) -> list[Exchange]:
+    """Every legal exchange for the player to move: each different set of rack tiles.
+
+    None while the bag holds fewer tiles than a rack (RULES.md §3).
+    """
+    if game.is_over() or game.bag_size < game.rules.rack_size:
+        return []
+    counts = Counter(game.rack())
+    codes = sorted(counts, key=CODE_ORDER.index)
+    found = []
+    for numbers in product(*(range(counts[code] + 1) for code in codes)):
+        if any(numbers):
+            found.append(
+                Exchange("".join(code * n for code, n in zip(codes, numbers, strict=True)))
+            )
+    return found
+
+
+class LegalMoves:
+    """The legal moves of a game right now, as a lazy view (like python-chess's).
+
+    Iterating yields every legal :class:`~binscrabble.move.Place` best first
+    (:func:`sort_key`), then every legal :class:`~binscrabble.move.Exchange`, then
+    :class:`~binscrabble.move.Pass`. ``move in view`` asks the referee
+    (:meth:`Game.is_legal`) without generating anything; ``bool(view)`` is true while the
+    game goes on (passing is always legal then). Moves are generated on first need and
+    kept, so build a new view (``game.legal_moves``) after the game changes.
+
+    >>> from binscrabble.game import Game
+    >>> from binscrabble.move import Pass, parse_move
+    >>> game = Game.from_setup(Rules(), Board(), ["11+=01", "1"])
+    >>> moves = game.legal_moves
+    >>> parse_move("8D 1+1=10", game.board) in moves, Pass() in moves, bool(moves)
+    (True, True, True)
+    >>> next(iter(moves)).notation(game.board)
+    '8C 10=1+1'
+    """
+
+    __slots__ = ("_game", "_moves")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._moves: list[Move] | None = None
+
+    def placements(self) -> list[GeneratedMove]:
+        """Every legal placement with its score, best first."""
+        return generate_moves(self._game)
+
+    def _all(self) -> list[Move]:
+        if self._moves is None:
+            game = self._game
+            moves: list[Move] = [generated.place for generated in generate_moves(game)]
+            moves.extend(exchanges(game))
+            if not game.is_over():
+                moves.append(Pass())
+            self._moves = moves
+        return self._moves
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Place | Exchange | Pass):
+            return False
+        return self._game.is_legal(move)
+
+    def __bool__(self) -> bool:
+        return not self._game.is_over()
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves of a game with {len(self)} moves>"
