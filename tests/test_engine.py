@@ -180,11 +180,28 @@ def test_simulation_iterations_are_bounded() -> None:
     assert all(entry.count <= 3 for entry in report.candidates)
 
 
-def test_simulation_with_no_time_does_one_iteration() -> None:
+def test_simulation_with_no_time_makes_one_rollout_and_imputes_the_rest() -> None:
     player = SimulationPlayer(budget=0.0, candidates=4, seed=1)
-    player.choose(midgame())
-    assert player.last_report.iterations == 1
-    assert all(entry.count == 1 for entry in player.last_report.candidates)
+    game = midgame()
+    assert game.is_legal(player.choose(game))
+    report = player.last_report
+    assert report.rollouts == 1 and report.iterations == 0
+    simulated = [entry for entry in report.candidates if entry.count]
+    assert len(simulated) == 1
+    change = simulated[0].mean - simulated[0].candidate.equity
+    for entry in report.candidates[1:]:
+        assert entry.mean == pytest.approx(entry.candidate.equity + change)
+
+
+def test_unfinished_iterations_are_dropped() -> None:
+    # Plenty of iterations allowed but a tiny budget: whatever was done, every candidate
+    # still active holds exactly one value per complete iteration.
+    player = SimulationPlayer(budget=0.3, candidates=5, seed=2)
+    player.choose(midgame(8))
+    report = player.last_report
+    for entry in report.candidates:
+        if entry.active and report.iterations:
+            assert entry.count == report.iterations
 
 
 def test_simulation_is_deterministic_with_a_seed_and_an_iteration_bound() -> None:

@@ -7,7 +7,7 @@ and how much equity (score plus leave value) the move played gave away.
 
 >>> game = Game(("A", "B"), seed=4)
 >>> analysis = analyze_position(game, "greedy")
->>> analysis.chosen.score == max(move.score for move in analysis.evaluations)
+>>> analysis.chosen.score == max(candidate.score for candidate in analysis.candidates)
 True
 """
 
@@ -23,6 +23,7 @@ from binscrabble.engine.players import Candidate, leave_after, ranked_candidates
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass, Place
+from binscrabble.movegen import generate_moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,8 @@ class PositionAnalysis:
     player: str
     chosen: MoveEvaluation
     runners_up: tuple[MoveEvaluation, ...]
-    evaluations: tuple[MoveEvaluation, ...]
+    #: Every move of the position ranked by equity, best first.
+    candidates: tuple[Candidate, ...]
     seconds: float
 
     def to_dict(self) -> dict[str, object]:
@@ -158,29 +160,34 @@ def analyze_position(
     started = time.perf_counter()
     move = engine.choose(game.copy(), budget)
     seconds = time.perf_counter() - started
-    candidates = ranked_candidates(game, table)
-    evaluations = [evaluate_candidate(candidate, game) for candidate in candidates]
+    candidates = ranked_candidates(game, table, generate_moves(game))
+    ranking: list[tuple[Candidate, float | None]]
     if isinstance(engine, SimulationPlayer) and engine.last_report.candidates:
         simulated = sorted(
             engine.last_report.candidates,
             key=lambda entry: (entry.count == 0, -entry.mean, -entry.candidate.equity),
         )
-        ranking = [
-            evaluate_candidate(entry.candidate, game, entry.mean if entry.count else None)
-            for entry in simulated
-        ]
+        ranking = [(entry.candidate, entry.mean if entry.count else None) for entry in simulated]
     else:
-        ranking = evaluations
+        ranking = [(candidate, None) for candidate in candidates[: runners_up + 1]]
     chosen = next(
-        (evaluation for evaluation in ranking if evaluation.move == move),
-        evaluate_move(move, game, candidates),
-    )
-    others = tuple(evaluation for evaluation in ranking if evaluation.move != move)[:runners_up]
+        (
+            evaluate_candidate(candidate, game, value)
+            for candidate, value in ranking
+            if candidate.move == move
+        ),
+        None,
+    ) or evaluate_move(move, game, candidates)
+    others = tuple(
+        evaluate_candidate(candidate, game, value)
+        for candidate, value in ranking
+        if candidate.move != move
+    )[:runners_up]
     return PositionAnalysis(
         player=engine.name,
         chosen=chosen,
         runners_up=others,
-        evaluations=tuple(evaluations),
+        candidates=tuple(candidates),
         seconds=seconds,
     )
 
@@ -208,12 +215,7 @@ def analyze_game(
         analysis = analyze_position(
             replay, player, runners_up=0, seed=seed, budget=budget, table=table
         )
-        played = next(
-            (evaluation for evaluation in analysis.evaluations if evaluation.move == move),
-            None,
-        )
-        if played is None:
-            played = evaluate_move(move, replay, ())
+        played = evaluate_move(move, replay, analysis.candidates)
         turns.append(
             TurnAnalysis(
                 turn=number,

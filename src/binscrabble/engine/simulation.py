@@ -54,27 +54,40 @@ PRUNE_MARGIN = 3.0
 
 @dataclass(slots=True)
 class CandidateStatistics:
-    """Running mean and spread of one candidate's simulated values (Welford's method)."""
+    """The simulated values of one candidate, one per iteration it took part in."""
 
     candidate: Candidate
-    count: int = 0
-    mean: float = 0.0
-    squares: float = 0.0
+    values: list[float] = field(default_factory=list)
     active: bool = True
+    #: Set when the candidate got no simulated value: its equity plus the mean change the
+    #: simulation made to the others' equity.
+    imputed: float | None = None
 
     def add(self, value: float) -> None:
         """Count one more simulated value."""
-        self.count += 1
-        delta = value - self.mean
-        self.mean += delta / self.count
-        self.squares += delta * (value - self.mean)
+        self.values.append(value)
+
+    @property
+    def count(self) -> int:
+        """How many simulated values there are."""
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        """The mean simulated value (the imputed one, or the equity, when there is none)."""
+        if self.values:
+            return sum(self.values) / len(self.values)
+        return self.imputed if self.imputed is not None else self.candidate.equity
 
     @property
     def standard_error(self) -> float:
         """The standard error of the mean (infinite below two values)."""
-        if self.count < 2:
+        count = len(self.values)
+        if count < 2:
             return math.inf
-        return math.sqrt(self.squares / (self.count - 1) / self.count)
+        mean = self.mean
+        variance = sum((value - mean) ** 2 for value in self.values) / (count - 1)
+        return math.sqrt(variance / count)
 
 
 @dataclass(slots=True)
@@ -145,19 +158,25 @@ class SimulationPlayer:
         seat = game.to_move
         unseen = list(game.unseen(seat))
         iterations = 0
-        while self.max_iterations is None or iterations < self.max_iterations:
-            # At least one full iteration, so every candidate has a value to compare.
-            if iterations > 0 and time.perf_counter() >= deadline:
-                break
+        out_of_time = False
+        while not out_of_time and (self.max_iterations is None or iterations < self.max_iterations):
             self.random.shuffle(unseen)
             world = imagined_game(game, seat, "".join(unseen), seed=self.random.getrandbits(32))
             for entry in statistics:
-                if entry.active:
-                    entry.add(self._rollout(world, seat, entry.candidate))
-                    self.last_report.rollouts += 1
-            iterations += 1
-            self._prune(statistics, iterations)
+                if not entry.active:
+                    continue
+                if time.perf_counter() >= deadline and self.last_report.rollouts > 0:
+                    out_of_time = True
+                    break
+                entry.add(self._rollout(world, seat, entry.candidate))
+                self.last_report.rollouts += 1
+            else:
+                iterations += 1
+                self._prune(statistics, iterations)
+                if sum(entry.active for entry in statistics) == 1:
+                    break  # the others are all clearly behind
         self.last_report.iterations = iterations
+        _settle(statistics, iterations)
         best = max(statistics, key=lambda entry: (entry.active, entry.mean, entry.candidate.equity))
         return best.candidate.move
 
@@ -213,7 +232,7 @@ class SimulationPlayer:
         # First a quick greedy play-out for every candidate, then, while time remains, a
         # deeper look at the opponent's replies, best candidates first.
         for entry in statistics:
-            if entry.count and time.perf_counter() >= deadline:
+            if self.last_report.rollouts and time.perf_counter() >= deadline:
                 break
             entry.add(endgame_value(world, seat, entry.candidate.move, replies=1))
             self.last_report.rollouts += 1
@@ -223,10 +242,30 @@ class SimulationPlayer:
             if time.perf_counter() >= deadline:
                 break
             deeper = endgame_value(world, seat, entry.candidate.move, replies=4)
-            entry.mean = min(entry.mean, deeper)
+            entry.values[0] = min(entry.values[0], deeper)
             self.last_report.rollouts += 1
         best = min(evaluated, key=lambda entry: (-entry.mean, -entry.candidate.equity))
         return best.candidate.move
+
+
+def _settle(statistics: list[CandidateStatistics], iterations: int) -> None:
+    """Make the candidates comparable after the time ran out in the middle of an iteration.
+
+    With complete iterations, the values of the unfinished one are dropped: only values from
+    the same deals are compared. With none, candidates left without a value get their equity
+    plus the mean change the simulation made to the equity of those that got one.
+    """
+    if iterations > 0:
+        for entry in statistics:
+            if entry.active:
+                del entry.values[iterations:]
+        return
+    changes = [entry.mean - entry.candidate.equity for entry in statistics if entry.values]
+    if changes:
+        change = sum(changes) / len(changes)
+        for entry in statistics:
+            if not entry.values:
+                entry.imputed = entry.candidate.equity + change
 
 
 def imagined_game(game: Game, seat: int, deal: str, seed: int | None = None) -> Game:
