@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from binscrabble.board import (
@@ -257,3 +259,10 @@ def test_iteration_yields_occupied_squares_in_order() -> None:
     board = Board.from_rows(rows_with(8, "...1+1=10"))
     assert [square_name(sq) for sq, _ in board] == ["D8", "E8", "F8", "G8", "H8", "I8"]
     assert "".join(tile.face for _, tile in board) == "1+1=10"
+
+
+def test_square_errors_survive_pickling() -> None:
+    with pytest.raises(SquareError) as caught:
+        parse_square("Q3")
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.kind, str(copy)) == ("column", str(caught.value))

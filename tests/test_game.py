@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 
 import pytest
@@ -401,6 +402,15 @@ def test_exchange_not_on_rack() -> None:
 def test_not_a_move() -> None:
     game = game_on(Board(), "1=1")
     assert reason_of(game, "8G 1=1") == "not_a_move"  # type: ignore[arg-type]
+
+
+def test_errors_survive_pickling() -> None:
+    game = game_on(Board(), "1+1=11")
+    problem = game.illegal_reason(parse_move("8D 1+1=11", game.board))
+    assert problem is not None
+    copy = pickle.loads(pickle.dumps(problem))
+    assert (copy.kind, str(copy), copy.squares) == (problem.kind, str(problem), problem.squares)
+    assert copy.cause is not None and copy.cause.kind == "sides_differ"
 
 
 def test_every_reason_kind_has_its_test() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from binscrabble.board import Board, parse_square
@@ -259,3 +261,10 @@ def test_every_notation_error_kind_is_tested() -> None:
         "exchange",
     }
     assert tested == set(NOTATION_ERROR_KINDS)
+
+
+def test_notation_errors_survive_pickling() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_move("8D 1+2=10", Board())
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.kind, copy.position, str(copy)) == ("symbol", 5, str(caught.value))

@@ -72,6 +72,10 @@ class SquareError(ValueError):
         super().__init__(message)
         self.kind = kind
 
+    def __reduce__(self) -> tuple[type[SquareError], tuple[str, str]]:
+        # The kind must survive pickling (process pools send errors back).
+        return SquareError, (self.kind, str(self))
+
 
 def square(column: int, row: int) -> int:
     """The square at a 0-based column and row.

@@ -110,6 +110,10 @@ class IllegalMoveError(ValueError):
         self.squares = tuple(squares)
         self.cause = cause
 
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[object, ...]]:
+        # The extra fields must survive pickling (process pools send errors back).
+        return IllegalMoveError, (self.kind, str(self), self.squares, self.cause)
+
     def __repr__(self) -> str:
         return f"IllegalMoveError({self.kind!r}, {str(self)!r})"
 

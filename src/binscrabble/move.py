@@ -154,6 +154,10 @@ class NotationError(ValueError):
         self.kind = kind
         self.position = position
 
+    def __reduce__(self) -> tuple[type[NotationError], tuple[object, ...]]:
+        # The extra fields must survive pickling (process pools send errors back).
+        return NotationError, (self.kind, str(self), self.position)
+
 
 #: Every ``NotationError.kind``.
 NOTATION_ERROR_KINDS: Final = (
