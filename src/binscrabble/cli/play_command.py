@@ -1,0 +1,103 @@
+"""``binscrabble play``: the terminal game (the work is done in :mod:`binscrabble.terminal`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
+from binscrabble.terminal import (
+    DEFAULT_SAVE,
+    SessionError,
+    SessionOptions,
+    parse_players,
+    run_session,
+)
+
+EPILOG = f"""\
+Players are names separated by commas; cpu:LEVEL makes a seat a computer (levels beginner,
+easy, medium, hard, max; strategies random, greedy, equity, simulation), e.g.
+  binscrabble play --players Alice,cpu:medium
+Without --players the names are asked (Enter: Player 1 and Player 2).
+The game is saved after every turn to {DEFAULT_SAVE} (or --save FILE); `quit` or the end
+of input leaves, and --resume FILE continues. In the game, type help for the commands.
+See docs/playing.md.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game at the terminal (hot-seat, or against the computer)",
+        description="Play Binary Scrabble at the terminal: 2 to 4 players, people or computers.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--players", metavar="A,B,...", help="2 to 4 players, e.g. Alice,Bob or Alice,cpu:medium"
+    )
+    parser.add_argument("--seed", type=int, help="shuffle the bag with this seed (replayable)")
+    parser.add_argument(
+        "--save", metavar="FILE", help=f"save the game to FILE (default: {DEFAULT_SAVE})"
+    )
+    parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    parser.add_argument(
+        "--allow-undo",
+        action="store_true",
+        help="house option: the command undo takes back the last turn",
+    )
+    parser.add_argument(
+        "--no-confirm",
+        action="store_true",
+        help="play a typed move at once, without showing its score and asking first",
+    )
+    add_rules_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        fixed = [
+            option
+            for option, given in (
+                ("--players", args.players is not None),
+                ("--seed", args.seed is not None),
+                ("--preset", args.preset is not None),
+                ("--precedence", args.precedence is not None),
+                ("--rule", bool(args.rule)),
+                ("--rules", args.rules is not None),
+            )
+            if given
+        ]
+        if fixed:
+            return usage_error(
+                f"{', '.join(fixed)} cannot change a saved game: --resume keeps its players, "
+                "rules and seed"
+            )
+    rules = rules_or_exit(args)
+    if isinstance(rules, int):
+        return rules
+    players = None
+    if args.players is not None:
+        try:
+            players = parse_players(args.players)
+        except SessionError as error:
+            return usage_error(str(error))
+    options = SessionOptions(
+        players=players,
+        rules=rules,
+        seed=args.seed,
+        save=args.save,
+        resume=args.resume,
+        allow_undo=args.allow_undo,
+        confirm=not args.no_confirm,
+    )
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    return run_session(
+        options,
+        sys.stdin,
+        sys.stdout,
+        sys.stderr,
+        color=use_color(sys.stdout),
+        interactive=interactive,
+    )

@@ -1,0 +1,73 @@
+"""``binscrabble replay``: show a recorded game at any turn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from binscrabble.cli.common import usage_error, use_color
+from binscrabble.move import Place
+from binscrabble.record import RecordError, read_record_file
+from binscrabble.terminal import render_board, render_recent, render_scores
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="show a recorded game (.bsr) at its end or after any turn",
+        description=(
+            "Replay a game record, checking every move, and show the board and the scores "
+            "after turn N (default: the end of the record). Format: docs/record-format.md."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="a game record, e.g. binscrabble-game.bsr")
+    parser.add_argument(
+        "--turn",
+        type=int,
+        metavar="N",
+        help="show the game after its first N turns (0: the empty board; default: the end)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = read_record_file(args.file)
+    except FileNotFoundError:
+        return usage_error(f"no such file: {args.file}")
+    except IsADirectoryError:
+        return usage_error(f"{args.file} is a folder, not a game record")
+    except OSError as error:
+        return usage_error(f"cannot read {args.file}: {error.strerror}")
+    except RecordError as error:
+        return usage_error(f"{args.file}: {error}")
+    turns = len(game.history)
+    turn = turns if args.turn is None else args.turn
+    if not 0 <= turn <= turns:
+        return usage_error(f"--turn {args.turn} is out of range: this game has turns 0 to {turns}")
+    while len(game.history) > turn:
+        game.pop()
+    color = use_color(sys.stdout)
+    last = game.history[-1].move if game.history else None
+    squares = last.squares if isinstance(last, Place) else ()
+    out = sys.stdout
+    title = "the end" if turn == turns else f"turn {turn} of {turns}"
+    out.write(f"{' vs '.join(game.players)}: after {title}\n\n")
+    out.write(render_board(game.board, color, squares) + "\n\n")
+    out.write(render_scores(game) + "\n")
+    out.write(render_recent(game, None) + "\n")
+    racks = "   ".join(
+        f"{name} {rack or '(none)'}" for name, rack in zip(game.players, game.racks, strict=True)
+    )
+    out.write(f"Racks: {racks}\n")
+    outcome = game.outcome()
+    if outcome is not None:
+        adjustments = ", ".join(
+            f"{name} {change:+d}"
+            for name, change in zip(game.players, outcome.adjustments, strict=True)
+        )
+        out.write(f"Game over ({outcome.reason}); end adjustments: {adjustments}\n")
+        out.write(f"{outcome}\n")
+    else:
+        out.write(f"{game.players[game.to_move]} to move.\n")
+    return 0

@@ -1,0 +1,648 @@
+"""The terminal game: hot-seat Binary Scrabble for 2 to 4 players, people or computers.
+
+Everything the ``binscrabble play`` command does lives here, behind injectable input and
+output streams, so tests drive a whole game by feeding lines. The command line module only
+parses options and calls :func:`run_session`.
+
+A seat is a person, who types moves and commands, or a computer: any object with
+``choose(game, budget) -> Move`` (the engine's players, named ``cpu:LEVEL`` on the command
+line). The game is saved as a record (docs/record-format.md) after every turn, atomically,
+and ``--resume`` continues it. See docs/playing.md.
+
+>>> print(render_board(Board(), color=False).splitlines()[8])
+ 8  3W   .   .  2L   .   .   .  2W   .   .   .  2L   .   .  3W
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol, TextIO
+
+from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
+from binscrabble.game import Game, SetupError
+from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
+from binscrabble.record import RecordError, read_record_file, write_record_file
+from binscrabble.rules import TILE_POINTS, Rules
+
+#: Where the game is saved when no ``--save`` is given (in the current folder).
+DEFAULT_SAVE: Final = "binscrabble-game.bsr"
+#: The prefix that marks a computer seat in ``--players`` and in saved games.
+COMPUTER_PREFIX: Final = "cpu:"
+#: How many recent turns the screen lists.
+RECENT_TURNS: Final = 4
+
+# ANSI styles (SGR codes). Premium squares take Scrabble's usual colours; tiles look like
+# tiles (black on yellow), the last move's tiles are green so a player sees what changed.
+_RESET: Final = "\x1b[0m"
+_PREMIUM_STYLE: Final[Mapping[str, str]] = {
+    "TW": "\x1b[97;41m",
+    "DW": "\x1b[30;105m",
+    "TL": "\x1b[97;44m",
+    "DL": "\x1b[30;106m",
+}
+_EMPTY_STYLE: Final = "\x1b[2m"
+_TILE_STYLE: Final = "\x1b[1;30;43m"
+_BLANK_TILE_STYLE: Final = "\x1b[1;34;43m"
+_NEW_TILE_STYLE: Final = "\x1b[1;30;102m"
+_BOLD: Final = "\x1b[1m"
+_CLEAR_SCREEN: Final = "\x1b[2J\x1b[H"
+_PREMIUM_LABELS: Final[Mapping[str, str]] = {"TW": "3W", "DW": "2W", "TL": "3L", "DL": "2L"}
+
+HELP: Final = """\
+Type a move in notation, or a command:
+  8D 1+1=10          a play across from D8 (row first); D8 1+1=10 plays down (column first)
+  8D 1+?1=10         ?1 is a blank played as 1; (…) marks tiles already on the board
+  exchange 0 1 ?     give tiles back to the bag (also -01?); needs 9 tiles in the bag
+  pass               pass the turn
+  preview MOVE       show what a move would score, run by run, without playing it (or ? MOVE)
+  undo               take back the last turn (only with --allow-undo)
+  board              show the board again
+  unseen             the tiles you have not seen (bag and other racks)
+  rules              the rules in force
+  quit               save the game and leave (resume with --resume FILE)
+Tiles: 0 1 = + - x(×) /(÷) &(AND) |(OR) ~(NOT) ^(XOR) and ? (blank). Words AND OR NOT XOR
+and spaces are fine in moves: 8D 1 or 1 = 1."""
+
+
+class ComputerPlayer(Protocol):
+    """A computer seat: the engine's players have this shape."""
+
+    def choose(self, game: Game, budget: float | None = None) -> Move: ...
+
+
+class SessionError(Exception):
+    """A problem that stops the game from starting (bad players, unreadable save file...)."""
+
+
+# -- rendering --------------------------------------------------------------------------------
+
+
+def _style(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{_RESET}" if color else text
+
+
+def render_board(board: Board, color: bool, highlight: Iterable[int] = ()) -> str:
+    """The board with coordinates: tiles by their codes (``#`` a rotated ``=``, a ``?`` just
+    before a blank's face), empty premium squares as ``3W 2W 3L 2L``.
+
+    With ``color`` the premium squares and the tiles are coloured (ANSI) and the squares in
+    ``highlight`` (the last move) stand out.
+    """
+    new = set(highlight)
+    lines = [("    " + " ".join(f" {letter} " for letter in COLUMN_NAMES)).rstrip()]
+    for row in range(SIZE):
+        cells = []
+        for column in range(SIZE):
+            sq = row * SIZE + column
+            tile = board[sq]
+            if tile is None:
+                kind = PREMIUMS[sq]
+                if kind is None:
+                    cells.append(_style(" . ", _EMPTY_STYLE, color))
+                else:
+                    cells.append(_style(f"{_PREMIUM_LABELS[kind]} ", _PREMIUM_STYLE[kind], color))
+                continue
+            text = ("?" if tile.blank else " ") + tile.symbol + " "
+            if sq in new:
+                style = _NEW_TILE_STYLE
+            else:
+                style = _BLANK_TILE_STYLE if tile.blank else _TILE_STYLE
+            cells.append(_style(text, style, color))
+        lines.append((f"{row + 1:>2}  " + " ".join(cells)).rstrip())
+    return "\n".join(lines)
+
+
+def render_rack(rack: str, color: bool) -> str:
+    """A rack as its tile codes, then each tile's points.
+
+    >>> render_rack("10x?", color=False)
+    '1  0  x  ?   (points 1 1 2 0)'
+    """
+    if not rack:
+        return "(empty)"
+    tiles = "  ".join(_style(f" {code} ", _TILE_STYLE, True) if color else code for code in rack)
+    points = " ".join(str(TILE_POINTS[code]) for code in rack)
+    return f"{tiles}   (points {points})"
+
+
+def describe_tiles(codes: str) -> str:
+    """Tiles counted by kind, in the fixed order: ``0×3 1×2 ?×1``.
+
+    >>> describe_tiles("10?0")
+    '0×2 1×1 ?×1'
+    """
+    counts = Counter(codes)
+    return " ".join(f"{code}×{counts[code]}" for code in CODE_ORDER if counts[code]) or "none"
+
+
+def _last_squares(game: Game) -> tuple[int, ...]:
+    if game.history and isinstance(game.history[-1].move, Place):
+        return game.history[-1].move.squares
+    return ()
+
+
+def render_scores(game: Game) -> str:
+    """One line: every player's total (the one to move marked) and the tiles in the bag."""
+    parts = []
+    for seat, name in enumerate(game.players):
+        marker = "▸ " if seat == game.to_move and not game.is_over() else ""
+        parts.append(f"{marker}{name} {game.scores[seat]}")
+    return "   ".join(parts) + f"   |   bag: {game.bag_size} tiles"
+
+
+def render_recent(game: Game, seat: int | None, count: int = RECENT_TURNS) -> str:
+    """The last turns as a seat may see them (others' exchanges show only how many tiles)."""
+    history = game.view_for(seat)["history"][-count:]
+    if not history:
+        return "No moves yet."
+    start = len(game.history) - len(history) + 1
+    lines = ["Last moves:"]
+    for number, entry in enumerate(history, start=start):
+        lines.append(
+            f"  {number:>3}. {entry['player']}: {entry['notation']}  +{entry['score']} "
+            f"(total {entry['scores'][entry['seat']]})"
+        )
+    return "\n".join(lines)
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def is_computer_name(name: str) -> bool:
+    """Whether a seat's name stands for a computer player (``cpu:greedy``, ``cpu:hard#2``)."""
+    return name.lower().startswith(COMPUTER_PREFIX)
+
+
+def parse_players(text: str) -> list[str]:
+    """Player names from ``--players``: 2 to 4, separated by commas, ``cpu:LEVEL`` for a
+    computer. Computers of the same level get ``#2``, ``#3`` so that every name differs.
+
+    >>> parse_players("Alice, cpu:greedy, cpu:greedy")
+    ['Alice', 'cpu:greedy', 'cpu:greedy#2']
+    """
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names):
+        raise SessionError(f"--players takes names separated by commas, not {text!r}")
+    if not 2 <= len(names) <= 4:
+        raise SessionError(f"a game has 2 to 4 players, not {len(names)}")
+    result: list[str] = []
+    for name in names:
+        if any(char in name for char in "\r\n"):
+            raise SessionError(f"a player's name cannot hold a line break: {name!r}")
+        if is_computer_name(name):
+            unique, number = name, 1
+            while unique in result:
+                number += 1
+                unique = f"{name}#{number}"
+            result.append(unique)
+        elif name in result:
+            raise SessionError(f"two players are named {name!r}: give them different names")
+        else:
+            result.append(name)
+    if all(is_computer_name(name) for name in result):
+        raise SessionError(
+            "every seat is a computer: use `binscrabble selfplay` to watch computers play"
+        )
+    return result
+
+
+ComputerFactory = Callable[[str], ComputerPlayer]
+
+
+def engine_computer(name: str) -> ComputerPlayer:
+    """The engine's player for a seat named ``cpu:LEVEL`` (``#N`` suffixes ignored)."""
+    level = name.split("#", 1)[0]
+    try:
+        from binscrabble.engine.levels import PlayerNameError, player_from_name
+    except ImportError:  # pragma: no cover - the engine ships with the package
+        raise SessionError(
+            f"{name}: computer players are not available in this installation"
+        ) from None
+    try:
+        return player_from_name(level)
+    except PlayerNameError as error:
+        raise SessionError(str(error)) from None
+
+
+def computers_for(
+    players: Sequence[str], factory: ComputerFactory = engine_computer
+) -> dict[int, ComputerPlayer]:
+    """The computer player of every seat whose name is ``cpu:...``."""
+    return {seat: factory(name) for seat, name in enumerate(players) if is_computer_name(name)}
+
+
+# -- the game loop ----------------------------------------------------------------------------
+
+
+class _Quit(Exception):
+    """The player asked to leave (``quit``, or end of input)."""
+
+
+@dataclass
+class TerminalGame:
+    """One game at the terminal: reads lines from ``stdin``, writes to ``stdout``.
+
+    ``computers`` maps seats to computer players; every other seat is a person. With more
+    than one person, the rack of the player to move is shown only after they press Enter
+    (hot-seat privacy). ``confirm`` asks before playing a typed play, showing its score.
+    """
+
+    game: Game
+    save_path: Path
+    stdin: TextIO
+    stdout: TextIO
+    computers: Mapping[int, ComputerPlayer]
+    color: bool = False
+    allow_undo: bool = False
+    confirm: bool = True
+    clear_screen: bool = False
+
+    # -- input and output -------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        """One line of input without its line break; :class:`_Quit` at the end of input."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say()
+            raise _Quit
+        return line.rstrip("\r\n")
+
+    def save(self) -> bool:
+        try:
+            write_record_file(self.game, self.save_path)
+        except (OSError, RecordError) as error:
+            self.say(f"Warning: could not save the game to {self.save_path}: {error}")
+            return False
+        return True
+
+    # -- the loop ------------------------------------------------------------------------
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat for seat in range(len(self.game.players)) if seat not in self.computers]
+
+    def run(self) -> int:
+        """Play until the game ends or a player quits; returns the exit status (0)."""
+        game = self.game
+        self.say(
+            "Binary Scrabble: "
+            + ", ".join(
+                f"{name}{' (computer)' if seat in self.computers else ''}"
+                for seat, name in enumerate(game.players)
+            )
+        )
+        changed = game.rules.differences()
+        if changed:
+            shown = ", ".join(f"{name}={_rule_value(value)}" for name, value in changed.items())
+            self.say(f"House rules: {shown}")
+        self.say(f"The game is saved in {self.save_path} after every turn. Type help for help.")
+        self.save()
+        previous_human: int | None = None
+        try:
+            while not game.is_over():
+                seat = game.to_move
+                if seat in self.computers:
+                    self.computer_turn(seat)
+                    continue
+                if len(self.humans) > 1 and previous_human != seat:
+                    self.privacy_screen(seat)
+                previous_human = seat
+                if self.human_turn(seat) == "undo":
+                    previous_human = None if game.to_move != seat else seat
+        except _Quit:
+            saved = self.save()
+            if saved:
+                self.say(
+                    f"Game saved in {self.save_path}. Continue it with: "
+                    f"binscrabble play --resume {self.save_path}"
+                )
+            return 0
+        except KeyboardInterrupt:
+            self.save()
+            self.say(f"\nInterrupted. The game is saved in {self.save_path}.")
+            return 130
+        self.game_over()
+        return 0
+
+    def privacy_screen(self, seat: int) -> None:
+        if self.clear_screen:
+            self.stdout.write(_CLEAR_SCREEN)
+        else:
+            self.say("\n" + "-" * 64)
+        self.ask(f"{self.game.players[seat]}, it is your turn. Press Enter to see your rack. ")
+
+    def show(self, seat: int) -> None:
+        game = self.game
+        if self.clear_screen:
+            self.stdout.write(_CLEAR_SCREEN)
+        self.say()
+        self.say(render_board(game.board, self.color, _last_squares(game)))
+        self.say()
+        self.say(render_scores(game))
+        self.say(render_recent(game, seat))
+        self.say()
+        name = game.players[seat]
+        label = _style(name, _BOLD, self.color)
+        rack = render_rack("".join(sorted(game.rack(seat), key=CODE_ORDER.index)), self.color)
+        self.say(f"Turn {len(game.history) + 1}. {label}'s rack: {rack}")
+
+    def computer_turn(self, seat: int) -> None:
+        game = self.game
+        name = game.players[seat]
+        self.say(f"{name} is thinking…")
+        move = self.computers[seat].choose(game.copy(), None)
+        if not game.is_legal(move):
+            # A seam for engines to come: never let a computer's mistake stop the game.
+            self.say(f"{name} chose an illegal move ({game.illegal_reason(move)}); it passes.")
+            move = Pass()
+        notation = move.notation(game.board)
+        game.push(move)
+        turn = game.history[-1]
+        shown = f"exchanges {len(move.tiles)} tiles" if isinstance(move, Exchange) else notation
+        self.say(f"{name} plays {shown} for {turn.score} (total {turn.scores[seat]}).")
+        self.save()
+
+    def human_turn(self, seat: int) -> str:
+        """One person's turn: commands until a move is played. Returns what happened."""
+        game = self.game
+        self.show(seat)
+        while True:
+            line = self.ask(f"{game.players[seat]}> ").strip()
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            command = word.lower()
+            rest = rest.strip()
+            if command in ("help", "h"):
+                self.say(HELP)
+            elif command in ("quit", "exit", "q"):
+                raise _Quit
+            elif command == "board":
+                self.show(seat)
+            elif command == "rules":
+                self.say(game.rules.describe())
+            elif command == "unseen":
+                self.say(
+                    f"Unseen tiles ({len(game.unseen(seat))}): {describe_tiles(game.unseen(seat))}"
+                )
+            elif command in ("preview", "?") or (line.startswith("?") and command != "?"):
+                self.preview(rest if command in ("preview", "?") else line[1:].strip())
+            elif command == "undo":
+                if self.undo():
+                    return "undo"
+            elif self.try_move(line, seat):
+                return "moved"
+
+    def read_move(self, text: str) -> Move | None:
+        """The move typed, or ``None`` after saying why it cannot be played."""
+        if not text:
+            self.say("Give a move, e.g. 8D 1+1=10.")
+            return None
+        try:
+            move = parse_move(text, self.game.board)
+        except NotationError as error:
+            self.say(f"Cannot read {text!r}: {error}. Type help for the notation.")
+            return None
+        problem = self.game.illegal_reason(move)
+        if problem is not None:
+            self.say(f"Not allowed: {problem}.")
+            return None
+        return move
+
+    def preview(self, text: str) -> None:
+        move = self.read_move(text)
+        if move is None:
+            return
+        if isinstance(move, Place):
+            self.say(f"{move.notation(self.game.board)} would score:")
+            self.say(_indent(str(self.game.score_breakdown(move))))
+        else:
+            self.say(f"{move.notation(self.game.board)} is allowed and scores 0.")
+
+    def try_move(self, text: str, seat: int) -> bool:
+        game = self.game
+        move = self.read_move(text)
+        if move is None:
+            return False
+        notation = move.notation(game.board)
+        if isinstance(move, Place) and self.confirm:
+            breakdown = game.score_breakdown(move)
+            self.say(_indent(str(breakdown)))
+            answer = self.ask(f"Play {notation} for {breakdown.total}? [Y/n] ").strip().lower()
+            if answer not in ("", "y", "yes"):
+                self.say("Not played.")
+                return False
+        game.push(move)
+        turn = game.history[-1]
+        if isinstance(move, Exchange):
+            self.say(f"{game.players[seat]} exchanges {describe_tiles(move.tiles)}.")
+        elif isinstance(move, Pass):
+            self.say(f"{game.players[seat]} passes.")
+        else:
+            self.say(
+                f"{game.players[seat]} plays {notation} for {turn.score} "
+                f"(total {turn.scores[seat]})."
+            )
+        self.save()
+        return True
+
+    def undo(self) -> bool:
+        game = self.game
+        if not self.allow_undo:
+            self.say("Undo is off: start the game with --allow-undo to allow it.")
+            return False
+        if not game.history:
+            self.say("There is no turn to take back.")
+            return False
+        taken = [game.pop()]
+        # Behind a computer's turn is the person's own: take both back, or the computer
+        # would only play again.
+        while game.to_move in self.computers and game.history:
+            taken.append(game.pop())
+        self.say(
+            f"Took back {len(taken)} turn{'s' if len(taken) > 1 else ''}; "
+            f"{game.players[game.to_move]} to move."
+        )
+        self.save()
+        return True
+
+    def game_over(self) -> None:
+        game = self.game
+        outcome = game.outcome()
+        assert outcome is not None
+        self.say()
+        self.say(render_board(game.board, self.color, _last_squares(game)))
+        self.say()
+        if outcome.reason == "out":
+            out = game.history[-1].seat
+            self.say(f"Game over: {game.players[out]} played out with the bag empty.")
+        else:
+            self.say("Game over: six scoreless turns in a row.")
+        self.say("End-of-game adjustments:")
+        for seat, name in enumerate(game.players):
+            rack = game.racks[seat]
+            left = f"tiles left {rack}" if rack else "no tiles left"
+            self.say(f"  {name}: {left}, {outcome.adjustments[seat]:+d} → {outcome.scores[seat]}")
+        self.say(str(outcome).capitalize() if outcome.draw else f"{outcome}.")
+        self.save()
+        self.say(f"The record of the game is in {self.save_path}.")
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+def _rule_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+# -- starting a session -----------------------------------------------------------------------
+
+
+@dataclass
+class SessionOptions:
+    """What ``binscrabble play`` was asked for."""
+
+    players: list[str] | None = None
+    rules: Rules | None = None
+    seed: int | None = None
+    save: str | None = None
+    resume: str | None = None
+    allow_undo: bool = False
+    confirm: bool = True
+
+
+def run_session(
+    options: SessionOptions,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    color: bool = False,
+    interactive: bool = False,
+    factory: ComputerFactory = engine_computer,
+) -> int:
+    """Start or resume a game and play it. Returns the exit status: 0 when the game ended or
+    was saved to be continued, 2 when it could not start (the reason on ``stderr``)."""
+    try:
+        game, save_path = _prepare(options, stdin, stdout)
+        computers = computers_for(game.players, factory)
+    except SessionError as error:
+        stderr.write(f"binscrabble: error: {error}\n")
+        return 2
+    except _Quit:
+        return 0
+    terminal = TerminalGame(
+        game=game,
+        save_path=save_path,
+        stdin=stdin,
+        stdout=stdout,
+        computers=computers,
+        color=color,
+        allow_undo=options.allow_undo,
+        confirm=options.confirm,
+        clear_screen=interactive,
+    )
+    if game.is_over():
+        terminal.say("This game is already over.")
+        terminal.game_over()
+        return 0
+    return terminal.run()
+
+
+def _read_saved(path: Path) -> Game:
+    try:
+        return read_record_file(path)
+    except FileNotFoundError:
+        raise SessionError(f"no saved game at {path}") from None
+    except OSError as error:
+        raise SessionError(f"cannot read {path}: {error.strerror}") from None
+    except RecordError as error:
+        raise SessionError(f"{path} is not a game this program can continue: {error}") from None
+
+
+def _prepare(options: SessionOptions, stdin: TextIO, stdout: TextIO) -> tuple[Game, Path]:
+    if options.resume is not None:
+        path = Path(options.resume)
+        game = _read_saved(path)
+        return game, Path(options.save) if options.save else path
+    save_path = Path(options.save or DEFAULT_SAVE)
+    if save_path.exists() and options.save is None:
+        # A game left in the default file is offered back rather than overwritten.
+        try:
+            saved = read_record_file(save_path)
+        except (OSError, RecordError):
+            raise SessionError(
+                f"{save_path} exists and is not a saved game; use --save FILE to save elsewhere"
+            ) from None
+        if not saved.is_over():
+            scores = ", ".join(
+                f"{name} {score}" for name, score in zip(saved.players, saved.scores, strict=True)
+            )
+            stdout.write(
+                f"A game is saved in {save_path} (turn {len(saved.history) + 1}: {scores}).\n"
+                "Resume it? [Y/n] (n starts a new game in its place) "
+            )
+            stdout.flush()
+            answer = stdin.readline()
+            if not answer:
+                raise _Quit
+            if answer.strip().lower() in ("", "y", "yes"):
+                return saved, save_path
+    players = options.players
+    if players is None:
+        players = _ask_players(stdin, stdout)
+    try:
+        game = Game(players, options.rules or Rules(), seed=options.seed)
+    except SetupError as error:
+        raise SessionError(str(error)) from None
+    return game, save_path
+
+
+def _ask_players(stdin: TextIO, stdout: TextIO) -> list[str]:
+    default = "Player 1,Player 2"
+    while True:
+        stdout.write(
+            "Players, 2 to 4 names separated by commas (cpu:LEVEL for a computer, e.g. "
+            f"cpu:medium) [{default}]: "
+        )
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            raise _Quit
+        text = line.strip() or default
+        try:
+            return parse_players(text)
+        except SessionError as error:
+            stdout.write(f"{error}\n")
+
+
+__all__ = [
+    "COMPUTER_PREFIX",
+    "DEFAULT_SAVE",
+    "HELP",
+    "ComputerPlayer",
+    "SessionError",
+    "SessionOptions",
+    "TerminalGame",
+    "computers_for",
+    "describe_tiles",
+    "engine_computer",
+    "is_computer_name",
+    "parse_players",
+    "render_board",
+    "render_rack",
+    "render_recent",
+    "render_scores",
+    "run_session",
+]
