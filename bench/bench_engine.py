@@ -1,0 +1,78 @@
+"""Engine benchmark: time per move of the hard and max levels, and of whole greedy games.
+
+Prints figures; never passes or fails on time. Positions come from seeded games between
+greedy players (openings, middle games and late boards), so the run is the same every time.
+Wall-clock seconds are shown next to CPU seconds: on a busy machine the simulation's time
+budget is wall-clock, so its wall time stays near the budget while the CPU time shrinks.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from binscrabble.engine.levels import player_from_name
+from binscrabble.engine.players import GreedyPlayer
+from binscrabble.engine.selfplay import play_game
+from binscrabble.engine.simulation import SimulationPlayer
+from binscrabble.game import Game
+
+#: (seed, turns played before the position) of the positions timed.
+POSITIONS = ((1, 0), (2, 3), (3, 6), (4, 9), (5, 12))
+
+
+def position(seed: int, turns: int) -> Game:
+    game = Game(("A", "B"), seed=seed)
+    greedy = GreedyPlayer()
+    for _ in range(turns):
+        if game.is_over():
+            break
+        game.push(greedy.choose(game))
+    return game
+
+
+def time_level(level: str, positions: list[Game]) -> None:
+    walls, cpus = [], []
+    for number, game in enumerate(positions):
+        player = player_from_name(level, seed=number)
+        wall, cpu = time.perf_counter(), time.process_time()
+        move = player.choose(game)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+        report = player.last_report if isinstance(player, SimulationPlayer) else None
+        detail = (
+            f"{report.iterations:>3} iterations, {report.rollouts:>3} rollouts"
+            f"{' (endgame)' if report.endgame else ''}"
+            if report is not None
+            else ""
+        )
+        print(
+            f"  {level:<5} position {number + 1} (bag {game.bag_size:>2}): "
+            f"{walls[-1]:5.2f} s wall, {cpus[-1]:5.2f} s CPU  {detail}  -> "
+            f"{move.notation(game.board)}"
+        )
+    print(
+        f"  {level}: mean {statistics.mean(walls):.2f} s, worst {max(walls):.2f} s per move "
+        f"(wall); mean CPU {statistics.mean(cpus):.2f} s"
+    )
+
+
+def main() -> int:
+    positions = [position(seed, turns) for seed, turns in POSITIONS]
+    print("time per move")
+    time_level("hard", positions)
+    time_level("max", positions[1:4])
+    print("greedy self-play games (whole games, both seats greedy)")
+    seconds = []
+    for index in range(4):
+        wall = time.perf_counter()
+        result = play_game(("greedy", "greedy"), index, seed=1)
+        seconds.append(time.perf_counter() - wall)
+        print(f"  game {index + 1}: {seconds[-1]:.2f} s, {result.turns} turns, {result.scores}")
+    print(f"  mean {statistics.mean(seconds):.2f} s per game, worst {max(seconds):.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
