@@ -129,13 +129,13 @@ def render_rack(rack: str, color: bool) -> str:
 
 
 def describe_tiles(codes: str) -> str:
-    """Tiles counted by kind, in the fixed order: ``0×3 1×2 ?×1``.
+    """Tiles counted by kind, in the fixed order, as ``tile:count``.
 
     >>> describe_tiles("10?0")
-    '0×2 1×1 ?×1'
+    '0:2  1:1  ?:1'
     """
     counts = Counter(codes)
-    return " ".join(f"{code}×{counts[code]}" for code in CODE_ORDER if counts[code]) or "none"
+    return "  ".join(f"{code}:{counts[code]}" for code in CODE_ORDER if counts[code]) or "none"
 
 
 def _last_squares(game: Game) -> tuple[int, ...]:
@@ -444,7 +444,11 @@ class TerminalGame:
         game.push(move)
         turn = game.history[-1]
         if isinstance(move, Exchange):
-            self.say(f"{game.players[seat]} exchanges {describe_tiles(move.tiles)}.")
+            count = len(move.tiles)
+            self.say(
+                f"{game.players[seat]} exchanges {count} tile{'s' if count > 1 else ''}: "
+                f"{' '.join(move.tiles)}."
+            )
         elif isinstance(move, Pass):
             self.say(f"{game.players[seat]} passes.")
         else:

@@ -1,0 +1,364 @@
+"""The terminal game, driven through its input: scripted games, bad entries, saving, resuming."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from random_games import random_move
+
+from binscrabble.board import Board, parse_square
+from binscrabble.cli import main
+from binscrabble.game import Game
+from binscrabble.move import Exchange, Move, Pass, Place, parse_move
+from binscrabble.movegen import best_moves
+from binscrabble.record import read_record_file, write_record_file
+from binscrabble.rules import Rules
+from binscrabble.terminal import (
+    HELP,
+    SessionError,
+    SessionOptions,
+    computers_for,
+    describe_tiles,
+    parse_players,
+    render_board,
+    render_rack,
+    run_session,
+)
+
+
+def best_play(game: Game) -> str:
+    """The notation of the best-scoring play for the seat to move."""
+    move = best_moves(game, 1)[0].place
+    return move.notation(game.board)
+
+
+def session(
+    options: SessionOptions, lines: list[str], factory: object = None
+) -> tuple[int, str, str]:
+    stdin = io.StringIO("".join(line + "\n" for line in lines))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    if factory is None:
+        status = run_session(options, stdin, stdout, stderr)
+    else:
+        status = run_session(options, stdin, stdout, stderr, factory=factory)  # type: ignore[arg-type]
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+# -- rendering -------------------------------------------------------------------------------
+
+
+def test_plain_board_has_coordinates_premiums_and_tiles() -> None:
+    board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7, blanks=["E8"])
+    lines = render_board(board, color=False).splitlines()
+    assert lines[0].split() == list("ABCDEFGHIJKLMNO")
+    assert lines[1].split()[:2] == ["1", "3W"]
+    assert lines[8].split() == (
+        ["8", "3W", ".", ".", "1", "?+", "1", "=", "1", "0", ".", ".", "2L", ".", ".", "3W"]
+    )
+    assert "\x1b[" not in "\n".join(lines)
+    assert len(lines) == 16
+
+
+def test_color_board_uses_ansi_and_highlights_the_last_move() -> None:
+    board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
+    text = render_board(board, color=True, highlight=[parse_square("D8")])
+    assert "\x1b[97;41m3W " in text  # triple word in red
+    assert "\x1b[1;30;102m 1 " in text  # the last move's tile in green
+    assert "\x1b[1;30;43m + " in text  # an older tile
+
+
+def test_rack_and_tile_counts() -> None:
+    assert render_rack("1x?", color=False) == "1  x  ?   (points 1 2 0)"
+    assert "\x1b[" in render_rack("1", color=True)
+    assert render_rack("", color=False) == "(empty)"
+    assert describe_tiles("") == "none"
+    assert describe_tiles("?0=0") == "0:2  =:1  ?:1"
+
+
+# -- players ---------------------------------------------------------------------------------
+
+
+def test_parse_players() -> None:
+    assert parse_players("Alice,Bob") == ["Alice", "Bob"]
+    assert parse_players(" Alice , cpu:greedy ") == ["Alice", "cpu:greedy"]
+    assert parse_players("A,cpu:easy,cpu:easy,cpu:easy") == [
+        "A",
+        "cpu:easy",
+        "cpu:easy#2",
+        "cpu:easy#3",
+    ]
+    for bad, reason in {
+        "Solo": "2 to 4 players, not 1",
+        "A,B,C,D,E": "not 5",
+        "A,,B": "separated by commas",
+        "A,A": "two players are named 'A'",
+        "cpu:easy,cpu:hard": "every seat is a computer",
+    }.items():
+        with pytest.raises(SessionError, match=reason):
+            parse_players(bad)
+
+
+def test_computer_seats_use_the_engine() -> None:
+    computers = computers_for(["Ann", "cpu:greedy", "cpu:greedy#2"])
+    assert sorted(computers) == [1, 2]
+    assert hasattr(computers[1], "choose")
+    with pytest.raises(SessionError, match="unknown player"):
+        computers_for(["Ann", "cpu:grandmaster"])
+
+
+# -- a scripted hot-seat game ----------------------------------------------------------------
+
+
+def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
+    tmp_path: Path,
+) -> None:
+    save = tmp_path / "game.bsr"
+    shadow = Game(["Ada", "Bob"], Rules(), seed=5)
+    first = best_play(shadow)
+    first_move = parse_move(first, shadow.board)
+    first_score = shadow.score(first_move)
+    shadow.push(first_move)
+    bob_exchange = shadow.rack(1)[:3]
+    shadow.push(parse_move(f"exchange {bob_exchange}", shadow.board))
+    script = [
+        "",  # Ada: privacy screen
+        "hello",
+        "8P 1=1",
+        "help",
+        "rules",
+        "unseen",
+        "preview",
+        f"preview {first}",
+        f"? {first}",
+        first,
+        "n",  # not played after all
+        first,
+        "",  # confirmed
+        "",  # Bob: privacy screen
+        f"exchange {bob_exchange}",
+        "",  # Ada
+        "pass",
+        "",  # Bob
+        "undo",  # takes back Ada's pass
+        "",  # Ada again, after the undo
+        "quit",
+    ]
+    options = SessionOptions(
+        players=["Ada", "Bob"], seed=5, save=str(save), allow_undo=True, confirm=True
+    )
+    status, out, err = session(options, script)
+    assert status == 0, err
+    assert err == ""
+    assert "Ada, it is your turn. Press Enter" in out
+    assert "Cannot read 'hello'" in out
+    assert "column P is off the board" in out
+    assert HELP.splitlines()[0] in out
+    assert "identity_chains" in out  # the rules
+    assert "Unseen tiles (" in out
+    assert "Give a move" in out
+    assert out.count("would score:") == 2
+    assert f"total {first_score}" in out
+    assert out.count(f"Play {first} for {first_score}? [Y/n]") == 2
+    assert "Not played." in out
+    assert f"Ada plays {first} for {first_score} (total {first_score})." in out
+    exchanged = " ".join(Exchange(bob_exchange).tiles)
+    assert f"Bob exchanges 3 tiles: {exchanged}." in out
+    assert "Ada passes." in out
+    assert "Took back 1 turn; Ada to move." in out
+    assert f"Continue it with: binscrabble play --resume {save}" in out
+    # Bob's rack is never shown before Bob pressed Enter.
+    bob_screen = out.index("Bob, it is your turn")
+    assert "Bob's rack" not in out[:bob_screen]
+
+    saved = read_record_file(save)
+    assert saved == shadow  # same board, racks, bag, history: the undo left no trace
+    assert [turn.move for turn in saved.history] == [first_move, Exchange(bob_exchange)]
+
+    # Resume: Ada plays, Bob sees the privacy screen, then the input ends.
+    second = best_play(shadow)
+    shadow.push(parse_move(second, shadow.board))
+    status, out, err = session(SessionOptions(resume=str(save), confirm=False), ["", second, ""])
+    assert status == 0, err
+    assert f"Ada plays {second}" in out
+    assert "Game saved in" in out
+    assert read_record_file(save) == shadow
+
+
+def test_undo_is_off_unless_allowed_and_needs_a_turn(tmp_path: Path) -> None:
+    options = SessionOptions(players=["Ada", "Bob"], seed=1, save=str(tmp_path / "g.bsr"))
+    _, out, _ = session(options, ["", "undo"])
+    assert "Undo is off: start the game with --allow-undo" in out
+    options.allow_undo = True
+    _, out, _ = session(options, ["", "undo"])
+    assert "There is no turn to take back." in out
+
+
+def test_end_of_input_at_the_first_prompt_saves(tmp_path: Path) -> None:
+    save = tmp_path / "g.bsr"
+    status, out, _ = session(SessionOptions(players=["Ada", "Bob"], save=str(save)), [])
+    assert status == 0
+    assert "Game saved in" in out
+    assert read_record_file(save).players == ("Ada", "Bob")
+
+
+def test_a_whole_game_to_the_end(tmp_path: Path) -> None:
+    save = tmp_path / "whole.bsr"
+    shadow = Game(["Ada", "Bob", "Cy"], Rules(), seed=9)
+    rng = random.Random(9)
+    script: list[str] = []
+    while not shadow.is_over():
+        move = random_move(shadow, rng)
+        script += ["", move.notation(shadow.board)]
+        shadow.push(move)
+    options = SessionOptions(players=["Ada", "Bob", "Cy"], seed=9, save=str(save), confirm=False)
+    status, out, err = session(options, script)
+    assert status == 0, err
+    outcome = shadow.outcome()
+    assert outcome is not None
+    assert "Game over:" in out
+    assert "End-of-game adjustments:" in out
+    for seat, name in enumerate(shadow.players):
+        assert f"{outcome.adjustments[seat]:+d} → {outcome.scores[seat]}" in out, name
+    assert str(outcome) in out
+    assert read_record_file(save) == shadow
+    # Resuming a finished game shows the result and stops.
+    status, out, _ = session(SessionOptions(resume=str(save)), [])
+    assert status == 0
+    assert "This game is already over." in out and str(outcome) in out
+
+
+class PassingComputer:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, game: Game, budget: float | None = None) -> Move:
+        self.calls += 1
+        if self.calls == 2:
+            # A broken engine: the terminal game must survive it.
+            return Place(())
+        return Pass()
+
+
+def test_computer_seat_plays_and_undo_takes_back_to_the_person(tmp_path: Path) -> None:
+    computer = PassingComputer()
+
+    def factory(name: str) -> PassingComputer:
+        assert name == "cpu:test"
+        return computer
+
+    shadow = Game(["Ada", "cpu:test"], Rules(), seed=5)
+    first = best_play(shadow)
+    options = SessionOptions(
+        players=["Ada", "cpu:test"], seed=5, save=str(tmp_path / "c.bsr"), allow_undo=True
+    )
+    script = [first, "y", "undo", "pass", "pass", "pass"]
+    status, out, err = session(options, script, factory)
+    assert status == 0, err
+    assert "Press Enter" not in out  # one person: no privacy screens
+    assert "cpu:test plays pass for 0" in out
+    assert "Took back 2 turns; Ada to move." in out
+    assert "chose an illegal move" in out
+    assert "Game over: six scoreless turns in a row." in out
+
+
+def test_real_engine_opponent(tmp_path: Path) -> None:
+    options = SessionOptions(players=["Ada", "cpu:greedy"], seed=4, save=str(tmp_path / "e.bsr"))
+    status, out, _ = session(options, ["pass"])
+    assert status == 0
+    assert "cpu:greedy is thinking" in out
+    assert "cpu:greedy plays " in out
+    saved = read_record_file(tmp_path / "e.bsr")
+    assert len(saved.history) == 2
+
+
+def test_asking_for_players(tmp_path: Path) -> None:
+    options = SessionOptions(save=str(tmp_path / "a.bsr"))
+    status, out, _ = session(options, ["Solo", ""])
+    assert status == 0
+    assert "2 to 4 players, not 1" in out
+    assert read_record_file(tmp_path / "a.bsr").players == ("Player 1", "Player 2")
+
+
+def test_default_save_file_offers_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = Game(["Ann", "Ben"], seed=3)
+    game.push(Pass())
+    write_record_file(game, tmp_path / "binscrabble-game.bsr")
+    status, out, _ = session(SessionOptions(), ["", ""])
+    assert status == 0
+    assert "A game is saved in binscrabble-game.bsr (turn 2: Ann 0, Ben 0)" in out
+    assert "Ben, it is your turn" in out
+    # Answering n starts a new game in its place.
+    status, out, _ = session(SessionOptions(players=["Cy", "Di"]), ["n", ""])
+    assert status == 0
+    assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Cy", "Di")
+    (tmp_path / "binscrabble-game.bsr").write_text("not a record\n", encoding="utf-8")
+    status, _, err = session(SessionOptions(players=["Cy", "Di"]), [])
+    assert status == 2
+    assert "is not a saved game; use --save FILE" in err
+
+
+def test_resume_errors(tmp_path: Path) -> None:
+    status, _, err = session(SessionOptions(resume=str(tmp_path / "none.bsr")), [])
+    assert status == 2 and "no saved game at" in err
+    bad = tmp_path / "bad.bsr"
+    bad.write_text("#binscrabble-record 1\n#player1 A\n", encoding="utf-8")
+    status, _, err = session(SessionOptions(resume=str(bad)), [])
+    assert status == 2 and "line 2" in err and "#player1 to #player2" in err
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def run_cli(
+    arguments: list[str],
+    lines: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    status = main(arguments)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_cli_play_with_no_arguments_asks_names_and_saves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run_cli(["play"], ["", "", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert "Player 1, it is your turn" in out
+    assert "\x1b[" not in out  # not a terminal: no colour
+    assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Player 1", "Player 2")
+
+
+def test_cli_play_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "o.bsr"
+    arguments = ["play", "--players", "Ann,Ben", "--seed", "8", "--save", str(save)]
+    arguments += ["--preset", "expert", "--rule", "xor_tiles=2", "--no-confirm", "--allow-undo"]
+    status, out, _ = run_cli(arguments, ["", "rules", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert "House rules: identity_times_one=off" in out
+    game = read_record_file(save)
+    assert game.rules == Rules.preset("expert").override("xor_tiles", 2)
+    assert game.seed == 8
+    status, _, err = run_cli(
+        ["play", "--resume", str(save), "--seed", "3"], [], monkeypatch, capsys
+    )
+    assert status == 2 and "--seed cannot change a saved game" in err
+    status, _, err = run_cli(["play", "--players", "Solo"], [], monkeypatch, capsys)
+    assert status == 2 and "2 to 4 players" in err
+    status, _, err = run_cli(["play", "--rule", "bogus=1"], [], monkeypatch, capsys)
+    assert status == 2 and "unknown rule 'bogus'" in err
+    status, _, err = run_cli(
+        ["play", "--players", "Ann,cpu:wizard", "--save", str(save)], [], monkeypatch, capsys
+    )
+    assert status == 2 and "unknown player 'cpu:wizard'" in err
