@@ -255,6 +255,11 @@ def test_ascii_picture() -> None:
     assert str(board) == board.ascii()
 
 
+def test_ascii_shows_rotated_and_blank_rotated_tiles() -> None:
+    board = Board.from_rows(rows_with(8, ".......1=1"), blanks=["I8"], rotated=["I8"])
+    assert board.ascii().splitlines()[8] == " 8 T . . d . . . 1?# 1 . d . . T"
+
+
 def test_iteration_yields_occupied_squares_in_order() -> None:
     board = Board.from_rows(rows_with(8, "...1+1=10"))
     assert [square_name(sq) for sq, _ in board] == ["D8", "E8", "F8", "G8", "H8", "I8"]

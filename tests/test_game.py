@@ -163,6 +163,16 @@ def test_exchange_and_pass_score_zero() -> None:
     assert game.score_breakdown(Exchange("1")).runs == ()
 
 
+def test_scoring_an_illegal_move_raises_the_reason() -> None:
+    game = game_on(Board(), "1+1=11")
+    with pytest.raises(IllegalMoveError) as caught:
+        game.score_breakdown(parse_move("8D 1+1=11", game.board))
+    assert caught.value.kind == "not_equation"
+    with pytest.raises(IllegalMoveError, match="first play must cover"):
+        game.score(parse_move("8A 1=1", game.board))
+    assert game.board.is_empty()  # judging put nothing on the board
+
+
 def test_breakdown_to_dict_is_json() -> None:
     game = game_on(Board(), "1+1=10")
     data = game.score_breakdown(parse_move("8D 1+1=10", game.board)).to_dict()
