@@ -254,5 +254,8 @@ def _fix_sentence(tree: Equation, values: list[int | None], fixes: list[str]) ->
     also = f" (so would {', '.join(others)})" if others else ""
     if len(values) == 2 and values[0] is not None and values[1] is not None:
         left = _show_tree(tree.sides[0])
-        return f"{left} = {binary(values[0])}, not {binary(values[1])} — one symbol away, {first} would be true{also}"
+        return (
+            f"{left} = {binary(values[0])}, not {binary(values[1])} — "
+            f"one symbol away, {first} would be true{also}"
+        )
     return f"one symbol away, {first} would be true{also}"

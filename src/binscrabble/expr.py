@@ -170,11 +170,18 @@ def _rebuild_error(message: str, kind: str, position: int | None) -> EquationErr
 _Failure: TypeAlias = tuple[str, int | None, str]
 
 
-def _raise(failure: _Failure, positions: list[int] | None = None) -> EquationError:
+def _located(failure: _Failure, positions: list[int] | None) -> tuple[str, int | None, str]:
+    """Kind, position in the caller's text, and the finished sentence of a failure."""
     kind, position, template = failure
     if position is not None and positions is not None:
         position = positions[position]
-    message = template.replace("{position}", str(position)) if "{" in template else template
+    if "{" in template:
+        template = template.replace("{position}", str(position))
+    return kind, position, template
+
+
+def _raise(failure: _Failure, positions: list[int] | None = None) -> EquationError:
+    kind, position, message = _located(failure, positions)
     return EquationError(message, kind=kind, position=position)
 
 
@@ -431,11 +438,107 @@ _SideResult: TypeAlias = tuple[int | None, _Failure | None, tuple[_Fragment, ...
 # An equation's outcome: its value, or why it fails.
 _Outcome: TypeAlias = int | _Failure
 
+# A cached side: its value (no identity fragment), its value and how many identity
+# fragments (all allowed) it has, or the full result with reasons.
+_CachedSide: TypeAlias = int | tuple[int, int] | _SideResult
+_ShapeFunction: TypeAlias = Callable[[list[str]], int | tuple[int, int] | None]
+
 _CACHE_LIMIT: Final = 1 << 16
+_SHAPE_LIMIT: Final = 1 << 12
+_DIGIT_RUNS: Final = re.compile(r"[01]+")
+
+
+def _compile_shape(
+    shape: str, precedence: Mapping[str, int], negatives: bool, allowed: Mapping[str, bool]
+) -> _ShapeFunction:
+    """A function evaluating every side of one *shape* (its symbols with the digits removed).
+
+    ``"x~+"`` is the shape of ``11x~10+1``. The function takes the side's digit runs and
+    returns its value (or its value and its count of identity fragments, when it has some
+    and the rules allow each), or None when the side needs a closer look (a fragment the
+    rules forbid, a negative step, an inexact division). The parse tree is built once, here,
+    and baked into straight-line code, so a new side costs a few integer operations.
+    """
+    kinds: list[bool] = []  # per operand: under NOT?
+    operators: list[str] = []
+    index = 0
+    if shape[:1] == "~":
+        kinds.append(True)
+        index = 1
+    else:
+        kinds.append(False)
+    while index < len(shape):
+        operators.append(shape[index])
+        index += 1
+        if index < len(shape) and shape[index] == "~":
+            kinds.append(True)
+            index += 1
+        else:
+            kinds.append(False)
+    lines = ["def evaluate(digits):", "    fragments = 0"]
+    for number, under_not in enumerate(kinds):
+        if under_not:
+            lines.append(
+                f"    v{number} = ((1 << len(digits[{number}])) - 1) ^ int(digits[{number}], 2)"
+            )
+        else:
+            lines.append(f"    v{number} = int(digits[{number}], 2)")
+    # Operands on the stack: (variable name, bare literal?).
+    stack: list[tuple[str, bool]] = [("v0", not kinds[0])]
+    waiting: list[str] = []
+    temporaries = 0
+
+    def reduce() -> None:
+        nonlocal temporaries
+        operator = waiting.pop()
+        right, right_literal = stack.pop()
+        left, left_literal = stack.pop()
+        neutral, either_side = _NEUTRAL[operator]
+        found = "fragments += 1" if allowed[_IDENTITY_SWITCH[operator]] else "return None"
+        tests = []
+        if right_literal:
+            tests.append(f"{right} == {neutral}")
+        if either_side and left_literal:
+            tests.append(f"{left} == {neutral}")
+        if tests:
+            lines.append(f"    if {' or '.join(tests)}: {found}")
+        name = f"t{temporaries}"
+        temporaries += 1
+        if operator == "-":
+            if not negatives:
+                lines.append(f"    if {left} < {right}: return None")
+            lines.append(f"    {name} = {left} - {right}")
+        elif operator == "/":
+            lines.append(f"    if not {right} or {left} % {right}: return None")
+            lines.append(f"    {name} = {left} // {right}")
+        else:
+            python = {"+": "+", "x": "*", "&": "&", "|": "|", "^": "^"}[operator]
+            lines.append(f"    {name} = {left} {python} {right}")
+        stack.append((name, False))
+
+    for number, operator in enumerate(operators, start=1):
+        while waiting and precedence[waiting[-1]] >= precedence[operator]:
+            reduce()
+        waiting.append(operator)
+        stack.append((f"v{number}", not kinds[number]))
+    while waiting:
+        reduce()
+    result = stack[0][0]
+    lines.append(f"    return ({result}, fragments) if fragments else {result}")
+    namespace: dict[str, _ShapeFunction] = {}
+    # The source is built only from operator codes and numbers made here, never from input.
+    exec("\n".join(lines), {"int": int, "len": len}, namespace)
+    return namespace["evaluate"]
 
 
 class _Evaluator:
-    """Checks equations under one set of the rules that matter here, with bounded caches."""
+    """Checks equations under one set of the rules that matter here, with bounded caches.
+
+    Three caches, each cleared when full (simple, and the working set of a game or of a
+    search is far smaller): people's texts to results, codes to outcomes, and sides to
+    their values. A side is cached as a bare ``int`` when it has a value, no identity
+    fragment and no failure, which is the common case the fast path tests first.
+    """
 
     __slots__ = (
         "allowed",
@@ -445,6 +548,8 @@ class _Evaluator:
         "leading_zeros",
         "negatives",
         "precedence",
+        "results",
+        "shapes",
         "sides",
     )
 
@@ -460,12 +565,47 @@ class _Evaluator:
         self.chains = rules.identity_chains
         self.negatives = rules.allow_negatives
         self.leading_zeros = rules.leading_zeros
-        number = "[01]+" if rules.leading_zeros else "(?:0|1[01]*)"
-        operand = f"(?:~[01]+|{number})"
-        side = f"{operand}(?:[-+x/&|^]{operand})*"
-        self.grammar = re.compile(f"{side}(?:={side})+")
+        number = "[01]++" if rules.leading_zeros else "0|1[01]*+"
+        operand = f"(?:~[01]++|{number})"
+        side = f"{operand}(?:[-+x/&|^]{operand})*+"
+        # The whole grammar of RULES.md §6 as one regular expression: checked in C, in one
+        # call. Possessive quantifiers: nothing is ever worth backtracking into, since digits,
+        # operators and `=` never overlap. When it fails, _syntax_failure says why.
+        self.grammar = re.compile(f"{side}(?:={side})++")
         self.equations: dict[str, _Outcome] = {}
-        self.sides: dict[str, _SideResult] = {}
+        self.sides: dict[str, _CachedSide] = {}
+        self.results: dict[str, CheckResult] = {}
+        self.shapes: dict[str, _ShapeFunction] = {}
+
+    def check(self, text: str) -> CheckResult:
+        """The verdict on people's input (see :func:`check`)."""
+        results = self.results
+        result = results.get(text)
+        if result is not None:
+            return result
+        if len(results) >= _CACHE_LIMIT:
+            results.clear()
+        positions: list[int] | None = None
+        if len(text) <= MAX_SYMBOLS and self.grammar.fullmatch(text):
+            # Already codes, and grammatical: straight to the values.
+            outcome = self._evaluate(text)
+        else:
+            try:
+                codes, positions = _normalize(text)
+            except EquationError as error:
+                result = results[text] = _result(
+                    text, None, error.args[0], error.kind, error.position
+                )
+                return result
+            outcome = self.outcome(codes)
+        if type(outcome) is int:
+            result = _result(text, outcome, None, None, None)
+        else:
+            assert isinstance(outcome, tuple)
+            kind, position, message = _located(outcome, positions)
+            result = _result(text, None, message, kind, position)
+        results[text] = result
+        return result
 
     def outcome(self, codes: str) -> _Outcome:
         """The value of `codes`, or the first reason it is not a valid equation."""
@@ -484,30 +624,92 @@ class _Evaluator:
         return result
 
     def _evaluate(self, codes: str) -> _Outcome:
+        """The outcome of grammatical codes: identity rules, arithmetic, equal sides."""
         sides = codes.split("=")
-        cache = self.sides
-        results = []
-        plain = True
-        for side in sides:
-            result = cache.get(side)
-            if result is None:
-                result = self._side(side)
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[side] = result
-            if result[0] is None or result[2]:
-                plain = False
-            results.append(result)
-        if not plain:
-            failure = self._identity_or_arithmetic(sides, results)
-            if failure is not None:
-                return failure
-        first = results[0][0]
-        assert first is not None
-        for number, result in enumerate(results):
-            if result[0] != first:
-                return _sides_differ(sides, results, number)
-        return first
+        get = self.sides.get
+        if len(sides) == 2:
+            # The common shape, tested without building anything.
+            left_side, right_side = sides
+            left = get(left_side)
+            if left is None:
+                left = self._new_side(left_side)
+            right = get(right_side)
+            if right is None:
+                right = self._new_side(right_side)
+            if type(left) is int and type(right) is int:
+                if left == right:
+                    return left
+                return (
+                    "sides_differ",
+                    len(left_side),
+                    f"the left side is {left:b} but the right side is {right:b}",
+                )
+            found = [left, right]
+        else:
+            found = []
+            for side in sides:
+                result = get(side)
+                if result is None:
+                    result = self._new_side(side)
+                found.append(result)
+        # Sides whose identity fragments the rules allow carry their count: add them up.
+        values: list[int] = []
+        fragments = 0
+        for result in found:
+            if isinstance(result, int):
+                values.append(result)
+            elif len(result) == 2:
+                values.append(result[0])
+                fragments += result[1]
+            else:
+                break
+        else:
+            if fragments <= 1 or self.chains:
+                first = values[0]
+                for number, value in enumerate(values):
+                    if value != first:
+                        return _sides_differ(sides, values, number)
+                return first
+        # Something to explain (a fragment not allowed, a chain, a bad step): the full path.
+        full = [self._full_side(side, result) for side, result in zip(sides, found, strict=True)]
+        failure = self._identity_or_arithmetic(sides, full)
+        assert failure is not None, codes
+        return failure
+
+    def _full_side(self, side: str, cached: _CachedSide) -> _SideResult:
+        if isinstance(cached, int):
+            return (cached, None, ())
+        if len(cached) == 3:
+            return cached
+        return self._side(side)
+
+    def _new_side(self, side: str) -> _CachedSide:
+        """Evaluate a side not in the cache, and cache it.
+
+        First through the compiled function of its shape, which answers the common cases
+        (a value, with or without identity fragments the rules allow); anything else goes
+        through :meth:`_side`, which works out the fragments and the failure in full.
+        """
+        shape = side.replace("0", "").replace("1", "")
+        function = self.shapes.get(shape)
+        if function is None:
+            if len(self.shapes) >= _SHAPE_LIMIT:
+                self.shapes.clear()
+            function = self.shapes[shape] = _compile_shape(
+                shape, self.precedence, self.negatives, self.allowed
+            )
+        stored: _CachedSide | None = function(_DIGIT_RUNS.findall(side))
+        if stored is None:
+            result = self._side(side)
+            stored = result
+            value, failure, fragments = result
+            if failure is None and all(self.allowed[switch] for _, _, switch in fragments):
+                assert value is not None
+                stored = (value, len(fragments)) if fragments else value
+        if len(self.sides) >= _CACHE_LIMIT:
+            self.sides.clear()
+        self.sides[side] = stored
+        return stored
 
     def _identity_or_arithmetic(
         self, sides: list[str], results: list[_SideResult]
@@ -547,82 +749,85 @@ class _Evaluator:
         """Evaluate one side (already known to follow the grammar) in the precedence in force.
 
         Operator precedence parsing with two stacks; its reductions happen in the order of
-        a post-order walk of the parse tree, so the first failure is the tree's first.
+        a post-order walk of the parse tree, so the first failure is the tree's first. An
+        operand is a *bare literal* (identity fragments need one) until it is reduced.
+        Written as one flat loop: this is the hot path of every new side.
         """
         tokens = _OPERATOR_SPLIT.split(side)
-        if len(tokens) == 1:
-            if side[0] == "~":
-                return (_not_value(side[1:]), None, ())
-            return (int(side, 2), None, ())
-        precedence = self.precedence
-        values: list[int] = []
-        literal: list[bool] = []
-        operators: list[int] = []  # indexes into tokens
-        failure: _Failure | None = None
-        fragments: list[_Fragment] = []
-
-        def reduce() -> None:
-            nonlocal failure
-            index = operators.pop()
-            operator = tokens[index]
-            right = values.pop()
-            left = values.pop()
-            right_literal = literal.pop()
-            left_literal = literal.pop()
-            neutral, either_side = _NEUTRAL[operator]
-            if right_literal and right == neutral:
-                fragments.append(
-                    (
-                        _position(tokens, index),
-                        _show_fragment(operator, _right_literal(tokens, index)),
-                        _IDENTITY_SWITCH[operator],
-                    )
-                )
-            elif either_side and left_literal and left == neutral:
-                fragments.append(
-                    (
-                        _position(tokens, index),
-                        _show_fragment(tokens[index - 1], operator),
-                        _IDENTITY_SWITCH[operator],
-                    )
-                )
-            value = 0
-            if failure is None:
-                value, failure = _apply(operator, left, right, self.negatives, tokens, index)
-            values.append(value)
-            literal.append(False)
-
+        count = len(tokens)
         first = tokens[0]
+        if count == 1:
+            return (_not_value(first[1:]) if first[0] == "~" else int(first, 2), None, ())
+        precedence = self.precedence
+        negatives = self.negatives
         if first[0] == "~":
-            values.append(_not_value(first[1:]))
-            literal.append(False)
+            values = [_not_value(first[1:])]
+            literals = [False]
         else:
-            values.append(int(first, 2))
-            literal.append(True)
-        for index in range(1, len(tokens), 2):
-            strength = precedence[tokens[index]]
-            while operators and precedence[tokens[operators[-1]]] >= strength:
-                reduce()
-            operators.append(index)
-            operand = tokens[index + 1]
-            if operand[0] == "~":
-                values.append(_not_value(operand[1:]))
-                literal.append(False)
+            values = [int(first, 2)]
+            literals = [True]
+        operators: list[int] = []  # indexes of operator tokens waiting for their right side
+        failure: _Failure | None = None
+        fragments: list[tuple[int, bool]] = []  # (operator index, neutral literal on right)
+        index = 1
+        while True:
+            if index < count and not (
+                operators and precedence[tokens[operators[-1]]] >= precedence[tokens[index]]
+            ):
+                operators.append(index)
+                operand = tokens[index + 1]
+                if operand[0] == "~":
+                    values.append(_not_value(operand[1:]))
+                    literals.append(False)
+                else:
+                    values.append(int(operand, 2))
+                    literals.append(True)
+                index += 2
+                continue
+            if not operators:
+                break
+            at = operators.pop()
+            operator = tokens[at]
+            right = values.pop()
+            left = values[-1]
+            neutral, either_side = _NEUTRAL[operator]
+            if literals.pop() and right == neutral:
+                fragments.append((at, True))
+            elif either_side and literals[-1] and left == neutral:
+                fragments.append((at, False))
+            literals[-1] = False
+            if failure is not None:
+                continue
+            if operator == "+":
+                values[-1] = left + right
+            elif operator == "x":
+                values[-1] = left * right
+            elif operator == "&":
+                values[-1] = left & right
+            elif operator == "|":
+                values[-1] = left | right
+            elif operator == "^":
+                values[-1] = left ^ right
+            elif operator == "-" and (negatives or left >= right):
+                values[-1] = left - right
+            elif operator == "/" and right and not left % right:
+                values[-1] = left // right
             else:
-                values.append(int(operand, 2))
-                literal.append(True)
-        while operators:
-            reduce()
-        named = tuple(sorted(fragments))
-        if failure is not None:
-            return (None, failure, named)
-        return (values[0], None, named)
-
-
-def _right_literal(tokens: list[str], index: int) -> str:
-    # A bare literal on the right of an operator is always the very next token: anything
-    # bound tighter would have made the right operand an operation, not a literal.
-    return tokens[index + 1]
+                failure = _apply(operator, left, right, negatives, tokens, at)[1]
+        if not fragments:
+            if failure is not None:
+                return (None, failure, ())
+            return (values[0], None, ())
+        named = []
+        for at, on_right in sorted(fragments):
+            operator = tokens[at]
+            text = (
+                _show_fragment(operator, tokens[at + 1])
+                if on_right
+                else _show_fragment(tokens[at - 1], operator)
+            )
+            named.append((_position(tokens, at), text, _IDENTITY_SWITCH[operator]))
+        return (None if failure is not None else values[0], failure, tuple(named))
 
 
 def _show_fragment(left: str, right: str) -> str:
@@ -677,10 +882,9 @@ def _apply(
     return left ^ right, None
 
 
-def _sides_differ(sides: list[str], results: list[_SideResult], number: int) -> _Failure:
-    first = results[0][0]
-    other = results[number][0]
-    assert first is not None and other is not None
+def _sides_differ(sides: list[str], values: list[int], number: int) -> _Failure:
+    first = values[0]
+    other = values[number]
     position = sum(len(side) + 1 for side in sides[:number]) - 1
     if len(sides) == 2:
         message = f"the left side is {binary(first)} but the right side is {binary(other)}"
@@ -690,14 +894,18 @@ def _sides_differ(sides: list[str], results: list[_SideResult], number: int) -> 
 
 
 _EVALUATORS: dict[int, tuple[Rules, _Evaluator]] = {}
+# The evaluator asked for last: nearly every call uses the same rules as the one before.
+_LAST: tuple[Rules | None, _Evaluator] = (None, _Evaluator(Rules()))
 _EVALUATORS_BY_KEY: dict[tuple[object, ...], _Evaluator] = {}
 
 
 def _evaluator(rules: Rules) -> _Evaluator:
     # Looking up by id() avoids hashing the dataclass on every call; keeping the Rules in
     # the entry keeps its id from being reused while the entry lives.
+    global _LAST
     entry = _EVALUATORS.get(id(rules))
     if entry is not None and entry[0] is rules:
+        _LAST = entry
         return entry[1]
     key = (
         rules.precedence,
@@ -714,6 +922,7 @@ def _evaluator(rules: Rules) -> _Evaluator:
     if len(_EVALUATORS) >= 256:
         _EVALUATORS.clear()
     _EVALUATORS[id(rules)] = (rules, evaluator)
+    _LAST = (rules, evaluator)
     return evaluator
 
 
@@ -735,7 +944,9 @@ def equation_value(codes: str, rules: Rules) -> int:
     ...
     binscrabble.expr.EquationError: 1 - 10 would be negative
     """
-    outcome = _evaluator(rules).outcome(codes)
+    last = _LAST
+    evaluator = last[1] if last[0] is rules else _evaluator(rules)
+    outcome = evaluator.outcome(codes)
     if type(outcome) is int:
         return outcome
     assert isinstance(outcome, tuple)
@@ -775,17 +986,61 @@ def number_value(codes: str, rules: Rules) -> int:
     return int(codes, 2)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class CheckResult:
-    """The verdict on one text: valid with its value and bonus, or invalid with a reason."""
+    """The verdict on one text: valid with its value and bonus, or invalid with a reason.
+
+    Stored: ``input``, ``value`` (None when invalid), ``reason`` (None when valid), and the
+    error's ``kind`` and ``position``. Derived when read: ``valid``, ``binary``, ``bonus``
+    and ``error`` (the :class:`EquationError` itself, a new one each time).
+
+    >>> result = check("1 = 10", Rules())
+    >>> result.valid, result.reason, result.kind, result.position
+    (False, 'the left side is 1 but the right side is 10', 'sides_differ', 2)
+    >>> result.error
+    EquationError('the left side is 1 but the right side is 10', kind='sides_differ', position=2)
+    >>> check("11x11=1001", Rules())
+    CheckResult(input='11x11=1001', valid=True, value=9, binary='1001', bonus=8, reason=None)
+    """
 
     input: str
-    valid: bool
     value: int | None
-    binary: str | None
-    bonus: int | None
     reason: str | None
-    error: EquationError | None
+    kind: str | None = None
+    position: int | None = None
+
+    @property
+    def valid(self) -> bool:
+        """True when the text is a valid equation under the rules it was checked with."""
+        return self.reason is None
+
+    @property
+    def binary(self) -> str | None:
+        """The value in binary (``-101`` when negative), None when invalid."""
+        return None if self.value is None else format(self.value, "b")
+
+    @property
+    def bonus(self) -> int | None:
+        """The bonus of the value (RULES.md §8), None when invalid."""
+        return None if self.value is None else bonus(self.value)
+
+    @property
+    def error(self) -> EquationError | None:
+        """The error as an exception (a new one each time: raise it freely), or None."""
+        if self.reason is None or self.kind is None:
+            return None
+        return EquationError(self.reason, kind=self.kind, position=self.position)
+
+    def __repr__(self) -> str:
+        if self.reason is None:
+            return (
+                f"CheckResult(input={self.input!r}, valid=True, value={self.value!r}, "
+                f"binary={self.binary!r}, bonus={self.bonus!r}, reason=None)"
+            )
+        return (
+            f"CheckResult(input={self.input!r}, valid=False, reason={self.reason!r}, "
+            f"kind={self.kind!r}, position={self.position!r})"
+        )
 
     def to_json(self) -> dict[str, object]:
         """The object `binscrabble check --json` prints (INTERFACES.md §1)."""
@@ -799,12 +1054,31 @@ class CheckResult:
         }
 
 
-def _invalid(text: str, error: EquationError) -> CheckResult:
-    return CheckResult(text, False, None, None, None, str(error), error)
+_new_object = object.__new__
+_SLOT_SETTERS: Final = tuple(
+    getattr(CheckResult, name).__set__ for name in ("input", "value", "reason", "kind", "position")
+)
+
+
+def _result(
+    text: str, value: int | None, reason: str | None, kind: str | None, position: int | None
+) -> CheckResult:
+    # The same object the dataclass __init__ builds, in half the time: a frozen
+    # dataclass's generated __init__ goes through object.__setattr__ field by field.
+    result: CheckResult = _new_object(CheckResult)
+    set_input, set_value, set_reason, set_kind, set_position = _SLOT_SETTERS
+    set_input(result, text)
+    set_value(result, value)
+    set_reason(result, reason)
+    set_kind(result, kind)
+    set_position(result, position)
+    return result
 
 
 def check(text: str, rules: Rules) -> CheckResult:
     """Check people's input (aliases, words, spaces allowed); never raises on bad input.
+
+    Results are cached per rules and text, so the same text gives the same object.
 
     >>> result = check("1000 x 11 = 11000", Rules())
     >>> result.valid, result.value, result.binary, result.bonus
@@ -812,15 +1086,10 @@ def check(text: str, rules: Rules) -> CheckResult:
     >>> check("1+xx1==10", Rules()).reason
     'two binary operators in a row at position 2 (+ then x)'
     """
-    try:
-        codes, positions = _normalize(text)
-    except EquationError as error:
-        return _invalid(text, error)
-    outcome = _evaluator(rules).outcome(codes)
-    if type(outcome) is int:
-        return CheckResult(text, True, outcome, format(outcome, "b"), bonus(outcome), None, None)
-    assert isinstance(outcome, tuple)
-    return _invalid(text, _raise(outcome, positions))
+    last = _LAST
+    if last[0] is rules:
+        return last[1].check(text)
+    return _evaluator(rules).check(text)
 
 
 def explain(text: str, rules: Rules) -> Explanation:
