@@ -20,6 +20,18 @@ IllegalMoveError('first_play_center', 'the first play must cover the centre squa
 Seats are numbered from 0 in the order the players were given. A move carries no seat:
 ``push``, ``is_legal`` and ``illegal_reason`` take an optional ``seat=`` that, when given,
 must be the seat to move (a server passes the seat of the connection that sent the move).
+
+Decisions where RULES.md leaves room:
+
+- Exchanges need at least ``rules.rack_size`` tiles in the bag (RULES.md's "9" is the rack
+  size of the standard game). The tiles given back are shuffled into the bag after the
+  new ones are drawn; ``pop`` restores the bag's order and the random state.
+- The bingo bonus is earned by playing ``rules.rack_size`` tiles in one play.
+- A one-tile play's main run is across when the tile has a neighbour left or right, else
+  down (this only orders the runs of a breakdown and picks the notation's direction).
+- Under ``parallel_numbers`` a digits-only run is exempt as a *cross* run; for a one-tile
+  play either of its runs may be the number, and the other must be an equation.
+- Tiles are drawn from the end of the bag list (:attr:`Game.bag` shows that order).
 """
 
 from __future__ import annotations
