@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from random_games import random_game, random_move
 
 from binscrabble.board import Board
@@ -423,3 +425,30 @@ def test_rack_line_that_disagrees() -> None:
     error = error_of(replace_line(text, number, f"#rack Ada {changed}"))
     assert error.line == number
     assert "Ada" in str(error)
+
+
+RULE_VARIANTS = [
+    Rules.preset("learning").override("rotated_equals", True),
+    Rules.preset("expert").override("xor_tiles", 4).override("precedence", "left-to-right"),
+    Rules().override("rack_size", 7).override("bingo_bonus", 30).override("leading_zeros", True),
+]
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 4),
+    seeded=st.booleans(),
+    variant=st.sampled_from(range(len(RULE_VARIANTS))),
+    turns=st.integers(0, 14),
+)
+def test_round_trip_property(
+    seed: int, players: int, seeded: bool, variant: int, turns: int
+) -> None:
+    game = random_game(
+        seed, players, seeded_bag=seeded, max_turns=turns, rules=RULE_VARIANTS[variant]
+    )
+    text = write_record(game)
+    again = read_record(text)
+    same_game(again, game)
+    assert write_record(again) == text

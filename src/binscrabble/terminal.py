@@ -354,6 +354,8 @@ class TerminalGame:
         label = _style(name, _BOLD, self.color)
         rack = render_rack("".join(sorted(game.rack(seat), key=CODE_ORDER.index)), self.color)
         self.say(f"Turn {len(game.history) + 1}. {label}'s rack: {rack}")
+        if game.is_first_play():
+            self.say("The first play covers H8, the centre, with at least 3 tiles (e.g. 8G 1=1).")
 
     def computer_turn(self, seat: int) -> None:
         game = self.game
