@@ -47,8 +47,8 @@ def explorer_move(game: Game, table: LeaveTable, rng: random.Random) -> tuple[Mo
     return chosen.move, chosen.score, chosen.leave
 
 
-def play_training_game(task: tuple[int, dict[str, float]]) -> list[Sample]:
-    """Play one game; the samples it gives."""
+def play_training_game(task: tuple[int, dict[str, float]]) -> tuple[int, list[Sample]]:
+    """Play one game; its seed and the samples it gives."""
     seed, weights = task
     table = LeaveTable(weights)
     rng = random.Random(seed)
@@ -66,7 +66,7 @@ def play_training_game(task: tuple[int, dict[str, float]]) -> list[Sample]:
             samples.append((pending[seat] or "", score + follow_up))
         # A leave is a fair sample only when the bag refilled the rack after it.
         pending[seat] = leave if game.bag_size > 0 and not game.is_over() else None
-    return samples
+    return seed, samples
 
 
 def fit(samples: Sequence[Sample], ridge: float = RIDGE) -> dict[str, float]:
@@ -115,6 +115,19 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return solution
 
 
+def read_samples(path: Path) -> tuple[set[int], list[Sample]]:
+    """The games already played and their samples, from a samples file (JSON lines)."""
+    seeds: set[int] = set()
+    samples: list[Sample] = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = json.loads(line)
+                seeds.add(record["seed"])
+                samples.extend((leave, float(target)) for leave, target in record["samples"])
+    return seeds, samples
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400, help="games per round")
@@ -123,49 +136,73 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--from-zero", action="store_true", help="start from all-zero weights")
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument(
+        "--samples",
+        type=Path,
+        help="keep every game's samples in this file (JSON lines), so that a stopped run "
+        "resumes where it was; rounds play on with the samples of every game so far",
+    )
+    parser.add_argument(
+        "--fit-only", action="store_true", help="play nothing: fit the samples file only"
+    )
     args = parser.parse_args(argv)
 
     weights = {} if args.from_zero else dict(LeaveTable.default().weights)
     started = time.perf_counter()
-    total_samples = 0
-    for round_number in range(args.rounds):
-        tasks = [
-            (args.seed * 1_000_003 + round_number * 100_000 + game, weights)
-            for game in range(args.games)
+    samples: list[Sample] = []
+    done_seeds: set[int] = set()
+    if args.samples is not None:
+        done_seeds, samples = read_samples(args.samples)
+    rounds = 0 if args.fit_only else args.rounds
+    for round_number in range(rounds):
+        seeds = [
+            args.seed * 1_000_003 + round_number * 100_000 + game for game in range(args.games)
         ]
-        samples: list[Sample] = []
+        tasks = [(seed, weights) for seed in seeds if seed not in done_seeds]
+        round_samples: list[Sample] = []
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            for done, game_samples in enumerate(pool.imap(play_training_game, tasks), 1):
-                samples.extend(game_samples)
-                if done % 20 == 0 or done == len(tasks):
+            for done, (seed, game_samples) in enumerate(
+                pool.imap_unordered(play_training_game, tasks), 1
+            ):
+                round_samples.extend(game_samples)
+                if args.samples is not None:
+                    with args.samples.open("a", encoding="utf-8") as handle:
+                        handle.write(json.dumps({"seed": seed, "samples": game_samples}) + "\n")
+                if done % 10 == 0 or done == len(tasks):
                     print(
                         f"round {round_number + 1}: {done}/{len(tasks)} games, "
-                        f"{len(samples)} samples, {time.perf_counter() - started:.0f} s",
+                        f"{len(round_samples)} samples, {time.perf_counter() - started:.0f} s",
                         file=sys.stderr,
                         flush=True,
                     )
+        samples.extend(round_samples)
         weights = fit(samples)
-        total_samples += len(samples)
-        table = LeaveTable(weights)
-        print(
-            f"round {round_number + 1}: blank {table.value('?'):+.1f}, "
-            f"= {table.value('='):+.1f}, 1 {table.value('1'):+.1f}, 0 {table.value('0'):+.1f}, "
-            f"/ {table.value('/'):+.1f}, 1=1 {table.value('1=1'):+.1f}",
-            file=sys.stderr,
-        )
+        report(weights, round_number + 1)
+    if args.fit_only:
+        weights = fit(samples)
+        report(weights, 0)
     metadata = {
         "source": "scripts/train_leaves.py",
         "command": "scripts/train_leaves.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "games_per_round": args.games,
         "rounds": args.rounds,
         "seed": args.seed,
-        "samples": total_samples,
+        "samples": len(samples),
         "ridge": RIDGE,
     }
     args.output.write_text(LeaveTable(weights, metadata).to_json(), encoding="utf-8")
     print(f"wrote {args.output} ({len(weights)} weights)", file=sys.stderr)
-    print(json.dumps({"weights": len(weights), "samples": total_samples}))
+    print(json.dumps({"weights": len(weights), "samples": len(samples)}))
     return 0
+
+
+def report(weights: dict[str, float], round_number: int) -> None:
+    table = LeaveTable(weights)
+    shown = ", ".join(
+        f"{leave} {table.value(leave):+.1f}"
+        for leave in ("?", "=", "1", "0", "/", "x", "1=1", "0000")
+    )
+    print(f"round {round_number}: {shown}", file=sys.stderr)
 
 
 if __name__ == "__main__":
