@@ -11,20 +11,33 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from binscrabble.board import Board
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass
 from binscrabble.movegen import generate_placements, sort_key
 from binscrabble.rules import BLANK, Rules, tile_counts
 
+#: A position as plain data: (rules as a mapping, board rows, blank squares, rotated
+#: squares, rack).
+Case = tuple[dict[str, object], list[str], list[int], list[int], str]
 
-def play_game(rules: Rules, seed: int, plies: int, best_share: float = 0.5) -> Game:
-    """A two-player game of `plies` turns from seed `seed` (fewer if it ends first)."""
-    game = Game(("A", "B"), rules, seed=seed)
-    rng = random.Random(seed)
+
+def advance(
+    game: Game, rng: random.Random, plies: int, best_share: float = 0.5, part: int | None = None
+) -> Game:
+    """Play `plies` more turns of `game` in place (fewer if it ends) and return it.
+
+    Each play is the best or a random legal one; with `part`, it is chosen among the plays
+    of `part` random tiles of the rack (still legal for the whole rack, and much cheaper).
+    """
+    rules = game.rules
     for _ in range(plies):
         if game.is_over():
             break
-        moves = generate_placements(game.board, game.rack(), rules)
+        rack = game.rack()
+        if part is not None and len(rack) > part:
+            rack = "".join(rng.sample(rack, part))
+        moves = generate_placements(game.board, rack, rules)
         if moves:
             if rng.random() < best_share:
                 move = min(moves, key=sort_key).place
@@ -36,6 +49,14 @@ def play_game(rules: Rules, seed: int, plies: int, best_share: float = 0.5) -> G
         else:
             game.push(Pass())
     return game
+
+
+def play_game(
+    rules: Rules, seed: int, plies: int, best_share: float = 0.5, part: int | None = None
+) -> Game:
+    """A two-player game of `plies` turns from seed `seed` (fewer if it ends first)."""
+    game = Game(("A", "B"), rules, seed=seed)
+    return advance(game, random.Random(seed), plies, best_share, part)
 
 
 def pool(game: Game) -> Counter[str]:
@@ -53,6 +74,20 @@ def draw_rack(game: Game, rng: random.Random, size: int, blanks: int) -> str:
     return BLANK * blanks + "".join(rng.sample(others, min(size - blanks, len(others))))
 
 
-def position(game: Game, rack: str, seed: int = 0) -> Game:
-    """The board of `game` with `rack` to move (the other rack is dealt from the rest)."""
-    return Game.from_setup(game.rules, game.board, [rack, None], seed=seed)
+def case_of(game: Game, rack: str) -> Case:
+    """The board of `game` with `rack` to move, as plain data."""
+    board = game.board
+    return (
+        game.rules.to_mapping(),
+        board.rows(),
+        board.blank_squares(),
+        board.rotated_squares(),
+        rack,
+    )
+
+
+def game_of(case: Case, seed: int = 1) -> Game:
+    """The position of `case` as a game, its rack to move (the other rack dealt from the rest)."""
+    mapping, rows, blanks, rotated, rack = case
+    rules = Rules.from_mapping(mapping)
+    return Game.from_setup(rules, Board.from_rows(rows, blanks, rotated), [rack, None], seed=seed)
