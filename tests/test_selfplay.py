@@ -177,3 +177,17 @@ def test_selfplay_command_usage_errors(
 ) -> None:
     assert main(["selfplay", *argv]) == 2
     assert fragment in capsys.readouterr().err
+
+
+def test_selfplay_command_reports_a_broken_game_without_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import binscrabble.engine.selfplay as selfplay
+
+    def broken(*args: object, **kwargs: object) -> MatchResult:
+        raise ValueError("seat 0 played an illegal move")
+
+    monkeypatch.setattr(selfplay, "run_match", broken)
+    assert main(["selfplay", "--players", "greedy,random", "--games", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "illegal move" in err and "Traceback" not in err

@@ -65,16 +65,22 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    result = run_match(
-        names,
-        args.games,
-        seed=seed,
-        jobs=jobs,
-        rules=rules,
-        progress=bar.update if bar is not None else None,
-    )
-    if bar is not None:
-        bar.finish()
+    try:
+        result = run_match(
+            names,
+            args.games,
+            seed=seed,
+            jobs=jobs,
+            rules=rules,
+            progress=bar.update if bar is not None else None,
+        )
+    except (ValueError, RuntimeError) as error:
+        # A player that breaks the rules is a bug in the engine: say so, without a traceback.
+        print(f"binscrabble: selfplay stopped: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if bar is not None:
+            bar.finish()
     print(result.table())
     if args.json:
         print(json.dumps(result.summary()))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -250,5 +251,10 @@ def _run_tasks(
         for task in tasks:
             yield _play_game_task(task)
         return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts) as pool:
         yield from pool.imap_unordered(_play_game_task, tasks, chunksize=1)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C is for the parent, which stops the pool; workers would only print tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
