@@ -12,7 +12,8 @@ The levels, weakest first:
 - ``easy`` sees half of the plays and takes the best-scoring one it sees;
 - ``medium`` is the equity player (score plus leave value, sees everything);
 - ``hard`` simulates the 6 best equity moves for about 1.5 s per move;
-- ``max`` simulates the 10 best equity moves two plies deep for about 4.5 s per move.
+- ``max`` simulates the 8 best equity moves for about 4.5 s per move (three times the
+  iterations of ``hard``).
 
 >>> player_from_name("greedy").name
 'greedy'
@@ -48,7 +49,7 @@ LEVELS: Final[Mapping[str, str]] = {
     "easy": "sees half of the plays, takes the best-scoring it sees",
     "medium": "best score plus the value of the tiles kept (equity)",
     "hard": "looks a move ahead by simulation, about 1.5 s a move",
-    "max": "looks two moves ahead by simulation, about 4.5 s a move",
+    "max": "looks a move ahead by longer simulation, about 4.5 s a move",
 }
 #: The strategies the levels are built from.
 STRATEGIES: Final[Mapping[str, str]] = {
@@ -113,7 +114,7 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
         return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
     if name == "max":
         return SimulationPlayer(
-            budget=seconds or 4.5, candidates=10, plies=2, table=table, seed=seed, name=name
+            budget=seconds or 4.5, candidates=8, plies=1, table=table, seed=seed, name=name
         )
     # "simulation" and "hard".
     return SimulationPlayer(
