@@ -354,3 +354,20 @@ def test_leave_features_count_copies_and_shape() -> None:
     assert "size:5" in features and "digits:3" in features
     assert "zeros-without-ones" in leave_features("00=")
     assert "more-operators-than-digits" in leave_features("+-1")
+
+
+def test_training_script_fits_known_leave_values() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "train_leaves.py"
+    spec = importlib.util.spec_from_file_location("train_leaves", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # Keeping a blank is worth 10 points more than keeping a `+`, whatever else is kept.
+    samples = [("?" + rest, 20.0) for rest in ("", "1", "10", "=")] * 200
+    samples += [("+" + rest, 10.0) for rest in ("", "1", "10", "=")] * 200
+    table = LeaveTable(module.fit(samples))
+    assert table.value("?1") - table.value("+1") == pytest.approx(10.0, abs=0.5)
+    assert module.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
