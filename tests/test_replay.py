@@ -38,7 +38,8 @@ def test_replay_shows_the_end(
     assert status == 0, err
     outcome = finished_game.outcome()
     assert outcome is not None
-    assert "Ada vs Bob: after the end" in out
+    turns = len(finished_game.history)
+    assert f"Ada vs Bob: after turn {turns} of {turns} (the end of the record)" in out
     assert f"Ada {outcome.scores[0]}   Bob {outcome.scores[1]}" in out
     assert f"Game over ({outcome.reason})" in out
     assert str(outcome) in out

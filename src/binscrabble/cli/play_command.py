@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
@@ -92,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
         allow_undo=args.allow_undo,
         confirm=not args.no_confirm,
     )
+    # A terminal that cannot show ▸ or × gets a placeholder rather than a traceback.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="replace")
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     return run_session(
         options,

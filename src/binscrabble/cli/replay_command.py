@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from binscrabble.cli.common import usage_error, use_color
@@ -47,11 +48,14 @@ def run(args: argparse.Namespace) -> int:
         return usage_error(f"--turn {args.turn} is out of range: this game has turns 0 to {turns}")
     while len(game.history) > turn:
         game.pop()
+    # A terminal that cannot show ▸ or × gets a placeholder rather than a traceback.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="replace")
     color = use_color(sys.stdout)
     last = game.history[-1].move if game.history else None
     squares = last.squares if isinstance(last, Place) else ()
     out = sys.stdout
-    title = "the end" if turn == turns else f"turn {turn} of {turns}"
+    title = f"turn {turn} of {turns}" + (" (the end of the record)" if turn == turns else "")
     out.write(f"{' vs '.join(game.players)}: after {title}\n\n")
     out.write(render_board(game.board, color, squares) + "\n\n")
     out.write(render_scores(game) + "\n")
