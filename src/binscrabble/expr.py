@@ -229,6 +229,39 @@ _WORD_INITIALS: Final = frozenset(
 )
 
 
+_UNICODE_ALIASES: Final = str.maketrans(
+    {symbol: code for symbol, code in SYMBOL_ALIASES.items() if not symbol.isascii()}
+)
+_ASCII_TAIL: Final = str.maketrans(
+    {
+        **{symbol: code for symbol, code in SYMBOL_ALIASES.items() if symbol.isascii()},
+        **{chr(number): None for number in range(128) if chr(number).isspace()},
+    }
+)
+
+
+def _quick_codes(text: str) -> str | None:
+    """Codes for typical people's input in a few C calls, or None: then use _normalize.
+
+    Words first (``xor`` before ``or``, as _normalize reads them), spaces last, so that
+    ``X OR`` stays two symbols; this agrees with _normalize on every text it accepts
+    because no two words overlap except OR inside XOR.
+    """
+    if not text.isascii():
+        text = text.translate(_UNICODE_ALIASES)
+        if not text.isascii():
+            return None
+    codes = (
+        text.upper()
+        .replace("XOR", "^")
+        .replace("AND", "&")
+        .replace("NOT", "~")
+        .replace("OR", "|")
+        .translate(_ASCII_TAIL)
+    )
+    return codes if _CODES_ONLY.fullmatch(codes) else None
+
+
 def _normalize(text: str) -> tuple[str, list[int] | None]:
     """Codes for `text` and, unless they are the same string, each code's index in `text`."""
     if _CODES_ONLY.fullmatch(text):
@@ -297,10 +330,12 @@ def normalize(text: str) -> str:
 _SIDE_START, _AFTER_OPERATOR, _AFTER_NOT, _IN_NUMBER, _IN_NOT_DIGITS = range(5)
 
 
-def _syntax_failure(codes: str, leading_zeros: bool) -> _Failure | None:
+def _syntax_failure(codes: str, leading_zeros: bool, start: int = 0) -> _Failure | None:
     """The first grammar error of `codes` in reading order, or None if the grammar holds.
 
     This is the slow, explaining twin of the compiled grammar of :class:`_Evaluator`.
+    `start`, when given, is the end of a prefix of complete sides each followed by `=`
+    (known good), where the reading may begin.
     """
     if not codes:
         return ("empty_input", None, "empty input: there is nothing to check")
@@ -314,8 +349,9 @@ def _syntax_failure(codes: str, leading_zeros: bool) -> _Failure | None:
     number_start = 0
     not_position = 0
     operator_position = 0
-    equals_seen = False
-    for index, symbol in enumerate(codes):
+    equals_seen = start > 0
+    for index in range(start, len(codes)):
+        symbol = codes[index]
         if symbol in _DIGITS:
             if state in (_SIDE_START, _AFTER_OPERATOR):
                 state = _IN_NUMBER
@@ -445,6 +481,8 @@ _ShapeFunction: TypeAlias = Callable[[list[str]], int | tuple[int, int] | None]
 
 _CACHE_LIMIT: Final = 1 << 16
 _SHAPE_LIMIT: Final = 1 << 12
+#: A side shape is compiled the time it is seen this many times (before, it is interpreted).
+_COMPILE_AFTER: Final = 8
 _DIGIT_RUNS: Final = re.compile(r"[01]+")
 
 
@@ -544,6 +582,7 @@ class _Evaluator:
         "allowed",
         "chains",
         "equations",
+        "good_sides",
         "grammar",
         "leading_zeros",
         "negatives",
@@ -551,6 +590,7 @@ class _Evaluator:
         "results",
         "shapes",
         "sides",
+        "sightings",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -572,10 +612,12 @@ class _Evaluator:
         # call. Possessive quantifiers: nothing is ever worth backtracking into, since digits,
         # operators and `=` never overlap. When it fails, _syntax_failure says why.
         self.grammar = re.compile(f"{side}(?:={side})++")
+        self.good_sides = re.compile(f"(?:{side}=)*+")
         self.equations: dict[str, _Outcome] = {}
         self.sides: dict[str, _CachedSide] = {}
         self.results: dict[str, CheckResult] = {}
         self.shapes: dict[str, _ShapeFunction] = {}
+        self.sightings: dict[str, int] = {}
 
     def check(self, text: str) -> CheckResult:
         """The verdict on people's input (see :func:`check`)."""
@@ -590,14 +632,25 @@ class _Evaluator:
             # Already codes, and grammatical: straight to the values.
             outcome = self._evaluate(text)
         else:
-            try:
-                codes, positions = _normalize(text)
-            except EquationError as error:
-                result = results[text] = _result(
-                    text, None, error.args[0], error.kind, error.position
-                )
-                return result
-            outcome = self.outcome(codes)
+            quick = _quick_codes(text)
+            if quick is not None:
+                codes = quick
+            else:
+                try:
+                    codes, positions = _normalize(text)
+                except EquationError as error:
+                    result = results[text] = _result(
+                        text, None, error.args[0], error.kind, error.position
+                    )
+                    return result
+            if codes == text and len(codes) <= MAX_SYMBOLS:
+                # Codes already, and the grammar said no: only the reason is left to find.
+                outcome = self._syntax_failure(codes)
+            else:
+                outcome = self.outcome(codes)
+            if quick is not None and quick != text and type(outcome) is not int:
+                # The quick path keeps no positions; find them for the message.
+                positions = _normalize(text)[1]
         if type(outcome) is int:
             result = _result(text, outcome, None, None, None)
         else:
@@ -613,15 +666,21 @@ class _Evaluator:
         if cached is not None:
             return cached
         if len(codes) > MAX_SYMBOLS or not self.grammar.fullmatch(codes):
-            failure = _syntax_failure(codes, self.leading_zeros)
-            assert failure is not None, codes
-            result: _Outcome = failure
+            result: _Outcome = self._syntax_failure(codes)
         else:
             result = self._evaluate(codes)
         if len(self.equations) >= _CACHE_LIMIT:
             self.equations.clear()
         self.equations[codes] = result
         return result
+
+    def _syntax_failure(self, codes: str) -> _Failure:
+        """Why codes the grammar rejects are rejected (reading from the last good side)."""
+        good = self.good_sides.match(codes)
+        start = good.end() if good is not None and len(codes) <= MAX_SYMBOLS else 0
+        failure = _syntax_failure(codes, self.leading_zeros, start)
+        assert failure is not None, codes
+        return failure
 
     def _evaluate(self, codes: str) -> _Outcome:
         """The outcome of grammatical codes: identity rules, arithmetic, equal sides."""
@@ -692,13 +751,25 @@ class _Evaluator:
         """
         shape = side.replace("0", "").replace("1", "")
         function = self.shapes.get(shape)
-        if function is None:
-            if len(self.shapes) >= _SHAPE_LIMIT:
-                self.shapes.clear()
-            function = self.shapes[shape] = _compile_shape(
-                shape, self.precedence, self.negatives, self.allowed
-            )
-        stored: _CachedSide | None = function(_DIGIT_RUNS.findall(side))
+        stored: _CachedSide | None = None
+        if function is not None:
+            stored = function(_DIGIT_RUNS.findall(side))
+        else:
+            # Compiling costs as much as a few dozen interpreted sides: only shapes that
+            # come back are worth it (ski rental).
+            sightings = self.sightings.get(shape, 0) + 1
+            if sightings < _COMPILE_AFTER:
+                if len(self.sightings) >= _SHAPE_LIMIT:
+                    self.sightings.clear()
+                self.sightings[shape] = sightings
+            else:
+                del self.sightings[shape]
+                if len(self.shapes) >= _SHAPE_LIMIT:
+                    self.shapes.clear()
+                function = self.shapes[shape] = _compile_shape(
+                    shape, self.precedence, self.negatives, self.allowed
+                )
+                stored = function(_DIGIT_RUNS.findall(side))
         if stored is None:
             result = self._side(side)
             stored = result
