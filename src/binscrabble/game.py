@@ -847,8 +847,9 @@ class Game:
         """Play ``move`` for the seat to move (``seat``, when given, must be that seat).
 
         Raises :class:`IllegalMoveError` and changes nothing when the move is illegal.
-        ``checked=False`` skips the legality check, for moves known to be legal (from the
-        move generator): an illegal move pushed that way leaves the game in an undefined state.
+        ``checked=False`` skips every check (``seat`` included), for moves known to be legal
+        (from the move generator); it is about twice as fast. An illegal move pushed that way
+        leaves the game in an undefined state.
         """
         if checked:
             problem = self.illegal_reason(move, seat)
