@@ -203,7 +203,6 @@ class _Parsed:
     turns: list[_TurnLine]
     ends: list[_EndLine]
     racks: list[_RackLine]
-    last_line: int
 
 
 def read_record_file(path: str | os.PathLike[str]) -> Game:
@@ -373,7 +372,7 @@ def _parse(text: str) -> _Parsed:
                 "#rack; a comment starts with '# '",
             )
     finish_header(len(lines))
-    return _Parsed(names, rules, seed, turns, ends, racks, len(lines))
+    return _Parsed(names, rules, seed, turns, ends, racks)
 
 
 def _parse_seed(text: str, line: int) -> int | str:
