@@ -491,6 +491,16 @@ def test_unchecked_push_gives_the_same_result() -> None:
     assert checked == unchecked
 
 
+def test_games_pickle_seeded_or_not() -> None:
+    for game in (Game(seed=2), Game()):
+        game.push(Exchange(game.rack()[:2]))
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy == game
+        copy.pop()
+        copy.push(Pass())
+        assert copy.history[-1].move == Pass()
+
+
 def test_copy_is_independent_and_keeps_undo() -> None:
     game = Game.from_setup(Rules(), Board(), ["1+1=10", "1=1"], bag=list("0" * 20))
     game.push(parse_move("8D 1+1=10", game.board))

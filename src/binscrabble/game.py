@@ -1022,6 +1022,18 @@ class Game:
         other._faces = self._faces
         return other
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The operating system's random source has no state to pickle: a fresh one will do.
+        state = dict(self.__dict__)
+        if type(self._rng) is not random.Random:
+            state["_rng"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._rng is None:
+            self._rng = random.SystemRandom()
+
     def state(self) -> tuple[object, ...]:
         """A hashable snapshot of everything that defines the game now (not its random
         source): two games with equal states play on identically."""
