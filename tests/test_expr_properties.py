@@ -1,0 +1,256 @@
+"""Property tests of the equation language: the parser, the fast path and the tree agree."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from binscrabble.expr import (
+    ERROR_KINDS,
+    EquationError,
+    bonus,
+    check,
+    equation_value,
+    identity_fragments,
+    parse,
+    side_value,
+)
+from binscrabble.rules import Rules
+
+RULE_SETS = [
+    Rules(),
+    Rules(precedence="left-to-right"),
+    Rules.preset("learning"),
+    Rules.preset("expert"),
+    Rules(allow_negatives=True),
+    Rules(leading_zeros=True, identity_chains=True),
+    Rules(allow_negatives=True, precedence="left-to-right", identity_times_one=False),
+]
+rule_sets = st.sampled_from(RULE_SETS)
+
+PROPERTY_SETTINGS = settings(max_examples=250, deadline=None)
+
+digits = st.text(alphabet="01", min_size=1, max_size=5)
+numbers = st.one_of(st.just("0"), digits.map(lambda tail: "1" + tail[:4]), st.just("1"))
+operands = st.one_of(numbers, numbers, digits.map(lambda written: "~" + written))
+operators = st.sampled_from("+-x/&|^")
+
+
+@st.composite
+def sides(draw: st.DrawFn, operator_choice: st.SearchStrategy[str] = operators) -> str:
+    parts = [draw(operands)]
+    for _ in range(draw(st.integers(0, 3))):
+        parts.append(draw(operator_choice))
+        parts.append(draw(operands))
+    return "".join(parts)
+
+
+@st.composite
+def equations(draw: st.DrawFn, operator_choice: st.SearchStrategy[str] = operators) -> str:
+    count = draw(st.integers(2, 3))
+    return "=".join(draw(sides(operator_choice)) for _ in range(count))
+
+
+symbol_soup = st.text(alphabet="0101=+-x/&|^~ XANDORNOT*:!×÷¬", max_size=30)
+any_text = st.one_of(st.text(max_size=30), symbol_soup, equations())
+
+
+def reference(text: str, rules: Rules) -> tuple[object, ...]:
+    """The verdict built from the parse tree alone: the slow path the fast one must match."""
+    try:
+        tree = parse(text, rules)
+    except EquationError as error:
+        return ("invalid", error.kind, error.position)
+    fragments = identity_fragments(tree)
+    for fragment in fragments:
+        if not getattr(rules, fragment.switch):
+            return ("invalid", "identity_not_allowed", fragment.position)
+    if len(fragments) > 1 and not rules.identity_chains:
+        return ("invalid", "identity_chain", fragments[1].position)
+    values = []
+    for side in tree.sides:
+        try:
+            values.append(side_value(side, rules))
+        except EquationError as error:
+            return ("invalid", error.kind, error.position)
+    for number, value in enumerate(values):
+        if value != values[0]:
+            return ("invalid", "sides_differ", tree.equals_positions[number - 1])
+    return ("valid", values[0])
+
+
+def verdict(text: str, rules: Rules) -> tuple[object, ...]:
+    result = check(text, rules)
+    if result.valid:
+        return ("valid", result.value)
+    return ("invalid", result.kind, result.position)
+
+
+@PROPERTY_SETTINGS
+@given(any_text, rule_sets)
+def test_parser_raises_only_equation_errors(text: str, rules: Rules) -> None:
+    try:
+        parse(text, rules)
+    except EquationError as error:
+        assert error.kind in ERROR_KINDS
+        assert str(error)
+
+
+@PROPERTY_SETTINGS
+@given(any_text, rule_sets)
+def test_check_never_raises_and_agrees_with_the_tree(text: str, rules: Rules) -> None:
+    result = check(text, rules)
+    assert result.valid == (result.reason is None)
+    if not result.valid:
+        assert result.kind in ERROR_KINDS
+        assert result.reason
+    assert verdict(text, rules) == reference(text, rules)
+
+
+@PROPERTY_SETTINGS
+@given(sides(), rule_sets, st.booleans())
+def test_true_equations_by_construction(side: str, rules: Rules, value_first: bool) -> None:
+    """A side and its own value make a true equation unless a rule forbids it."""
+    expected = reference(f"{side}={side}", rules)
+    if expected[0] != "valid":
+        return
+    value = expected[1]
+    assert isinstance(value, int)
+    written = format(value, "b") if value >= 0 else f"0-{-value:b}"
+    text = f"{written}={side}" if value_first else f"{side}={written}"
+    assert verdict(text, rules) == reference(text, rules)
+    if not identity_fragments(parse(text, rules)) and value >= 0:
+        assert equation_value(text, rules) == value
+
+
+def python_value(side: str) -> int:
+    """An independent oracle for standard precedence: Python's own operator order."""
+    python = []
+    index = 0
+    while index < len(side):
+        symbol = side[index]
+        if symbol == "~":
+            end = index + 1
+            while end < len(side) and side[end] in "01":
+                end += 1
+            written = side[index + 1 : end]
+            python.append(str(((1 << len(written)) - 1) ^ int(written, 2)))
+            index = end
+        elif symbol in "01":
+            end = index
+            while end < len(side) and side[end] in "01":
+                end += 1
+            python.append(str(int(side[index:end], 2)))
+            index = end
+        else:
+            python.append({"x": "*"}.get(symbol, symbol))
+            index += 1
+    return int(eval("".join(python)))
+
+
+def calculator_value(side: str) -> int:
+    """An independent oracle for left to right: a pocket calculator."""
+    tokens: list[str] = []
+    for symbol in side:
+        if symbol in "+x&|^":
+            tokens.append(symbol)
+        elif not tokens or tokens[-1] in "+x&|^":
+            tokens.append(symbol)
+        else:
+            tokens[-1] += symbol
+
+    def operand(token: str) -> int:
+        if token.startswith("~"):
+            return ((1 << (len(token) - 1)) - 1) ^ int(token[1:], 2)
+        return int(token, 2)
+
+    value = operand(tokens[0])
+    for operator, token in zip(tokens[1::2], tokens[2::2], strict=True):
+        right = operand(token)
+        if operator == "+":
+            value += right
+        elif operator == "x":
+            value *= right
+        elif operator == "&":
+            value &= right
+        elif operator == "|":
+            value |= right
+        else:
+            value ^= right
+    return value
+
+
+@PROPERTY_SETTINGS
+@given(sides(st.sampled_from("+x&|^")))
+def test_values_match_independent_oracles(side: str) -> None:
+    learning = Rules.preset("learning")
+    standard = python_value(side)
+    assert check(f"{side}={standard:b}", learning).value == standard
+    flat = calculator_value(side)
+    left_to_right = learning.override("precedence", "left-to-right")
+    assert check(f"{side}={flat:b}", left_to_right).value == flat
+
+
+@PROPERTY_SETTINGS
+@given(equations(), rule_sets)
+def test_format_of_parse_reparses_to_the_same_tree(codes: str, rules: Rules) -> None:
+    try:
+        tree = parse(codes, rules)
+    except EquationError:
+        return
+    assert tree.format() == codes
+    assert parse(tree.format(), rules) == tree
+
+
+LEVELS = ["x/", "+-", "&", "^", "|"]
+
+
+@PROPERTY_SETTINGS
+@given(st.sampled_from(LEVELS).flatmap(lambda level: equations(st.sampled_from(level))))
+def test_one_precedence_level_means_both_modes_agree(codes: str) -> None:
+    for base in RULE_SETS:
+        standard = base.override("precedence", "standard")
+        flat = base.override("precedence", "left-to-right")
+        assert verdict(codes, standard) == verdict(codes, flat)
+        try:
+            assert parse(codes, standard) == parse(codes, flat)
+        except EquationError:
+            pass
+
+
+@PROPERTY_SETTINGS
+@given(st.integers(min_value=-(10**6), max_value=10**30))
+def test_bonus_is_the_leading_bit(value: int) -> None:
+    points = bonus(value)
+    if value <= 0:
+        assert points == 0
+        return
+    assert points & (points - 1) == 0  # a power of two
+    assert points <= value < 2 * points
+
+
+SPOKEN = {
+    "&": [" AND ", " and ", "∧", "And"],
+    "|": [" OR ", " or ", "∨"],
+    "^": [" XOR ", " xor ", "⊕"],
+    "~": ["NOT ", "not", "¬", "!"],
+    "x": ["x", " X ", "*", "×"],
+    "/": ["/", "÷", " : "],
+    "-": ["-", " − "],
+    "+": ["+", " + "],
+    "=": ["=", " = "],
+}
+
+
+@PROPERTY_SETTINGS
+@given(equations(), st.randoms(use_true_random=False), rule_sets)
+def test_typed_forms_check_like_their_codes(codes: str, random: object, rules: Rules) -> None:
+    import random as random_module
+
+    assert isinstance(random, random_module.Random)
+    typed = "".join(random.choice(SPOKEN.get(symbol, [symbol])) for symbol in codes)
+    spoken, plain = check(typed, rules), check(codes, rules)
+    assert (spoken.valid, spoken.value, spoken.kind) == (plain.valid, plain.value, plain.kind)
+    if spoken.position is not None:
+        assert 0 <= spoken.position < len(typed)
+        assert not typed[spoken.position].isspace()
