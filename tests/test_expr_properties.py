@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import random as random_module
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,9 +155,7 @@ def calculator_value(side: str) -> int:
     """An independent oracle for left to right: a pocket calculator."""
     tokens: list[str] = []
     for symbol in side:
-        if symbol in "+x&|^":
-            tokens.append(symbol)
-        elif not tokens or tokens[-1] in "+x&|^":
+        if symbol in "+x&|^" or not tokens or tokens[-1] in "+x&|^":
             tokens.append(symbol)
         else:
             tokens[-1] += symbol
@@ -212,10 +213,8 @@ def test_one_precedence_level_means_both_modes_agree(codes: str) -> None:
         standard = base.override("precedence", "standard")
         flat = base.override("precedence", "left-to-right")
         assert verdict(codes, standard) == verdict(codes, flat)
-        try:
+        with contextlib.suppress(EquationError):
             assert parse(codes, standard) == parse(codes, flat)
-        except EquationError:
-            pass
 
 
 @PROPERTY_SETTINGS
@@ -245,8 +244,6 @@ SPOKEN = {
 @PROPERTY_SETTINGS
 @given(equations(), st.randoms(use_true_random=False), rule_sets)
 def test_typed_forms_check_like_their_codes(codes: str, random: object, rules: Rules) -> None:
-    import random as random_module
-
     assert isinstance(random, random_module.Random)
     typed = "".join(random.choice(SPOKEN.get(symbol, [symbol])) for symbol in codes)
     spoken, plain = check(typed, rules), check(codes, rules)
