@@ -567,10 +567,17 @@ class Game:
                 missing.append(code)
         if not missing:
             return None
-        shown = " ".join("blank" if code == BLANK else code for code in missing)
+        held = self._racks[self.to_move]
+        shortfalls = []
+        for code in dict.fromkeys(missing):
+            name = "blank" if code == BLANK else code
+            shortfalls.append(
+                f"{codes.count(code)} × {name} needed, {held.count(code)} on the rack"
+            )
+        rack_text = " ".join("?" if code == BLANK else code for code in held) or "(empty)"
         return IllegalMoveError(
             "not_on_rack",
-            f"the rack {''.join(self._racks[self.to_move]) or '(empty)'} lacks {shown}",
+            f"the rack ({rack_text}) does not hold these tiles: {'; '.join(shortfalls)}",
             squares,
         )
 
