@@ -132,7 +132,7 @@ def explain(text: str, rules: Rules) -> Explanation:
         lines.extend(_pointing(text, result.error))
     fixes = one_symbol_fixes(tree.format(), rules)
     if fixes:
-        lines.append(_fix_sentence(tree, values, fixes))
+        lines.append(_fix_sentence(tree, values, fixes, result.error.kind))
     return Explanation(text, False, tuple(lines))
 
 
@@ -249,13 +249,14 @@ def one_symbol_fixes(codes: str, rules: Rules, limit: int = 4) -> list[str]:
     return found
 
 
-def _fix_sentence(tree: Equation, values: list[int | None], fixes: list[str]) -> str:
+def _fix_sentence(tree: Equation, values: list[int | None], fixes: list[str], kind: str) -> str:
     first, *others = (show(fix) for fix in fixes)
     also = f" (so would {', '.join(others)})" if others else ""
-    if len(values) == 2 and values[0] is not None and values[1] is not None:
+    left_value, right_value = values if len(values) == 2 else (None, None)
+    if kind == "sides_differ" and left_value is not None and right_value is not None:
         left = _show_tree(tree.sides[0])
         return (
-            f"{left} = {binary(values[0])}, not {binary(values[1])} — "
+            f"{left} = {binary(left_value)}, not {binary(right_value)} — "
             f"one symbol away, {first} would be true{also}"
         )
     return f"one symbol away, {first} would be true{also}"
