@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from binscrabble.board import Board
+from binscrabble.board import Board, square_name
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass
 from binscrabble.movegen import generate_placements, sort_key
@@ -23,18 +23,27 @@ Case = tuple[dict[str, object], list[str], list[int], list[int], str]
 
 
 def advance(
-    game: Game, rng: random.Random, plies: int, best_share: float = 0.5, part: int | None = None
+    game: Game,
+    rng: random.Random,
+    plies: int,
+    best_share: float = 0.5,
+    part: int | None = None,
+    keep_blanks: bool = False,
 ) -> Game:
     """Play `plies` more turns of `game` in place (fewer if it ends) and return it.
 
     Each play is the best or a random legal one; with `part`, it is chosen among the plays
     of `part` random tiles of the rack (still legal for the whole rack, and much cheaper).
+    With `keep_blanks` no blank is played, so positions late in the game can still get
+    racks with blanks.
     """
     rules = game.rules
     for _ in range(plies):
         if game.is_over():
             break
         rack = game.rack()
+        if keep_blanks:
+            rack = rack.replace(BLANK, "")
         if part is not None and len(rack) > part:
             rack = "".join(rng.sample(rack, part))
         moves = generate_placements(game.board, rack, rules)
@@ -52,11 +61,16 @@ def advance(
 
 
 def play_game(
-    rules: Rules, seed: int, plies: int, best_share: float = 0.5, part: int | None = None
+    rules: Rules,
+    seed: int,
+    plies: int,
+    best_share: float = 0.5,
+    part: int | None = None,
+    keep_blanks: bool = False,
 ) -> Game:
     """A two-player game of `plies` turns from seed `seed` (fewer if it ends first)."""
     game = Game(("A", "B"), rules, seed=seed)
-    return advance(game, random.Random(seed), plies, best_share, part)
+    return advance(game, random.Random(seed), plies, best_share, part, keep_blanks)
 
 
 def pool(game: Game) -> Counter[str]:
@@ -91,3 +105,15 @@ def game_of(case: Case, seed: int = 1) -> Game:
     mapping, rows, blanks, rotated, rack = case
     rules = Rules.from_mapping(mapping)
     return Game.from_setup(rules, Board.from_rows(rows, blanks, rotated), [rack, None], seed=seed)
+
+
+def position_json(game: Game) -> dict[str, object]:
+    """The position of `game` for the player to move, in the position-file form (§2)."""
+    board = game.board
+    return {
+        "rules": {"preset": "standard", **game.rules.differences()},
+        "board": board.rows(),
+        "blanks": [square_name(sq) for sq in board.blank_squares()],
+        "rotated": [square_name(sq) for sq in board.rotated_squares()],
+        "rack": game.rack(),
+    }

@@ -1,0 +1,202 @@
+"""The move generator: the baseline file, the legal_moves view, and its contracts.
+
+tests/data/movegen_baseline.jsonl holds fixed (position, rack) cases with the number of
+legal placements and the best ones (regenerate it with scripts/make_movegen_baseline.py
+after a deliberate rules or scoring change); the generator must reproduce it exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from binscrabble.board import Board, parse_square
+from binscrabble.game import Game
+from binscrabble.move import Exchange, Pass, Place, PlacedTile, move_notation, parse_move
+from binscrabble.movegen import (
+    LegalMoves,
+    best_moves,
+    exchanges,
+    generate_moves,
+    generate_placements,
+    sort_key,
+)
+from binscrabble.position import load_position
+from binscrabble.rules import Rules
+
+BASELINE = Path(__file__).parent / "data" / "movegen_baseline.jsonl"
+
+
+def _baseline() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in BASELINE.read_text(encoding="utf-8").splitlines()]
+
+
+def test_baseline_covers_what_it_should() -> None:
+    cases = _baseline()
+    names = " ".join(case["name"] for case in cases)
+    for word in ("empty", "opening", "midgame", "crowded", "late", "left-to-right"):
+        assert word in names
+    blanks = {case["position"]["rack"].count("?") for case in cases}
+    assert blanks == {0, 1, 2, 3}
+    rules = [case["position"]["rules"] for case in cases]
+    assert any(rule.get("rotated_equals") for rule in rules)
+    assert any(rule.get("parallel_numbers") for rule in rules)
+    assert all(case["count"] >= len(case["top"]) for case in cases)
+
+
+@pytest.mark.parametrize("case", _baseline(), ids=lambda case: case["name"])
+def test_generator_reproduces_the_baseline(case: dict[str, Any]) -> None:
+    game = load_position(case["position"])
+    moves = generate_moves(game)
+    assert len(moves) == case["count"]
+    top = [
+        {"notation": move_notation(move.place, game.board), "score": move.score}
+        for move in moves[: len(case["top"])]
+    ]
+    assert top == case["top"]
+
+
+def _game(rack: str, rows: list[str] | None = None, rules: Rules | None = None) -> Game:
+    board = Board.from_rows(rows) if rows else Board()
+    return Game.from_setup(rules or Rules(), board, [rack, None], seed=3)
+
+
+def _row(row: int, text: str, column: int) -> list[str]:
+    rows = ["." * 15] * 15
+    rows[row - 1] = "." * column + text + "." * (15 - column - len(text))
+    return rows
+
+
+def test_first_play_reference_score() -> None:
+    game = _game("111+=0")
+    moves = generate_moves(game)
+    by_notation = {move_notation(move.place, game.board): move.score for move in moves}
+    assert by_notation["8D 1+1=10"] == 18  # RULES.md §8 worked example
+    assert all(move.score == game.score(move.place) for move in moves)
+    assert all(parse_square("H8") in move.squares for move in moves)
+    assert all(len(move.squares) >= 3 for move in moves)
+
+
+def test_each_move_once_and_sorted() -> None:
+    game = _game("10=1+?", _row(8, "1+1=10", 3))
+    moves = generate_moves(game)
+    places = [move.place for move in moves]
+    assert len(set(places)) == len(places)
+    assert moves == sorted(moves, key=sort_key)
+    scores = [move.score for move in moves]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_single_tile_play_counted_once() -> None:
+    # "1=" across on row 8 (H8-I8) and "1=" down from J6: a 1 on J8 completes "1=1" across
+    # and "1=1" down at once. It is one play, listed once, and it scores both runs.
+    rows = ["." * 15] * 15
+    rows[5] = ".........1....."
+    rows[6] = ".........=....."
+    rows[7] = ".......1=......"
+    game = _game("1", rows)
+    moves = generate_moves(game)
+    assert [move.place for move in moves] == [Place((PlacedTile(parse_square("J8"), "1"),))]
+    assert moves[0].score == game.score(moves[0].place) == 4
+    assert len(game.score_breakdown(moves[0].place).runs) == 2
+
+
+def test_blank_designations_are_distinct_moves() -> None:
+    natural = {move.place for move in generate_moves(_game("1=1"))}
+    with_blank = {move.place for move in generate_moves(_game("1=?"))}
+    blank_ones = [place for place in with_blank if any(tile.blank for tile in place.tiles)]
+    assert blank_ones
+    assert all(tile.face in "01=+-x/&|~" for place in blank_ones for tile in place.tiles)
+    assert all(sum(tile.blank for tile in place.tiles) == 1 for place in with_blank)
+    assert natural.isdisjoint(with_blank)
+
+
+def test_rotated_equals_only_under_its_rule() -> None:
+    plain = generate_moves(_game("1=1=", rules=Rules()))
+    rotated_rules = Rules(rotated_equals=True)
+    rotated = generate_moves(_game("1=1=", rules=rotated_rules))
+    assert not any(tile.rotated for move in plain for tile in move.place.tiles)
+    turned = [move for move in rotated if any(tile.rotated for tile in move.place.tiles)]
+    assert turned
+    game = _game("1=1=", rules=rotated_rules)
+    for move in turned:
+        assert game.score(move.place) == move.score
+
+
+def test_parallel_numbers_lone_digit_beside_a_number() -> None:
+    # J6 1, J7 =, I8 1: a 1 on J8 makes "1=1" down and the number "11" across. Under
+    # parallel_numbers that is a play whose main run (across) is a number; it scores only
+    # the equation. Without the rule the two-square run "11" makes it illegal.
+    rows = ["." * 15] * 15
+    rows[5] = ".........1....."
+    rows[6] = ".........=....."
+    rows[7] = "........1......"
+    rules = Rules(parallel_numbers=True)
+    game = _game("1", rows, rules)
+    moves = generate_moves(game)
+    assert [(move_notation(move.place, game.board), move.score) for move in moves] == [
+        ("8I (1)1", 2)
+    ]
+    assert game.score(moves[0].place) == 2
+    assert generate_moves(_game("1", rows, Rules())) == []
+
+
+def test_no_moves_for_an_empty_rack_or_a_finished_game() -> None:
+    assert generate_placements(Board(), "", Rules()) == []
+    assert generate_placements(Board(), "1=", Rules()) == []
+    game = _game("111+=0")
+    game.push(Pass())
+    game.push(Pass())
+    game.push(Pass())
+    game.push(Pass())
+    game.push(Pass())
+    game.push(Pass())
+    assert game.is_over()
+    assert generate_moves(game) == []
+    assert best_moves(game, 3) == []
+    assert not game.legal_moves
+    assert list(game.legal_moves) == []
+
+
+def test_bad_rack_code_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a rack tile code"):
+        generate_placements(Board(), "12", Rules())
+
+
+def test_best_moves_are_the_head_of_all_moves() -> None:
+    game = _game("1101=+x0?", _row(8, "1+1=10", 3))
+    everything = generate_moves(game)
+    assert [move.place for move in best_moves(game, 7)] == [m.place for m in everything[:7]]
+    assert best_moves(game, 0) == []
+
+
+def test_legal_moves_view() -> None:
+    game = Game.from_setup(Rules(), Board(), ["111+=0", None], seed=5)
+    view = game.legal_moves
+    assert isinstance(view, LegalMoves)
+    moves = list(view)
+    assert len(view) == len(moves)
+    placements = [move for move in moves if isinstance(move, Place)]
+    assert placements == [generated.place for generated in generate_moves(game)]
+    assert moves[-1] == Pass()
+    assert [move for move in moves if isinstance(move, Exchange)] == exchanges(game)
+    assert parse_move("8D 1+1=10", game.board) in view
+    assert Place((PlacedTile(0, "1"),)) not in view
+    assert "8D 1+1=10" not in view
+    assert bool(view)
+    assert all(game.is_legal(move) for move in moves)
+
+
+def test_exchanges_are_each_distinct_subset_once() -> None:
+    game = Game.from_setup(Rules(), Board(), ["110", None], seed=5)
+    found = exchanges(game)
+    assert sorted(exchange.tiles for exchange in found) == sorted(["0", "1", "01", "11", "011"])
+
+
+def test_no_exchange_with_a_small_bag() -> None:
+    game = Game.from_setup(Rules(), Board(), ["110", "0"], bag=["1"] * 8, seed=5)
+    assert exchanges(game) == []
+    assert Pass() in list(game.legal_moves)
