@@ -48,6 +48,7 @@ __all__ = [
     "bonus",
     "check",
     "equation_value",
+    "equation_value_or_none",
     "explain",
     "identity_fragments",
     "normalize",
@@ -1022,6 +1023,19 @@ def equation_value(codes: str, rules: Rules) -> int:
         return outcome
     assert isinstance(outcome, tuple)
     raise _raise(outcome)
+
+
+def equation_value_or_none(codes: str, rules: Rules) -> int | None:
+    """Like :func:`equation_value`, but None instead of an exception: for callers that try
+    many runs and do not need the reason (raising and catching costs more than the check).
+
+    >>> equation_value_or_none("11x11=1001", Rules()), equation_value_or_none("1=10", Rules())
+    (9, None)
+    """
+    last = _LAST
+    evaluator = last[1] if last[0] is rules else _evaluator(rules)
+    outcome = evaluator.outcome(codes)
+    return outcome if type(outcome) is int else None
 
 
 def number_value(codes: str, rules: Rules) -> int:
