@@ -25,7 +25,13 @@ from binscrabble.engine.players import (
     leave_after,
     ranked_candidates,
 )
-from binscrabble.engine.simulation import SimulationPlayer, endgame_value, imagined_game
+from binscrabble.engine.simulation import (
+    CandidateStatistics,
+    SimulationPlayer,
+    _settle,
+    endgame_value,
+    imagined_game,
+)
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
 from binscrabble.movegen import generate_moves
@@ -180,17 +186,24 @@ def test_simulation_iterations_are_bounded() -> None:
     assert all(entry.count <= 3 for entry in report.candidates)
 
 
-def test_simulation_with_no_time_makes_one_rollout_and_imputes_the_rest() -> None:
-    player = SimulationPlayer(budget=0.0, candidates=4, seed=1)
+def test_simulation_with_no_time_plays_the_equity_move() -> None:
     game = midgame()
-    assert game.is_legal(player.choose(game))
-    report = player.last_report
-    assert report.rollouts == 1 and report.iterations == 0
-    simulated = [entry for entry in report.candidates if entry.count]
-    assert len(simulated) == 1
-    change = simulated[0].mean - simulated[0].candidate.equity
-    for entry in report.candidates[1:]:
-        assert entry.mean == pytest.approx(entry.candidate.equity + change)
+    player = SimulationPlayer(budget=0.0, candidates=4, seed=1)
+    assert player.choose(game) == EquityPlayer().choose(game)
+    assert player.last_report.rollouts == 0 and player.last_report.iterations == 0
+
+
+def test_candidates_left_unsimulated_get_the_mean_change_of_the_others() -> None:
+    candidates = ranked_candidates(midgame(), LeaveTable.default(), limit=3)
+    statistics = [CandidateStatistics(candidate) for candidate in candidates]
+    statistics[0].add(candidates[0].equity - 12.0)
+    statistics[1].add(candidates[1].equity - 8.0)
+    _settle(statistics, iterations=0)
+    assert statistics[2].mean == pytest.approx(candidates[2].equity - 10.0)
+    # With complete iterations, the values of an unfinished one are dropped instead.
+    statistics[0].add(1.0)
+    _settle(statistics, iterations=1)
+    assert statistics[0].count == 1
 
 
 def test_unfinished_iterations_are_dropped() -> None:

@@ -165,7 +165,9 @@ class SimulationPlayer:
             for entry in statistics:
                 if not entry.active:
                     continue
-                if time.perf_counter() >= deadline and self.last_report.rollouts > 0:
+                # Finding the candidates may already have used the whole budget: then the
+                # equity order stands (see _settle), and the budget is kept.
+                if time.perf_counter() >= deadline:
                     out_of_time = True
                     break
                 entry.add(self._rollout(world, seat, entry.candidate))
@@ -232,12 +234,14 @@ class SimulationPlayer:
         # First a quick greedy play-out for every candidate, then, while time remains, a
         # deeper look at the opponent's replies, best candidates first.
         for entry in statistics:
-            if self.last_report.rollouts and time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline:
                 break
             entry.add(endgame_value(world, seat, entry.candidate.move, replies=1))
             self.last_report.rollouts += 1
         self.last_report.iterations = 1
         evaluated = [entry for entry in statistics if entry.count]
+        if not evaluated:
+            return top[0].move
         for entry in sorted(evaluated, key=lambda entry: -entry.mean):
             if time.perf_counter() >= deadline:
                 break
