@@ -251,3 +251,5 @@ def test_typed_forms_check_like_their_codes(codes: str, random: object, rules: R
     if spoken.position is not None:
         assert 0 <= spoken.position < len(typed)
         assert not typed[spoken.position].isspace()
+    # Positions (and everything else) as the tree, read symbol by symbol, finds them.
+    assert verdict(typed, rules) == reference(typed, rules)

@@ -263,6 +263,15 @@ def _quick_codes(text: str) -> str | None:
     return codes if _CODES_ONLY.fullmatch(codes) else None
 
 
+# One unit per code, as _normalize reads them: a word (tried first) or any other symbol.
+_UNITS: Final = re.compile(r"(?i:xor|and|not|or)|\S")
+
+
+def _code_positions(text: str) -> list[int]:
+    """Where each code of `text` starts, for text that _quick_codes accepted."""
+    return [unit.start() for unit in _UNITS.finditer(text)]
+
+
 def _normalize(text: str) -> tuple[str, list[int] | None]:
     """Codes for `text` and, unless they are the same string, each code's index in `text`."""
     if _CODES_ONLY.fullmatch(text):
@@ -633,25 +642,25 @@ class _Evaluator:
             # Already codes, and grammatical: straight to the values.
             outcome = self._evaluate(text)
         else:
-            quick = _quick_codes(text)
-            if quick is not None:
-                codes = quick
-            else:
-                try:
-                    codes, positions = _normalize(text)
-                except EquationError as error:
-                    result = results[text] = _result(
-                        text, None, error.args[0], error.kind, error.position
-                    )
-                    return result
-            if codes == text and len(codes) <= MAX_SYMBOLS:
+            if len(text) <= MAX_SYMBOLS and _CODES_ONLY.fullmatch(text):
                 # Codes already, and the grammar said no: only the reason is left to find.
-                outcome = self._syntax_failure(codes)
+                outcome = self._syntax_failure(text)
             else:
-                outcome = self.outcome(codes)
-            if quick is not None and quick != text and type(outcome) is not int:
-                # The quick path keeps no positions; find them for the message.
-                positions = _normalize(text)[1]
+                quick = _quick_codes(text)
+                if quick is not None:
+                    outcome = self.outcome(quick)
+                    if type(outcome) is not int:
+                        # The quick path keeps no positions; find them for the message.
+                        positions = _code_positions(text)
+                else:
+                    try:
+                        codes, positions = _normalize(text)
+                    except EquationError as error:
+                        result = results[text] = _result(
+                            text, None, error.args[0], error.kind, error.position
+                        )
+                        return result
+                    outcome = self.outcome(codes)
         if type(outcome) is int:
             result = _result(text, outcome, None, None, None)
         else:
