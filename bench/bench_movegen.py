@@ -1,0 +1,138 @@
+"""How fast the move generator finds every legal placement, against the brute force.
+
+The corpus bench/data/movegen_positions.jsonl (made by scripts/make_movegen_corpus.py)
+holds 72 positions from seeded self-play games: empty boards, openings, midgames, crowded
+and late boards, with 0, 1 or 2 blanks on the rack. For each position this prints the time
+to generate every legal placement, the move count and moves per second; then the same for
+the brute-force oracle of tests/bruteforce.py, run in a child process that is stopped after
+a timeout (60 s by default), and the speed-up. Times are CPU times of the process doing the
+work, so other work on the machine disturbs them less. Prints figures, asserts nothing.
+
+    .venv/bin/python bench/bench_movegen.py [--bruteforce small|all|none] [--timeout S]
+
+By default the brute force runs only on the positions whose rack holds at most 5 tiles
+(the late boards): on a 9-tile rack it needs hours, and is reported as not finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from bruteforce import legal_placements
+
+from binscrabble.movegen import generate_placements
+from binscrabble.position import load_position
+
+CORPUS = ROOT / "bench" / "data" / "movegen_positions.jsonl"
+
+
+def load_corpus() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+
+
+def _bruteforce_child(position: dict[str, Any], results: Any) -> None:
+    game = load_position(position)
+    started = time.process_time()
+    found = legal_placements(game)
+    results.put((len(found), time.process_time() - started))
+
+
+def run_bruteforce(position: dict[str, Any], timeout: float) -> tuple[int, float] | None:
+    """(move count, CPU seconds) of the brute force, or None when it runs out of time."""
+    results: Any = multiprocessing.Queue()
+    child = multiprocessing.Process(target=_bruteforce_child, args=(position, results))
+    child.start()
+    # Wall-clock timeout: a loaded machine only makes the brute force look slower.
+    child.join(timeout)
+    if child.is_alive():
+        child.terminate()
+        child.join()
+        return None
+    outcome: tuple[int, float] = results.get()
+    return outcome
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bruteforce", choices=("small", "all", "none"), default="small")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per position")
+    args = parser.parse_args()
+    corpus = load_corpus()
+    print(f"{len(corpus)} positions from {CORPUS.relative_to(ROOT)}")
+    header = (
+        f"{'position':<34} {'rack':<10} {'tiles':>5} {'moves':>7} {'ms':>9} {'moves/s':>9}"
+        f" {'brute s':>9} {'speed-up':>9}"
+    )
+    print(header)
+    fast_times: list[float] = []
+    speedups: list[float] = []
+    unfinished = 0
+    total_moves = 0
+    for record in corpus:
+        position = record["position"]
+        game = load_position(position)
+        started = time.process_time()
+        moves = generate_placements(game.board, game.rack(), game.rules)
+        elapsed = time.process_time() - started
+        fast_times.append(elapsed)
+        total_moves += len(moves)
+        rate = len(moves) / elapsed if elapsed > 0 else float("inf")
+        brute_text = speed_text = "-"
+        rack = game.rack()
+        if args.bruteforce == "all" or (args.bruteforce == "small" and len(rack) <= 5):
+            outcome = run_bruteforce(position, args.timeout)
+            if outcome is None:
+                unfinished += 1
+                brute_text = f">{args.timeout:.0f}"
+                speed_text = f">{args.timeout / max(elapsed, 1e-6):.0f}x"
+            else:
+                count, brute_seconds = outcome
+                if count != len(moves):
+                    print(f"  !! brute force found {count} moves, the generator {len(moves)}")
+                brute_text = f"{brute_seconds:.2f}"
+                speedup = brute_seconds / max(elapsed, 1e-6)
+                speedups.append(speedup)
+                speed_text = f"{speedup:.0f}x"
+        print(
+            f"{record['name']:<34} {rack:<10} {game.board.tile_count:>5} {len(moves):>7}"
+            f" {elapsed * 1000:>9.1f} {rate:>9.0f} {brute_text:>9} {speed_text:>9}",
+            flush=True,
+        )
+    total = sum(fast_times)
+    print()
+    print(
+        f"generator: median {statistics.median(fast_times) * 1000:.1f} ms, "
+        f"90th percentile {percentile(fast_times, 0.9) * 1000:.1f} ms, "
+        f"worst {max(fast_times) * 1000:.1f} ms, "
+        f"mean {total / len(fast_times) * 1000:.1f} ms; "
+        f"{total_moves} moves in {total:.2f} s ({total_moves / total:.0f} moves/s)"
+    )
+    if speedups:
+        print(
+            f"brute force finished on {len(speedups)} positions: speed-up median "
+            f"{statistics.median(speedups):.0f}x, smallest {min(speedups):.0f}x, largest "
+            f"{max(speedups):.0f}x; {unfinished} did not finish within {args.timeout:.0f} s"
+        )
+    elif args.bruteforce != "none":
+        print(f"brute force: none finished within {args.timeout:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
