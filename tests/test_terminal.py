@@ -362,3 +362,47 @@ def test_cli_play_options(
         ["play", "--players", "Ann,cpu:wizard", "--save", str(save)], [], monkeypatch, capsys
     )
     assert status == 2 and "unknown player 'cpu:wizard'" in err
+
+
+# -- a terminal that clears the screen -------------------------------------------------------
+
+CLEAR = "\x1b[2J"
+
+
+def test_cleared_screen_repeats_what_happened_since_the_last_screen(tmp_path: Path) -> None:
+    # On a terminal every screen starts by clearing it: the house rules, the computer's move
+    # and an undo must be shown again after the clear, or nobody could read them.
+    def factory(name: str) -> PassingComputer:
+        return PassingComputer()
+
+    options = SessionOptions(
+        players=["Ada", "cpu:test"],
+        rules=Rules().override("xor_tiles", 2),
+        seed=5,
+        save=str(tmp_path / "n.bsr"),
+        allow_undo=True,
+    )
+    stdin = io.StringIO("".join(f"{line}\n" for line in ["pass", "undo", "quit"]))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_session(options, stdin, stdout, stderr, interactive=True, factory=factory)  # type: ignore[arg-type]
+    assert status == 0, stderr.getvalue()
+    screens = stdout.getvalue().split(CLEAR)
+    assert "House rules: xor_tiles=2" in screens[1]
+    assert "Ada passes." in screens[2]
+    assert "cpu:test plays pass for 0 (total 0)." in screens[2]
+    assert "Took back 2 turns; Ada to move." in screens[3]
+    assert "cpu:test plays" not in screens[3]  # shown once, not on every later screen
+
+
+def test_cleared_screen_hides_the_tiles_another_player_exchanged(tmp_path: Path) -> None:
+    shadow = Game(["Ada", "Bob"], Rules(), seed=5)
+    exchange = Exchange(shadow.rack(0)[:3])
+    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "x.bsr"))
+    script = ["", f"exchange {exchange.tiles}", "", "quit"]
+    stdin = io.StringIO("".join(f"{line}\n" for line in script))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_session(options, stdin, stdout, stderr, interactive=True)
+    assert status == 0, stderr.getvalue()
+    bob_screen = stdout.getvalue().split("Bob, it is your turn")[1]
+    assert "Ada exchanged 3 tiles." in bob_screen
+    assert " ".join(exchange.tiles) not in bob_screen.split("Bob's rack")[0]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol, TextIO
 
@@ -259,6 +259,9 @@ class TerminalGame:
     allow_undo: bool = False
     confirm: bool = True
     clear_screen: bool = False
+    #: What happened since the screen was last drawn (moves, undo, the house rules), as
+    #: everyone may see it: a cleared screen would otherwise wipe it before it is read.
+    notices: list[str] = field(default_factory=list)
 
     # -- input and output -------------------------------------------------------------------
 
@@ -275,6 +278,12 @@ class TerminalGame:
             self.say()
             raise _Quit
         return line.rstrip("\r\n")
+
+    def announce(self, text: str, public: str | None = None) -> None:
+        """Say ``text`` now and show it again on the next screen (``public`` instead, when
+        ``text`` holds what only the mover may see, such as the tiles exchanged)."""
+        self.say(text)
+        self.notices.append(text if public is None else public)
 
     def save(self) -> bool:
         try:
@@ -303,7 +312,7 @@ class TerminalGame:
         changed = game.rules.differences()
         if changed:
             shown = ", ".join(f"{name}={_rule_value(value)}" for name, value in changed.items())
-            self.say(f"House rules: {shown}")
+            self.announce(f"House rules: {shown}")
         self.say(f"The game is saved in {self.save_path} after every turn. Type help for help.")
         self.save()
         previous_human: int | None = None
@@ -350,6 +359,12 @@ class TerminalGame:
         self.say(render_scores(game))
         self.say(render_recent(game, seat))
         self.say()
+        if self.clear_screen and self.notices:
+            # Said before the screen was cleared: say it again where it can be read.
+            for notice in self.notices:
+                self.say(notice)
+            self.say()
+        self.notices.clear()
         name = game.players[seat]
         label = _style(name, _BOLD, self.color)
         rack = render_rack("".join(sorted(game.rack(seat), key=CODE_ORDER.index)), self.color)
@@ -370,7 +385,7 @@ class TerminalGame:
         game.push(move)
         turn = game.history[-1]
         shown = f"exchanges {len(move.tiles)} tiles" if isinstance(move, Exchange) else notation
-        self.say(f"{name} plays {shown} for {turn.score} (total {turn.scores[seat]}).")
+        self.announce(f"{name} plays {shown} for {turn.score} (total {turn.scores[seat]}).")
         self.save()
 
     def human_turn(self, seat: int) -> str:
@@ -447,14 +462,15 @@ class TerminalGame:
         turn = game.history[-1]
         if isinstance(move, Exchange):
             count = len(move.tiles)
-            self.say(
-                f"{game.players[seat]} exchanges {count} tile{'s' if count > 1 else ''}: "
-                f"{' '.join(move.tiles)}."
+            tiles = f"{count} tile{'s' if count > 1 else ''}"
+            self.announce(
+                f"{game.players[seat]} exchanges {tiles}: {' '.join(move.tiles)}.",
+                public=f"{game.players[seat]} exchanged {tiles}.",
             )
         elif isinstance(move, Pass):
-            self.say(f"{game.players[seat]} passes.")
+            self.announce(f"{game.players[seat]} passes.")
         else:
-            self.say(
+            self.announce(
                 f"{game.players[seat]} plays {notation} for {turn.score} "
                 f"(total {turn.scores[seat]})."
             )
@@ -474,7 +490,7 @@ class TerminalGame:
         # would only play again.
         while game.to_move in self.computers and game.history:
             taken.append(game.pop())
-        self.say(
+        self.announce(
             f"Took back {len(taken)} turn{'s' if len(taken) > 1 else ''}; "
             f"{game.players[game.to_move]} to move."
         )
