@@ -406,3 +406,14 @@ def test_cleared_screen_hides_the_tiles_another_player_exchanged(tmp_path: Path)
     bob_screen = stdout.getvalue().split("Bob, it is your turn")[1]
     assert "Ada exchanged 3 tiles." in bob_screen
     assert " ".join(exchange.tiles) not in bob_screen.split("Bob's rack")[0]
+
+
+def test_privacy_screen_also_clears_the_scrollback(tmp_path: Path) -> None:
+    # Terminals keep a cleared screen in their scrollback: the next player could scroll up
+    # to the previous player's rack unless the scrollback is erased too (ESC [3J).
+    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "p.bsr"))
+    stdin = io.StringIO("".join(f"{line}\n" for line in ["", "pass", "", "quit"]))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert run_session(options, stdin, stdout, stderr, interactive=True) == 0
+    before_bob = stdout.getvalue().split("Bob, it is your turn")[0]
+    assert before_bob.rfind("\x1b[3J") > before_bob.rfind("Ada's rack")

@@ -49,6 +49,9 @@ _BLANK_TILE_STYLE: Final = "\x1b[1;34;43m"
 _NEW_TILE_STYLE: Final = "\x1b[1;30;102m"
 _BOLD: Final = "\x1b[1m"
 _CLEAR_SCREEN: Final = "\x1b[2J\x1b[H"
+# Between two people's turns the scrollback goes too (ESC [3J): many terminals keep a cleared
+# screen in it, and the next player could scroll up to the previous player's rack.
+_CLEAR_SCREEN_AND_SCROLLBACK: Final = "\x1b[2J\x1b[3J\x1b[H"
 _PREMIUM_LABELS: Final[Mapping[str, str]] = {"TW": "3W", "DW": "2W", "TL": "3L", "DL": "2L"}
 
 HELP: Final = """\
@@ -344,7 +347,7 @@ class TerminalGame:
 
     def privacy_screen(self, seat: int) -> None:
         if self.clear_screen:
-            self.stdout.write(_CLEAR_SCREEN)
+            self.stdout.write(_CLEAR_SCREEN_AND_SCROLLBACK)
         else:
             self.say("\n" + "-" * 64)
         self.ask(f"{self.game.players[seat]}, it is your turn. Press Enter to see your rack. ")
