@@ -202,6 +202,14 @@ def _side_value(side: str, standard: bool, negatives: bool) -> int | None:
 
 _NO_VALUE: Final = object()
 
+# An identity fragment (RULES.md §7) is an operator with a bare literal operand of its
+# neutral value, and such an operand is always written right beside its operator. So an
+# equation this pattern does not match has no fragment, and its grammar and side values
+# alone decide it; one it matches goes to expr.equation_value, which applies §7.
+_MAYBE_IDENTITY: Final = re.compile(
+    r"[x/&]0*1(?![01])|[-+|^]0+(?![01])|(?<![01~])0*1[x&]|(?<![01~])0+[+|^]"
+)
+
 
 class _SideValues:
     """Cached side values under one (precedence, allow_negatives)."""
@@ -616,10 +624,14 @@ def _join(
                         continue
                     for combination in product(*groups, fillings):
                         joined_text = "=".join([text for _, text in combination])
-                        try:
-                            confirmed = equation_value(joined_text, rules)
-                        except EquationError:
-                            continue
+                        if _MAYBE_IDENTITY.search(joined_text) is None:
+                            # Grammar and side values already make it a valid equation.
+                            confirmed = value
+                        else:
+                            try:
+                                confirmed = equation_value(joined_text, rules)
+                            except EquationError:
+                                continue
                         joined: tuple[int, ...] = ()
                         for chosen, _ in combination:
                             joined += chosen
