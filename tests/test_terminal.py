@@ -417,3 +417,14 @@ def test_privacy_screen_also_clears_the_scrollback(tmp_path: Path) -> None:
     assert run_session(options, stdin, stdout, stderr, interactive=True) == 0
     before_bob = stdout.getvalue().split("Bob, it is your turn")[0]
     assert before_bob.rfind("\x1b[3J") > before_bob.rfind("Ada's rack")
+
+
+def test_a_game_that_cannot_be_saved_does_not_start(tmp_path: Path) -> None:
+    save = tmp_path / "no such folder" / "g.bsr"
+    status, out, err = session(SessionOptions(players=["Ada", "Bob"], save=str(save)), [""])
+    assert status == 2
+    assert err == (
+        f"binscrabble: error: cannot save the game to {save}: No such file or directory; "
+        "save it elsewhere with --save FILE\n"
+    )
+    assert "it is your turn" not in out

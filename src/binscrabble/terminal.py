@@ -288,11 +288,21 @@ class TerminalGame:
         self.say(text)
         self.notices.append(text if public is None else public)
 
-    def save(self) -> bool:
+    def save_problem(self) -> str | None:
+        """Save the game; ``None`` when it is saved, else why it could not be."""
         try:
             write_record_file(self.game, self.save_path)
-        except (OSError, RecordError) as error:
-            self.say(f"Warning: could not save the game to {self.save_path}: {error}")
+        except OSError as error:
+            # The error names the temporary file; the player knows only the save file.
+            return f"cannot save the game to {self.save_path}: {error.strerror or error}"
+        except RecordError as error:
+            return f"cannot save the game to {self.save_path}: {error}"
+        return None
+
+    def save(self) -> bool:
+        problem = self.save_problem()
+        if problem is not None:
+            self.say(f"Warning: {problem}.")
             return False
         return True
 
@@ -582,6 +592,12 @@ def run_session(
         terminal.say("This game is already over.")
         terminal.game_over()
         return 0
+    # A game that cannot be saved would be lost on the first crash or quit: say so now,
+    # not after an hour of play.
+    problem = terminal.save_problem()
+    if problem is not None:
+        stderr.write(f"binscrabble: error: {problem}; save it elsewhere with --save FILE\n")
+        return 2
     return terminal.run()
 
 
