@@ -428,3 +428,17 @@ def test_a_game_that_cannot_be_saved_does_not_start(tmp_path: Path) -> None:
         "save it elsewhere with --save FILE\n"
     )
     assert "it is your turn" not in out
+
+
+def test_confirmation_asks_again_when_the_answer_is_neither_yes_nor_no(tmp_path: Path) -> None:
+    shadow = Game(["Ada", "Bob"], Rules(), seed=5)
+    first = best_play(shadow)
+    save = tmp_path / "c.bsr"
+    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(save))
+    status, out, _ = session(options, ["", first, "8A 1=1", "no", first, "yes", "quit"])
+    assert status == 0
+    assert "'8A 1=1' is no answer: type y (or Enter) to play it, n not to." in out
+    assert out.count("Not played.") == 1
+    assert [turn.move for turn in read_record_file(save).history] == [
+        parse_move(first, shadow.board)
+    ]

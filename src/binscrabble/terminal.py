@@ -467,10 +467,15 @@ class TerminalGame:
         if isinstance(move, Place) and self.confirm:
             breakdown = game.score_breakdown(move)
             self.say(_indent(str(breakdown)))
-            answer = self.ask(f"Play {notation} for {breakdown.total}? [Y/n] ").strip().lower()
-            if answer not in ("", "y", "yes"):
-                self.say("Not played.")
-                return False
+            while True:
+                answer = self.ask(f"Play {notation} for {breakdown.total}? [Y/n] ").strip()
+                if answer.lower() in ("", "y", "yes"):
+                    break
+                if answer.lower() in ("n", "no"):
+                    self.say("Not played.")
+                    return False
+                # Most likely a move typed too early: neither play nor drop it silently.
+                self.say(f"{answer!r} is no answer: type y (or Enter) to play it, n not to.")
         game.push(move)
         turn = game.history[-1]
         if isinstance(move, Exchange):
