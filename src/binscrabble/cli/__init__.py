@@ -22,7 +22,8 @@ SUBCOMMANDS = ("play", "check", "replay", "moves", "best", "analyze", "selfplay"
 Handler = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `only` one subcommand (its imports alone: faster)."""
     parser = argparse.ArgumentParser(
         prog="binscrabble",
         description="Binary Scrabble: play, check equations, analyse games.",
@@ -30,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"binscrabble {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
+        if only is not None and name != only:
+            continue
         module_name = f"binscrabble.cli.{name}_command"
         if importlib.util.find_spec(module_name) is None:
             continue
@@ -40,8 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 a negative answer, 2 usage)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    # A subcommand named first needs only its own module (`binscrabble check` in a loop
+    # should not pay for importing the engine and the web server).
+    parser = build_parser(arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None)
+    args = parser.parse_args(arguments)
     handler = cast("Handler | None", getattr(args, "handler", None))
     if handler is None:
         parser.print_help(sys.stderr)
