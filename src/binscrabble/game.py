@@ -574,12 +574,18 @@ class Game:
             shortfalls.append(
                 f"{codes.count(code)} × {name} needed, {held.count(code)} on the rack"
             )
-        rack_text = " ".join("?" if code == BLANK else code for code in held) or "(empty)"
-        return IllegalMoveError(
-            "not_on_rack",
-            f"the rack ({rack_text}) does not hold these tiles: {'; '.join(shortfalls)}",
-            squares,
-        )
+        # In the order the rack is shown to the player, not the order it was drawn in.
+        rack_text = " ".join(_sorted_codes(held)) or "(empty)"
+        message = f"the rack ({rack_text}) does not hold these tiles: {'; '.join(shortfalls)}"
+        spare_blanks = held.count(BLANK) - codes.count(BLANK)
+        faces = [code for code in missing if code != BLANK]
+        if squares and faces and spare_blanks >= len(faces):
+            # The fix is one keystroke away: say it.
+            message += (
+                f"; a blank on the rack can stand in: write ?{faces[0]} for a blank "
+                f"played as {faces[0]}"
+            )
+        return IllegalMoveError("not_on_rack", message, squares)
 
     def _place_problem(self, tiles: tuple[PlacedTile, ...]) -> IllegalMoveError | None:
         if not tiles:
