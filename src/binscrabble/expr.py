@@ -23,6 +23,7 @@ tests hold the fast path to. Errors are :class:`EquationError` values with a ``k
 
 from __future__ import annotations
 
+import operator as operator_module
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -491,88 +492,178 @@ _ShapeFunction: TypeAlias = Callable[[list[str]], int | tuple[int, int] | None]
 
 _CACHE_LIMIT: Final = 1 << 16
 _SHAPE_LIMIT: Final = 1 << 12
-#: A side shape is compiled the time it is seen this many times (before, it is interpreted).
-_COMPILE_AFTER: Final = 8
+#: A side shape is compiled when seen this many times (before, it is interpreted).
+_COMPILE_AFTER: Final = 64
 _DIGIT_RUNS: Final = re.compile(r"[01]+")
 
 
-def _compile_shape(
-    shape: str, precedence: Mapping[str, int], negatives: bool, allowed: Mapping[str, bool]
-) -> _ShapeFunction:
-    """A function evaluating every side of one *shape* (its symbols with the digits removed).
+def _shape_steps(
+    shape: str, precedence: Mapping[str, int]
+) -> tuple[list[int], list[tuple[str, int, int, bool, bool]]]:
+    """The parse of a side's *shape* (its symbols with the digits removed) as register steps.
 
-    ``"x~+"`` is the shape of ``11x~10+1``. The function takes the side's digit runs and
-    returns its value (or its value and its count of identity fragments, when it has some
-    and the rules allow each), or None when the side needs a closer look (a fragment the
-    rules forbid, a negative step, an inexact division). The parse tree is built once, here,
-    and baked into straight-line code, so a new side costs a few integer operations.
+    ``"x~+"`` is the shape of ``11x~10+1``. Returns the indexes of the operands under NOT,
+    and the operations in evaluation order as (operator, left register, right register,
+    left is a bare literal, right is a bare literal); registers 0..n-1 hold the operands
+    and each step appends its result as the next register.
     """
-    kinds: list[bool] = []  # per operand: under NOT?
+    under_not: list[bool] = []
     operators: list[str] = []
     index = 0
     if shape[:1] == "~":
-        kinds.append(True)
+        under_not.append(True)
         index = 1
     else:
-        kinds.append(False)
+        under_not.append(False)
     while index < len(shape):
         operators.append(shape[index])
         index += 1
         if index < len(shape) and shape[index] == "~":
-            kinds.append(True)
+            under_not.append(True)
             index += 1
         else:
-            kinds.append(False)
-    lines = ["def evaluate(digits):", "    fragments = 0"]
-    for number, under_not in enumerate(kinds):
-        if under_not:
-            lines.append(
-                f"    v{number} = ((1 << len(digits[{number}])) - 1) ^ int(digits[{number}], 2)"
-            )
-        else:
-            lines.append(f"    v{number} = int(digits[{number}], 2)")
-    # Operands on the stack: (variable name, bare literal?).
-    stack: list[tuple[str, bool]] = [("v0", not kinds[0])]
+            under_not.append(False)
+    steps: list[tuple[str, int, int, bool, bool]] = []
+    stack: list[tuple[int, bool]] = [(0, not under_not[0])]  # (register, bare literal?)
     waiting: list[str] = []
-    temporaries = 0
+    registers = len(under_not)
 
     def reduce() -> None:
-        nonlocal temporaries
+        nonlocal registers
         operator = waiting.pop()
         right, right_literal = stack.pop()
         left, left_literal = stack.pop()
-        neutral, either_side = _NEUTRAL[operator]
-        found = "fragments += 1" if allowed[_IDENTITY_SWITCH[operator]] else "return None"
-        tests = []
-        if right_literal:
-            tests.append(f"{right} == {neutral}")
-        if either_side and left_literal:
-            tests.append(f"{left} == {neutral}")
-        if tests:
-            lines.append(f"    if {' or '.join(tests)}: {found}")
-        name = f"t{temporaries}"
-        temporaries += 1
-        if operator == "-":
-            if not negatives:
-                lines.append(f"    if {left} < {right}: return None")
-            lines.append(f"    {name} = {left} - {right}")
-        elif operator == "/":
-            lines.append(f"    if not {right} or {left} % {right}: return None")
-            lines.append(f"    {name} = {left} // {right}")
-        else:
-            python = {"+": "+", "x": "*", "&": "&", "|": "|", "^": "^"}[operator]
-            lines.append(f"    {name} = {left} {python} {right}")
-        stack.append((name, False))
+        steps.append((operator, left, right, left_literal, right_literal))
+        stack.append((registers, False))
+        registers += 1
 
     for number, operator in enumerate(operators, start=1):
         while waiting and precedence[waiting[-1]] >= precedence[operator]:
             reduce()
         waiting.append(operator)
-        stack.append((f"v{number}", not kinds[number]))
+        stack.append((number, not under_not[number]))
     while waiting:
         reduce()
-    result = stack[0][0]
-    lines.append(f"    return ({result}, fragments) if fragments else {result}")
+    return [number for number, flag in enumerate(under_not) if flag], steps
+
+
+class _NeedsCloserLook(Exception):
+    """A step a shape evaluator leaves to the full evaluation (negative, inexact)."""
+
+
+def _subtract(left: int, right: int) -> int:
+    if left < right:
+        raise _NeedsCloserLook
+    return left - right
+
+
+def _divide(left: int, right: int) -> int:
+    if not right or left % right:
+        raise _NeedsCloserLook
+    return left // right
+
+
+def _interpret_shape(
+    shape: str, precedence: Mapping[str, int], negatives: bool, allowed: Mapping[str, bool]
+) -> _ShapeFunction:
+    """An evaluator for every side of one shape, ready at once (see :func:`_compile_shape`).
+
+    It runs the shape's steps as a small register program; cheaper to build than the
+    compiled evaluator, slower to run, so it serves a shape until the shape proves common.
+    """
+    under_not, steps = _shape_steps(shape, precedence)
+    program = []
+    for operator, left, right, left_literal, right_literal in steps:
+        neutral, either_side = _NEUTRAL[operator]
+        tests = tuple(
+            register
+            for register, literal in ((right, right_literal), (left, left_literal and either_side))
+            if literal
+        )
+        if operator == "-":
+            function = operator_module.sub if negatives else _subtract
+        elif operator == "/":
+            function = _divide
+        else:
+            function = _PYTHON_OPERATIONS[operator]
+        forbidden = not allowed[_IDENTITY_SWITCH[operator]]
+        program.append((function, left, right, tests, neutral, forbidden))
+
+    def evaluate(digits: list[str]) -> int | tuple[int, int] | None:
+        registers = [int(written, 2) for written in digits]
+        for number in under_not:
+            registers[number] ^= (1 << len(digits[number])) - 1
+        fragments = 0
+        try:
+            for function, left, right, tests, neutral, forbidden in program:
+                for register in tests:
+                    if registers[register] == neutral:
+                        if forbidden:
+                            return None
+                        fragments += 1
+                        break
+                registers.append(function(registers[left], registers[right]))
+        except _NeedsCloserLook:
+            return None
+        return (registers[-1], fragments) if fragments else registers[-1]
+
+    return evaluate
+
+
+_PYTHON_OPERATIONS: Final[Mapping[str, Callable[[int, int], int]]] = {
+    "+": operator_module.add,
+    "x": operator_module.mul,
+    "&": operator_module.and_,
+    "|": operator_module.or_,
+    "^": operator_module.xor,
+}
+
+
+def _compile_shape(
+    shape: str, precedence: Mapping[str, int], negatives: bool, allowed: Mapping[str, bool]
+) -> _ShapeFunction:
+    """A function evaluating every side of one shape, compiled to straight-line code.
+
+    The function takes the side's digit runs and returns its value (or its value and its
+    count of identity fragments, when it has some and the rules allow each), or None when
+    the side needs a closer look (a fragment the rules forbid, a negative step, an inexact
+    division). The parse is done once, here, and baked into Python source, so a side costs
+    a few integer operations; compiling costs as much as some dozens of interpreted sides.
+    """
+    under_not, steps = _shape_steps(shape, precedence)
+    lines = ["def evaluate(digits):", "    fragments = 0"]
+    operands = len(steps) + 1
+    for number in range(operands):
+        if number in under_not:
+            lines.append(
+                f"    r{number} = ((1 << len(digits[{number}])) - 1) ^ int(digits[{number}], 2)"
+            )
+        else:
+            lines.append(f"    r{number} = int(digits[{number}], 2)")
+    result = operands
+    for operator, left, right, left_literal, right_literal in steps:
+        neutral, either_side = _NEUTRAL[operator]
+        found = "fragments += 1" if allowed[_IDENTITY_SWITCH[operator]] else "return None"
+        tests = []
+        if right_literal:
+            tests.append(f"r{right} == {neutral}")
+        if either_side and left_literal:
+            tests.append(f"r{left} == {neutral}")
+        if tests:
+            lines.append(f"    if {' or '.join(tests)}: {found}")
+        if operator == "-":
+            if not negatives:
+                lines.append(f"    if r{left} < r{right}: return None")
+            lines.append(f"    r{result} = r{left} - r{right}")
+        elif operator == "/":
+            lines.append(f"    if not r{right} or r{left} % r{right}: return None")
+            lines.append(f"    r{result} = r{left} // r{right}")
+        else:
+            python = {"+": "+", "x": "*", "&": "&", "|": "|", "^": "^"}[operator]
+            lines.append(f"    r{result} = r{left} {python} r{right}")
+        result += 1
+    last = f"r{result - 1}"
+    lines.append(f"    return ({last}, fragments) if fragments else {last}")
     namespace: dict[str, _ShapeFunction] = {}
     # The source is built only from operator codes and numbers made here, never from input.
     exec("\n".join(lines), {"int": int, "len": len}, namespace)
@@ -640,6 +731,21 @@ class _Evaluator:
         positions: list[int] | None = None
         if len(text) <= MAX_SYMBOLS and self.grammar.fullmatch(text):
             # Already codes, and grammatical: straight to the values.
+            sides = text.split("=")
+            if len(sides) == 2:
+                # The hottest path of all (two known sides, equal) built right here.
+                get = self.sides.get
+                left = get(sides[0])
+                if type(left) is int and left == get(sides[1]):
+                    result = _new_object(CheckResult)
+                    set_input, set_value, set_reason, set_kind, set_position = _SLOT_SETTERS
+                    set_input(result, text)
+                    set_value(result, left)
+                    set_reason(result, None)
+                    set_kind(result, None)
+                    set_position(result, None)
+                    results[text] = result
+                    return result
             outcome = self._evaluate(text)
         else:
             if len(text) <= MAX_SYMBOLS and _CODES_ONLY.fullmatch(text):
@@ -761,25 +867,26 @@ class _Evaluator:
         """
         shape = side.replace("0", "").replace("1", "")
         function = self.shapes.get(shape)
-        stored: _CachedSide | None = None
-        if function is not None:
-            stored = function(_DIGIT_RUNS.findall(side))
-        else:
-            # Compiling costs as much as a few dozen interpreted sides: only shapes that
-            # come back are worth it (ski rental).
-            sightings = self.sightings.get(shape, 0) + 1
+        if function is None:
+            # A new shape starts interpreted; compiling costs as much as dozens of
+            # interpreted sides, so only shapes that keep coming back get it (ski rental).
+            if len(self.shapes) >= _SHAPE_LIMIT:
+                self.shapes.clear()
+                self.sightings.clear()
+            function = self.shapes[shape] = _interpret_shape(
+                shape, self.precedence, self.negatives, self.allowed
+            )
+            self.sightings[shape] = 1
+        elif shape in self.sightings:
+            sightings = self.sightings[shape] + 1
             if sightings < _COMPILE_AFTER:
-                if len(self.sightings) >= _SHAPE_LIMIT:
-                    self.sightings.clear()
                 self.sightings[shape] = sightings
             else:
                 del self.sightings[shape]
-                if len(self.shapes) >= _SHAPE_LIMIT:
-                    self.shapes.clear()
                 function = self.shapes[shape] = _compile_shape(
                     shape, self.precedence, self.negatives, self.allowed
                 )
-                stored = function(_DIGIT_RUNS.findall(side))
+        stored: _CachedSide | None = function(_DIGIT_RUNS.findall(side))
         if stored is None:
             result = self._side(side)
             stored = result
