@@ -1,16 +1,17 @@
 """Learn the leave table from self-play and write src/binscrabble/engine/data/leaves.json.
 
-    .venv/bin/python scripts/train_leaves.py --games 400 --rounds 2 --jobs 2 --seed 1
+    .venv/bin/python scripts/train_leaves.py --games 93 --rounds 1 --jobs 2 --seed 1
 
 Each round plays `--games` games between two exploring equity players that use the table
-of the previous round (the first round starts from the table shipped now, or from zero
-weights with --from-zero). Every turn after which the bag still refills the rack gives one
-sample: the leave kept, and what the same player then made of it on its next turn, the
-score of that turn plus the value of the leave it kept then (so a leave that pays off two
-turns later still gets credit). A ridge regression over the leave features of
-binscrabble.engine.leaves then gives each feature its weight in points. The explorers pick
-a random move among their 6 best equity moves a quarter of the time, so that leaves the
-equity player would never keep are seen too.
+of the previous round (the first round starts from the hand-set table
+scripts/leaves_prior.json, or --start FILE, or zero weights with --from-zero). Every turn
+after which the bag still refills the rack gives one sample: the leave kept, and what the
+same player then made of it on its next turn, the score of that turn plus the value of the
+leave it kept then (so a leave that pays off two turns later still gets credit). A ridge
+regression over the leave features of binscrabble.engine.leaves, pulled towards the
+starting table where the data are thin, then gives each feature its weight in points. The
+explorers pick a random move among their 6 best equity moves a quarter of the time, so
+that leaves the equity player would never keep are seen too.
 
 The result is reproducible from the seed (games and regression are deterministic).
 """
@@ -31,10 +32,13 @@ from binscrabble.engine.players import ranked_candidates
 from binscrabble.game import Game
 from binscrabble.move import Move
 
-OUTPUT = Path(__file__).resolve().parent.parent / "src/binscrabble/engine/data/leaves.json"
+HERE = Path(__file__).resolve().parent
+OUTPUT = HERE.parent / "src/binscrabble/engine/data/leaves.json"
+#: The hand-set table the training starts from, and the prior its regression pulls towards.
+PRIOR = HERE / "leaves_prior.json"
 EXPLORE_RATE = 0.25
 EXPLORE_WIDTH = 6
-RIDGE = 5.0
+RIDGE = 50.0
 
 # One sample: (leave kept, target points).
 Sample = tuple[str, float]
@@ -69,9 +73,16 @@ def play_training_game(task: tuple[int, dict[str, float]]) -> tuple[int, list[Sa
     return seed, samples
 
 
-def fit(samples: Sequence[Sample], ridge: float = RIDGE) -> dict[str, float]:
-    """Least squares with a ridge penalty: the weight of each leave feature, in points."""
-    names = sorted({name for leave, _ in samples for name in leave_features(leave)})
+def fit(
+    samples: Sequence[Sample], ridge: float = RIDGE, prior: dict[str, float] | None = None
+) -> dict[str, float]:
+    """Least squares with a ridge penalty pulling each weight towards its `prior` value.
+
+    The targets are noisy (a turn's score varies by tens of points), so a feature seen in few
+    samples keeps close to the prior, and one seen often moves to what the games say.
+    """
+    prior = prior or {}
+    names = sorted({name for leave, _ in samples for name in leave_features(leave)} | set(prior))
     index = {name: position for position, name in enumerate(names)}
     size = len(names) + 1  # the last column is the intercept
     normal = [[0.0] * size for _ in range(size)]
@@ -83,8 +94,9 @@ def fit(samples: Sequence[Sample], ridge: float = RIDGE) -> dict[str, float]:
             normal_row = normal[row]
             for column in active:
                 normal_row[column] += 1.0
-    for diagonal in range(size - 1):
-        normal[diagonal][diagonal] += ridge
+    for name, position in index.items():
+        normal[position][position] += ridge
+        right[position] += ridge * prior.get(name, 0.0)
     solution = solve(normal, right)
     return {name: solution[index[name]] for name in names}
 
@@ -134,6 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds of play and fit")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start",
+        type=Path,
+        default=PRIOR,
+        help="the table to start from and pull towards (default: scripts/leaves_prior.json)",
+    )
     parser.add_argument("--from-zero", action="store_true", help="start from all-zero weights")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument(
@@ -147,7 +165,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    weights = {} if args.from_zero else dict(LeaveTable.default().weights)
+    start = LeaveTable.from_json(args.start.read_text(encoding="utf-8"), source=str(args.start))
+    weights = {} if args.from_zero else dict(start.weights)
+    # The table the games start from is also the prior the regression pulls towards.
+    prior = dict(weights)
     started = time.perf_counter()
     samples: list[Sample] = []
     done_seeds: set[int] = set()
@@ -176,14 +197,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         flush=True,
                     )
         samples.extend(round_samples)
-        weights = fit(samples)
+        weights = fit(samples, prior=prior)
         report(weights, round_number + 1)
     if args.fit_only:
-        weights = fit(samples)
+        weights = fit(samples, prior=prior)
         report(weights, 0)
     metadata = {
         "source": "scripts/train_leaves.py",
-        "command": "scripts/train_leaves.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": "scripts/train_leaves.py "
+        + " ".join(
+            argument
+            for argument in (sys.argv[1:] if argv is None else argv)
+            if not argument.startswith("--samples") and not argument.endswith(".jsonl")
+        ),
         "games_per_round": args.games,
         "rounds": args.rounds,
         "seed": args.seed,
