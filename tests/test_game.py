@@ -333,6 +333,9 @@ def test_not_in_line() -> None:
     game = game_on(Board(), "1=1")
     move = place_from([(sq("H8"), "1"), (sq("I8"), "="), (sq("I9"), "1")])
     assert reason_of(game, move) == "not_in_line"
+    assert str(game.illegal_reason(move)) == (
+        "the tiles of a play must be in one row or one column, not on H8, I8, I9"
+    )
 
 
 def test_gap() -> None:
@@ -345,6 +348,9 @@ def test_gap() -> None:
 def test_first_play_center() -> None:
     game = game_on(Board(), "1=1")
     assert reason_of(game, parse_move("8A 1=1", game.board)) == "first_play_center"
+    problem = game.illegal_reason(parse_move("A6 1=1", game.board))
+    assert str(problem) == "the first play must cover the centre square H8; this one is on A6-A8"
+    assert problem is not None and problem.squares == (sq("A6"), sq("A7"), sq("A8"))
 
 
 def test_first_play_short() -> None:
@@ -355,6 +361,9 @@ def test_first_play_short() -> None:
 def test_not_touching() -> None:
     game = game_on(OPENED, "1=1")
     assert reason_of(game, parse_move("2A 1=1", game.board)) == "not_touching"
+    assert str(game.illegal_reason(parse_move("2A 1=1", game.board))) == (
+        "the play on A2-C2 must touch a tile already on the board"
+    )
 
 
 def test_two_equals() -> None:
@@ -416,6 +425,9 @@ def test_empty_exchange() -> None:
 def test_bag_too_small() -> None:
     game = Game.from_setup(Rules(), Board(), ["1=1", "0"], bag=list("11111111"))
     assert reason_of(game, Exchange("1")) == "bag_too_small"
+    assert str(game.illegal_reason(Exchange("1"))) == (
+        "exchanges need at least 9 tiles in the bag; it holds 8: play or pass instead"
+    )
     game = Game.from_setup(Rules(), Board(), ["1=1", "0"], bag=list("111111111"))
     assert game.is_legal(Exchange("1"))
     game = Game.from_setup(Rules(rack_size=7), Board(), ["1=1", "0"], bag=list("1111111"))

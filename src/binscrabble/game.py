@@ -14,8 +14,8 @@ changes nothing when the move is illegal) and takes it back exactly (:meth:`Game
 ([18, 0], 1, '&~110', 0)
 >>> game.pop() == move
 True
->>> game.illegal_reason(parse_move("8A 1+1=10", game.board))
-IllegalMoveError('first_play_center', 'the first play must cover the centre square H8')
+>>> print(game.illegal_reason(parse_move("8A 1+1=10", game.board)))
+the first play must cover the centre square H8; this one is on A8-F8
 
 Seats are numbered from 0 in the order the players were given. A move carries no seat:
 ``push``, ``is_legal`` and ``illegal_reason`` take an optional ``seat=`` that, when given,
@@ -39,6 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from binscrabble.board import (
@@ -553,7 +554,8 @@ class Game:
         if len(self._bag) < needed:
             return IllegalMoveError(
                 "bag_too_small",
-                f"exchanges need at least {needed} tiles in the bag; it holds {len(self._bag)}",
+                f"exchanges need at least {needed} tiles in the bag; it holds "
+                f"{len(self._bag)}: play or pass instead",
             )
         return self._rack_problem(list(codes), ())
 
@@ -652,7 +654,10 @@ class Game:
             step = SIZE
         else:
             return IllegalMoveError(
-                "not_in_line", "the tiles of a play must be in one row or one column", squares
+                "not_in_line",
+                f"the tiles of a play must be in one row or one column, not on "
+                f"{_squares_text(squares)}",
+                squares,
             )
         if (last - first) // step + 1 != len(squares):
             present = set(squares)
@@ -668,7 +673,10 @@ class Game:
         if self.board.tile_count == 0:
             if CENTER not in squares:
                 return IllegalMoveError(
-                    "first_play_center", "the first play must cover the centre square H8"
+                    "first_play_center",
+                    f"the first play must cover the centre square H8; this one is on "
+                    f"{_squares_text(squares)}",
+                    squares,
                 )
             if len(squares) < 3:
                 return IllegalMoveError(
@@ -714,7 +722,7 @@ class Game:
             ):
                 touching = True
         if not touching:
-            message = "the play must touch a tile already on the board"
+            message = f"the play on {_squares_text(squares)} must touch a tile already on the board"
             if any(check[4] for check in checks):
                 message += (
                     " through its own line or a run beside it that is an equation (runs of "
@@ -1167,6 +1175,19 @@ def _check_players(players: Sequence[str]) -> tuple[str, ...]:
 
 def _sorted_codes(codes: Sequence[str]) -> str:
     return "".join(sorted(codes, key=CODE_ORDER.index))
+
+
+def _squares_text(squares: Sequence[int]) -> str:
+    """Squares for a message: ``H8``, ``H8-J8`` for a line, else a list."""
+    if len(squares) == 1:
+        return square_name(squares[0])
+    step = squares[1] - squares[0]
+    in_one_row = squares[0] // SIZE == squares[-1] // SIZE
+    if (step == SIZE or (step == 1 and in_one_row)) and all(
+        later - earlier == step for earlier, later in pairwise(squares)
+    ):
+        return f"{square_name(squares[0])}-{square_name(squares[-1])}"
+    return ", ".join(square_name(sq) for sq in squares)
 
 
 def _run_name(run: range) -> str:
