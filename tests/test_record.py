@@ -220,6 +220,14 @@ def test_files_are_written_atomically_and_read(tmp_path: Path) -> None:
     same_game(read_record_file(path), game)
 
 
+def test_record_saved_by_a_windows_editor_is_read(tmp_path: Path) -> None:
+    # Notepad and friends add a byte order mark and CRLF line ends.
+    game = random_game(12, 2, max_turns=4)
+    path = tmp_path / "edited.bsr"
+    path.write_bytes(("\ufeff" + write_record(game).replace("\n", "\r\n")).encode("utf-8"))
+    same_game(read_record_file(path), game)
+
+
 def test_set_up_positions_have_no_record() -> None:
     board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
     game = Game.from_setup(Rules(), board, ["1=1", None])

@@ -237,7 +237,8 @@ def read_record(text: str) -> Game:
 
 
 def _parse(text: str) -> _Parsed:
-    lines = text.splitlines()
+    # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
+    lines = text.removeprefix("\ufeff").splitlines()
     number = 0
     # The magic line comes first (blank lines before it are forgiven).
     while number < len(lines) and not lines[number].strip():
