@@ -58,26 +58,19 @@ __all__ = [
     "sort_key",
 ]
 
-# -- options and choices ------------------------------------------------------------------
+# -- options --------------------------------------------------------------------------------
 #
 # An *option* is what a square can show: one of the faces (index into FACES) or, at index
-# ROTATED, an `=` turned to read `11`. A *choice* is an option plus where the tile comes
-# from: ``option`` for a natural tile, ``option + BLANK_OFFSET`` for a blank designated so.
+# ROTATED, an `=` turned to read `11`. Whether a natural tile or a blank shows it is decided
+# last (see _realizations).
 
 ROTATED: Final = len(FACES)
 OPTION_COUNT: Final = ROTATED + 1
-BLANK_OFFSET: Final = OPTION_COUNT
-CHOICE_COUNT: Final = 2 * OPTION_COUNT
 _OPTION_TEXTS: Final = (*FACES, "11")
+_OPTION_FACES: Final = (*FACES, "=")
+_OPTION_POINTS: Final = (*(TILE_POINTS[face] for face in FACES), TILE_POINTS["="])
 _EQUALS_OPTION: Final = FACES.index("=")
 _DIGIT_OPTIONS: Final = frozenset({FACES.index("0"), FACES.index("1"), ROTATED})
-_CHOICE_TEXTS: Final = _OPTION_TEXTS * 2
-_CHOICE_FACES: Final = (*FACES, "=") * 2
-_CHOICE_BLANK: Final = (False,) * OPTION_COUNT + (True,) * OPTION_COUNT
-_CHOICE_ROTATED: Final = tuple(choice % OPTION_COUNT == ROTATED for choice in range(CHOICE_COUNT))
-_CHOICE_POINTS: Final = (
-    tuple(TILE_POINTS[face] for face in FACES) + (TILE_POINTS["="],) + (0,) * OPTION_COUNT
-)
 
 # Rack usage is one int with a 5-bit field per rack code (the faces, then the blank), so the
 # usage of two sides adds with `+` and "does the rack hold this?" is one subtraction: each
@@ -125,9 +118,9 @@ def _feed(state: int, text: str, leading_zeros: bool) -> int:
 
 
 def _transition_table(leading_zeros: bool) -> tuple[tuple[int, ...], ...]:
-    """next state = table[state][choice] for every choice's text."""
+    """next state = table[state][option] for every option's text."""
     return tuple(
-        tuple(_feed(state, _CHOICE_TEXTS[choice], leading_zeros) for choice in range(CHOICE_COUNT))
+        tuple(_feed(state, _OPTION_TEXTS[option], leading_zeros) for option in range(OPTION_COUNT))
         for state in range(_DEAD + 1)
     )
 
@@ -284,27 +277,32 @@ def _cross_info(before: str, after: str, rules: Rules) -> _CrossInfo:
 class GeneratedMove:
     """One legal placement found by the generator, with its score.
 
-    ``squares`` are the squares of the new tiles in line order, ``choices`` what goes on each
-    (internal codes; read :attr:`tiles` or :attr:`place`), ``direction`` the direction of
-    the main run (:func:`binscrabble.move.play_direction`), ``text`` the main run and
-    ``value`` its value (an equation's; under ``parallel_numbers`` a lone digit's main run
-    may be a number, and then it is that number). The :class:`~binscrabble.move.Place` is
-    built on first use, because most generated moves are only ranked by score.
+    ``squares`` are the squares of the new tiles in line order; ``options`` what each shows
+    (internal codes: an index into :data:`binscrabble.rules.FACES`, or 11 for a rotated
+    ``=``); ``blanks`` the indexes (into ``squares``) of the tiles that are blanks;
+    ``direction`` the direction of the main run (:func:`binscrabble.move.play_direction`),
+    ``text`` the main run and ``value`` its value (an equation's; under
+    ``parallel_numbers`` a lone digit's main run may be a number, and then it is that
+    number). Read :attr:`place` or :attr:`tiles` for the move itself: the
+    :class:`~binscrabble.move.Place` is built on first use, because most generated moves
+    are only ranked by score.
     """
 
-    __slots__ = ("_place", "choices", "direction", "score", "squares", "text", "value")
+    __slots__ = ("_place", "blanks", "direction", "options", "score", "squares", "text", "value")
 
     def __init__(
         self,
         squares: tuple[int, ...],
-        choices: tuple[int, ...],
+        options: tuple[int, ...],
+        blanks: tuple[int, ...],
         score: int,
         text: str,
         value: int,
         direction: Direction,
     ) -> None:
         self.squares = squares
-        self.choices = choices
+        self.options = options
+        self.blanks = blanks
         self.score = score
         self.text = text
         self.value = value
@@ -321,15 +319,18 @@ class GeneratedMove:
         """This placement as a :class:`~binscrabble.move.Place`."""
         place = self._place
         if place is None:
+            blanks = self.blanks
             place = self._place = Place(
                 tuple(
                     PlacedTile(
                         square,
-                        _CHOICE_FACES[choice],
-                        _CHOICE_BLANK[choice],
-                        _CHOICE_ROTATED[choice],
+                        _OPTION_FACES[option],
+                        index in blanks,
+                        option == ROTATED,
                     )
-                    for square, choice in zip(self.squares, self.choices, strict=True)
+                    for index, (square, option) in enumerate(
+                        zip(self.squares, self.options, strict=True)
+                    )
                 )
             )
         return place
@@ -343,15 +344,18 @@ class GeneratedMove:
         return f"<GeneratedMove {self.place!r} score={self.score}>"
 
 
-def sort_key(move: GeneratedMove) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
+def sort_key(
+    move: GeneratedMove,
+) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """The order moves are listed in: best score first, then a fixed tie-break.
 
     Among equal scores: fewer tiles first (they keep more of the rack), then across plays
     before down plays, then by squares (top-left first), then by what goes on them (faces
-    in the order of :data:`binscrabble.rules.FACES`, natural tiles before blanks, flat
-    before rotated). The order depends on nothing but the moves, so it never varies.
+    in the order of :data:`binscrabble.rules.FACES`, flat before rotated), then by which
+    are blanks (no blank first, then blanks further left first). The order depends on
+    nothing but the moves, so it never varies.
     """
-    return (-move.score, len(move.squares), move.direction, move.squares, move.choices)
+    return (-move.score, len(move.squares), move.direction, move.squares, move.options, move.blanks)
 
 
 # -- the generator ---------------------------------------------------------------------------
@@ -664,7 +668,7 @@ def _segment_fillings(
 
 
 def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every way the rack can show `options`: which squares get a blank, as choice tuples.
+    """Every way the rack can show `options`: which squares hold blanks (index tuples).
 
     Two plays that differ only in which tiles are blanks are different moves (they score
     differently), so each choice of blank squares the rack allows is listed.
@@ -673,7 +677,7 @@ def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int
     if found is not None:
         return found
     if not context.blanks:
-        found = [options]
+        found = [()]
         context.realizations[options] = found
         return found
     # Per rack field (an `=` and a rotated `=` share one): its squares, and how many of
@@ -702,15 +706,7 @@ def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int
         partials = extended
         if not partials:
             break
-    found = []
-    for _, blank_at in partials:
-        if not blank_at:
-            found.append(options)
-            continue
-        choices = list(options)
-        for position in blank_at:
-            choices[position] += BLANK_OFFSET
-        found.append(tuple(choices))
+    found = [tuple(sorted(blank_at)) for _, blank_at in partials]
     context.realizations[options] = found
     return found
 
@@ -864,9 +860,9 @@ def _lone_digits_beside_numbers(
     """
     rules = context.rules
     digit_choices = tuple(
-        option + offset
+        (option, blank)
         for option in sorted(_DIGIT_OPTIONS)
-        for offset, usable in ((0, context.natural), (BLANK_OFFSET, context.designable))
+        for blank, usable in ((False, context.natural), (True, context.designable))
         if usable[option]
     )
     for sq, tile in enumerate(cells):
@@ -881,8 +877,7 @@ def _lone_digits_beside_numbers(
         _, down_kinds, down_values = _cross_info(down[0], down[1], rules)
         letter = LETTER_MULTIPLIERS[sq]
         word = WORD_MULTIPLIERS[sq]
-        for choice in digit_choices:
-            option = choice % OPTION_COUNT
+        for option, blank in digit_choices:
             if down_kinds[option] != _CROSS_EQUATION:
                 continue
             number_text = across[0] + _OPTION_TEXTS[option] + across[1]
@@ -890,8 +885,10 @@ def _lone_digits_beside_numbers(
                 number = number_value(number_text, rules)
             except EquationError:
                 continue
-            score = (_CHOICE_POINTS[choice] * letter + bonus(down_values[option])) * word
-            append(GeneratedMove((sq,), (choice,), score, number_text, number, ACROSS))  # type: ignore[operator]
+            points = 0 if blank else _OPTION_POINTS[option]
+            score = (points * letter + bonus(down_values[option])) * word
+            blanks = (0,) if blank else ()
+            append(GeneratedMove((sq,), (option,), blanks, score, number_text, number, ACROSS))  # type: ignore[operator]
 
 
 def _emit_segment(
@@ -929,32 +926,49 @@ def _emit_segment(
     word_multiplier = 1
     for sq in free_squares:
         word_multiplier *= WORD_MULTIPLIERS[sq]
-    # Per free square and choice: the letter score in the main run, and the crossing run's
-    # whole score (0 when there is none or it is a number under parallel_numbers).
+    # Per free square and option (natural tile): the letter score in the main run, the
+    # crossing run's whole score (0 when there is none or it is a number under
+    # parallel_numbers), and what the play loses when a blank shows that option there.
     letter_tables: list[tuple[int, ...]] = []
     cross_tables: list[tuple[int, ...] | None] = []
+    blank_losses: list[tuple[int, ...]] = []
     equation_crossings: list[tuple[bool, ...] | None] = []
     free_indexes = [index for index in range(start, end + 1) if texts[index] is None]
     for sq, index in zip(free_squares, free_indexes, strict=True):
         letter = LETTER_MULTIPLIERS[sq]
-        letter_tables.append(tuple(points * letter for points in _CHOICE_POINTS))
+        letter_tables.append(
+            tuple(_OPTION_POINTS[option] * letter for option in range(OPTION_COUNT))
+        )
         info = crosses[index]
         if info is None:
             cross_tables.append(None)
             equation_crossings.append(None)
+            blank_losses.append(
+                tuple(
+                    _OPTION_POINTS[option] * letter * word_multiplier
+                    for option in range(OPTION_COUNT)
+                )
+            )
             continue
         _, kinds, values = info
         word = WORD_MULTIPLIERS[sq]
+        crossing = tuple(kinds[option] == _CROSS_EQUATION for option in range(OPTION_COUNT))
+        equation_crossings.append(crossing)
         cross_tables.append(
             tuple(
-                (_CHOICE_POINTS[choice] * letter + bonus(values[choice % OPTION_COUNT])) * word
-                if kinds[choice % OPTION_COUNT] == _CROSS_EQUATION
+                (_OPTION_POINTS[option] * letter + bonus(values[option])) * word
+                if crossing[option]
                 else 0
-                for choice in range(CHOICE_COUNT)
+                for option in range(OPTION_COUNT)
             )
         )
-        equation_crossings.append(
-            tuple(kinds[choice % OPTION_COUNT] == _CROSS_EQUATION for choice in range(CHOICE_COUNT))
+        blank_losses.append(
+            tuple(
+                _OPTION_POINTS[option]
+                * letter
+                * (word_multiplier + (word if crossing[option] else 0))
+                for option in range(OPTION_COUNT)
+            )
         )
     squares_tuple = tuple(free_squares)
     check_touch = parallel and not touches
@@ -966,18 +980,21 @@ def _emit_segment(
             for crossing, option in zip(equation_crossings, options, strict=True)
         ):
             continue
-        main_bonus = bonus(value)
-        for choices in _realizations(context, options):
-            letters = 0
-            crossing_score = 0
-            for letter_table, cross_table, choice in zip(
-                letter_tables, cross_tables, choices, strict=True
-            ):
-                letters += letter_table[choice]
-                if cross_table is not None:
-                    crossing_score += cross_table[choice]
-            score = (letters + main_bonus) * word_multiplier + crossing_score + bingo
-            emit(GeneratedMove(squares_tuple, choices, score, text, value, direction))  # type: ignore[operator]
+        letters = 0
+        crossing_score = 0
+        for letter_table, cross_table, option in zip(
+            letter_tables, cross_tables, options, strict=True
+        ):
+            letters += letter_table[option]
+            if cross_table is not None:
+                crossing_score += cross_table[option]
+        # The score with natural tiles only; each blank then takes its tile's points away.
+        natural_score = (letters + bonus(value)) * word_multiplier + crossing_score + bingo
+        for blanks in _realizations(context, options):
+            score = natural_score
+            for position in blanks:
+                score -= blank_losses[position][options[position]]
+            emit(GeneratedMove(squares_tuple, options, blanks, score, text, value, direction))  # type: ignore[operator]
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
