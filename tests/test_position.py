@@ -207,6 +207,13 @@ def test_file_errors(tmp_path: Path) -> None:
         load_position(binary)
 
 
+def test_file_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    # Windows Notepad starts UTF-8 files with a byte order mark, which json.loads refuses.
+    path = tmp_path / "notepad.json"
+    path.write_bytes(("\ufeff" + json.dumps(position())).encode("utf-8"))
+    assert load_position(path).rack() == "1101=+x0?"
+
+
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_save_and_load_round_trip(seed: int, tmp_path: Path) -> None:
     rules = Rules.preset("learning").override("rotated_equals", True)

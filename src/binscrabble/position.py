@@ -99,7 +99,8 @@ def read_position_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise PositionError("file", f"{path} is not a UTF-8 text file") from None
     try:
-        data = json.loads(text)
+        # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
+        data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:
         raise PositionError(
             "file",
