@@ -143,6 +143,7 @@ def test_xor_tiles_on_board_with_the_rule() -> None:
         ),
         ({"board": board_with((8, "...1+1=11")), "rack": ""}, "board", "is not an equation"),
         ({"board": board_with((8, ".......11")), "rack": ""}, "board", "H8-I8 11"),
+        ({"board": board_with((8, ".......1")), "rack": ""}, "board", "holds 1 tile, but"),
         (position(blanks=["A1"]), "blanks", "A1 is an empty square"),
         (position(blanks=["Z9"]), "blanks", "column Z"),
         (position(blanks=["D8", "D8"]), "blanks", "listed twice"),

@@ -297,6 +297,12 @@ def _check_board(board: Board, rules: Rules) -> None:
             raise PositionError(
                 "board", f"the run {where} {run.text} is not an equation: {error}"
             ) from None
+    if board.tile_count < 3:
+        # Two tiles make a run, caught above; a lone tile on H8 makes none.
+        raise PositionError(
+            "board",
+            f"the board holds {board.tile_count} tile, but the first play alone puts at least 3",
+        )
 
 
 def _read_tiles(value: object, field: str, rules: Rules) -> str:
