@@ -10,6 +10,7 @@ from random_games import random_game
 from binscrabble.board import square_name
 from binscrabble.cli import main
 from binscrabble.game import Game
+from binscrabble.move import Exchange
 from binscrabble.record import write_record, write_record_file
 
 
@@ -105,3 +106,18 @@ def test_replay_in_colour_on_a_terminal(
     status, out, _ = replay([str(record)], capsys)
     assert status == 0
     assert "\x1b[97;41m" in out and "\x1b[0m" in out
+
+
+def test_replay_shows_the_tiles_exchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A replay shows every rack, so hiding what a player gave back would only hide facts.
+    game = Game(["Ada", "Bob"], seed=2)
+    given = game.rack(0)[:3]
+    game.push(Exchange(given))
+    path = tmp_path / "exchange.bsr"
+    write_record_file(game, path)
+    status, out, err = replay([str(path)], capsys)
+    assert status == 0, err
+    assert f"1. Ada: -{Exchange(given).tiles}  +0 (total 0)" in out
+    assert "exchange 3" not in out

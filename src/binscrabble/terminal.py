@@ -156,16 +156,21 @@ def render_scores(game: Game) -> str:
     return "   ".join(parts) + f"   |   bag: {game.bag_size} tiles"
 
 
-def render_recent(game: Game, seat: int | None, count: int = RECENT_TURNS) -> str:
-    """The last turns as a seat may see them (others' exchanges show only how many tiles)."""
+def render_recent(
+    game: Game, seat: int | None, count: int = RECENT_TURNS, *, show_exchanges: bool = False
+) -> str:
+    """The last turns as a seat may see them (others' exchanges show only how many tiles,
+    unless ``show_exchanges``: a replay shows every rack anyway)."""
     history = game.view_for(seat)["history"][-count:]
     if not history:
         return "No moves yet."
     start = len(game.history) - len(history) + 1
+    notations = game.notations()[start - 1 :] if show_exchanges else None
     lines = ["Last moves:"]
-    for number, entry in enumerate(history, start=start):
+    for index, entry in enumerate(history):
+        notation = entry["notation"] if notations is None else notations[index]
         lines.append(
-            f"  {number:>3}. {entry['player']}: {entry['notation']}  +{entry['score']} "
+            f"  {start + index:>3}. {entry['player']}: {notation}  +{entry['score']} "
             f"(total {entry['scores'][entry['seat']]})"
         )
     return "\n".join(lines)

@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     out.write(f"{' vs '.join(game.players)}: after {title}\n\n")
     out.write(render_board(game.board, color, squares) + "\n\n")
     out.write(render_scores(game) + "\n")
-    out.write(render_recent(game, None) + "\n")
+    # Every rack is shown below, so the tiles exchanged are no secret here.
+    out.write(render_recent(game, None, show_exchanges=True) + "\n")
     racks = "   ".join(
         f"{name} {rack or '(none)'}" for name, rack in zip(game.players, game.racks, strict=True)
     )
