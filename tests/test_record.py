@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -218,6 +220,20 @@ def test_files_are_written_atomically_and_read(tmp_path: Path) -> None:
     write_record_file(game, path)
     assert [item.name for item in tmp_path.iterdir()] == ["game.bsr"]
     same_game(read_record_file(path), game)
+
+
+def test_saved_files_keep_ordinary_permissions(tmp_path: Path) -> None:
+    game = random_game(12, 2, max_turns=2)
+    path = tmp_path / "game.bsr"
+    old_umask = os.umask(0o022)
+    try:
+        write_record_file(game, path)
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # as any new file, not 0o600
+    path.chmod(0o640)
+    write_record_file(game, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640  # a save keeps the file's permissions
 
 
 def test_record_saved_by_a_windows_editor_is_read(tmp_path: Path) -> None:

@@ -32,7 +32,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
+import secrets
+import stat
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -121,8 +122,7 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and
     ``os.replace``, so that readers see the old file or the new one, never a part."""
     target = Path(path)
-    folder = target.parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    handle, temporary = _create_temporary(target)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
@@ -132,6 +132,28 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _create_temporary(target: Path) -> tuple[int, Path]:
+    """A new empty file next to ``target``, opened for writing, with the permissions the
+    file should end with: ``target``'s own when it exists, else those of any new file (the
+    umask applies). ``tempfile.mkstemp`` would leave every save readable by its owner only."""
+    for _ in range(100):
+        temporary = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        try:
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            os.close(handle)
+            temporary.unlink(missing_ok=True)
+            raise
+        return handle, temporary
+    raise FileExistsError(f"cannot create a temporary file next to {target}")
 
 
 def _rule_text(value: object) -> str:
