@@ -442,3 +442,13 @@ def test_confirmation_asks_again_when_the_answer_is_neither_yes_nor_no(tmp_path:
     assert [turn.move for turn in read_record_file(save).history] == [
         parse_move(first, shadow.board)
     ]
+
+
+def test_quit_at_the_privacy_screen_leaves_without_showing_the_rack(tmp_path: Path) -> None:
+    save = tmp_path / "q.bsr"
+    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(save))
+    status, out, _ = session(options, ["", "pass", "quit"])
+    assert status == 0
+    assert "Game saved in" in out
+    assert "Bob's rack" not in out
+    assert len(read_record_file(save).history) == 1

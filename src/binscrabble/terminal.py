@@ -245,6 +245,10 @@ def computers_for(
 # -- the game loop ----------------------------------------------------------------------------
 
 
+#: What a player types to save and leave (also understood at the privacy screen).
+_QUIT_COMMANDS: Final = ("quit", "exit", "q")
+
+
 class _Quit(Exception):
     """The player asked to leave (``quit``, or end of input)."""
 
@@ -365,7 +369,11 @@ class TerminalGame:
             self.stdout.write(_CLEAR_SCREEN_AND_SCROLLBACK)
         else:
             self.say("\n" + "-" * 64)
-        self.ask(f"{self.game.players[seat]}, it is your turn. Press Enter to see your rack. ")
+        answer = self.ask(
+            f"{self.game.players[seat]}, it is your turn. Press Enter to see your rack. "
+        )
+        if answer.strip().lower() in _QUIT_COMMANDS:
+            raise _Quit
 
     def show(self, seat: int) -> None:
         game = self.game
@@ -419,7 +427,7 @@ class TerminalGame:
             rest = rest.strip()
             if command in ("help", "h"):
                 self.say(HELP)
-            elif command in ("quit", "exit", "q"):
+            elif command in _QUIT_COMMANDS:
                 raise _Quit
             elif command == "board":
                 self.show(seat)
