@@ -282,6 +282,14 @@ def test_asking_for_players(tmp_path: Path) -> None:
     assert read_record_file(tmp_path / "a.bsr").players == ("Player 1", "Player 2")
 
 
+def test_asking_for_players_asks_again_for_an_unknown_computer(tmp_path: Path) -> None:
+    options = SessionOptions(save=str(tmp_path / "w.bsr"))
+    status, out, err = session(options, ["Ann, cpu:wizard", "Ann, cpu:greedy", "quit"])
+    assert status == 0, err
+    assert "unknown player 'cpu:wizard'" in out
+    assert read_record_file(tmp_path / "w.bsr").players == ("Ann", "cpu:greedy")
+
+
 def test_default_save_file_offers_to_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -588,7 +588,7 @@ def run_session(
     """Start or resume a game and play it. Returns the exit status: 0 when the game ended or
     was saved to be continued, 2 when it could not start (the reason on ``stderr``)."""
     try:
-        game, save_path = _prepare(options, stdin, stdout)
+        game, save_path = _prepare(options, stdin, stdout, factory)
         computers = computers_for(game.players, factory)
     except SessionError as error:
         stderr.write(f"binscrabble: error: {error}\n")
@@ -630,7 +630,9 @@ def _read_saved(path: Path) -> Game:
         raise SessionError(f"{path} is not a game this program can continue: {error}") from None
 
 
-def _prepare(options: SessionOptions, stdin: TextIO, stdout: TextIO) -> tuple[Game, Path]:
+def _prepare(
+    options: SessionOptions, stdin: TextIO, stdout: TextIO, factory: ComputerFactory
+) -> tuple[Game, Path]:
     if options.resume is not None:
         path = Path(options.resume)
         game = _read_saved(path)
@@ -660,7 +662,7 @@ def _prepare(options: SessionOptions, stdin: TextIO, stdout: TextIO) -> tuple[Ga
                 return saved, save_path
     players = options.players
     if players is None:
-        players = _ask_players(stdin, stdout)
+        players = _ask_players(stdin, stdout, factory)
     try:
         game = Game(players, options.rules or Rules(), seed=options.seed)
     except SetupError as error:
@@ -668,7 +670,7 @@ def _prepare(options: SessionOptions, stdin: TextIO, stdout: TextIO) -> tuple[Ga
     return game, save_path
 
 
-def _ask_players(stdin: TextIO, stdout: TextIO) -> list[str]:
+def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> list[str]:
     default = "Player 1,Player 2"
     while True:
         stdout.write(
@@ -681,9 +683,13 @@ def _ask_players(stdin: TextIO, stdout: TextIO) -> list[str]:
             raise _Quit
         text = line.strip() or default
         try:
-            return parse_players(text)
+            players = parse_players(text)
+            # A mistyped level is asked again here rather than ending the program.
+            computers_for(players, factory)
         except SessionError as error:
             stdout.write(f"{error}\n")
+        else:
+            return players
 
 
 __all__ = [
