@@ -450,6 +450,12 @@ def test_confirmation_asks_again_when_the_answer_is_neither_yes_nor_no(tmp_path:
     assert [turn.move for turn in read_record_file(save).history] == [
         parse_move(first, shadow.board)
     ]
+    # quit at the confirmation leaves, without playing.
+    save.unlink()
+    status, out, _ = session(options, ["", first, "quit"])
+    assert status == 0
+    assert "Game saved in" in out and "is no answer" not in out
+    assert read_record_file(save).history == []
 
 
 def test_quit_at_the_privacy_screen_leaves_without_showing_the_rack(tmp_path: Path) -> None:

@@ -487,6 +487,8 @@ class TerminalGame:
                 if answer.lower() in ("n", "no"):
                     self.say("Not played.")
                     return False
+                if answer.lower() in _QUIT_COMMANDS:
+                    raise _Quit
                 # Most likely a move typed too early: neither play nor drop it silently.
                 self.say(f"{answer!r} is no answer: type y (or Enter) to play it, n not to.")
         game.push(move)
