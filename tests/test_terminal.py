@@ -264,6 +264,20 @@ def test_computer_seat_plays_and_undo_takes_back_to_the_person(tmp_path: Path) -
     assert "Game over: six scoreless turns in a row." in out
 
 
+class BrokenComputer:
+    def choose(self, game: Game, budget: float | None = None) -> Move:
+        raise RuntimeError("out of ideas")
+
+
+def test_a_computer_that_fails_passes_and_the_game_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "b.bsr"
+    options = SessionOptions(players=["Ada", "cpu:test"], seed=5, save=str(save))
+    status, out, err = session(options, ["pass", "quit"], lambda name: BrokenComputer())
+    assert status == 0, err
+    assert "cpu:test could not choose a move (RuntimeError: out of ideas); it passes." in out
+    assert [turn.move for turn in read_record_file(save).history] == [Pass(), Pass()]
+
+
 def test_real_engine_opponent(tmp_path: Path) -> None:
     options = SessionOptions(players=["Ada", "cpu:greedy"], seed=4, save=str(tmp_path / "e.bsr"))
     status, out, _ = session(options, ["pass"])

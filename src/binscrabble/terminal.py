@@ -402,7 +402,13 @@ class TerminalGame:
         game = self.game
         name = game.players[seat]
         self.say(f"{name} is thinking…")
-        move = self.computers[seat].choose(game.copy(), None)
+        try:
+            move = self.computers[seat].choose(game.copy(), None)
+        except Exception as error:  # an engine's bug must not end a person's game
+            self.say(
+                f"{name} could not choose a move ({type(error).__name__}: {error}); it passes."
+            )
+            move = Pass()
         if not game.is_legal(move):
             # A seam for engines to come: never let a computer's mistake stop the game.
             self.say(f"{name} chose an illegal move ({game.illegal_reason(move)}); it passes.")
