@@ -416,8 +416,13 @@ class TerminalGame:
         notation = move.notation(game.board)
         game.push(move)
         turn = game.history[-1]
-        shown = f"exchanges {len(move.tiles)} tiles" if isinstance(move, Exchange) else notation
-        self.announce(f"{name} plays {shown} for {turn.score} (total {turn.scores[seat]}).")
+        if isinstance(move, Exchange):
+            count = len(move.tiles)
+            self.announce(f"{name} exchanges {count} tile{'s' if count > 1 else ''}.")
+        elif isinstance(move, Pass):
+            self.announce(f"{name} passes.")
+        else:
+            self.announce(f"{name} plays {notation} for {turn.score} (total {turn.scores[seat]}).")
         self.save()
 
     def human_turn(self, seat: int) -> str:
