@@ -234,29 +234,35 @@ _SIDE_VALUES: Final = {
 # -- cross-checks --------------------------------------------------------------------------
 
 _CROSS_NONE, _CROSS_EQUATION, _CROSS_NUMBER = 0, 1, 2
-# (before, after, rules) -> (mask of allowed options, per option: kind, value)
+# (before, after, rules, wanted) -> (mask of allowed options, per option: kind, value)
 _CrossInfo = tuple[int, tuple[int, ...], tuple[int, ...]]
-_CROSS_CACHE: dict[tuple[str, str, Rules], _CrossInfo] = {}
+_CROSS_CACHE: dict[tuple[str, str, Rules, int], _CrossInfo] = {}
 
 
-def _cross_info(before: str, after: str, rules: Rules) -> _CrossInfo:
-    """Which options may go between `before` and `after` (a crossing run), and as what."""
-    key = (before, after, rules)
+def _cross_info(before: str, after: str, rules: Rules, wanted: int = _ALL_OPTIONS) -> _CrossInfo:
+    """Which of the `wanted` options (a mask) may go between `before` and `after` (a
+    crossing run), and as what: kind (equation or number) and value per option."""
+    key = (before, after, rules, wanted)
     found = _CROSS_CACHE.get(key)
     if found is not None:
         return found
     mask = 0
     kinds = [_CROSS_NONE] * OPTION_COUNT
     values = [0] * OPTION_COUNT
+    # Without an `=` in the run, only an `=` here could make it an equation.
+    has_equals = "=" in before or "=" in after
     for option in range(OPTION_COUNT):
-        text = before + _OPTION_TEXTS[option] + after
-        try:
-            values[option] = equation_value(text, rules)
-            kinds[option] = _CROSS_EQUATION
-            mask |= 1 << option
+        if not wanted >> option & 1:
             continue
-        except EquationError:
-            pass
+        text = before + _OPTION_TEXTS[option] + after
+        if has_equals or option == _EQUALS_OPTION:
+            try:
+                values[option] = equation_value(text, rules)
+                kinds[option] = _CROSS_EQUATION
+                mask |= 1 << option
+                continue
+            except EquationError:
+                pass
         if rules.parallel_numbers and all(symbol in "01" for symbol in text):
             try:
                 number_value(text, rules)
@@ -380,6 +386,7 @@ class _Context:
     natural: tuple[bool, ...]
     designable: tuple[bool, ...]
     equals_usable: bool
+    wanted: int
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     deficits: dict[int, int]
@@ -433,6 +440,9 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         natural=tuple(natural),
         designable=tuple(designable),
         equals_usable=natural[_EQUALS_OPTION] or designable[_EQUALS_OPTION],
+        wanted=sum(
+            1 << option for option in range(OPTION_COUNT) if natural[option] or designable[option]
+        ),
         side_cache={},
         frontiers={},
         deficits={},
@@ -681,23 +691,31 @@ def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int
         context.realizations[options] = found
         return found
     # Per rack field (an `=` and a rotated `=` share one): its squares, and how many of
-    # them may or must be blanks.
+    # them may or must be blanks. Whether a face can come from a natural tile or a blank
+    # depends only on its field.
     positions: dict[int, list[int]] = {}
     for position, option in enumerate(options):
-        positions.setdefault(_OPTION_FIELD[option], []).append(position)
+        field = _OPTION_FIELD[option]
+        bucket = positions.get(field)
+        if bucket is None:
+            positions[field] = [position]
+        else:
+            bucket.append(position)
     counts = context.rack_counts
     natural = context.natural
     designable = context.designable
     # Partial choices of blank squares, field by field, within the rack's blanks.
     partials: list[tuple[int, tuple[int, ...]]] = [(context.blanks, ())]
     for field, squares in positions.items():
-        can_blank = all(designable[options[position]] for position in squares)
-        can_natural = all(natural[options[position]] for position in squares)
-        fewest = max(0, len(squares) - counts[field]) if can_natural else len(squares)
-        most = len(squares) if can_blank else 0
+        if not designable[field]:
+            if natural[field] and len(squares) <= counts[field]:
+                continue  # natural tiles only, and enough of them
+            partials = []
+            break
+        fewest = max(0, len(squares) - counts[field]) if natural[field] else len(squares)
         extended: list[tuple[int, tuple[int, ...]]] = []
         for budget, blank_at in partials:
-            for size in range(fewest, min(most, budget) + 1):
+            for size in range(fewest, min(len(squares), budget) + 1):
                 if size == 0:
                     extended.append((budget, blank_at))
                     continue
@@ -757,6 +775,8 @@ def generate_placements(board: Board, rack: str, rules: Rules) -> list[Generated
     context = _make_context(rack, rules)
     if not rack:
         return []
+    # Cross-checks only try what this rack can put down.
+    wanted = context.wanted
     cells = board.cells
     first_play = board.is_empty()
     rack_size = len(rack)
@@ -790,7 +810,7 @@ def generate_placements(board: Board, rack: str, rules: Rules) -> list[Generated
                     masks.append(_ALL_OPTIONS)
                     crosses.append(None)
                     continue
-                info = _cross_info(before, after, rules)
+                info = _cross_info(before, after, rules, wanted)
                 masks.append(info[0])
                 crosses.append(info)
 
@@ -859,6 +879,7 @@ def _lone_digits_beside_numbers(
     walk above never finds these plays, because it asks every main run to be an equation.
     """
     rules = context.rules
+    wanted = context.wanted
     digit_choices = tuple(
         (option, blank)
         for option in sorted(_DIGIT_OPTIONS)
@@ -874,7 +895,7 @@ def _lone_digits_beside_numbers(
         down = _perpendicular_texts(cells, sq, DOWN)
         if not down[0] and not down[1]:
             continue
-        _, down_kinds, down_values = _cross_info(down[0], down[1], rules)
+        _, down_kinds, down_values = _cross_info(down[0], down[1], rules, wanted)
         letter = LETTER_MULTIPLIERS[sq]
         word = WORD_MULTIPLIERS[sq]
         for option, blank in digit_choices:
@@ -889,6 +910,34 @@ def _lone_digits_beside_numbers(
             score = (points * letter + bonus(down_values[option])) * word
             blanks = (0,) if blank else ()
             append(GeneratedMove((sq,), (option,), blanks, score, number_text, number, ACROSS))  # type: ignore[operator]
+
+
+#: Per square and option: the option's points times the square's letter multiplier.
+_LETTER_TABLES: Final = tuple(
+    tuple(points * LETTER_MULTIPLIERS[sq] for points in _OPTION_POINTS) for sq in range(SIZE * SIZE)
+)
+_CROSSING_CACHE: dict[tuple[int, _CrossInfo], tuple[tuple[bool, ...], tuple[int, ...]]] = {}
+
+
+def _crossing_tables(sq: int, info: _CrossInfo) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """Per option at `sq`: does its crossing run count as an equation, and that run's score."""
+    key = (sq, info)
+    found = _CROSSING_CACHE.get(key)
+    if found is None:
+        _, kinds, values = info
+        letter = LETTER_MULTIPLIERS[sq]
+        word = WORD_MULTIPLIERS[sq]
+        crossing = tuple(kind == _CROSS_EQUATION for kind in kinds)
+        scores = tuple(
+            (_OPTION_POINTS[option] * letter + bonus(values[option])) * word
+            if crossing[option]
+            else 0
+            for option in range(OPTION_COUNT)
+        )
+        if len(_CROSSING_CACHE) >= 1 << 16:
+            _CROSSING_CACHE.clear()
+        found = _CROSSING_CACHE[key] = (crossing, scores)
+    return found
 
 
 def _emit_segment(
@@ -934,42 +983,28 @@ def _emit_segment(
     blank_losses: list[tuple[int, ...]] = []
     equation_crossings: list[tuple[bool, ...] | None] = []
     free_indexes = [index for index in range(start, end + 1) if texts[index] is None]
+    with_blanks = context.blanks > 0
     for sq, index in zip(free_squares, free_indexes, strict=True):
-        letter = LETTER_MULTIPLIERS[sq]
-        letter_tables.append(
-            tuple(_OPTION_POINTS[option] * letter for option in range(OPTION_COUNT))
-        )
+        letter_table = _LETTER_TABLES[sq]
+        letter_tables.append(letter_table)
         info = crosses[index]
         if info is None:
             cross_tables.append(None)
             equation_crossings.append(None)
+            if with_blanks:
+                blank_losses.append(tuple(points * word_multiplier for points in letter_table))
+            continue
+        crossing, cross_scores = _crossing_tables(sq, info)
+        equation_crossings.append(crossing)
+        cross_tables.append(cross_scores)
+        if with_blanks:
+            word = WORD_MULTIPLIERS[sq]
             blank_losses.append(
                 tuple(
-                    _OPTION_POINTS[option] * letter * word_multiplier
-                    for option in range(OPTION_COUNT)
+                    points * (word_multiplier + word) if crossed else points * word_multiplier
+                    for points, crossed in zip(letter_table, crossing, strict=True)
                 )
             )
-            continue
-        _, kinds, values = info
-        word = WORD_MULTIPLIERS[sq]
-        crossing = tuple(kinds[option] == _CROSS_EQUATION for option in range(OPTION_COUNT))
-        equation_crossings.append(crossing)
-        cross_tables.append(
-            tuple(
-                (_OPTION_POINTS[option] * letter + bonus(values[option])) * word
-                if crossing[option]
-                else 0
-                for option in range(OPTION_COUNT)
-            )
-        )
-        blank_losses.append(
-            tuple(
-                _OPTION_POINTS[option]
-                * letter
-                * (word_multiplier + (word if crossing[option] else 0))
-                for option in range(OPTION_COUNT)
-            )
-        )
     squares_tuple = tuple(free_squares)
     check_touch = parallel and not touches
     emit = append  # a bound list.append
