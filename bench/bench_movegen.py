@@ -28,10 +28,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bruteforce import legal_placements
+from bruteforce import legal_placements  # noqa: E402
 
-from binscrabble.movegen import generate_placements
-from binscrabble.position import load_position
+from binscrabble.movegen import generate_placements  # noqa: E402
+from binscrabble.position import load_position  # noqa: E402
 
 CORPUS = ROOT / "bench" / "data" / "movegen_positions.jsonl"
 
