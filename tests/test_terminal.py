@@ -480,3 +480,11 @@ def test_quit_at_the_privacy_screen_leaves_without_showing_the_rack(tmp_path: Pa
     assert "Game saved in" in out
     assert "Bob's rack" not in out
     assert len(read_record_file(save).history) == 1
+
+
+def test_a_long_unreadable_entry_is_not_echoed_whole(tmp_path: Path) -> None:
+    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "l.bsr"))
+    status, out, _ = session(options, ["", "8D 1+1=10" + "2" * 200, "quit"])
+    assert status == 0
+    assert "Cannot read '8D 1+1=10222222222222222222222222222222…': unknown symbol '2'" in out
+    assert "2" * 60 not in out

@@ -464,7 +464,9 @@ class TerminalGame:
         try:
             move = parse_move(text, self.game.board)
         except NotationError as error:
-            self.say(f"Cannot read {text!r}: {error}. Type help for the notation.")
+            # A long paste is not echoed whole: the reason names the position at fault.
+            shown = text if len(text) <= 40 else text[:39] + "…"
+            self.say(f"Cannot read {shown!r}: {error}. Type help for the notation.")
             return None
         problem = self.game.illegal_reason(move)
         if problem is not None:
