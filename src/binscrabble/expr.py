@@ -488,13 +488,12 @@ _Outcome: TypeAlias = int | _Failure
 # A cached side: its value (no identity fragment), its value and how many identity
 # fragments (all allowed) it has, or the full result with reasons.
 _CachedSide: TypeAlias = int | tuple[int, int] | _SideResult
-_ShapeFunction: TypeAlias = Callable[[list[str]], int | tuple[int, int] | None]
+_ShapeFunction: TypeAlias = Callable[[str], int | tuple[int, int] | None]
 
 _CACHE_LIMIT: Final = 1 << 16
 _SHAPE_LIMIT: Final = 1 << 12
 #: A side shape is compiled when seen this many times (before, it is interpreted).
 _COMPILE_AFTER: Final = 64
-_DIGIT_RUNS: Final = re.compile(r"[01]+")
 
 
 def _shape_steps(
@@ -563,6 +562,53 @@ def _divide(left: int, right: int) -> int:
     return left // right
 
 
+def _digit_splitter(shape: str) -> Callable[[str], list[str]]:
+    """A function giving the digit runs of a side of this shape, with plain string methods.
+
+    The shape says which operators occur, so the split needs no regular expression: one
+    ``str.split`` when a single operator occurs, a few ``str.replace`` first otherwise.
+    """
+    operators = sorted(set(shape) - {"~"})
+    has_not = "~" in shape
+    if not operators:
+        return _strip_not if has_not else _alone
+    first, *others = operators
+    if not others and not has_not:
+        splitter: Callable[[str], list[str]] = operator_module.methodcaller("split", first)
+        return splitter
+
+    def split(side: str) -> list[str]:
+        if has_not:
+            side = side.replace("~", "")
+        for other in others:
+            side = side.replace(other, first)
+        return side.split(first)
+
+    return split
+
+
+def _strip_not(side: str) -> list[str]:
+    return [side[1:]]
+
+
+def _alone(side: str) -> list[str]:
+    return [side]
+
+
+def _splitting_source(shape: str) -> str:
+    """The Python expression `_digit_splitter` evaluates, for compiled evaluators."""
+    operators = sorted(set(shape) - {"~"})
+    expression = "side"
+    if "~" in shape:
+        expression += '.replace("~", "")'
+    if not operators:
+        return f"[{expression}]"
+    first, *others = operators
+    for other in others:
+        expression += f".replace({other!r}, {first!r})"
+    return f"{expression}.split({first!r})"
+
+
 def _interpret_shape(
     shape: str, precedence: Mapping[str, int], negatives: bool, allowed: Mapping[str, bool]
 ) -> _ShapeFunction:
@@ -589,7 +635,10 @@ def _interpret_shape(
         forbidden = not allowed[_IDENTITY_SWITCH[operator]]
         program.append((function, left, right, tests, neutral, forbidden))
 
-    def evaluate(digits: list[str]) -> int | tuple[int, int] | None:
+    split = _digit_splitter(shape)
+
+    def evaluate(side: str) -> int | tuple[int, int] | None:
+        digits = split(side)
         registers = [int(written, 2) for written in digits]
         for number in under_not:
             registers[number] ^= (1 << len(digits[number])) - 1
@@ -624,14 +673,14 @@ def _compile_shape(
 ) -> _ShapeFunction:
     """A function evaluating every side of one shape, compiled to straight-line code.
 
-    The function takes the side's digit runs and returns its value (or its value and its
+    The function takes the side (codes) and returns its value (or its value and its
     count of identity fragments, when it has some and the rules allow each), or None when
     the side needs a closer look (a fragment the rules forbid, a negative step, an inexact
     division). The parse is done once, here, and baked into Python source, so a side costs
     a few integer operations; compiling costs as much as some dozens of interpreted sides.
     """
     under_not, steps = _shape_steps(shape, precedence)
-    lines = ["def evaluate(digits):", "    fragments = 0"]
+    lines = ["def evaluate(side):", f"    digits = {_splitting_source(shape)}", "    fragments = 0"]
     operands = len(steps) + 1
     for number in range(operands):
         if number in under_not:
@@ -886,7 +935,7 @@ class _Evaluator:
                 function = self.shapes[shape] = _compile_shape(
                     shape, self.precedence, self.negatives, self.allowed
                 )
-        stored: _CachedSide | None = function(_DIGIT_RUNS.findall(side))
+        stored: _CachedSide | None = function(side)
         if stored is None:
             result = self._side(side)
             stored = result
