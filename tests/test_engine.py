@@ -31,6 +31,7 @@ from binscrabble.engine.simulation import (
     _settle,
     endgame_value,
     imagined_game,
+    solve_endgame,
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
@@ -384,3 +385,19 @@ def test_training_script_fits_known_leave_values() -> None:
     table = LeaveTable(module.fit(samples))
     assert table.value("?1") - table.value("+1") == pytest.approx(10.0, abs=0.5)
     assert module.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
+
+
+def test_short_endgames_are_solved_exactly() -> None:
+    # Going out at once with 1=1 beats anything slower: the opponent holds only `0`.
+    game = Game.from_setup(Rules(), Board(), ["1=1", "0"], bag=[])
+    player = SimulationPlayer(budget=5.0, seed=1)
+    move = player.choose(game)
+    assert player.last_report.exact
+    solved = solve_endgame(game.copy(), deadline=float("inf"))
+    assert solved is not None and solved[0] == move
+    game.push(move)
+    assert game.is_over() and solved[1] == game.scores[0] - game.scores[1]
+
+
+def test_exact_search_gives_up_when_out_of_time() -> None:
+    assert solve_endgame(endgame(), deadline=0.0) is None

@@ -19,9 +19,10 @@ comes first. Candidates clearly behind the leader are dropped on the way, so the
 to those still in contention. The best mean wins; ties go to the better equity.
 
 Once the bag is empty there is nothing left to sample: the opponent's rack is exactly the
-unseen tiles. The player then searches the endgame instead (:func:`endgame_value`): each
-candidate is followed by the opponent's best replies and both sides play on greedily to the
-end, which is exact for the short endgames this game mostly has.
+unseen tiles. The player then searches the endgame instead: with few tiles left, exactly
+(:func:`solve_endgame`: every move of both sides to the end, alpha-beta); otherwise, or when
+that does not finish in half the budget, each candidate is followed by the opponent's best
+replies and both sides play on greedily to the end (:func:`endgame_value`).
 
 >>> player = SimulationPlayer(budget=0.1, candidates=3, max_iterations=2, seed=1)
 >>> game = Game(("A", "B"), seed=5)
@@ -50,6 +51,8 @@ DEFAULT_BUDGET = 1.5
 PRUNE_AFTER = 6
 #: How many standard errors behind the leader a candidate is dropped.
 PRUNE_MARGIN = 3.0
+#: Endgames with at most this many tiles on the two racks are searched exactly.
+EXACT_TILES = 7
 
 
 @dataclass(slots=True)
@@ -98,6 +101,8 @@ class SimulationReport:
     rollouts: int = 0
     candidates: list[CandidateStatistics] = field(default_factory=list)
     endgame: bool = False
+    #: Whether the endgame was searched exactly (to the end, every move, both sides).
+    exact: bool = False
     seconds: float = 0.0
 
 
@@ -229,6 +234,13 @@ class SimulationPlayer:
         top = ranked_candidates(game, self.table, moves, limit=max(self.candidate_count, 8))
         seat = game.to_move
         world = imagined_game(game, seat, game.unseen(seat))
+        if len(game.racks) == 2 and sum(len(rack) for rack in game.racks) <= EXACT_TILES:
+            # Few tiles left: search the whole endgame exactly, with half the time.
+            now = time.perf_counter()
+            solved = solve_endgame(world, now + max(0.0, deadline - now) / 2)
+            if solved is not None:
+                self.last_report.exact = True
+                return solved[0]
         statistics = [CandidateStatistics(candidate) for candidate in top]
         self.last_report.candidates = statistics
         # First a quick greedy play-out for every candidate, then, while time remains, a
@@ -327,6 +339,54 @@ def endgame_value(world: Game, seat: int, move: Move, replies: int = 4) -> float
         world.pop()
 
 
+class _OutOfTime(Exception):
+    """The exact endgame search ran out of its time."""
+
+
+def solve_endgame(world: Game, deadline: float) -> tuple[Move, float] | None:
+    """The best move for the seat to move of a two-player endgame, searched exactly.
+
+    Every placement and pass of both sides, to the end of the game (going out, or six
+    scoreless turns), with alpha-beta pruning; the value is the final spread for the seat to
+    move. ``None`` when the search cannot finish before `deadline`. `world` is left unchanged.
+
+    >>> from binscrabble.board import Board
+    >>> from binscrabble.rules import Rules
+    >>> world = Game.from_setup(Rules(), Board(), ["1=1", "0"], bag=[])
+    >>> move, value = solve_endgame(world, time.perf_counter() + 10)
+    >>> move.notation(world.board), value
+    ('8F 1=1', 10.0)
+    """
+    try:
+        value, move = _negamax(world, deadline, -math.inf, math.inf)
+    except _OutOfTime:
+        return None
+    return (move if move is not None else Pass()), value
+
+
+def _negamax(world: Game, deadline: float, alpha: float, beta: float) -> tuple[float, Move | None]:
+    if world.is_over():
+        return float(_spread(world.scores, world.to_move)), None
+    if time.perf_counter() >= deadline:
+        raise _OutOfTime
+    # Best scores first: good moves early make alpha-beta cut more.
+    moves: list[Move] = [generated.place for generated in generate_moves(world)]
+    moves.append(Pass())
+    best, best_move = -math.inf, None
+    for move in moves:
+        world.push(move, checked=False)
+        try:
+            value = -_negamax(world, deadline, -beta, -alpha)[0]
+        finally:
+            world.pop()
+        if value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return best, best_move
+
+
 def _greedy_to_end(world: Game, seat: int) -> float:
     """Both sides play their best-scoring move (or pass) until the game ends; the spread."""
     pushed = 0
@@ -353,4 +413,5 @@ __all__ = [
     "SimulationReport",
     "endgame_value",
     "imagined_game",
+    "solve_endgame",
 ]
