@@ -8,12 +8,14 @@ import random as random_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from binscrabble import expr
 from binscrabble.expr import (
     ERROR_KINDS,
     EquationError,
     bonus,
     check,
     equation_value,
+    equation_value_or_none,
     identity_fragments,
     parse,
     side_value,
@@ -253,3 +255,31 @@ def test_typed_forms_check_like_their_codes(codes: str, random: object, rules: R
         assert not typed[spoken.position].isspace()
     # Positions (and everything else) as the tree, read symbol by symbol, finds them.
     assert verdict(typed, rules) == reference(typed, rules)
+
+
+@PROPERTY_SETTINGS
+@given(sides(), rule_sets)
+def test_interpreted_and_compiled_side_evaluators_agree(side: str, rules: Rules) -> None:
+    """Both evaluators of a shape give the same answer as the full evaluation of the side."""
+    evaluator = expr._evaluator(rules)
+    if evaluator.grammar.fullmatch(f"{side}=0") is None:
+        return  # leading zeros under rules that forbid them: not a side to evaluate
+    shape = side.replace("0", "").replace("1", "")
+    arguments = (shape, evaluator.precedence, evaluator.negatives, evaluator.allowed)
+    interpreted = expr._interpret_shape(*arguments)(side)
+    compiled = expr._compile_shape(*arguments)(side)
+    assert interpreted == compiled
+    value, failure, fragments = evaluator._side(side)
+    if interpreted is None:
+        # Left to the full evaluation: a bad step or a forbidden fragment.
+        assert failure is not None or not all(getattr(rules, switch) for *_, switch in fragments)
+    elif isinstance(interpreted, tuple):
+        assert interpreted == (value, len(fragments))
+    else:
+        assert (interpreted, failure, fragments) == (value, None, ())
+
+
+def test_equation_value_or_none() -> None:
+    assert equation_value_or_none("1+1=10", Rules()) == 2
+    assert equation_value_or_none("1+1=11", Rules()) is None
+    assert equation_value_or_none("1 + 1 = 10", Rules()) is None
