@@ -508,3 +508,15 @@ def test_repeated_failures_raise_fresh_errors() -> None:
         errors.append(raised.value)
     assert errors[0] is not errors[1]
     assert {str(error) for error in errors} == {"the left side is 1 but the right side is 10"}
+
+
+def test_long_texts_are_answered_but_not_cached() -> None:
+    from binscrabble import expr
+
+    evaluator = expr._evaluator(STANDARD)
+    long_text = "1 " * 5000 + "= 1"
+    first = check(long_text, STANDARD)
+    assert first.kind == "too_long"
+    assert long_text not in evaluator.results
+    assert all(len(codes) <= MAX_SYMBOLS for codes in evaluator.equations)
+    assert check(long_text, STANDARD) == first

@@ -491,6 +491,9 @@ _CachedSide: TypeAlias = int | tuple[int, int] | _SideResult
 _ShapeFunction: TypeAlias = Callable[[str], int | tuple[int, int] | None]
 
 _CACHE_LIMIT: Final = 1 << 16
+#: Texts longer than this are answered but not remembered: a flood of long lines must
+#: not fill the memory.
+_LONGEST_CACHED: Final = 4 * MAX_SYMBOLS
 _SHAPE_LIMIT: Final = 1 << 12
 #: A side shape is compiled when seen this many times (before, it is interpreted).
 _COMPILE_AFTER: Final = 64
@@ -811,9 +814,9 @@ class _Evaluator:
                     try:
                         codes, positions = _normalize(text)
                     except EquationError as error:
-                        result = results[text] = _result(
-                            text, None, error.args[0], error.kind, error.position
-                        )
+                        result = _result(text, None, error.args[0], error.kind, error.position)
+                        if len(text) <= _LONGEST_CACHED:
+                            results[text] = result
                         return result
                     outcome = self.outcome(codes)
         if type(outcome) is int:
@@ -822,7 +825,8 @@ class _Evaluator:
             assert isinstance(outcome, tuple)
             kind, position, message = _located(outcome, positions)
             result = _result(text, None, message, kind, position)
-        results[text] = result
+        if len(text) <= _LONGEST_CACHED:
+            results[text] = result
         return result
 
     def outcome(self, codes: str) -> _Outcome:
@@ -834,9 +838,10 @@ class _Evaluator:
             result: _Outcome = self._syntax_failure(codes)
         else:
             result = self._evaluate(codes)
-        if len(self.equations) >= _CACHE_LIMIT:
-            self.equations.clear()
-        self.equations[codes] = result
+        if len(codes) <= MAX_SYMBOLS:
+            if len(self.equations) >= _CACHE_LIMIT:
+                self.equations.clear()
+            self.equations[codes] = result
         return result
 
     def _syntax_failure(self, codes: str) -> _Failure:
