@@ -6,6 +6,7 @@ import pickle
 
 import pytest
 
+from binscrabble import expr
 from binscrabble.expr import (
     ERROR_KINDS,
     MAX_SYMBOLS,
@@ -511,8 +512,6 @@ def test_repeated_failures_raise_fresh_errors() -> None:
 
 
 def test_long_texts_are_answered_but_not_cached() -> None:
-    from binscrabble import expr
-
     evaluator = expr._evaluator(STANDARD)
     long_text = "1 " * 5000 + "= 1"
     first = check(long_text, STANDARD)
