@@ -488,3 +488,40 @@ def test_a_long_unreadable_entry_is_not_echoed_whole(tmp_path: Path) -> None:
     assert status == 0
     assert "Cannot read '8D 1+1=10222222222222222222222222222222…': unknown symbol '2'" in out
     assert "2" * 60 not in out
+
+
+def test_a_new_game_never_overwrites_a_saved_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    finished = random_game_over()
+    write_record_file(finished, tmp_path / "binscrabble-game.bsr")
+    # A finished game in the default file is kept aside, without a question.
+    status, out, _ = session(SessionOptions(players=["Cy", "Di"]), ["quit"])
+    assert status == 0
+    assert "The game that was in binscrabble-game.bsr is kept in binscrabble-game-1.bsr." in out
+    assert read_record_file(tmp_path / "binscrabble-game-1.bsr") == finished
+    assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Cy", "Di")
+    # Answering n to the offer to resume keeps the unfinished game aside too.
+    status, out, _ = session(SessionOptions(players=["Ed", "Flo"]), ["n", "quit"])
+    assert status == 0
+    assert read_record_file(tmp_path / "binscrabble-game-2.bsr").players == ("Cy", "Di")
+    # So does --save naming a file that holds a game.
+    write_record_file(Game(["Ann", "Ben"], seed=1), tmp_path / "mine.bsr")
+    status, out, _ = session(SessionOptions(players=["Gus", "Hal"], save="mine.bsr"), ["quit"])
+    assert status == 0
+    assert "The game that was in mine.bsr is kept in mine-1.bsr." in out
+    assert read_record_file(tmp_path / "mine-1.bsr").players == ("Ann", "Ben")
+    # --save naming a file that is not a game refuses to start, and leaves it alone.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n", encoding="utf-8")
+    status, _, err = session(SessionOptions(players=["Gus", "Hal"], save=str(notes)), [])
+    assert status == 2 and "is not a saved game; use --save FILE" in err
+    assert notes.read_text(encoding="utf-8") == "shopping list\n"
+
+
+def random_game_over() -> Game:
+    game = Game(["Ann", "Ben"], seed=4)
+    while not game.is_over():
+        game.push(Pass())
+    return game

@@ -653,21 +653,24 @@ def _prepare(
         game = _read_saved(path)
         return game, Path(options.save) if options.save else path
     save_path = Path(options.save or DEFAULT_SAVE)
-    if save_path.exists() and options.save is None:
-        # A game left in the default file is offered back rather than overwritten.
+    if options.players is not None:
+        # Before anything is asked or moved: a mistyped level stops here.
+        computers_for(options.players, factory)
+    if save_path.exists():
         try:
             saved = read_record_file(save_path)
         except (OSError, RecordError):
             raise SessionError(
                 f"{save_path} exists and is not a saved game; use --save FILE to save elsewhere"
             ) from None
-        if not saved.is_over():
+        if not saved.is_over() and options.save is None:
+            # A game left in the default file is offered back rather than overwritten.
             scores = ", ".join(
                 f"{name} {score}" for name, score in zip(saved.players, saved.scores, strict=True)
             )
             stdout.write(
                 f"A game is saved in {save_path} (turn {len(saved.history) + 1}: {scores}).\n"
-                "Resume it? [Y/n] (n starts a new game in its place) "
+                "Resume it? [Y/n] (n starts a new game and keeps that one aside) "
             )
             stdout.flush()
             answer = stdin.readline()
@@ -675,6 +678,9 @@ def _prepare(
                 raise _Quit
             if answer.strip().lower() in ("", "y", "yes"):
                 return saved, save_path
+        # The new game's first save would replace the record: keep it under another name.
+        kept = _keep_aside(save_path)
+        stdout.write(f"The game that was in {save_path} is kept in {kept}.\n")
     players = options.players
     if players is None:
         players = _ask_players(stdin, stdout, factory)
@@ -683,6 +689,24 @@ def _prepare(
     except SetupError as error:
         raise SessionError(str(error)) from None
     return game, save_path
+
+
+def _keep_aside(path: Path) -> Path:
+    """Rename a saved game to the first free ``NAME-N.bsr`` next to it; return the new path."""
+    number = 1
+    while True:
+        kept = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        if not kept.exists():
+            break
+        number += 1
+    try:
+        path.rename(kept)
+    except OSError as error:
+        raise SessionError(
+            f"cannot keep the game saved in {path} as {kept} ({error.strerror}); "
+            "use --save FILE to save the new game elsewhere"
+        ) from None
+    return kept
 
 
 def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> list[str]:
