@@ -200,3 +200,13 @@ def test_no_exchange_with_a_small_bag() -> None:
     game = Game.from_setup(Rules(), Board(), ["110", "0"], bag=["1"] * 8, seed=5)
     assert exchanges(game) == []
     assert Pass() in list(game.legal_moves)
+
+
+@pytest.mark.parametrize("count", [1, 4])
+def test_best_moves_with_bounds_match_full_generation(count: int) -> None:
+    # best_moves skips plays that cannot reach the count-th best score; the result must be
+    # exactly the head of the full, sorted list (blank-heavy racks included).
+    for case in _baseline()[:14]:
+        game = load_position(case["position"])
+        expected = [move.place for move in generate_moves(game)[:count]]
+        assert [move.place for move in best_moves(game, count)] == expected, case["name"]

@@ -760,11 +760,17 @@ def _perpendicular_texts(cells: Sequence[Tile | None], sq: int, step: int) -> tu
     return "".join(reversed(before)), "".join(after)
 
 
-def generate_placements(board: Board, rack: str, rules: Rules) -> list[GeneratedMove]:
+def generate_placements(
+    board: Board, rack: str, rules: Rules, *, limit: int | None = None
+) -> list[GeneratedMove]:
     """Every legal placement of tiles from `rack` (codes, ``?`` for a blank) on `board`.
 
     Each placement appears exactly once, with its score; the list is in no particular
     order (sort with :func:`sort_key`). The first play is the one made on an empty board.
+    With `limit`, moves that cannot be among the `limit` best are left out (the list still
+    holds every move scoring at least the `limit`-th best score); a blank scores 0, so a
+    play with blanks never outscores the same play with natural tiles, and plays are
+    skipped, blank variants and all, once that bound is below the current `limit`-th best.
 
     >>> from binscrabble.rules import Rules
     >>> len(generate_placements(Board(), "1=", Rules()))
@@ -784,6 +790,7 @@ def generate_placements(board: Board, rack: str, rules: Rules) -> list[Generated
     parallel = rules.parallel_numbers
     moves: list[GeneratedMove] = []
     append = moves.append
+    keeper = _BestScores(limit) if limit is not None else None
     filling_cache: dict[tuple[str | int, ...], list[tuple[tuple[int, ...], str, int]]] = {}
 
     for direction in (ACROSS, DOWN):
@@ -862,6 +869,7 @@ def generate_placements(board: Board, rack: str, rules: Rules) -> list[Generated
                         bingo if free == rules.rack_size else 0,
                         filling_cache,
                         append,
+                        keeper,
                     )
     if parallel and not first_play:
         _lone_digits_beside_numbers(context, cells, append)
@@ -912,6 +920,26 @@ def _lone_digits_beside_numbers(
             append(GeneratedMove((sq,), (option,), blanks, score, number_text, number, ACROSS))  # type: ignore[operator]
 
 
+class _BestScores:
+    """The `limit` best scores seen so far; `floor` is the lowest of them once full."""
+
+    __slots__ = ("floor", "limit", "scores")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(limit, 1)
+        self.scores: list[int] = []
+        # Below every score until `limit` scores are in.
+        self.floor = -(1 << 62)
+
+    def add(self, score: int) -> None:
+        scores = self.scores
+        heapq.heappush(scores, score)
+        if len(scores) > self.limit:
+            heapq.heappop(scores)
+        if len(scores) == self.limit:
+            self.floor = scores[0]
+
+
 #: Per square and option: the option's points times the square's letter multiplier.
 _LETTER_TABLES: Final = tuple(
     tuple(points * LETTER_MULTIPLIERS[sq] for points in _OPTION_POINTS) for sq in range(SIZE * SIZE)
@@ -954,6 +982,7 @@ def _emit_segment(
     bingo: int,
     filling_cache: dict[tuple[str | int, ...], list[tuple[tuple[int, ...], str, int]]],
     append: object,
+    keeper: _BestScores | None,
 ) -> None:
     items: list[str | int] = []
     free_squares: list[int] = []
@@ -1025,10 +1054,16 @@ def _emit_segment(
                 crossing_score += cross_table[option]
         # The score with natural tiles only; each blank then takes its tile's points away.
         natural_score = (letters + bonus(value)) * word_multiplier + crossing_score + bingo
+        if keeper is not None and natural_score < keeper.floor:
+            continue
         for blanks in _realizations(context, options):
             score = natural_score
             for position in blanks:
                 score -= blank_losses[position][options[position]]
+            if keeper is not None:
+                if score < keeper.floor:
+                    continue
+                keeper.add(score)
             emit(GeneratedMove(squares_tuple, options, blanks, score, text, value, direction))  # type: ignore[operator]
 
 
@@ -1047,12 +1082,12 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
 def best_moves(game: Game, count: int) -> list[GeneratedMove]:
     """The `count` best placements for the player to move, in :func:`sort_key` order.
 
-    This enumerates every placement and keeps the best; it is no faster than
-    :func:`generate_moves` apart from the sort (see docs/movegen.md).
+    It finds every equation as :func:`generate_moves` does, but skips plays (and their
+    blank variants) whose score cannot reach the `count`-th best found so far.
     """
     if game.is_over() or count <= 0:
         return []
-    moves = generate_placements(game.board, game.rack(), game.rules)
+    moves = generate_placements(game.board, game.rack(), game.rules, limit=count)
     return heapq.nsmallest(count, moves, key=sort_key)
 
 
