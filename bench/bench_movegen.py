@@ -4,10 +4,11 @@ The corpus bench/data/movegen_positions.jsonl (made by scripts/make_movegen_corp
 holds 72 positions from seeded self-play games: empty boards, openings, midgames, crowded
 and late boards, with 0, 1 or 2 blanks on the rack. For each position this prints the time
 to generate every legal placement, the move count and moves per second, the time to find
-only the best one (``best_moves(game, 1)``, which skips plays that cannot win); then for
-the brute-force oracle of tests/bruteforce.py: run in a child process that is stopped after
-a timeout (60 s by default), and the speed-up. Times are CPU times of the process doing the
-work, so other work on the machine disturbs them less. Prints figures, asserts nothing.
+only the best one (``best_moves(game, 1)``, which skips plays that cannot win); then the
+time of the brute-force oracle of tests/bruteforce.py, run in a child process that is
+stopped after a timeout (60 s by default), and the speed-up. Times are CPU times of the
+process doing the work, so other work on the machine disturbs them less. Prints figures,
+asserts nothing.
 
     .venv/bin/python bench/bench_movegen.py [--bruteforce small|sample|all|none] [--timeout S]
 
