@@ -23,11 +23,12 @@ tests hold the fast path to. Errors are :class:`EquationError` values with a ``k
 
 from __future__ import annotations
 
+import itertools
 import operator as operator_module
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
 
 from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES, Rules
 
@@ -172,7 +173,13 @@ def _rebuild_error(message: str, kind: str, position: int | None) -> EquationErr
 _Failure: TypeAlias = tuple[str, int | None, str]
 
 
-def _located(failure: _Failure, positions: list[int] | None) -> tuple[str, int | None, str]:
+class _Positions(Protocol):
+    """Where each code of a normalized text stood in the text as given."""
+
+    def __getitem__(self, index: int, /) -> int: ...
+
+
+def _located(failure: _Failure, positions: _Positions | None) -> tuple[str, int | None, str]:
     """Kind, position in the caller's text, and the finished sentence of a failure."""
     kind, position, template = failure
     if position is not None and positions is not None:
@@ -182,7 +189,7 @@ def _located(failure: _Failure, positions: list[int] | None) -> tuple[str, int |
     return kind, position, template
 
 
-def _raise(failure: _Failure, positions: list[int] | None = None) -> EquationError:
+def _raise(failure: _Failure, positions: _Positions | None = None) -> EquationError:
     kind, position, message = _located(failure, positions)
     return EquationError(message, kind=kind, position=position)
 
@@ -259,8 +266,13 @@ def _quick_codes(text: str) -> str | None:
         .replace("AND", "&")
         .replace("NOT", "~")
         .replace("OR", "|")
-        .translate(_ASCII_TAIL)
+        .replace("X", "x")
+        .replace(" ", "")
     )
+    if _CODES_ONLY.fullmatch(codes):
+        return codes
+    # Rarer aliases (* : !) and other spaces (tabs...): one translation, slower.
+    codes = codes.translate(_ASCII_TAIL)
     return codes if _CODES_ONLY.fullmatch(codes) else None
 
 
@@ -268,9 +280,20 @@ def _quick_codes(text: str) -> str | None:
 _UNITS: Final = re.compile(r"(?i:xor|and|not|or)|\S")
 
 
-def _code_positions(text: str) -> list[int]:
-    """Where each code of `text` starts, for text that _quick_codes accepted."""
-    return [unit.start() for unit in _UNITS.finditer(text)]
+class _CodePositions:
+    """Where each code of `text` starts, for text that _quick_codes accepted.
+
+    Looked up one index at a time (only an error's position is ever wanted), skipping the
+    units before it inside ``itertools.islice``, in C.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __getitem__(self, index: int) -> int:
+        return next(itertools.islice(_UNITS.finditer(self.text), index, None)).start()
 
 
 def _normalize(text: str) -> tuple[str, list[int] | None]:
@@ -780,7 +803,7 @@ class _Evaluator:
             return result
         if len(results) >= _CACHE_LIMIT:
             results.clear()
-        positions: list[int] | None = None
+        positions: _Positions | None = None
         if len(text) <= MAX_SYMBOLS and self.grammar.fullmatch(text):
             # Already codes, and grammatical: straight to the values.
             sides = text.split("=")
@@ -809,7 +832,7 @@ class _Evaluator:
                     outcome = self.outcome(quick)
                     if type(outcome) is not int:
                         # The quick path keeps no positions; find them for the message.
-                        positions = _code_positions(text)
+                        positions = _CodePositions(text)
                 else:
                     try:
                         codes, positions = _normalize(text)
