@@ -291,6 +291,15 @@ class TerminalGame:
             raise _Quit
         return line.rstrip("\r\n")
 
+    def house_rules(self) -> str:
+        """``House rules: ...`` naming the rules that differ from the standard, or ``""``."""
+        changed = self.game.rules.differences()
+        if not changed:
+            return ""
+        return "House rules: " + ", ".join(
+            f"{name}={_rule_value(value)}" for name, value in changed.items()
+        )
+
     def announce(self, text: str, public: str | None = None) -> None:
         """Say ``text`` now and show it again on the next screen (``public`` instead, when
         ``text`` holds what only the mover may see, such as the tiles exchanged)."""
@@ -331,10 +340,9 @@ class TerminalGame:
                 for seat, name in enumerate(game.players)
             )
         )
-        changed = game.rules.differences()
-        if changed:
-            shown = ", ".join(f"{name}={_rule_value(value)}" for name, value in changed.items())
-            self.announce(f"House rules: {shown}")
+        house_rules = self.house_rules()
+        if house_rules:
+            self.say(house_rules)
         self.say(f"The game is saved in {self.save_path} after every turn. Type help for help.")
         self.save()
         previous_human: int | None = None
@@ -383,6 +391,10 @@ class TerminalGame:
         self.say(render_board(game.board, self.color, _last_squares(game)))
         self.say()
         self.say(render_scores(game))
+        # On every screen: each player needs them in mind for every move.
+        house_rules = self.house_rules()
+        if house_rules:
+            self.say(house_rules)
         self.say(render_recent(game, seat))
         self.say()
         if self.clear_screen and self.notices:
