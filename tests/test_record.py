@@ -94,7 +94,13 @@ def test_round_trip_of_finished_games(finished: Game) -> None:
 
 @pytest.mark.parametrize(("seed", "players", "seeded"), GAMES)
 def test_round_trip_of_unfinished_games_keeps_racks(seed: int, players: int, seeded: bool) -> None:
-    game = random_game(seed, players, seeded_bag=seeded, max_turns=7)
+    # An unseeded bag is new on every run, and about one deal in thirty leaves the random
+    # players only exchanges and passes: six scoreless turns end that game within 7 turns.
+    # Take the next move seed then, so that the test always has an unfinished game.
+    for attempt in range(50):
+        game = random_game(seed + 1000 * attempt, players, seeded_bag=seeded, max_turns=7)
+        if not game.is_over():
+            break
     assert not game.is_over()
     text = write_record(game)
     assert text.count("#rack ") == players
