@@ -944,18 +944,22 @@ class _Evaluator:
         """
         shape = side.replace("0", "").replace("1", "")
         function = self.shapes.get(shape)
+        sightings = self.sightings.get(shape, 0) + 1
+        stored: _CachedSide | None = None
+        # Ski rental, twice: a shape seen once is evaluated in full (building its program
+        # costs two full evaluations); seen again, it gets a register program; seen
+        # _COMPILE_AFTER times, compiled straight-line code (dozens of programs' worth).
         if function is None:
-            # A new shape starts interpreted; compiling costs as much as dozens of
-            # interpreted sides, so only shapes that keep coming back get it (ski rental).
-            if len(self.shapes) >= _SHAPE_LIMIT:
-                self.shapes.clear()
+            if sightings > 1:
+                if len(self.shapes) >= _SHAPE_LIMIT:
+                    self.shapes.clear()
+                function = self.shapes[shape] = _interpret_shape(
+                    shape, self.precedence, self.negatives, self.allowed
+                )
+            if len(self.sightings) >= _SHAPE_LIMIT:
                 self.sightings.clear()
-            function = self.shapes[shape] = _interpret_shape(
-                shape, self.precedence, self.negatives, self.allowed
-            )
-            self.sightings[shape] = 1
+            self.sightings[shape] = sightings
         elif shape in self.sightings:
-            sightings = self.sightings[shape] + 1
             if sightings < _COMPILE_AFTER:
                 self.sightings[shape] = sightings
             else:
@@ -963,7 +967,8 @@ class _Evaluator:
                 function = self.shapes[shape] = _compile_shape(
                     shape, self.precedence, self.negatives, self.allowed
                 )
-        stored: _CachedSide | None = function(side)
+        if function is not None:
+            stored = function(side)
         if stored is None:
             result = self._side(side)
             stored = result
