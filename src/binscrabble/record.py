@@ -235,7 +235,8 @@ def read_record_file(path: str | os.PathLike[str]) -> Game:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise RecordError(None, f"{path} is not a text file ({error.reason})") from None
+        # The callers name the file already (``replay``, ``play --resume``).
+        raise RecordError(None, f"not a UTF-8 text file ({error.reason})") from None
     return read_record(text)
 
 
