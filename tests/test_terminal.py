@@ -20,6 +20,7 @@ from binscrabble.terminal import (
     HELP,
     SessionError,
     SessionOptions,
+    TerminalGame,
     computers_for,
     describe_tiles,
     parse_players,
@@ -526,3 +527,16 @@ def random_game_over() -> Game:
     while not game.is_over():
         game.push(Pass())
     return game
+
+
+def test_game_over_lists_the_tiles_left_spaced_with_their_worth(tmp_path: Path) -> None:
+    game = Game.from_setup(Rules(), Board(), ["-x", "1=1"], players=["Ann", "Ben"], bag=[])
+    for _ in range(5):
+        game.push(Pass())
+    save = tmp_path / "end.bsr"
+    terminal_output = io.StringIO()
+    terminal = TerminalGame(game, save, io.StringIO("\npass\n"), terminal_output, computers={})
+    assert terminal.run() == 0
+    out = terminal_output.getvalue()
+    assert "  Ann: tiles left - x (3 points), -3 → -3" in out
+    assert "  Ben: tiles left 1 = 1 (3 points), -3 → -3" in out

@@ -570,7 +570,13 @@ class TerminalGame:
         self.say("End-of-game adjustments:")
         for seat, name in enumerate(game.players):
             rack = game.racks[seat]
-            left = f"tiles left {rack}" if rack else "no tiles left"
+            points = sum(TILE_POINTS[code] for code in rack)
+            # Tiles spaced apart and their worth given: a lone "-" tile must not read as a dash.
+            left = (
+                f"tiles left {' '.join(rack)} ({points} point{'' if points == 1 else 's'})"
+                if rack
+                else "no tiles left"
+            )
             self.say(f"  {name}: {left}, {outcome.adjustments[seat]:+d} → {outcome.scores[seat]}")
         self.say(str(outcome).capitalize() if outcome.draw else f"{outcome}.")
         self.save()
