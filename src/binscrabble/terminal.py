@@ -455,7 +455,8 @@ class TerminalGame:
             elif command == "board":
                 self.show(seat)
             elif command == "rules":
-                self.say(game.rules.describe())
+                self.say("The rules in force (house rules of RULES.md §10):")
+                self.say(_indent(game.rules.describe()))
             elif command == "unseen":
                 self.say(
                     f"Unseen tiles ({len(game.unseen(seat))}): {describe_tiles(game.unseen(seat))}"
