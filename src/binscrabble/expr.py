@@ -15,10 +15,12 @@ BinaryOperation(operator='x', left=Number(digits='1'), right=Number(digits='10')
 
 Two layers do the work. A *fast path* validates the grammar with one compiled regular
 expression, splits the sides with ``str.split`` and evaluates each side once (side results
-are cached, because the same sides recur all the time). A *tree path* (:func:`parse`)
-builds a full parse tree with positions, used for explanations and as the reference the
-tests hold the fast path to. Errors are :class:`EquationError` values with a ``kind``, the
-``position`` of the offending symbol in the text as given, and a sentence.
+are cached, because the same sides recur all the time), through an evaluator made for the
+side's shape; only when something fails does it work out the reason, in full. A *tree
+path* (:func:`parse`) builds a full parse tree with positions, used for explanations and
+as the reference the tests hold the fast path to. Errors are :class:`EquationError`
+values with a ``kind``, the ``position`` of the offending symbol in the text as given,
+and a sentence. docs/equations.md tells users the same story.
 """
 
 from __future__ import annotations
