@@ -119,12 +119,17 @@ def test_seeded_players_repeat_their_choices() -> None:
         assert first == again, name
 
 
-def test_beginner_sees_only_short_plays() -> None:
+def test_sampling_players_see_only_short_plays_when_asked() -> None:
     game = Game(("A", "B"), seed=11)
-    player = SamplingPlayer(seen=1.0, max_tiles=4, pick="lower-half", seed=1)
-    for _ in range(5):
-        move = player.choose(game)
-        assert isinstance(move, Place) and len(move.tiles) <= 4
+    for pick in ("best", "any", "lower-half"):
+        player = SamplingPlayer(seen=1.0, max_tiles=4, pick=pick, seed=1)
+        for _ in range(3):
+            move = player.choose(game)
+            assert isinstance(move, Place) and len(move.tiles) <= 4
+    with pytest.raises(ValueError, match="pick"):
+        SamplingPlayer(seen=0.5, pick="worst")
+    with pytest.raises(ValueError, match="seen"):
+        SamplingPlayer(seen=0.0)
 
 
 def test_beginner_scores_less_than_greedy_on_average() -> None:

@@ -7,7 +7,7 @@ Every player looks at the game from the seat to move and returns a legal move fo
 - :class:`EquityPlayer` maximises *equity*, the score plus the value of the tiles kept
   (:mod:`binscrabble.engine.leaves`), and exchanges when that is worth more;
 - :class:`SamplingPlayer` plays like a person who does not see every move: it looks at a
-  random part of the placements (optionally only the short ones) and picks a middling one;
+  random part of the placements (optionally only the short ones) and picks among them;
 - :class:`~binscrabble.engine.simulation.SimulationPlayer` looks ahead by sampling.
 
 When no placement is legal, every player exchanges its whole rack if the bag allows it, and
@@ -271,7 +271,8 @@ class SamplingPlayer:
 
     It sees each placement with probability `seen` (and only placements of at most
     `max_tiles` tiles, when set). Among what it sees it takes the best score when `pick` is
-    ``"best"``, or a random one from the lower-scoring half when ``"lower-half"``. If it
+    ``"best"``, any one at random when ``"any"``, or a random one from the lower-scoring half
+    when ``"lower-half"``. If it
     sees nothing while there are placements, it finds one of them at random.
     """
 
@@ -285,8 +286,8 @@ class SamplingPlayer:
     ) -> None:
         if not 0 < seen <= 1:
             raise ValueError(f"seen must be a fraction in (0, 1], not {seen}")
-        if pick not in ("best", "lower-half"):
-            raise ValueError(f"pick must be 'best' or 'lower-half', not {pick!r}")
+        if pick not in ("best", "any", "lower-half"):
+            raise ValueError(f"pick must be 'best', 'any' or 'lower-half', not {pick!r}")
         self.name = name
         self.seen = seen
         self.max_tiles = max_tiles
@@ -308,4 +309,6 @@ class SamplingPlayer:
             return self.random.choice(moves).place
         if self.pick == "best":
             return visible[0].place
+        if self.pick == "any":
+            return self.random.choice(visible).place
         return self.random.choice(visible[len(visible) // 2 :]).place
