@@ -541,3 +541,14 @@ def test_game_over_lists_the_tiles_left_spaced_with_their_worth(tmp_path: Path) 
     out = terminal_output.getvalue()
     assert "  Ann: tiles left - x (3 points), -3 → -3" in out
     assert "  Ben: tiles left 1 = 1 (3 points), -3 → -3" in out
+
+
+def test_undo_with_only_a_computer_turn_behind_takes_nothing_back(tmp_path: Path) -> None:
+    save = tmp_path / "u.bsr"
+    options = SessionOptions(players=["cpu:test", "Ada"], seed=5, save=str(save), allow_undo=True)
+    status, out, _ = session(options, ["undo", "quit"], lambda name: PassingComputer())
+    assert status == 0
+    assert "There is no turn of yours to take back." in out
+    assert "Took back" not in out
+    assert out.count("cpu:test passes.") == 1
+    assert len(read_record_file(save).history) == 1

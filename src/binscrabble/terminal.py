@@ -544,6 +544,10 @@ class TerminalGame:
         if not game.history:
             self.say("There is no turn to take back.")
             return False
+        if all(turn.seat in self.computers for turn in game.history):
+            # Taking back only computers' turns would just let them play again.
+            self.say("There is no turn of yours to take back.")
+            return False
         taken = [game.pop()]
         # Behind a computer's turn is the person's own: take both back, or the computer
         # would only play again.
