@@ -58,7 +58,7 @@ HELP: Final = """\
 Type a move in notation, or a command:
   8D 1+1=10          a play across from D8 (row first); D8 1+1=10 plays down (column first)
   8D 1+?1=10         ?1 is a blank played as 1; (…) marks tiles already on the board
-  exchange 0 1 ?     give tiles back to the bag (also -01?); needs 9 tiles in the bag
+  exchange 0 1 ?     give tiles back to the bag (also -01?) while it holds a full rack
   pass               pass the turn
   preview MOVE       show what a move would score, run by run, without playing it (or ? MOVE)
   undo               take back the last turn (only with --allow-undo)
