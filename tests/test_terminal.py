@@ -552,3 +552,9 @@ def test_undo_with_only_a_computer_turn_behind_takes_nothing_back(tmp_path: Path
     assert "Took back" not in out
     assert out.count("cpu:test passes.") == 1
     assert len(read_record_file(save).history) == 1
+
+
+def test_help_states_the_exchange_condition_for_any_rack_size() -> None:
+    # The bag must hold a full rack (rule rack_size), not always 9 tiles.
+    assert "while it holds a full rack" in HELP
+    assert "9 tiles" not in HELP
