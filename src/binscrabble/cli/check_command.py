@@ -28,6 +28,7 @@ _RESET = "\033[0m"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``binscrabble check`` to the command line."""
     parser = subparsers.add_parser(
         "check",
         help="check equations: valid or not, value, bonus, and why",
@@ -53,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    """Check every expression; 0 when all are valid, 1 when any is not, 2 for bad rules."""
     rules = rules_or_exit(args)
     if isinstance(rules, int):
         return rules
