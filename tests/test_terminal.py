@@ -558,3 +558,16 @@ def test_help_states_the_exchange_condition_for_any_rack_size() -> None:
     # The bag must hold a full rack (rule rack_size), not always 9 tiles.
     assert "while it holds a full rack" in HELP
     assert "9 tiles" not in HELP
+
+
+def test_cli_play_survives_input_that_is_not_utf8(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A Latin-1 terminal sends é as one byte; a strict UTF-8 stdin used to raise.
+    data = io.BytesIO(b"\n\xe9t\xe9\nquit\n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(data, encoding="utf-8", errors="strict"))
+    status = main(["play", "--players", "Ann,Ben", "--save", str(tmp_path / "u.bsr")])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "Cannot read '\ufffdt\ufffd'" in out
+    assert "Game saved in" in out

@@ -93,9 +93,12 @@ def run(args: argparse.Namespace) -> int:
         allow_undo=args.allow_undo,
         confirm=not args.no_confirm,
     )
-    # A terminal that cannot show ▸ or × gets a placeholder rather than a traceback.
+    # A terminal that cannot show ▸ or × gets a placeholder rather than a traceback, and a
+    # typed byte that is not UTF-8 becomes � (then an unknown symbol) rather than a crash.
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="replace")
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     return run_session(
         options,
