@@ -100,7 +100,7 @@ def test_best_command_prints_the_move(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["best", path, "--player", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "greedy plays" in out and "score 18" in out and "runners-up" in out
-    assert main(["best", path, "--player", "medium", "--json", "--top", "2"]) == 0
+    assert main(["best", path, "--player", "greedy", "--json", "--top", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["move"]["score"] == 18 and len(data["runners_up"]) == 2
 

@@ -148,13 +148,16 @@ class SimulationPlayer:
         if game.bag_size == 0:
             move = self._endgame(game, moves, deadline)
         else:
-            move = self._simulate(game, moves, deadline)
+            # A rollout costs about one move generation: the first estimate of its time.
+            move = self._simulate(game, moves, deadline, time.perf_counter() - started)
         self.last_report.seconds = time.perf_counter() - started
         return move
 
     # -- with tiles in the bag: sampling ------------------------------------------------------
 
-    def _simulate(self, game: Game, moves: list[GeneratedMove], deadline: float) -> Move:
+    def _simulate(
+        self, game: Game, moves: list[GeneratedMove], deadline: float, rollout_seconds: float
+    ) -> Move:
         top = ranked_candidates(game, self.table, moves, limit=self.candidate_count)
         statistics = [CandidateStatistics(candidate) for candidate in top]
         self.last_report.candidates = statistics
@@ -170,13 +173,17 @@ class SimulationPlayer:
             for entry in statistics:
                 if not entry.active:
                     continue
-                # Finding the candidates may already have used the whole budget: then the
-                # equity order stands (see _settle), and the budget is kept.
-                if time.perf_counter() >= deadline:
+                # No rollout that would likely end after the deadline: the budget is kept.
+                # If finding the candidates used it all, the equity order stands (_settle).
+                now = time.perf_counter()
+                if now + rollout_seconds >= deadline:
                     out_of_time = True
                     break
                 entry.add(self._rollout(world, seat, entry.candidate))
                 self.last_report.rollouts += 1
+                # The estimate follows the rollouts' mean time.
+                spent = time.perf_counter() - now
+                rollout_seconds += (spent - rollout_seconds) / self.last_report.rollouts
             else:
                 iterations += 1
                 self._prune(statistics, iterations)
