@@ -122,3 +122,15 @@ def test_replay_shows_the_tiles_exchanged(
     assert status == 0, err
     assert f"1. Ada: -{Exchange(given).tiles}  +0 (total 0)" in out
     assert "exchange 3" not in out
+
+
+def test_replay_lists_each_rack_with_its_tiles_spaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game(["Ada", "Bob"], seed=2)
+    path = tmp_path / "racks.bsr"
+    write_record_file(game, path)
+    status, out, _ = replay([str(path)], capsys)
+    assert status == 0
+    ada, bob = (" ".join(rack) for rack in game.racks)
+    assert f"Racks: Ada: {ada}   Bob: {bob}\n" in out

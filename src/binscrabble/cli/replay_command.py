@@ -61,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
     out.write(render_scores(game) + "\n")
     # Every rack is shown below, so the tiles exchanged are no secret here.
     out.write(render_recent(game, None, show_exchanges=True) + "\n")
+    # Tiles spaced apart: a rack "-1" must not read as a negative number, "-" as a dash.
     racks = "   ".join(
-        f"{name} {rack or '(none)'}" for name, rack in zip(game.players, game.racks, strict=True)
+        f"{name}: {' '.join(rack) or '(none)'}"
+        for name, rack in zip(game.players, game.racks, strict=True)
     )
     out.write(f"Racks: {racks}\n")
     outcome = game.outcome()
