@@ -22,10 +22,12 @@ True
 
 from __future__ import annotations
 
+import gc
 import heapq
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Final
@@ -778,6 +780,28 @@ def generate_placements(
     >>> sorted(move.text for move in generate_placements(Board(), "1=1", Rules()))[:1]
     ['1=1']
     """
+    with _collector_paused():
+        return _generate(board, rack, rules, limit)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (reference counting still frees everything).
+
+    Generating and sorting moves allocates hundreds of thousands of small tuples and
+    objects that never form reference cycles; the collector would walk them, and every
+    cache, again and again, which costs a third to a half of the time.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[GeneratedMove]:
     context = _make_context(rack, rules)
     if not rack:
         return []
@@ -1075,7 +1099,8 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
     if game.is_over():
         return []
     moves = generate_placements(game.board, game.rack(), game.rules)
-    moves.sort(key=sort_key)
+    with _collector_paused():
+        moves.sort(key=sort_key)
     return moves
 
 
