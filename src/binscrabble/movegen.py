@@ -7,8 +7,10 @@ of squares (a *segment*) a play could fill there, splits the segment at its ``=`
 fillings of each side that follow the grammar together with their values, and joins sides
 of equal value. Sides are cached by their shape, so on an empty board, where a side's
 position changes nothing, each side shape is enumerated once and reused at every offset.
-Every equation found is confirmed by :func:`binscrabble.expr.equation_value`, the one judge
-of equations, which also enforces the identity-fragment rules.
+Every equation that could hold an identity fragment is confirmed by
+:func:`binscrabble.expr.equation_value`, which applies those rules; crossing runs are judged
+by it too. The generator's own grammar automaton, side arithmetic and scoring are held to
+the referee (:class:`binscrabble.game.Game`) by a brute-force comparison in the tests.
 
 >>> from binscrabble.board import Board
 >>> from binscrabble.rules import Rules
