@@ -168,9 +168,11 @@ def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
 def _side_value(side: str, standard: bool, negatives: bool) -> int | None:
     """The value of one grammatical side, or None when a step fails (§6 arithmetic).
 
-    Identity fragments are not judged here: this value only pairs sides up, and every
-    equation is then confirmed by :func:`binscrabble.expr.equation_value`.
+    Identity fragments are not judged here: an equation that could hold one is confirmed
+    by :func:`binscrabble.expr.equation_value`.
     """
+    if side.isdigit():
+        return int(side, 2)  # a lone number, the commonest side
     tokens = _SPLIT_OPERATORS.split(side)
     values = [_operand_value(tokens[0])]
     if len(tokens) == 1:
