@@ -7,8 +7,8 @@ their time per move: ``simulation@0.5``.
 
 The levels, weakest first:
 
-- ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and picks one of
-  them at random;
+- ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
+  best-scoring one it sees;
 - ``easy`` sees half of the plays and takes the best-scoring one it sees;
 - ``medium`` is the equity player (score plus leave value, sees everything);
 - ``hard`` simulates the 6 best equity moves for about 1.5 s per move;
@@ -45,7 +45,7 @@ from binscrabble.engine.simulation import SimulationPlayer
 
 #: The levels, weakest first, with a one-line description for menus and help.
 LEVELS: Final[Mapping[str, str]] = {
-    "beginner": "sees few plays, never long ones, and picks any of them",
+    "beginner": "sees few plays and never long ones; takes the best it sees",
     "easy": "sees half of the plays, takes the best-scoring it sees",
     "medium": "best score plus the value of the tiles kept (equity)",
     "hard": "looks a move ahead by simulation, about 1.5 s a move",
@@ -109,7 +109,7 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name in ("equity", "medium"):
         return EquityPlayer(table=table, name=name)
     if name == "beginner":
-        return SamplingPlayer(seen=0.4, max_tiles=5, pick="any", seed=seed, name=name)
+        return SamplingPlayer(seen=0.4, max_tiles=5, pick="best", seed=seed, name=name)
     if name == "easy":
         return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
     if name == "max":
