@@ -14,6 +14,7 @@ from binscrabble.expr import (
     EquationError,
     bonus,
     check,
+    check_many,
     equation_value,
     equation_value_or_none,
     identity_fragments,
@@ -283,3 +284,66 @@ def test_equation_value_or_none() -> None:
     assert equation_value_or_none("1+1=10", Rules()) == 2
     assert equation_value_or_none("1+1=11", Rules()) is None
     assert equation_value_or_none("1 + 1 = 10", Rules()) is None
+
+
+def _forget_everything(rules: Rules) -> None:
+    """Empty the caches of the evaluator for `rules`, so that the next call starts cold."""
+    evaluator = expr._evaluator(rules)
+    for cache in (
+        evaluator.results,
+        evaluator.equations,
+        evaluator.sides,
+        evaluator.shapes,
+        evaluator.sightings,
+    ):
+        cache.clear()
+
+
+# Batches with repeats (texts and sides), of every kind: true, false, malformed, typed.
+batches = st.lists(st.one_of(any_text, equations(), equations()), max_size=12).flatmap(
+    lambda texts: st.permutations(texts + texts[: len(texts) // 2])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(batches, rule_sets)
+def test_check_many_agrees_with_check_and_the_tree(texts: list[str], rules: Rules) -> None:
+    _forget_everything(rules)
+    batch = check_many(texts, rules)
+    _forget_everything(rules)
+    one_by_one = [check(text, rules) for text in texts]
+    assert [repr(result) for result in batch] == [repr(result) for result in one_by_one]
+    assert [result.input for result in batch] == texts
+    for text, result in zip(texts, batch, strict=True):
+        mine = (
+            ("valid", result.value) if result.valid else ("invalid", result.kind, result.position)
+        )
+        assert mine == reference(text, rules)
+
+
+def test_check_many_takes_any_iterable_and_leaves_the_collector_as_it_was() -> None:
+    import gc
+
+    rules = Rules()
+    assert [result.valid for result in check_many(iter(["1=1", "1=10", "1=1"]), rules)] == [
+        True,
+        False,
+        True,
+    ]
+    assert check_many([], rules) == []
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        check_many(["1+1=10"], rules)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@PROPERTY_SETTINGS
+@given(st.text(alphabet="0101=+-x/&|^~#", max_size=20), st.booleans())
+def test_quick_grammar_errors_match_the_state_machine(codes: str, leading_zeros: bool) -> None:
+    quick = expr._quick_syntax_failure(codes, leading_zeros)
+    assert quick == expr._syntax_failure(codes, leading_zeros)
+    evaluator = expr._evaluator(Rules(leading_zeros=leading_zeros))
+    assert (quick is None) == (evaluator.grammar.fullmatch(codes) is not None)

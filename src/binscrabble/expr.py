@@ -25,10 +25,11 @@ and a sentence. docs/equations.md tells users the same story.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import operator as operator_module
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
 
@@ -51,6 +52,7 @@ __all__ = [
     "binary",
     "bonus",
     "check",
+    "check_many",
     "equation_value",
     "equation_value_or_none",
     "explain",
@@ -893,7 +895,6 @@ class _Evaluator:
             return result
         if len(results) >= _CACHE_LIMIT:
             results.clear()
-        positions: _Positions | None = None
         if len(text) <= MAX_SYMBOLS and self.grammar.fullmatch(text):
             # Already codes, and grammatical: straight to the values.
             sides = text.split("=")
@@ -912,35 +913,124 @@ class _Evaluator:
                     results[text] = result
                     return result
             outcome = self._evaluate(text)
-        else:
-            if len(text) <= MAX_SYMBOLS and _CODES_ONLY.fullmatch(text):
-                # Codes already, and the grammar said no: only the reason is left to find.
-                outcome = self._syntax_failure(text)
+            if type(outcome) is int:
+                result = _result(text, outcome, None, None, None)
             else:
-                quick = _quick_codes(text)
-                if quick is not None:
-                    outcome = self.outcome(quick)
-                    if type(outcome) is not int:
-                        # The quick path keeps no positions; find them for the message.
-                        positions = _CodePositions(text)
-                else:
-                    try:
-                        codes, positions = _normalize(text)
-                    except EquationError as error:
-                        result = _result(text, None, error.args[0], error.kind, error.position)
-                        if len(text) <= _LONGEST_CACHED:
-                            results[text] = result
-                        return result
-                    outcome = self.outcome(codes)
-        if type(outcome) is int:
-            result = _result(text, outcome, None, None, None)
+                assert isinstance(outcome, tuple)
+                kind, position, message = _located(outcome, None)
+                result = _result(text, None, message, kind, position)
         else:
-            assert isinstance(outcome, tuple)
-            kind, position, message = _located(outcome, positions)
-            result = _result(text, None, message, kind, position)
+            result = self._ungrammatical_codes_or_typed(text)
         if len(text) <= _LONGEST_CACHED:
             results[text] = result
         return result
+
+    def _ungrammatical_codes_or_typed(self, text: str) -> CheckResult:
+        """The verdict on a text that is not grammatical codes (see :meth:`check`)."""
+        positions: _Positions | None = None
+        outcome: _Outcome
+        if len(text) <= MAX_SYMBOLS and _CODES_ONLY.fullmatch(text):
+            # Codes already, and the grammar said no: only the reason is left to find.
+            outcome = self._syntax_failure(text)
+        else:
+            quick = _quick_codes(text)
+            if quick is not None:
+                outcome = self.outcome(quick)
+                if type(outcome) is not int:
+                    # The quick path keeps no positions; find them for the message.
+                    positions = _CodePositions(text)
+            else:
+                try:
+                    codes, positions = _normalize(text)
+                except EquationError as error:
+                    return _result(text, None, error.args[0], error.kind, error.position)
+                outcome = self.outcome(codes)
+        if type(outcome) is int:
+            return _result(text, outcome, None, None, None)
+        assert isinstance(outcome, tuple)
+        kind, position, message = _located(outcome, positions)
+        return _result(text, None, message, kind, position)
+
+    def check_many(self, texts: Iterable[str]) -> list[CheckResult]:
+        """The verdicts on many texts, in order (see :func:`check_many`).
+
+        Each distinct text is checked once, and each distinct side of all the grammatical
+        ones is evaluated once: sides that are plain numbers in one ``map(int, ...)`` call,
+        the others through the shape evaluators of :meth:`_new_side`. Only texts with
+        something to explain (a fragment, a chain, a bad step) take the one-by-one path.
+        """
+        texts = texts if isinstance(texts, list) else list(texts)
+        # A batch allocates many objects that live until it ends and can never form cycles:
+        # the cyclic garbage collector would trace them again and again for nothing (a
+        # sixth of the time or more), so it is paused for the batch.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._check_many(texts)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _check_many(self, texts: list[str]) -> list[CheckResult]:
+        verdicts: dict[str, CheckResult | None] = dict.fromkeys(texts)
+        fullmatch = self.grammar.fullmatch
+        grammatical = [text for text in verdicts if len(text) <= MAX_SYMBOLS and fullmatch(text)]
+        split_texts = [text.split("=") for text in grammatical]
+        values: dict[str, _CachedSide | None] = dict.fromkeys(
+            itertools.chain.from_iterable(split_texts)
+        )
+        numbers = [side for side in values if side.isdigit()]
+        values.update(zip(numbers, map(int, numbers, itertools.repeat(2)), strict=True))
+        cached = self.sides.get
+        new_side = self._new_side
+        for side in [side for side, value in values.items() if value is None]:
+            known = cached(side)
+            values[side] = new_side(side) if known is None else known
+        for text, sides in zip(grammatical, split_texts, strict=True):
+            if len(sides) == 2:
+                left = values[sides[0]]
+                right = values[sides[1]]
+                if type(left) is not int or type(right) is not int:
+                    assert left is not None and right is not None
+                    both = _fragments_allowed(left, right, self.chains)
+                    if both is not None:
+                        left, right = both
+                if type(left) is int and type(right) is int:
+                    if left == right:
+                        verdicts[text] = _result(text, left, None, None, None)
+                    else:
+                        verdicts[text] = _result(
+                            text,
+                            None,
+                            f"the left side is {left:b} but the right side is {right:b}",
+                            "sides_differ",
+                            len(sides[0]),
+                        )
+                    continue
+            outcome = self._evaluate(text)
+            if type(outcome) is int:
+                verdicts[text] = _result(text, outcome, None, None, None)
+            else:
+                assert isinstance(outcome, tuple)
+                kind, position, message = _located(outcome, None)
+                verdicts[text] = _result(text, None, message, kind, position)
+        others = self._ungrammatical_codes_or_typed
+        codes_only = _CODES_ONLY.fullmatch
+        leading_zeros = self.leading_zeros
+        for text, verdict in verdicts.items():
+            if verdict is not None:
+                continue
+            if len(text) <= MAX_SYMBOLS and codes_only(text):
+                # Codes the grammar rejects, the commonest kind of malformed text, inline.
+                failure = _quick_syntax_failure(text, leading_zeros)
+                assert failure is not None, text
+                kind, position, message = failure
+                if "{" in message:
+                    message = message.replace("{position}", str(position))
+                verdicts[text] = _result(text, None, message, kind, position)
+            else:
+                verdicts[text] = others(text)
+        return [verdicts[text] for text in texts]  # type: ignore[misc]
 
     def outcome(self, codes: str) -> _Outcome:
         """The value of `codes`, or the first reason it is not a valid equation."""
@@ -1240,6 +1330,31 @@ def _apply(
     return left ^ right, None
 
 
+def _fragments_allowed(
+    left: _CachedSide, right: _CachedSide, chains: bool
+) -> tuple[int, int] | None:
+    """The values of two cached sides when every identity fragment in them is allowed.
+
+    None when either side has something to explain (a failure, a forbidden fragment), or
+    when together they make a chain the rules forbid.
+    """
+    if isinstance(left, int):
+        left_value, left_count = left, 0
+    elif len(left) == 2:
+        left_value, left_count = left
+    else:
+        return None
+    if isinstance(right, int):
+        right_value, right_count = right, 0
+    elif len(right) == 2:
+        right_value, right_count = right
+    else:
+        return None
+    if left_count + right_count > 1 and not chains:
+        return None
+    return left_value, right_value
+
+
 def _sides_differ(sides: list[str], values: list[int], number: int) -> _Failure:
     first = values[0]
     other = values[number]
@@ -1461,6 +1576,22 @@ def check(text: str, rules: Rules) -> CheckResult:
     if last[0] is rules:
         return last[1].check(text)
     return _evaluator(rules).check(text)
+
+
+def check_many(texts: Iterable[str], rules: Rules) -> list[CheckResult]:
+    """Check many texts at once: the same verdicts as :func:`check`, in the same order.
+
+    Faster than one call per text for large batches (``binscrabble check`` reading a file,
+    a referee checking a whole game): each distinct text is checked once and each distinct
+    side once, with the plain-number sides converted in bulk. The per-rules caches are
+    shared with :func:`check`.
+
+    >>> [result.valid for result in check_many(["1+1=10", "1=10", "1+1=10"], Rules())]
+    [True, False, True]
+    """
+    last = _LAST
+    evaluator = last[1] if last[0] is rules else _evaluator(rules)
+    return evaluator.check_many(texts)
 
 
 def explain(text: str, rules: Rules) -> Explanation:

@@ -13,7 +13,7 @@ from json.encoder import encode_basestring_ascii
 from typing import TextIO
 
 from binscrabble.cli.common import add_rules_options, rules_or_exit, use_color
-from binscrabble.expr import CheckResult, check
+from binscrabble.expr import CheckResult, check, check_many
 from binscrabble.rules import Rules
 
 _Render = Callable[[CheckResult], str]
@@ -59,12 +59,6 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(rules, int):
         return rules
     stdout = sys.stdout
-    if args.expressions:
-        lines: Iterable[str] = args.expressions
-        interactive = False
-    else:
-        interactive = sys.stdin.isatty()
-        lines = _interactive_lines(sys.stdin) if interactive else _piped_lines(sys.stdin)
     render: _Render
     if args.json:
         render = _render_json
@@ -72,17 +66,31 @@ def run(args: argparse.Namespace) -> int:
         render = _explainer(rules)
     else:
         render = _render_colored if use_color(stdout) else _render_plain
+    if args.expressions:
+        return _answer_all(list(args.expressions), rules, render, stdout)
+    if not sys.stdin.isatty():
+        return _answer_all(_piped_lines(sys.stdin), rules, render, stdout)
+    return _answer_as_typed(_interactive_lines(sys.stdin), rules, render, stdout)
+
+
+def _answer_all(texts: list[str], rules: Rules, render: _Render, stdout: TextIO) -> int:
+    """Everything is known at once: one batch call checks each distinct text and side
+    once, and the answers are written in large pieces."""
+    results = check_many(texts, rules)
+    for start in range(0, len(results), _BATCH):
+        _write(stdout, [render(result) for result in results[start : start + _BATCH]], flush=False)
+    stdout.flush()
+    return 0 if all(result.reason is None for result in results) else 1
+
+
+def _answer_as_typed(lines: Iterable[str], rules: Rules, render: _Render, stdout: TextIO) -> int:
+    """Each line is answered as soon as it is typed."""
     all_valid = True
-    batch: list[str] = []
     for text in lines:
         result = check(text, rules)
         if not result.valid:
             all_valid = False
-        batch.append(render(result))
-        if interactive or len(batch) >= _BATCH:
-            _write(stdout, batch, flush=interactive)
-            batch = []
-    _write(stdout, batch, flush=True)
+        _write(stdout, [render(result)], flush=True)
     return 0 if all_valid else 1
 
 
