@@ -981,11 +981,15 @@ class _Evaluator:
         )
         numbers = [side for side in values if side.isdigit()]
         values.update(zip(numbers, map(int, numbers, itertools.repeat(2)), strict=True))
-        cached = self.sides.get
-        new_side = self._new_side
-        for side in [side for side, value in values.items() if value is None]:
-            known = cached(side)
-            values[side] = new_side(side) if known is None else known
+        known = self.sides
+        unknown = []
+        for side, value in values.items():
+            if value is None:
+                if side in known:
+                    values[side] = known[side]
+                else:
+                    unknown.append(side)
+        values.update(self._new_sides(unknown))
         for text, sides in zip(grammatical, split_texts, strict=True):
             if len(sides) == 2:
                 left = values[sides[0]]
@@ -1148,16 +1152,53 @@ class _Evaluator:
         if function is not None:
             stored = function(side)
         if stored is None:
-            result = self._side(side)
-            stored = result
-            value, failure, fragments = result
-            if failure is None and all(self.allowed[switch] for _, _, switch in fragments):
-                assert value is not None
-                stored = (value, len(fragments)) if fragments else value
+            stored = self._side_in_full(side)
         if len(self.sides) >= _CACHE_LIMIT:
             self.sides.clear()
         self.sides[side] = stored
         return stored
+
+    def _side_in_full(self, side: str) -> _CachedSide:
+        """A side through :meth:`_side`, kept short when it has nothing to explain."""
+        result = self._side(side)
+        value, failure, fragments = result
+        if failure is None and all(self.allowed[switch] for _, _, switch in fragments):
+            assert value is not None
+            return (value, len(fragments)) if fragments else value
+        return result
+
+    def _new_sides(self, sides: list[str]) -> dict[str, _CachedSide]:
+        """Evaluate many sides not in the cache at once, and cache them (see :meth:`_new_side`).
+
+        With every side known in advance there is no need to guess which shapes come back:
+        the sides are grouped by shape, and each shape gets the evaluator its number of
+        sides pays for (the full path for one side, a register program for a few, compiled
+        code from _COMPILE_AFTER on), run over the group by ``map``.
+        """
+        by_shape: dict[str, list[str]] = {}
+        for side in sides:
+            by_shape.setdefault(side.replace("0", "").replace("1", ""), []).append(side)
+        found: dict[str, _CachedSide] = {}
+        shapes = self.shapes
+        in_full = self._side_in_full
+        for shape, group in by_shape.items():
+            function = shapes.get(shape)
+            if function is None and len(group) > 1:
+                build = _compile_shape if len(group) >= _COMPILE_AFTER else _interpret_shape
+                function = build(shape, self.precedence, self.negatives, self.allowed)
+                if len(shapes) >= _SHAPE_LIMIT:
+                    shapes.clear()
+                shapes[shape] = function
+            if function is None:
+                found[group[0]] = in_full(group[0])
+                continue
+            for side, stored in zip(group, map(function, group), strict=True):
+                found[side] = in_full(side) if stored is None else stored
+        if len(found) <= _CACHE_LIMIT:
+            if len(self.sides) + len(found) > _CACHE_LIMIT:
+                self.sides.clear()
+            self.sides.update(found)
+        return found
 
     def _identity_or_arithmetic(
         self, sides: list[str], results: list[_SideResult]
