@@ -974,8 +974,34 @@ class _Evaluator:
     def _check_many(self, texts: list[str]) -> list[CheckResult]:
         verdicts: dict[str, CheckResult | None] = dict.fromkeys(texts)
         fullmatch = self.grammar.fullmatch
+        # Grammatical codes, and each one's text as given (the same string unless typed).
         grammatical = [text for text in verdicts if len(text) <= MAX_SYMBOLS and fullmatch(text)]
-        split_texts = [text.split("=") for text in grammatical]
+        given = grammatical.copy()
+        codes_only = _CODES_ONLY.fullmatch
+        malformed: list[str] = []
+        chosen = set(grammatical)
+        for text in verdicts:
+            if text in chosen:
+                continue
+            if len(text) <= MAX_SYMBOLS and codes_only(text):
+                malformed.append(text)
+                continue
+            # Typed text: when its codes are grammatical, they join the others.
+            quick = _quick_codes(text)
+            if quick is not None and len(quick) <= MAX_SYMBOLS and fullmatch(quick):
+                grammatical.append(quick)
+                given.append(text)
+            else:
+                verdicts[text] = self._ungrammatical_codes_or_typed(text)
+        self._check_grammatical(given, grammatical, verdicts)
+        self._check_malformed(malformed, verdicts)
+        return [verdicts[text] for text in texts]  # type: ignore[misc]
+
+    def _check_grammatical(
+        self, given: list[str], grammatical: list[str], verdicts: dict[str, CheckResult | None]
+    ) -> None:
+        """Verdicts on grammatical codes, each distinct side evaluated once."""
+        split_texts = [codes.split("=") for codes in grammatical]
         values: dict[str, _CachedSide | None] = dict.fromkeys(
             itertools.chain.from_iterable(split_texts)
         )
@@ -990,7 +1016,7 @@ class _Evaluator:
                 else:
                     unknown.append(side)
         values.update(self._new_sides(unknown))
-        for text, sides in zip(grammatical, split_texts, strict=True):
+        for text, codes, sides in zip(given, grammatical, split_texts, strict=True):
             if len(sides) == 2:
                 left = values[sides[0]]
                 right = values[sides[1]]
@@ -1002,39 +1028,53 @@ class _Evaluator:
                 if type(left) is int and type(right) is int:
                     if left == right:
                         verdicts[text] = _result(text, left, None, None, None)
-                    else:
-                        verdicts[text] = _result(
-                            text,
-                            None,
-                            f"the left side is {left:b} but the right side is {right:b}",
-                            "sides_differ",
-                            len(sides[0]),
-                        )
-                    continue
-            outcome = self._evaluate(text)
+                        continue
+                    outcome: _Outcome = (
+                        "sides_differ",
+                        len(sides[0]),
+                        f"the left side is {left:b} but the right side is {right:b}",
+                    )
+                else:
+                    outcome = self._evaluate(codes)
+            else:
+                outcome = self._evaluate(codes)
             if type(outcome) is int:
                 verdicts[text] = _result(text, outcome, None, None, None)
             else:
                 assert isinstance(outcome, tuple)
-                kind, position, message = _located(outcome, None)
+                positions = None if codes is text else _CodePositions(text)
+                kind, position, message = _located(outcome, positions)
                 verdicts[text] = _result(text, None, message, kind, position)
-        others = self._ungrammatical_codes_or_typed
-        codes_only = _CODES_ONLY.fullmatch
+
+    def _check_malformed(
+        self, malformed: list[str], verdicts: dict[str, CheckResult | None]
+    ) -> None:
+        """Verdicts on codes the grammar rejects, the commonest kind of invalid text.
+
+        The first error depends only on the bad spot's index and the symbols there (or, when
+        only the end is wrong, on the length, the last symbol and whether there is a `=`),
+        so each distinct error is worked out once per batch.
+        """
         leading_zeros = self.leading_zeros
-        for text, verdict in verdicts.items():
-            if verdict is not None:
-                continue
-            if len(text) <= MAX_SYMBOLS and codes_only(text):
-                # Codes the grammar rejects, the commonest kind of malformed text, inline.
-                failure = _quick_syntax_failure(text, leading_zeros)
-                assert failure is not None, text
-                kind, position, message = failure
-                if "{" in message:
-                    message = message.replace("{position}", str(position))
-                verdicts[text] = _result(text, None, message, kind, position)
+        search = (_BAD_SPOT if leading_zeros else _BAD_SPOT_NO_LEADING_ZEROS).search
+        known: dict[tuple[object, ...], tuple[str, int | None, str]] = {}
+        for text in malformed:
+            if not text:
+                key: tuple[object, ...] = ()
             else:
-                verdicts[text] = others(text)
-        return [verdicts[text] for text in texts]  # type: ignore[misc]
+                spot = search(text)
+                if spot is None:
+                    key = (len(text), text[-1], "=" in text)
+                else:
+                    index = spot.start()
+                    key = (index, text[index - 1 if index else 0 : index + 1])
+            failure = known.get(key)
+            if failure is None:
+                found = _quick_syntax_failure(text, leading_zeros)
+                assert found is not None, text
+                failure = known[key] = _located(found, None)
+            kind, position, message = failure
+            verdicts[text] = _result(text, None, message, kind, position)
 
     def outcome(self, codes: str) -> _Outcome:
         """The value of `codes`, or the first reason it is not a valid equation."""
