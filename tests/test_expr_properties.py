@@ -299,10 +299,13 @@ def _forget_everything(rules: Rules) -> None:
         cache.clear()
 
 
+TYPED = {"&": " AND ", "|": " or ", "^": " Xor ", "~": "NOT ", "x": " × ", "-": " − "}
+typed_equations = equations().map(lambda codes: "".join(TYPED.get(code, code) for code in codes))
+
 # Batches with repeats (texts and sides), of every kind: true, false, malformed, typed.
-batches = st.lists(st.one_of(any_text, equations(), equations()), max_size=12).flatmap(
-    lambda texts: st.permutations(texts + texts[: len(texts) // 2])
-)
+batches = st.lists(
+    st.one_of(any_text, equations(), equations(), typed_equations), max_size=12
+).flatmap(lambda texts: st.permutations(texts + texts[: len(texts) // 2]))
 
 
 @settings(max_examples=150, deadline=None)
