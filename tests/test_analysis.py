@@ -151,7 +151,7 @@ def test_analyze_command_table_and_json(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("content", "argv", "fragment"),
     [
-        (None, [], "cannot read"),
+        (None, [], "no such file"),
         ("hello\n", [], "not a binscrabble record"),
         ("GOOD", ["--player", "wizard"], "unknown player"),
     ],

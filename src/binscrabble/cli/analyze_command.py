@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from binscrabble.cli.common import usage_error
+from binscrabble.cli.common import load_record_or_exit, usage_error
 
 EPILOG = """\
 For each turn: the move played, the engine's move, and what the move played gave away in
@@ -34,18 +34,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.analysis import analyze_game
     from binscrabble.engine.levels import PlayerNameError, parse_player_name
-    from binscrabble.record import RecordError, read_record_file
 
     try:
         parse_player_name(args.player)
     except PlayerNameError as error:
         return usage_error(str(error))
-    try:
-        game = read_record_file(args.record)
-    except RecordError as error:
-        return usage_error(f"{args.record}: {error}")
-    except OSError as error:
-        return usage_error(f"cannot read {args.record}: {error.strerror or error}")
+    game = load_record_or_exit(args.record)
+    if isinstance(game, int):
+        return game
     turns = analyze_game(game, args.player, seed=args.seed)
     if args.json:
         for turn in turns:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from binscrabble.cli.common import usage_error
+from binscrabble.cli.common import load_position_or_exit, usage_error
 
 EPILOG = """\
 The player is a level (beginner, easy, medium, hard, max) or a strategy (random, greedy,
@@ -38,7 +38,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.analysis import analyze_position
     from binscrabble.engine.levels import PlayerNameError, parse_player_name
-    from binscrabble.position import PositionError, load_position
 
     try:
         parse_player_name(args.player)
@@ -46,12 +45,9 @@ def run(args: argparse.Namespace) -> int:
         return usage_error(str(error))
     if args.top < 0:
         return usage_error(f"--top must be 0 or more, not {args.top}")
-    try:
-        game = load_position(args.position)
-    except PositionError as error:
-        return usage_error(f"{args.position}: {error}")
-    except OSError as error:
-        return usage_error(f"cannot read {args.position}: {error.strerror or error}")
+    game = load_position_or_exit(args.position)
+    if isinstance(game, int):
+        return game
     if game.is_over():
         return usage_error(f"{args.position}: the game is over, there is no move to choose")
     analysis = analyze_position(game, args.player, runners_up=args.top, seed=args.seed)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from binscrabble.rules import PRECEDENCES, PRESETS, Rules, RulesError, parse_assignment
+
+if TYPE_CHECKING:
+    from binscrabble.game import Game
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
@@ -58,3 +61,36 @@ def rules_or_exit(args: argparse.Namespace) -> Rules | int:
 def use_color(stream: TextIO) -> bool:
     """Color only for a terminal, and never when NO_COLOR is set."""
     return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def _file_problem(path: str, error: OSError, what: str) -> str:
+    """A person's sentence for a file that cannot be read."""
+    if isinstance(error, FileNotFoundError):
+        return f"no such file: {path}"
+    if isinstance(error, IsADirectoryError):
+        return f"{path} is a folder, not {what}"
+    return f"cannot read {path}: {error.strerror or error}"
+
+
+def load_position_or_exit(path: str) -> Game | int:
+    """The game of a position file, or exit status 2 after printing why it cannot be read."""
+    from binscrabble.position import PositionError, load_position
+
+    try:
+        return load_position(path)
+    except PositionError as error:
+        return usage_error(f"{path}: {error}")
+    except OSError as error:
+        return usage_error(_file_problem(path, error, "a position file"))
+
+
+def load_record_or_exit(path: str) -> Game | int:
+    """The game of a record file, or exit status 2 after printing why it cannot be read."""
+    from binscrabble.record import RecordError, read_record_file
+
+    try:
+        return read_record_file(path)
+    except RecordError as error:
+        return usage_error(f"{path}: {error}")
+    except OSError as error:
+        return usage_error(_file_problem(path, error, "a game record"))

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from binscrabble.board import square_name
-from binscrabble.cli.common import usage_error
+from binscrabble.cli.common import load_position_or_exit, usage_error
 from binscrabble.game import Game
 from binscrabble.move import move_notation
 from binscrabble.movegen import GeneratedMove, generate_moves
@@ -69,17 +69,11 @@ def move_to_json(game: Game, move: GeneratedMove) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported here so `binscrabble --help` stays quick.
-    from binscrabble.position import PositionError, load_position
-
     if args.top is not None and args.top < 0:
         return usage_error(f"--top must be 0 or more, not {args.top}")
-    try:
-        game = load_position(args.position)
-    except PositionError as error:
-        return usage_error(f"{args.position}: {error}")
-    except OSError as error:
-        return usage_error(f"cannot read {args.position}: {error.strerror or error}")
+    game = load_position_or_exit(args.position)
+    if isinstance(game, int):
+        return game
     moves = generate_moves(game)
     if args.top is not None:
         moves = moves[: args.top]

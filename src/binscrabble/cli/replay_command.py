@@ -6,9 +6,8 @@ import argparse
 import io
 import sys
 
-from binscrabble.cli.common import usage_error, use_color
+from binscrabble.cli.common import load_record_or_exit, usage_error, use_color
 from binscrabble.move import Place
-from binscrabble.record import RecordError, read_record_file
 from binscrabble.terminal import render_board, render_recent, render_scores
 
 
@@ -32,16 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game = read_record_file(args.file)
-    except FileNotFoundError:
-        return usage_error(f"no such file: {args.file}")
-    except IsADirectoryError:
-        return usage_error(f"{args.file} is a folder, not a game record")
-    except OSError as error:
-        return usage_error(f"cannot read {args.file}: {error.strerror}")
-    except RecordError as error:
-        return usage_error(f"{args.file}: {error}")
+    game = load_record_or_exit(args.file)
+    if isinstance(game, int):
+        return game
     turns = len(game.history)
     turn = turns if args.turn is None else args.turn
     if not 0 <= turn <= turns:
