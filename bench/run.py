@@ -15,6 +15,7 @@ def main() -> int:
     here = Path(__file__).resolve().parent
     only = set(sys.argv[1:])  # names of benchmarks to run, e.g. `check movegen`; none: all
     scripts = sorted(here.glob("bench_*.py"))
+    failures: list[str] = []
     for script in scripts:
         name = script.stem.removeprefix("bench_")
         if only and name not in only:
@@ -23,8 +24,16 @@ def main() -> int:
         started = time.perf_counter()
         # Each script parses its own options: it sees no arguments of run.py's.
         sys.argv = [str(script)]
-        runpy.run_path(str(script), run_name="__main__")
+        try:
+            runpy.run_path(str(script), run_name="__main__")
+        except SystemExit as stop:
+            # A script ending with sys.exit(main()) must not end the whole run.
+            if stop.code not in (None, 0):
+                failures.append(name)
         print(f"({name}: {time.perf_counter() - started:.1f} s)\n", flush=True)
+    if failures:
+        print(f"benchmarks that failed: {', '.join(failures)}", file=sys.stderr)
+        return 1
     return 0
 
 
