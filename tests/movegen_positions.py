@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from binscrabble.board import Board, square_name
+from binscrabble.board import Board
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass
 from binscrabble.movegen import generate_placements, sort_key
+from binscrabble.position import save_position
 from binscrabble.rules import BLANK, Rules, tile_counts
 
 #: A position as plain data: (rules as a mapping, board rows, blank squares, rotated
@@ -108,12 +109,6 @@ def game_of(case: Case, seed: int = 1) -> Game:
 
 
 def position_json(game: Game) -> dict[str, object]:
-    """The position of `game` for the player to move, in the position-file form (§2)."""
-    board = game.board
-    return {
-        "rules": {"preset": "standard", **game.rules.differences()},
-        "board": board.rows(),
-        "blanks": [square_name(sq) for sq in board.blank_squares()],
-        "rotated": [square_name(sq) for sq in board.rotated_squares()],
-        "rack": game.rack(),
-    }
+    """The position of `game` for the player to move: the five keys of INTERFACES.md §2 only."""
+    full = save_position(game)
+    return {key: full[key] for key in ("rules", "board", "blanks", "rotated", "rack")}
