@@ -40,8 +40,10 @@ EXPLORE_RATE = 0.25
 EXPLORE_WIDTH = 6
 RIDGE = 50.0
 
-# One sample: (leave kept, target points).
-Sample = tuple[str, float]
+# One sample: (leave kept, target points, the opponent's points in between). The last is a
+# covariate of the regression, not a leave feature: it measures how open the board was, so
+# that the board's openness is not credited to (or blamed on) the tiles kept.
+Sample = tuple[str, float, float]
 
 
 def explorer_move(game: Game, table: LeaveTable, rng: random.Random) -> tuple[Move, int, str]:
@@ -57,43 +59,55 @@ def play_training_game(task: tuple[int, dict[str, float]]) -> tuple[int, list[Sa
     table = LeaveTable(weights)
     rng = random.Random(seed)
     game = Game(("A", "B"), seed=seed)
-    # For each seat: the leave of its last turn, waiting for that seat's next turn.
-    pending: list[str | None] = [None, None]
+    # For each seat: the leave of its last turn, waiting for that seat's next turn, and the
+    # opponents' total score when it was kept.
+    pending: list[tuple[str, int] | None] = [None, None]
     samples: list[Sample] = []
     while not game.is_over():
         seat = game.to_move
+        others = sum(game.scores) - game.scores[seat]
         move, score, leave = explorer_move(game, table, rng)
         game.push(move)
-        if pending[seat] is not None:
+        waiting = pending[seat]
+        if waiting is not None:
             # What the kept tiles became: this turn's score and the worth of the new leave.
             follow_up = table.value(leave) if game.bag_size > 0 and not game.is_over() else 0.0
-            samples.append((pending[seat] or "", score + follow_up))
+            samples.append((waiting[0], score + follow_up, float(others - waiting[1])))
         # A leave is a fair sample only when the bag refilled the rack after it.
-        pending[seat] = leave if game.bag_size > 0 and not game.is_over() else None
+        pending[seat] = (leave, others) if game.bag_size > 0 and not game.is_over() else None
     return seed, samples
 
 
 def fit(
-    samples: Sequence[Sample], ridge: float = RIDGE, prior: dict[str, float] | None = None
+    samples: Sequence[tuple[str, float] | Sample],
+    ridge: float = RIDGE,
+    prior: dict[str, float] | None = None,
 ) -> dict[str, float]:
     """Least squares with a ridge penalty pulling each weight towards its `prior` value.
 
     The targets are noisy (a turn's score varies by tens of points), so a feature seen in few
-    samples keeps close to the prior, and one seen often moves to what the games say.
+    samples keeps close to the prior, and one seen often moves to what the games say. Numbers
+    after the target in a sample are covariates: fitted alongside (without penalty), so that
+    what they explain is not put on the leave features, and then left out of the table.
     """
     prior = prior or {}
-    names = sorted({name for leave, _ in samples for name in leave_features(leave)} | set(prior))
+    names = sorted({name for sample in samples for name in leave_features(sample[0])} | set(prior))
     index = {name: position for position, name in enumerate(names)}
-    size = len(names) + 1  # the last column is the intercept
+    covariates = min((len(sample) - 2 for sample in samples), default=0)
+    # After the features: one column per covariate, and last the intercept.
+    size = len(names) + covariates + 1
     normal = [[0.0] * size for _ in range(size)]
     right = [0.0] * size
-    for leave, target in samples:
-        active = [index[name] for name in leave_features(leave)] + [size - 1]
-        for row in active:
-            right[row] += target
+    for sample in samples:
+        leave, target = sample[0], sample[1]
+        active = [(index[name], 1.0) for name in leave_features(leave)]
+        active += [(len(names) + k, float(sample[2 + k])) for k in range(covariates)]  # type: ignore[misc]
+        active.append((size - 1, 1.0))
+        for row, row_value in active:
+            right[row] += row_value * target
             normal_row = normal[row]
-            for column in active:
-                normal_row[column] += 1.0
+            for column, column_value in active:
+                normal_row[column] += row_value * column_value
     for name, position in index.items():
         normal[position][position] += ridge
         right[position] += ridge * prior.get(name, 0.0)
@@ -128,15 +142,23 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 
 def read_samples(path: Path) -> tuple[set[int], list[Sample]]:
-    """The games already played and their samples, from a samples file (JSON lines)."""
+    """The games already played and their samples, from a samples file (JSON lines).
+
+    A line cut short (the run was stopped while writing it) is skipped: that game is played
+    again.
+    """
     seeds: set[int] = set()
     samples: list[Sample] = []
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
+            try:
                 record = json.loads(line)
-                seeds.add(record["seed"])
-                samples.extend((leave, float(target)) for leave, target in record["samples"])
+            except json.JSONDecodeError:
+                continue
+            seeds.add(record["seed"])
+            samples.extend(
+                (leave, float(target), float(others)) for leave, target, others in record["samples"]
+            )
     return seeds, samples
 
 
@@ -163,6 +185,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--fit-only", action="store_true", help="play nothing: fit the samples file only"
     )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        help="stop playing after this long (wall clock) and fit what was played; with "
+        "--samples, running the same command again goes on from there",
+    )
     args = parser.parse_args(argv)
 
     start = LeaveTable.from_json(args.start.read_text(encoding="utf-8"), source=str(args.start))
@@ -172,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     samples: list[Sample] = []
     done_seeds: set[int] = set()
+    played_seeds: set[int] = set()
     if args.samples is not None:
         done_seeds, samples = read_samples(args.samples)
     rounds = 0 if args.fit_only else args.rounds
@@ -181,24 +210,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         tasks = [(seed, weights) for seed in seeds if seed not in done_seeds]
         round_samples: list[Sample] = []
+        out_of_time = False
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             for done, (seed, game_samples) in enumerate(
                 pool.imap_unordered(play_training_game, tasks), 1
             ):
                 round_samples.extend(game_samples)
+                played_seeds.add(seed)
                 if args.samples is not None:
                     with args.samples.open("a", encoding="utf-8") as handle:
                         handle.write(json.dumps({"seed": seed, "samples": game_samples}) + "\n")
-                if done % 10 == 0 or done == len(tasks):
-                    print(
-                        f"round {round_number + 1}: {done}/{len(tasks)} games, "
-                        f"{len(round_samples)} samples, {time.perf_counter() - started:.0f} s",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+                elapsed = time.perf_counter() - started
+                print(
+                    f"round {round_number + 1}: {done}/{len(tasks)} games, "
+                    f"{len(round_samples)} samples, {elapsed:.0f} s, "
+                    f"about {elapsed / done * (len(tasks) - done):.0f} s to go",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if args.max_seconds is not None and elapsed >= args.max_seconds:
+                    out_of_time = True
+                    pool.terminate()
+                    break
         samples.extend(round_samples)
         weights = fit(samples, prior=prior)
         report(weights, round_number + 1)
+        if out_of_time:
+            print(f"stopped after {args.max_seconds:g} s", file=sys.stderr)
+            break
     if args.fit_only:
         weights = fit(samples, prior=prior)
         report(weights, 0)
@@ -213,8 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games_per_round": args.games,
         "rounds": args.rounds,
         "seed": args.seed,
+        "games": len(done_seeds | played_seeds),
         "samples": len(samples),
         "ridge": RIDGE,
+        "covariate": "the opponent's points between the two turns (fitted, not kept)",
     }
     args.output.write_text(LeaveTable(weights, metadata).to_json(), encoding="utf-8")
     print(f"wrote {args.output} ({len(weights)} weights)", file=sys.stderr)

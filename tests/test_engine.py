@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from binscrabble.board import Board
-from binscrabble.engine.leaves import LeaveTable, LeaveTableError, leave_features
+from binscrabble.engine.leaves import BLANK_FACES, LeaveTable, LeaveTableError, leave_features
 from binscrabble.engine.levels import (
     LEVELS,
     STRATEGIES,
@@ -26,16 +27,20 @@ from binscrabble.engine.players import (
     ranked_candidates,
 )
 from binscrabble.engine.simulation import (
+    EQUITY_GAP,
+    PRIOR_ITERATIONS,
+    REPLY_WIDTH,
     CandidateStatistics,
     SimulationPlayer,
     _settle,
     endgame_value,
     imagined_game,
+    rollout_reply,
     solve_endgame,
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
-from binscrabble.movegen import generate_moves
+from binscrabble.movegen import best_moves, generate_moves
 from binscrabble.rules import Rules
 
 SMALL = Rules(rack_size=5)
@@ -191,6 +196,41 @@ def test_simulation_iterations_are_bounded() -> None:
     assert report.iterations == 3
     assert report.rollouts <= 3 * 4
     assert all(entry.count <= 3 for entry in report.candidates)
+
+
+def test_rollout_replies_are_the_best_equity_among_the_top_scores() -> None:
+    table = LeaveTable.default()
+    for seed in (3, 5):
+        world = midgame(seed, 4, Rules())
+        reply = rollout_reply(world, table)
+        options = ranked_candidates(
+            world, table, best_moves(world, REPLY_WIDTH), include_exchanges=False
+        )
+        assert reply.move == options[0].move
+        assert reply.equity == pytest.approx(options[0].equity)
+
+
+def test_simulated_means_lean_towards_equity_while_iterations_are_few() -> None:
+    candidates = ranked_candidates(midgame(), LeaveTable.default(), limit=2)
+    statistics = [CandidateStatistics(candidate) for candidate in candidates]
+    statistics[0].add(candidates[0].equity - 30.0)
+    statistics[1].add(candidates[1].equity - 10.0)
+    _settle(statistics, iterations=1)
+    # The mean change is -20: the prior of each is its equity - 20.
+    first = ((candidates[0].equity - 30.0) + PRIOR_ITERATIONS * (candidates[0].equity - 20.0)) / (
+        1 + PRIOR_ITERATIONS
+    )
+    assert statistics[0].mean == pytest.approx(first)
+    assert statistics[0].raw_mean == pytest.approx(candidates[0].equity - 30.0)
+
+
+def test_candidates_far_behind_on_equity_are_not_simulated() -> None:
+    player = SimulationPlayer(budget=60.0, candidates=8, max_iterations=1, seed=1)
+    game = midgame(5, 4)
+    player.choose(game)
+    equities = [entry.candidate.equity for entry in player.last_report.candidates]
+    assert equities and max(equities) - min(equities) <= EQUITY_GAP
+    assert player.last_report.rollouts_per_second > 0
 
 
 def test_simulation_with_no_time_plays_the_equity_move() -> None:
@@ -376,7 +416,7 @@ def test_leave_features_count_copies_and_shape() -> None:
     assert "more-operators-than-digits" in leave_features("+-1")
 
 
-def test_training_script_fits_known_leave_values() -> None:
+def training_script() -> Any:
     import importlib.util
     from pathlib import Path
 
@@ -385,12 +425,67 @@ def test_training_script_fits_known_leave_values() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_training_script_fits_known_leave_values() -> None:
+    module = training_script()
     # Keeping a blank is worth 10 points more than keeping a `+`, whatever else is kept.
     samples = [("?" + rest, 20.0) for rest in ("", "1", "10", "=")] * 200
     samples += [("+" + rest, 10.0) for rest in ("", "1", "10", "=")] * 200
     table = LeaveTable(module.fit(samples))
     assert table.value("?1") - table.value("+1") == pytest.approx(10.0, abs=0.5)
     assert module.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
+
+
+def test_training_sets_the_board_covariate_aside() -> None:
+    # Blanks are kept on tight boards (the opponent scores little in between): the target
+    # is 10 points for the blank plus half the opponent's points. Without the covariate the
+    # tight boards are blamed on the blank; with it, the blank gets its 10 points.
+    module = training_script()
+    samples = []
+    for rest in ("", "1", "10", "=", "0="):
+        for opponent in (10.0, 20.0, 30.0):
+            samples += [("?" + rest, 10.0 + opponent / 2, opponent)] * 50
+        for opponent in (40.0, 50.0, 60.0):
+            samples += [("+" + rest, opponent / 2, opponent)] * 50
+    with_covariate = LeaveTable(module.fit(samples, ridge=1.0))
+    assert with_covariate.value("?1") - with_covariate.value("+1") == pytest.approx(10, abs=0.5)
+    without = module.fit([sample[:2] for sample in samples], ridge=1.0)
+    assert without["has:?x1"] - without["has:+x1"] < 0
+
+
+def test_training_samples_file_resumes_and_skips_a_cut_line(tmp_path: Any) -> None:
+    module = training_script()
+    path = tmp_path / "samples.jsonl"
+    path.write_text(
+        json.dumps({"seed": 4, "samples": [["1=", 12.0, 30.0]]}) + '\n{"seed": 5, "sam',
+        encoding="utf-8",
+    )
+    seeds, samples = module.read_samples(path)
+    assert seeds == {4}
+    assert samples == [("1=", 12.0, 30.0)]
+
+
+def test_a_kept_blank_is_worth_at_least_any_tile() -> None:
+    table = LeaveTable.default()
+    assert table.value("?") > 0
+    for rest in ("", "1", "=0", "11+", "==", "0000", "x/"):
+        blank = table.value(rest + "?")
+        assert all(blank >= table.value(rest + face) for face in BLANK_FACES)
+    # Even a table that dislikes blanks values one as the best tile it could stand for.
+    grumpy = LeaveTable({"has:?x1": -20.0, "has:=x1": 3.0, "has:1x1": 1.0})
+    assert grumpy.value("?") == 3.0
+    assert grumpy.value("??") == grumpy.value("1=") == 4.0
+
+
+def test_equity_keeps_the_blank_in_the_benchmark_opening() -> None:
+    # bench/bench_engine.py's first position: rack ===010?+0, where the shipped table once
+    # made the equity player exchange the blank away.
+    game = Game(("A", "B"), seed=1)
+    assert "?" in game.rack()
+    for candidate in ranked_candidates(game, LeaveTable.default(), limit=3):
+        assert "?" in candidate.leave
 
 
 def test_short_endgames_are_solved_exactly() -> None:

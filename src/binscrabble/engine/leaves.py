@@ -35,6 +35,8 @@ MAX_COPIES: Final = 4
 DATA_FILE: Final = "leaves.json"
 #: The format number written in (and required of) leave files.
 FORMAT: Final = 1
+#: The faces a kept blank is compared with: it is worth at least the best of them.
+BLANK_FACES: Final = "01=+-x/&|~"
 
 
 class LeaveTableError(ValueError):
@@ -87,6 +89,11 @@ class LeaveTable:
     11.0
     >>> table.value("?") == table.value("?")
     True
+
+    A blank is worth at least any tile it could stand for:
+
+    >>> LeaveTable({"has:=x1": 4.0, "has:?x1": -3.0}).value("?")
+    4.0
     """
 
     def __init__(self, weights: Mapping[str, float], metadata: Mapping[str, object] | None = None):
@@ -100,7 +107,15 @@ class LeaveTable:
         return sum(weights.get(name, 0.0) for name in leave_features(leave))
 
     def _value_of_sorted(self, leave: str) -> float:
-        return self._raw(leave) - self._empty
+        value = self._raw(leave) - self._empty
+        if BLANK in leave:
+            # A blank can be played as any face, so keeping it is worth at least as much as
+            # keeping any one tile in its place. The linear model cannot know that, and
+            # self-play data are thin on blanks (three in a hundred tiles).
+            rest = leave.replace(BLANK, "", 1)
+            for face in BLANK_FACES:
+                value = max(value, self._cached_value("".join(sorted(rest + face))))
+        return value
 
     def value(self, leave: str) -> float:
         """The worth of keeping these tiles, in points (the empty leave is worth 0)."""

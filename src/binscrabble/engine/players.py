@@ -190,7 +190,7 @@ def ranked_candidates(
         candidates.append(Candidate(place, generated.score, leave, equity))
         if limit is not None:
             _keep_best(best, equity, limit)
-    candidates.sort(key=_candidate_order)
+    candidates.sort(key=candidate_order)
     return candidates if limit is None else candidates[:limit]
 
 
@@ -201,7 +201,9 @@ def _keep_best(best: list[float], value: float, limit: int) -> None:
         heapq.heapreplace(best, value)
 
 
-def _candidate_order(candidate: Candidate) -> tuple[float, int, tuple[object, ...]]:
+def candidate_order(candidate: Candidate) -> tuple[float, int, tuple[object, ...]]:
+    """The sort key of the equity ranking: best equity first, then best score, then
+    :func:`move_key`."""
     return (-candidate.equity, -candidate.score, move_key(candidate.move))
 
 

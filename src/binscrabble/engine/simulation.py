@@ -40,9 +40,17 @@ import time
 from dataclasses import dataclass, field
 
 from binscrabble.engine.leaves import LeaveTable
-from binscrabble.engine.players import Candidate, fallback_move, ranked_candidates
+from binscrabble.engine.players import (
+    Candidate,
+    EquityEvaluator,
+    can_exchange,
+    candidate_order,
+    fallback_move,
+    leave_after,
+    ranked_candidates,
+)
 from binscrabble.game import Game
-from binscrabble.move import Move, Pass
+from binscrabble.move import Exchange, Move, Pass
 from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
 
 #: Default thinking time per move, in seconds.
@@ -53,6 +61,17 @@ PRUNE_AFTER = 6
 PRUNE_MARGIN = 3.0
 #: Endgames with at most this many tiles on the two racks are searched exactly.
 EXACT_TILES = 7
+#: Candidates this many points of equity behind the best are not simulated at all: a
+#: one-move look-ahead seldom makes up that much, and every candidate dropped gives the
+#: others more iterations.
+EQUITY_GAP = 10.0
+#: Rollout replies are chosen among this many best-scoring placements (a fast top-N
+#: generation, not all the moves), plus pass.
+REPLY_WIDTH = 8
+#: How many iterations' worth of weight the equity estimate keeps in a candidate's value:
+#: with few iterations the simulated means are mostly noise of the deals, so they only
+#: nudge the equity order; with many they decide.
+PRIOR_ITERATIONS = 4
 
 
 @dataclass(slots=True)
@@ -65,6 +84,9 @@ class CandidateStatistics:
     #: Set when the candidate got no simulated value: its equity plus the mean change the
     #: simulation made to the others' equity.
     imputed: float | None = None
+    #: Set once the simulation is over: the equity on the scale of the simulated values,
+    #: which :attr:`mean` counts as PRIOR_ITERATIONS values of its own (see `_settle`).
+    prior: float | None = None
 
     def add(self, value: float) -> None:
         """Count one more simulated value."""
@@ -77,10 +99,22 @@ class CandidateStatistics:
 
     @property
     def mean(self) -> float:
-        """The mean simulated value (the imputed one, or the equity, when there is none)."""
+        """The mean simulated value (the imputed one, or the equity, when there is none).
+
+        Once the simulation has settled, the mean is pulled towards the candidate's equity
+        (:attr:`prior`), as much as PRIOR_ITERATIONS simulated values would.
+        """
         if self.values:
-            return sum(self.values) / len(self.values)
+            total, count = sum(self.values), len(self.values)
+            if self.prior is not None:
+                total, count = total + PRIOR_ITERATIONS * self.prior, count + PRIOR_ITERATIONS
+            return total / count
         return self.imputed if self.imputed is not None else self.candidate.equity
+
+    @property
+    def raw_mean(self) -> float:
+        """The plain mean of the simulated values (NaN when there are none)."""
+        return sum(self.values) / len(self.values) if self.values else math.nan
 
     @property
     def standard_error(self) -> float:
@@ -88,7 +122,7 @@ class CandidateStatistics:
         count = len(self.values)
         if count < 2:
             return math.inf
-        mean = self.mean
+        mean = self.raw_mean
         variance = sum((value - mean) ** 2 for value in self.values) / (count - 1)
         return math.sqrt(variance / count)
 
@@ -104,6 +138,11 @@ class SimulationReport:
     #: Whether the endgame was searched exactly (to the end, every move, both sides).
     exact: bool = False
     seconds: float = 0.0
+
+    @property
+    def rollouts_per_second(self) -> float:
+        """Rollouts done per second of the decision (0 when it took no time)."""
+        return self.rollouts / self.seconds if self.seconds > 0 else 0.0
 
 
 class SimulationPlayer:
@@ -159,6 +198,7 @@ class SimulationPlayer:
         self, game: Game, moves: list[GeneratedMove], deadline: float, rollout_seconds: float
     ) -> Move:
         top = ranked_candidates(game, self.table, moves, limit=self.candidate_count)
+        top = [candidate for candidate in top if candidate.equity >= top[0].equity - EQUITY_GAP]
         statistics = [CandidateStatistics(candidate) for candidate in top]
         self.last_report.candidates = statistics
         if len(top) == 1:
@@ -168,6 +208,11 @@ class SimulationPlayer:
         iterations = 0
         out_of_time = False
         while not out_of_time and (self.max_iterations is None or iterations < self.max_iterations):
+            # An iteration is only worth starting if it can likely finish: the values of an
+            # unfinished one are dropped.
+            active = sum(entry.active for entry in statistics)
+            if iterations and time.perf_counter() + active * rollout_seconds >= deadline:
+                break
             self.random.shuffle(unseen)
             world = imagined_game(game, seat, "".join(unseen), seed=self.random.getrandbits(32))
             for entry in statistics:
@@ -217,7 +262,7 @@ class SimulationPlayer:
             for ply in range(self.plies):
                 if world.is_over():
                     break
-                reply = ranked_candidates(world, self.table, limit=1)[0]
+                reply = rollout_reply(world, self.table)
                 world.push(reply.move, checked=False)
                 pushed += 1
                 if ply == 0:
@@ -271,17 +316,46 @@ class SimulationPlayer:
         return best.candidate.move
 
 
+def rollout_reply(world: Game, table: LeaveTable) -> Candidate:
+    """The move a rollout plays for the seat to move of `world`: a quick equity move.
+
+    The best equity among the REPLY_WIDTH best-scoring placements and pass (a top-N
+    generation is much cheaper than all the moves, and the best equity is nearly always
+    among the best scores). With no placement: the whole rack is exchanged when the bag
+    allows, else a pass.
+    """
+    evaluator = EquityEvaluator(world, table)
+    rack = evaluator.rack
+    placements = best_moves(world, REPLY_WIDTH)
+    if not placements and can_exchange(world):
+        return Candidate(Exchange(rack), 0, "", 0.0)
+    options = [Candidate(Pass(), 0, rack, evaluator.leave_value(rack))]
+    for generated in placements:
+        leave = leave_after(rack, generated.place.codes)
+        equity = generated.score + evaluator.leave_value(leave)
+        options.append(Candidate(generated.place, generated.score, leave, equity))
+    # Ties go as in ranked_candidates: better score, then the fixed order of moves.
+    return min(options, key=candidate_order)
+
+
 def _settle(statistics: list[CandidateStatistics], iterations: int) -> None:
     """Make the candidates comparable after the time ran out in the middle of an iteration.
 
     With complete iterations, the values of the unfinished one are dropped: only values from
-    the same deals are compared. With none, candidates left without a value get their equity
-    plus the mean change the simulation made to the equity of those that got one.
+    the same deals are compared. Each candidate then gets its *prior*: its equity plus the
+    mean change the simulation made to the equity of all candidates (so that it is on the
+    scale of the simulated values), which its :attr:`~CandidateStatistics.mean` counts as
+    PRIOR_ITERATIONS values. With no complete iteration, candidates left without a value
+    get that equity plus mean change as their value.
     """
     if iterations > 0:
         for entry in statistics:
             if entry.active:
                 del entry.values[iterations:]
+        changes = [entry.raw_mean - entry.candidate.equity for entry in statistics if entry.values]
+        change = sum(changes) / len(changes)
+        for entry in statistics:
+            entry.prior = entry.candidate.equity + change
         return
     changes = [entry.mean - entry.candidate.equity for entry in statistics if entry.values]
     if changes:
@@ -420,5 +494,6 @@ __all__ = [
     "SimulationReport",
     "endgame_value",
     "imagined_game",
+    "rollout_reply",
     "solve_endgame",
 ]
