@@ -350,3 +350,64 @@ def test_quick_grammar_errors_match_the_state_machine(codes: str, leading_zeros:
     assert quick == expr._syntax_failure(codes, leading_zeros)
     evaluator = expr._evaluator(Rules(leading_zeros=leading_zeros))
     assert (quick is None) == (evaluator.grammar.fullmatch(codes) is not None)
+
+
+def _shape_heavy_batch(seed: int) -> list[str]:
+    """Many sides of a few shapes (so check_many evaluates them in groups, column by column),
+    with every kind of trouble a group can meet: identity fragments, zero and inexact
+    divisors, negative steps, NOT, three sides, typed text, malformed text."""
+    rng = random_module.Random(seed)
+    shapes = ["x", "+", "-", "/", "&", "|", "^", "x+", "-x", "+/", "~x", "x~", "-~", "/-", "&|"]
+
+    def number() -> str:
+        return rng.choice(
+            ["0", "1", "1" + "".join(rng.choice("01") for _ in range(rng.randint(0, 3)))]
+        )
+
+    def side(shape: str) -> str:
+        text = ""
+        for symbol in shape:
+            if symbol == "~":
+                text += "~" + "".join(rng.choice("01") for _ in range(rng.randint(1, 3)))
+                continue
+            if not text or text[-1] in "+-x/&|^":
+                text += number()
+            text += symbol
+        return text + number() if text[-1] in "+-x/&|^" else text
+
+    texts = []
+    for _ in range(1500):
+        left = side(rng.choice(shapes))
+        roll = rng.random()
+        if roll < 0.5:
+            right = number()
+        elif roll < 0.8:
+            right = side(rng.choice(shapes))
+        else:
+            right = side(rng.choice(shapes)) + "=" + number()
+        text = f"{left}={right}"
+        if rng.random() < 0.1:
+            text = "".join(TYPED.get(code, code) for code in text)
+        elif rng.random() < 0.1:
+            index = rng.randrange(len(text))
+            text = text[:index] + rng.choice("=+x~0") + text[index:]
+        texts.append(text)
+    return texts
+
+
+def test_check_many_agrees_with_check_on_sides_evaluated_in_groups() -> None:
+    for number, rules in enumerate(RULE_SETS):
+        texts = _shape_heavy_batch(number)
+        _forget_everything(rules)
+        batch = check_many(texts, rules)
+        _forget_everything(rules)
+        one_by_one = [check(text, rules) for text in texts]
+        assert [repr(result) for result in batch] == [repr(result) for result in one_by_one]
+        assert sum(result.valid for result in batch) > 50  # the batch holds true equations
+        for text, result in list(zip(texts, batch, strict=True))[:300]:
+            mine = (
+                ("valid", result.value)
+                if result.valid
+                else ("invalid", result.kind, result.position)
+            )
+            assert mine == reference(text, rules)

@@ -31,7 +31,7 @@ import operator as operator_module
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias
 
 from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES, Rules
 
@@ -779,6 +779,98 @@ def _interpret_shape(
     return evaluate
 
 
+def _evaluate_group(
+    shape: str,
+    sides: list[str],
+    precedence: Mapping[str, int],
+    negatives: bool,
+    allowed: Mapping[str, bool],
+) -> list[int | tuple[int, int] | None]:
+    """What the shape evaluators answer, for many sides of one shape at once.
+
+    The batch form of :func:`_interpret_shape`: the sides become columns (one list per
+    operand) and each step of the shape runs over whole columns with ``map``, in C, so a
+    side costs a few C-level operations per step instead of a pass through Python code.
+    Rows that need a closer look (a forbidden identity fragment, a negative step, an
+    inexact division) are marked and answered None, like the shape evaluators do; the
+    others get their value, or their value and count of identity fragments.
+    """
+    under_not, steps = _shape_steps(shape, precedence)
+    count = len(sides)
+    operands = len(steps) + 1
+    # All the sides' digit runs in one list, by a few string methods over the sides
+    # joined with "+": every operator becomes "+" and NOT disappears. Every side has
+    # `operands` runs, so the runs of operand k are every operands-th item from k.
+    joined = "+".join(sides)
+    for symbol in set(shape):
+        if symbol != "+":
+            joined = joined.replace(symbol, "" if symbol == "~" else "+")
+    runs = joined.split("+")
+    columns = [runs[number::operands] for number in range(operands)]
+    registers: list[list[int]] = [list(map(int, column, _TWOS)) for column in columns]
+    for number in under_not:
+        masks = map(
+            operator_module.sub,
+            map(operator_module.lshift, _ONES, map(len, columns[number])),
+            _ONES,
+        )
+        registers[number] = list(map(operator_module.xor, masks, registers[number]))
+    rejected: set[int] = set()
+    fragments: list[int] | None = None
+    for operator, left, right, left_literal, right_literal in steps:
+        neutral, either_side = _NEUTRAL[operator]
+        tested = [right] if right_literal else []
+        if left_literal and either_side:
+            tested.append(left)
+        hits: list[int] = []
+        for register in tested:
+            column = registers[register]
+            if neutral in column:
+                hits.extend(index for index, value in enumerate(column) if value == neutral)
+        if hits:
+            if not allowed[_IDENTITY_SWITCH[operator]]:
+                rejected.update(hits)
+            else:
+                if fragments is None:
+                    fragments = [0] * count
+                for index in set(hits):  # one fragment per step, however many operands
+                    fragments[index] += 1
+        left_column = registers[left]
+        right_column = registers[right]
+        if operator == "-":
+            result = list(map(operator_module.sub, left_column, right_column))
+            if not negatives and min(result) < 0:
+                rejected.update(index for index, value in enumerate(result) if value < 0)
+        elif operator == "/":
+            if 0 in right_column:
+                rejected.update(index for index, value in enumerate(right_column) if not value)
+                right_column = [value or 1 for value in right_column]
+            remainders = list(map(operator_module.mod, left_column, right_column))
+            if any(remainders):
+                rejected.update(index for index, value in enumerate(remainders) if value)
+            result = list(map(operator_module.floordiv, left_column, right_column))
+        else:
+            result = list(map(_PYTHON_OPERATIONS[operator], left_column, right_column))
+        registers.append(result)
+    values: list[int | tuple[int, int] | None] = list(registers[-1])
+    if fragments is not None:
+        for index, found in enumerate(fragments):
+            if found:
+                values[index] = (registers[-1][index], found)
+    for index in rejected:
+        values[index] = None
+    return values
+
+
+#: Evaluating a group of sides costs as much as about three sides evaluated one by one,
+#: and then far less per side: smaller groups are evaluated one by one.
+_GROUP_AT_LEAST: Final = 4
+_TWOS: Final = itertools.repeat(2)
+_ZEROS: Final = itertools.repeat("0")
+_ONES_TEXT: Final = itertools.repeat("1")
+_ONES: Final = itertools.repeat(1)
+
+
 _PYTHON_OPERATIONS: Final[Mapping[str, Callable[[int, int], int]]] = {
     "+": operator_module.add,
     "x": operator_module.mul,
@@ -903,13 +995,7 @@ class _Evaluator:
                 get = self.sides.get
                 left = get(sides[0])
                 if type(left) is int and left == get(sides[1]):
-                    result = _new_object(CheckResult)
-                    set_input, set_value, set_reason, set_kind, set_position = _SLOT_SETTERS
-                    set_input(result, text)
-                    set_value(result, left)
-                    set_reason(result, None)
-                    set_kind(result, None)
-                    set_position(result, None)
+                    result = _new_tuple(CheckResult, (text, left, None, None, None))
                     results[text] = result
                     return result
             outcome = self._evaluate(text)
@@ -972,54 +1058,94 @@ class _Evaluator:
                 gc.enable()
 
     def _check_many(self, texts: list[str]) -> list[CheckResult]:
-        verdicts: dict[str, CheckResult | None] = dict.fromkeys(texts)
+        # Each step below runs over a whole list with map, filter or compress where it can:
+        # the loop is then in C, and a text costs a few C calls instead of Python steps.
+        distinct = list(dict.fromkeys(texts))
+        long_texts: list[str] = []
+        if distinct and max(map(len, distinct)) > MAX_SYMBOLS:
+            long_texts = [text for text in distinct if len(text) > MAX_SYMBOLS]
+            distinct = [text for text in distinct if len(text) <= MAX_SYMBOLS]
+        matches = list(map(self.grammar.fullmatch, distinct))
+        grammatical = list(itertools.compress(distinct, matches))
+        others = list(itertools.compress(distinct, map(operator_module.not_, matches)))
+        codes_matches = list(map(_CODES_ONLY.fullmatch, others))
+        malformed = list(itertools.compress(others, codes_matches))
+        verdicts: dict[str, CheckResult] = {}
+        typed_grammatical: list[str] = []
+        typed_codes: list[str] = []
+        typed_malformed: list[str] = []
+        typed_malformed_codes: list[str] = []
         fullmatch = self.grammar.fullmatch
-        # Grammatical codes, and each one's text as given (the same string unless typed).
-        grammatical = [text for text in verdicts if len(text) <= MAX_SYMBOLS and fullmatch(text)]
-        given = grammatical.copy()
-        codes_only = _CODES_ONLY.fullmatch
-        malformed: list[str] = []
-        chosen = set(grammatical)
-        for text in verdicts:
-            if text in chosen:
-                continue
-            if len(text) <= MAX_SYMBOLS and codes_only(text):
-                malformed.append(text)
-                continue
-            # Typed text: when its codes are grammatical, they join the others.
+        for text in itertools.compress(others, map(operator_module.not_, codes_matches)):
+            # Typed text: its codes join the grammatical or the malformed ones.
             quick = _quick_codes(text)
-            if quick is not None and len(quick) <= MAX_SYMBOLS and fullmatch(quick):
-                grammatical.append(quick)
-                given.append(text)
-            else:
+            if quick is None or len(quick) > MAX_SYMBOLS:
                 verdicts[text] = self._ungrammatical_codes_or_typed(text)
-        self._check_grammatical(given, grammatical, verdicts)
-        self._check_malformed(malformed, verdicts)
-        return [verdicts[text] for text in texts]  # type: ignore[misc]
+            elif fullmatch(quick):
+                typed_grammatical.append(text)
+                typed_codes.append(quick)
+            else:
+                typed_malformed.append(text)
+                typed_malformed_codes.append(quick)
+        for text in long_texts:
+            verdicts[text] = self._ungrammatical_codes_or_typed(text)
+        verdicts.update(
+            zip(
+                grammatical + typed_grammatical,
+                self._check_grammatical(grammatical, typed_grammatical, typed_codes),
+                strict=True,
+            )
+        )
+        verdicts.update(zip(malformed, self._check_malformed(malformed, malformed), strict=True))
+        if typed_malformed:
+            verdicts.update(
+                zip(
+                    typed_malformed,
+                    self._check_malformed(typed_malformed, typed_malformed_codes),
+                    strict=True,
+                )
+            )
+        return list(map(verdicts.__getitem__, texts))
 
     def _check_grammatical(
-        self, given: list[str], grammatical: list[str], verdicts: dict[str, CheckResult | None]
-    ) -> None:
-        """Verdicts on grammatical codes, each distinct side evaluated once."""
-        split_texts = [codes.split("=") for codes in grammatical]
+        self, grammatical: list[str], typed: list[str], typed_codes: list[str]
+    ) -> list[CheckResult]:
+        """Verdicts on grammatical codes, then on typed texts with grammatical codes, in order.
+
+        Every distinct side is evaluated once: plain numbers by one ``map(int, ...)``, the
+        others by :meth:`_new_sides`.
+        """
+        all_codes = grammatical + typed_codes if typed else grammatical
+        split_texts = list(map(str.split, all_codes, itertools.repeat("=")))
         values: dict[str, _CachedSide | None] = dict.fromkeys(
             itertools.chain.from_iterable(split_texts)
         )
-        numbers = [side for side in values if side.isdigit()]
-        values.update(zip(numbers, map(int, numbers, itertools.repeat(2)), strict=True))
+        numbers = list(filter(str.isdigit, values))
+        values.update(zip(numbers, map(int, numbers, _TWOS), strict=True))
         known = self.sides
-        unknown = []
-        for side, value in values.items():
-            if value is None:
-                if side in known:
-                    values[side] = known[side]
+        unknown = [side for side, value in values.items() if value is None]
+        if known:
+            unknown_now = []
+            for side in unknown:
+                cached = known.get(side)
+                if cached is None:
+                    unknown_now.append(side)
                 else:
-                    unknown.append(side)
+                    values[side] = cached
+            unknown = unknown_now
         values.update(self._new_sides(unknown))
-        for text, codes, sides in zip(given, grammatical, split_texts, strict=True):
+        get = values.__getitem__
+        results: list[CheckResult] = []
+        append = results.append
+        new = _new_tuple
+        for index, (codes, sides) in enumerate(zip(all_codes, split_texts, strict=True)):
+            text = codes if index < len(grammatical) else typed[index - len(grammatical)]
             if len(sides) == 2:
-                left = values[sides[0]]
-                right = values[sides[1]]
+                left = get(sides[0])
+                right = get(sides[1])
+                if left == right and type(left) is int:
+                    append(new(CheckResult, (text, left, None, None, None)))
+                    continue
                 if type(left) is not int or type(right) is not int:
                     assert left is not None and right is not None
                     both = _fragments_allowed(left, right, self.chains)
@@ -1027,7 +1153,7 @@ class _Evaluator:
                         left, right = both
                 if type(left) is int and type(right) is int:
                     if left == right:
-                        verdicts[text] = _result(text, left, None, None, None)
+                        append(new(CheckResult, (text, left, None, None, None)))
                         continue
                     outcome: _Outcome = (
                         "sides_differ",
@@ -1039,42 +1165,54 @@ class _Evaluator:
             else:
                 outcome = self._evaluate(codes)
             if type(outcome) is int:
-                verdicts[text] = _result(text, outcome, None, None, None)
+                append(new(CheckResult, (text, outcome, None, None, None)))
             else:
                 assert isinstance(outcome, tuple)
                 positions = None if codes is text else _CodePositions(text)
                 kind, position, message = _located(outcome, positions)
-                verdicts[text] = _result(text, None, message, kind, position)
+                append(new(CheckResult, (text, None, message, kind, position)))
+        return results
 
-    def _check_malformed(
-        self, malformed: list[str], verdicts: dict[str, CheckResult | None]
-    ) -> None:
+    def _check_malformed(self, texts: list[str], codes: list[str]) -> list[CheckResult]:
         """Verdicts on codes the grammar rejects, the commonest kind of invalid text.
 
-        The first error depends only on the bad spot's index and the symbols there (or, when
-        only the end is wrong, on the length, the last symbol and whether there is a `=`),
-        so each distinct error is worked out once per batch.
+        ``texts`` are the texts as given and ``codes`` their codes (the same list unless
+        they were typed). The first error depends only on the bad spot's index and the
+        symbols there (or, when only the end is wrong, on the length, the last symbol and
+        whether there is a `=`), so each distinct error is worked out once per batch.
         """
         leading_zeros = self.leading_zeros
         search = (_BAD_SPOT if leading_zeros else _BAD_SPOT_NO_LEADING_ZEROS).search
         known: dict[tuple[object, ...], tuple[str, int | None, str]] = {}
-        for text in malformed:
-            if not text:
+        failures: dict[tuple[object, ...], _Failure] = {}
+        results: list[CheckResult] = []
+        append = results.append
+        new = _new_tuple
+        typed = texts is not codes
+        for text, written, spot in zip(texts, codes, map(search, codes), strict=True):
+            if not written:
                 key: tuple[object, ...] = ()
+            elif spot is None:
+                key = (len(written), written[-1], "=" in written)
             else:
-                spot = search(text)
-                if spot is None:
-                    key = (len(text), text[-1], "=" in text)
-                else:
-                    index = spot.start()
-                    key = (index, text[index - 1 if index else 0 : index + 1])
-            failure = known.get(key)
-            if failure is None:
-                found = _quick_syntax_failure(text, leading_zeros)
-                assert found is not None, text
-                failure = known[key] = _located(found, None)
-            kind, position, message = failure
-            verdicts[text] = _result(text, None, message, kind, position)
+                index = spot.start()
+                key = (index, written[index - 1 if index else 0 : index + 1])
+            if typed:
+                failure = failures.get(key)
+                if failure is None:
+                    found = _quick_syntax_failure(written, leading_zeros)
+                    assert found is not None, written
+                    failure = failures[key] = found
+                kind, position, message = _located(failure, _CodePositions(text))
+            else:
+                located = known.get(key)
+                if located is None:
+                    found = _quick_syntax_failure(written, leading_zeros)
+                    assert found is not None, written
+                    located = known[key] = _located(found, None)
+                kind, position, message = located
+            append(new(CheckResult, (text, None, message, kind, position)))
+        return results
 
     def outcome(self, codes: str) -> _Outcome:
         """The value of `codes`, or the first reason it is not a valid equation."""
@@ -1210,35 +1348,38 @@ class _Evaluator:
     def _new_sides(self, sides: list[str]) -> dict[str, _CachedSide]:
         """Evaluate many sides not in the cache at once, and cache them (see :meth:`_new_side`).
 
-        With every side known in advance there is no need to guess which shapes come back:
-        the sides are grouped by shape, and each shape gets the evaluator its number of
-        sides pays for (the full path for one side, a register program for a few, compiled
-        code from _COMPILE_AFTER on), run over the group by ``map``.
+        With every side known in advance, the sides are grouped by shape and each group is
+        evaluated column by column (:func:`_evaluate_group`); a shape with only a few sides
+        takes the full path, and so does every side the group evaluation leaves alone.
         """
         by_shape: dict[str, list[str]] = {}
-        for side in sides:
-            by_shape.setdefault(side.replace("0", "").replace("1", ""), []).append(side)
-        found: dict[str, _CachedSide] = {}
-        shapes = self.shapes
+        empty = itertools.repeat("")
+        shapes = map(str.replace, map(str.replace, sides, _ZEROS, empty), _ONES_TEXT, empty)
+        for shape, side in zip(shapes, sides, strict=True):
+            group = by_shape.get(shape)
+            if group is None:
+                by_shape[shape] = [side]
+            else:
+                group.append(side)
+        found: dict[str, _CachedSide | None] = {}
         in_full = self._side_in_full
+        precedence, negatives, allowed = self.precedence, self.negatives, self.allowed
         for shape, group in by_shape.items():
-            function = shapes.get(shape)
-            if function is None and len(group) > 1:
-                build = _compile_shape if len(group) >= _COMPILE_AFTER else _interpret_shape
-                function = build(shape, self.precedence, self.negatives, self.allowed)
-                if len(shapes) >= _SHAPE_LIMIT:
-                    shapes.clear()
-                shapes[shape] = function
-            if function is None:
-                found[group[0]] = in_full(group[0])
+            if len(group) < _GROUP_AT_LEAST:
+                for side in group:
+                    found[side] = in_full(side)
                 continue
-            for side, stored in zip(group, map(function, group), strict=True):
-                found[side] = in_full(side) if stored is None else stored
+            values = _evaluate_group(shape, group, precedence, negatives, allowed)
+            found.update(zip(group, values, strict=True))
+            if None in values:
+                for side, value in zip(group, values, strict=True):
+                    if value is None:
+                        found[side] = in_full(side)
         if len(found) <= _CACHE_LIMIT:
             if len(self.sides) + len(found) > _CACHE_LIMIT:
                 self.sides.clear()
-            self.sides.update(found)
-        return found
+            self.sides.update(found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
 
     def _identity_or_arithmetic(
         self, sides: list[str], results: list[_SideResult]
@@ -1553,13 +1694,14 @@ def number_value(codes: str, rules: Rules) -> int:
     return int(codes, 2)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class CheckResult:
+class CheckResult(NamedTuple):
     """The verdict on one text: valid with its value and bonus, or invalid with a reason.
 
-    Stored: ``input``, ``value`` (None when invalid), ``reason`` (None when valid), and the
-    error's ``kind`` and ``position``. Derived when read: ``valid``, ``binary``, ``bonus``
-    and ``error`` (the :class:`EquationError` itself, a new one each time).
+    A named tuple ``(input, value, reason, kind, position)``: ``value`` is None when
+    invalid, ``reason`` None when valid, ``kind`` and ``position`` are the error's.
+    Derived when read: ``valid``, ``binary``, ``bonus`` and ``error`` (the
+    :class:`EquationError` itself, a new one each time). A tuple because batches make
+    hundreds of thousands of them, and a tuple is built in C.
 
     >>> result = check("1 = 10", Rules())
     >>> result.valid, result.reason, result.kind, result.position
@@ -1621,25 +1763,15 @@ class CheckResult:
         }
 
 
-_new_object = object.__new__
-_SLOT_SETTERS: Final = tuple(
-    getattr(CheckResult, name).__set__ for name in ("input", "value", "reason", "kind", "position")
-)
+# The named tuple's own constructor is Python code; tuple.__new__ with the fields in
+# order builds the same object in C (what the named tuple's _make does).
+_new_tuple: Final = tuple.__new__
 
 
 def _result(
     text: str, value: int | None, reason: str | None, kind: str | None, position: int | None
 ) -> CheckResult:
-    # The same object the dataclass __init__ builds, in half the time: a frozen
-    # dataclass's generated __init__ goes through object.__setattr__ field by field.
-    result: CheckResult = _new_object(CheckResult)
-    set_input, set_value, set_reason, set_kind, set_position = _SLOT_SETTERS
-    set_input(result, text)
-    set_value(result, value)
-    set_reason(result, reason)
-    set_kind(result, kind)
-    set_position(result, position)
-    return result
+    return _new_tuple(CheckResult, (text, value, reason, kind, position))
 
 
 def check(text: str, rules: Rules) -> CheckResult:
