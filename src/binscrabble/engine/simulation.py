@@ -5,7 +5,9 @@ player and plays each of them out a turn or two in many imagined continuations:
 
 1. An *iteration* deals the unseen tiles (the tiles neither on the board nor on our rack)
    at random: the opponent's rack first, then the order of the bag. It never looks at the
-   opponent's real rack or at the real bag: it sees what its seat sees.
+   opponent's real rack or at the real bag: it sees what its seat sees. A blank dealt to
+   the opponent is swapped into the bag (:func:`blanks_to_the_bag`): its plays cost too
+   much to find for the little they change between candidates.
 2. Every candidate is played in that same deal (*common random numbers*: candidates are
    compared on identical luck, so the differences between them are not noise of the deal).
    The opponent replies with its best equity move; with ``plies=2`` we answer once more,
@@ -15,7 +17,9 @@ player and plays each of them out a turn or two in many imagined continuations:
    (the last move's equity). When the game ends inside the rollout, the final spread counts.
 
 Iterations go on until the time budget is spent or ``max_iterations`` are done, whichever
-comes first. Candidates clearly behind the leader are dropped on the way, so the time goes
+comes first. The budget is thinking time: CPU seconds of the thinking thread, so that a
+budget buys the same search on a busy machine, but never more than three times the budget in
+wall-clock time. Candidates clearly behind the leader are dropped on the way, so the time goes
 to those still in contention. The best mean wins; ties go to the better equity.
 
 Once the bag is empty there is nothing left to sample: the opponent's rack is exactly the
@@ -52,6 +56,7 @@ from binscrabble.engine.players import (
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass
 from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
+from binscrabble.rules import BLANK
 
 #: Default thinking time per move, in seconds.
 DEFAULT_BUDGET = 1.5
@@ -72,6 +77,8 @@ REPLY_WIDTH = 8
 #: with few iterations the simulated means are mostly noise of the deals, so they only
 #: nudge the equity order; with many they decide.
 PRIOR_ITERATIONS = 4
+#: A decision never takes more than this many times its budget in wall-clock time.
+WALL_FACTOR = 3.0
 
 
 @dataclass(slots=True)
@@ -148,7 +155,8 @@ class SimulationReport:
 class SimulationPlayer:
     """Monte-Carlo look-ahead over the top `candidates` equity moves (see the module doc).
 
-    `budget` is the default time per move in seconds; `max_iterations` bounds the work
+    `budget` is the default thinking time per move in seconds (CPU time, at most three times that
+    on the wall clock: see :meth:`_clock`); `max_iterations` bounds the work
     whatever the time (for reproducible games and tests); `plies` is 1 (the opponent
     replies) or 2 (and we answer).
     """
@@ -177,20 +185,36 @@ class SimulationPlayer:
         self.table = table if table is not None else LeaveTable.default()
         self.random = random.Random(seed)
         self.last_report = SimulationReport()
+        self._cpu_start = self._wall_start = 0.0
 
     def choose(self, game: Game, budget: float | None = None) -> Move:
         started = time.perf_counter()
-        seconds = self.budget if budget is None else max(0.0, budget)
-        deadline = started + seconds
+        self._cpu_start, self._wall_start = time.thread_time(), started
+        # The deadline is on the thinking clock (see _clock), which starts at 0.
+        deadline = self.budget if budget is None else max(0.0, budget)
         self.last_report = SimulationReport()
         moves = generate_moves(game)
         if game.bag_size == 0:
             move = self._endgame(game, moves, deadline)
         else:
             # A rollout costs about one move generation: the first estimate of its time.
-            move = self._simulate(game, moves, deadline, time.perf_counter() - started)
+            move = self._simulate(game, moves, deadline, self._clock())
         self.last_report.seconds = time.perf_counter() - started
         return move
+
+    def _clock(self) -> float:
+        """Seconds of thinking so far: the CPU time of this thread since the decision began,
+        or the wall-clock time over WALL_FACTOR, whichever is more.
+
+        CPU time makes a budget buy the same search whatever else the machine is doing (so
+        matches on a busy machine measure the player, not the load); the wall-clock bound
+        keeps a move from taking more than WALL_FACTOR times its budget when the machine is
+        very busy.
+        """
+        return max(
+            time.thread_time() - self._cpu_start,
+            (time.perf_counter() - self._wall_start) / WALL_FACTOR,
+        )
 
     # -- with tiles in the bag: sampling ------------------------------------------------------
 
@@ -205,29 +229,31 @@ class SimulationPlayer:
             return top[0].move
         seat = game.to_move
         unseen = list(game.unseen(seat))
+        dealt = sum(len(rack) for other, rack in enumerate(game.racks) if other != seat)
         iterations = 0
         out_of_time = False
         while not out_of_time and (self.max_iterations is None or iterations < self.max_iterations):
             # An iteration is only worth starting if it can likely finish: the values of an
             # unfinished one are dropped.
             active = sum(entry.active for entry in statistics)
-            if iterations and time.perf_counter() + active * rollout_seconds >= deadline:
+            if iterations and self._clock() + active * rollout_seconds >= deadline:
                 break
             self.random.shuffle(unseen)
-            world = imagined_game(game, seat, "".join(unseen), seed=self.random.getrandbits(32))
+            deal = blanks_to_the_bag(unseen, dealt)
+            world = imagined_game(game, seat, deal, seed=self.random.getrandbits(32))
             for entry in statistics:
                 if not entry.active:
                     continue
                 # No rollout that would likely end after the deadline: the budget is kept.
                 # If finding the candidates used it all, the equity order stands (_settle).
-                now = time.perf_counter()
+                now = self._clock()
                 if now + rollout_seconds >= deadline:
                     out_of_time = True
                     break
                 entry.add(self._rollout(world, seat, entry.candidate))
                 self.last_report.rollouts += 1
                 # The estimate follows the rollouts' mean time.
-                spent = time.perf_counter() - now
+                spent = self._clock() - now
                 rollout_seconds += (spent - rollout_seconds) / self.last_report.rollouts
             else:
                 iterations += 1
@@ -288,8 +314,8 @@ class SimulationPlayer:
         world = imagined_game(game, seat, game.unseen(seat))
         if len(game.racks) == 2 and sum(len(rack) for rack in game.racks) <= EXACT_TILES:
             # Few tiles left: search the whole endgame exactly, with half the time.
-            now = time.perf_counter()
-            solved = solve_endgame(world, now + max(0.0, deadline - now) / 2)
+            now = self._clock()
+            solved = solve_endgame(world, time.perf_counter() + max(0.0, deadline - now) / 2)
             if solved is not None:
                 self.last_report.exact = True
                 return solved[0]
@@ -298,7 +324,7 @@ class SimulationPlayer:
         # First a quick greedy play-out for every candidate, then, while time remains, a
         # deeper look at the opponent's replies, best candidates first.
         for entry in statistics:
-            if time.perf_counter() >= deadline:
+            if self._clock() >= deadline:
                 break
             entry.add(endgame_value(world, seat, entry.candidate.move, replies=1))
             self.last_report.rollouts += 1
@@ -307,13 +333,37 @@ class SimulationPlayer:
         if not evaluated:
             return top[0].move
         for entry in sorted(evaluated, key=lambda entry: -entry.mean):
-            if time.perf_counter() >= deadline:
+            if self._clock() >= deadline:
                 break
             deeper = endgame_value(world, seat, entry.candidate.move, replies=4)
             entry.values[0] = min(entry.values[0], deeper)
             self.last_report.rollouts += 1
         best = min(evaluated, key=lambda entry: (-entry.mean, -entry.candidate.equity))
         return best.candidate.move
+
+
+def blanks_to_the_bag(tiles: list[str], dealt: int) -> str:
+    """The deal `tiles` with any blank among its first `dealt` swapped for a later non-blank.
+
+    Rollouts give the opponents no blank: finding the plays of a rack that holds a blank
+    costs 3 to 10 times as much as for one without, and all candidates meet the same deal,
+    so what a blank would add to the replies is mostly common to them all and cancels out
+    in the comparison. The blank stays in the bag, where the rollout can still draw it.
+
+    >>> blanks_to_the_bag(list("1?0=1+"), 3)
+    '1=0?1+'
+    """
+    deal = tiles[:]
+    later = dealt
+    for position in range(min(dealt, len(deal))):
+        if deal[position] == BLANK:
+            while later < len(deal) and deal[later] == BLANK:
+                later += 1
+            if later == len(deal):
+                break  # nothing but blanks left to swap with
+            deal[position], deal[later] = deal[later], deal[position]
+            later += 1
+    return "".join(deal)
 
 
 def rollout_reply(world: Game, table: LeaveTable) -> Candidate:
@@ -492,6 +542,7 @@ __all__ = [
     "CandidateStatistics",
     "SimulationPlayer",
     "SimulationReport",
+    "blanks_to_the_bag",
     "endgame_value",
     "imagined_game",
     "rollout_reply",
