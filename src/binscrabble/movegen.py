@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import gc
 import heapq
+import operator
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import combinations, product
-from typing import TYPE_CHECKING, Final
+from itertools import combinations, islice, product
+from math import comb
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex, overload
 
 from binscrabble.board import (
     ACROSS,
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GeneratedMove",
     "LegalMoves",
+    "MoveList",
     "best_moves",
     "exchanges",
     "generate_moves",
@@ -374,6 +377,22 @@ def sort_key(
 
 
 @dataclass(slots=True)
+class _Rack:
+    """What the rack holds, and which of its tiles (natural or blank) can show each option.
+
+    Kept apart from :class:`_Context` because a lazy :class:`MoveList` keeps it to expand
+    blank variants later, and must not keep the context's large caches alive.
+    """
+
+    rack_counts: tuple[int, ...]
+    blanks: int
+    natural: tuple[bool, ...]
+    designable: tuple[bool, ...]
+    realizations: dict[tuple[int, ...], list[tuple[int, ...]]]
+    variant_counts: dict[int, int]
+
+
+@dataclass(slots=True)
 class _Context:
     """Everything fixed for one call: the rack, the rules, caches of side fillings.
 
@@ -396,7 +415,7 @@ class _Context:
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     deficits: dict[int, int]
-    realizations: dict[tuple[int, ...], list[tuple[int, ...]]]
+    rack: _Rack
 
 
 # A side's fillings of one value, grouped by option usage: fillings that use the same
@@ -452,7 +471,14 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         side_cache={},
         frontiers={},
         deficits={},
-        realizations={},
+        rack=_Rack(
+            rack_counts=tuple(counts),
+            blanks=blanks,
+            natural=tuple(natural),
+            designable=tuple(designable),
+            realizations={},
+            variant_counts={},
+        ),
     )
 
 
@@ -479,6 +505,9 @@ def _deficit(context: _Context, usage: int) -> int:
 
 
 _Partial = tuple[int, str, int, int, tuple[int, ...]]
+#: One way to fill a segment: (options of its free squares, the run's text, its value,
+#: option usage).
+_Filling = tuple[tuple[int, ...], str, int, int]
 
 
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
@@ -601,13 +630,13 @@ def _join(
     context: _Context,
     sides: list[tuple[str | int, ...]],
     equals_slot: int,
-    out: list[tuple[tuple[int, ...], str, int]],
+    out: list[_Filling],
 ) -> None:
     """Pair up fillings of the sides that share a value and that the rack can show together.
 
     `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
-    or -1; it is inserted into the options there. Appends (options, text, value) of every
-    equation that :func:`equation_value` confirms.
+    or -1; it is inserted into the options there. Appends (options, text, value, option
+    usage) of every equation that :func:`equation_value` confirms.
     """
     tables = [_enumerate_side(context, side) for side in sides]
     smallest = min(tables, key=len)
@@ -657,14 +686,12 @@ def _join(
                             joined += chosen
                         if equals_slot >= 0:
                             joined = (*joined[:equals_slot], _EQUALS_OPTION, *joined[equals_slot:])
-                        out.append((joined, joined_text, confirmed))
+                        out.append((joined, joined_text, confirmed, total))
 
 
-def _segment_fillings(
-    context: _Context, items: tuple[str | int, ...]
-) -> list[tuple[tuple[int, ...], str, int]]:
+def _segment_fillings(context: _Context, items: tuple[str | int, ...]) -> list[_Filling]:
     """Every way to fill a segment's free squares (as options) so it reads as an equation."""
-    out: list[tuple[tuple[int, ...], str, int]] = []
+    out: list[_Filling] = []
     if any(type(item) is str and "=" in item for item in items):
         sides = _split_sides(items)
         if sides is not None:
@@ -683,18 +710,18 @@ def _segment_fillings(
     return out
 
 
-def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every way the rack can show `options`: which squares hold blanks (index tuples).
 
     Two plays that differ only in which tiles are blanks are different moves (they score
     differently), so each choice of blank squares the rack allows is listed.
     """
-    found = context.realizations.get(options)
+    found = rack.realizations.get(options)
     if found is not None:
         return found
-    if not context.blanks:
+    if not rack.blanks:
         found = [()]
-        context.realizations[options] = found
+        rack.realizations[options] = found
         return found
     # Per rack field (an `=` and a rotated `=` share one): its squares, and how many of
     # them may or must be blanks. Whether a face can come from a natural tile or a blank
@@ -707,11 +734,11 @@ def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int
             positions[field] = [position]
         else:
             bucket.append(position)
-    counts = context.rack_counts
-    natural = context.natural
-    designable = context.designable
+    counts = rack.rack_counts
+    natural = rack.natural
+    designable = rack.designable
     # Partial choices of blank squares, field by field, within the rack's blanks.
-    partials: list[tuple[int, tuple[int, ...]]] = [(context.blanks, ())]
+    partials: list[tuple[int, tuple[int, ...]]] = [(rack.blanks, ())]
     for field, squares in positions.items():
         if not designable[field]:
             if natural[field] and len(squares) <= counts[field]:
@@ -731,7 +758,48 @@ def _realizations(context: _Context, options: tuple[int, ...]) -> list[tuple[int
         if not partials:
             break
     found = [tuple(sorted(blank_at)) for _, blank_at in partials]
-    context.realizations[options] = found
+    rack.realizations[options] = found
+    return found
+
+
+def _variant_count(rack: _Rack, usage: int) -> int:
+    """How many ways the rack can show an equation of this option usage: the length of
+    :func:`_realizations` for any options with that usage, counted without listing them.
+
+    The count depends only on how many squares of each rack field the equation uses: a
+    field of ``used`` squares with ``lowest`` to ``highest`` of them blanks adds
+    C(used, b) ways for each b, within the rack's blanks overall.
+    """
+    found = rack.variant_counts.get(usage)
+    if found is not None:
+        return found
+    if not rack.blanks:
+        found = 1
+    else:
+        counts = rack.rack_counts
+        natural = rack.natural
+        designable = rack.designable
+        # Ways so far, by how many blanks are still unspent.
+        ways = {rack.blanks: 1}
+        for field in range(_BLANK_FIELD):
+            used = usage >> (_FIELD_BITS * field) & _FIELD_MASK
+            if not used:
+                continue
+            if not designable[field]:
+                if natural[field] and used <= counts[field]:
+                    continue
+                ways = {}
+                break
+            lowest = max(0, used - counts[field]) if natural[field] else used
+            spread: dict[int, int] = {}
+            for budget, number in ways.items():
+                for size in range(lowest, min(used, budget) + 1):
+                    spread[budget - size] = spread.get(budget - size, 0) + number * comb(used, size)
+            ways = spread
+            if not ways:
+                break
+        found = sum(ways.values())
+    rack.variant_counts[usage] = found
     return found
 
 
@@ -773,10 +841,17 @@ def generate_placements(
 
     Each placement appears exactly once, with its score; the list is in no particular
     order (sort with :func:`sort_key`). The first play is the one made on an empty board.
+
+    The result is a :class:`MoveList`: every equation is found and counted before this
+    returns, but the :class:`GeneratedMove` objects of its blank variants are made only when
+    the list is read (``len`` needs none of them).
+
     With `limit`, moves that cannot be among the `limit` best are left out (the list still
-    holds every move scoring at least the `limit`-th best score); a blank scores 0, so a
-    play with blanks never outscores the same play with natural tiles, and plays are
-    skipped, blank variants and all, once that bound is below the current `limit`-th best.
+    holds every move scoring at least the `limit`-th best score): segments are searched in
+    the order of an upper bound on their scores and the search stops when the bound falls
+    below the `limit`-th best score found; a blank scores 0, so a play with blanks never
+    outscores the same play with natural tiles, and plays are skipped, blank variants and
+    all, once that bound is below the current `limit`-th best.
 
     >>> from binscrabble.rules import Rules
     >>> len(generate_placements(Board(), "1=", Rules()))
@@ -785,7 +860,11 @@ def generate_placements(
     ['1=1']
     """
     with _collector_paused():
-        return _generate(board, rack, rules, limit)
+        found, rows, moves = _search(board, rack, rules, limit)
+        if limit is not None:
+            return MoveList(moves)
+        total = sum(_variant_count(found, row[7]) for row in rows) if found.blanks else len(rows)
+    return MoveList._lazy(total, _listed(found, rows))
 
 
 @contextmanager
@@ -805,10 +884,251 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[GeneratedMove]:
+# -- rows: found equations whose blank variants are listed on demand ------------------------
+#
+# (squares, options, main-run text, value, direction, score with natural tiles only, per
+# position of the squares the points a blank there would lose by option, option usage).
+# Every blank variant of a row scores its natural score minus the losses at its blanks.
+_Row = tuple[
+    tuple[int, ...], tuple[int, ...], str, int, Direction, int, Sequence[tuple[int, ...]], int
+]
+
+
+def _row_moves(rack: _Rack, row: _Row) -> list[GeneratedMove]:
+    """The moves of one row: one per way the rack can show it (:func:`_realizations`)."""
+    squares, options, text, value, direction, natural_score, losses, _ = row
+    moves = []
+    for blanks in _realizations(rack, options):
+        score = natural_score
+        for position in blanks:
+            score -= losses[position][options[position]]
+        moves.append(GeneratedMove(squares, options, blanks, score, text, value, direction))
+    return moves
+
+
+def _listed(rack: _Rack, rows: list[_Row]) -> Iterator[GeneratedMove]:
+    """The moves of the rows in the order they were found (that of generate_placements)."""
+    for row in rows:
+        yield from _row_moves(rack, row)
+
+
+def _best_first(rack: _Rack, rows: list[_Row]) -> Iterator[GeneratedMove]:
+    """The moves of the rows in :func:`sort_key` order, each row expanded when first needed.
+
+    A heap holds one entry per row. A row not yet expanded stands under the key of a
+    variant with natural tiles only — its score bounds every variant's, and no blanks sort
+    first — so it comes up no later than its first real variant; it is then expanded,
+    its variants sorted, and it goes back under its first variant's real key.
+    """
+    heap: list[
+        tuple[
+            tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+            int,
+            list[GeneratedMove] | None,
+            int,
+        ]
+    ] = [
+        ((-row[5], len(row[0]), row[4], row[0], row[1], ()), index, None, 0)
+        for index, row in enumerate(rows)
+    ]
+    heapq.heapify(heap)
+    while heap:
+        _, index, variants, position = heap[0]
+        if variants is None:
+            variants = _row_moves(rack, rows[index])
+            if not variants:
+                heapq.heappop(heap)
+                continue
+            variants.sort(key=sort_key)
+            heapq.heapreplace(heap, (sort_key(variants[0]), index, variants, 0))
+            continue
+        yield variants[position]
+        position += 1
+        if position < len(variants):
+            heapq.heapreplace(heap, (sort_key(variants[position]), index, variants, position))
+        else:
+            heapq.heappop(heap)
+
+
+class MoveList(list[GeneratedMove]):
+    """A list of generated moves whose objects are made when first read.
+
+    It is a :class:`list`, and reads as one: ``len``, iteration, indexing and slicing,
+    comparison, ``in``, sorting and every other list method behave as on the list of all
+    its moves, in its order. The generator finds and counts every move first; only the
+    :class:`GeneratedMove` objects are deferred: ``len`` and ``bool`` make none, iterating or
+    indexing makes the moves up to the point read (each once: reading again gives the same
+    objects), and anything else (comparison, ``in``, ``sort``, any change) makes them all
+    first. Functions that reach into a list's storage without calling its methods (such as
+    :mod:`heapq`'s in-place functions) should be given ``list(moves)`` or
+    :meth:`materialize` first. A copy or a pickle is a plain, complete list of moves.
+
+    >>> from binscrabble.rules import Rules
+    >>> moves = generate_placements(Board(), "11+=01", Rules())
+    >>> len(moves), moves.is_materialized
+    (70, False)
+    >>> moves[0] is moves[0], moves.is_materialized
+    (True, False)
+    >>> len(list(moves)) == len(moves), moves.is_materialized
+    (True, True)
+    """
+
+    __slots__ = ("_length", "_pending")
+
+    def __init__(self, moves: Iterable[GeneratedMove] = ()) -> None:
+        super().__init__(moves)
+        self._pending: Iterator[GeneratedMove] | None = None
+        self._length = 0
+
+    @classmethod
+    def _lazy(cls, length: int, source: Iterator[GeneratedMove]) -> MoveList:
+        moves = cls()
+        if length:
+            moves._pending = source
+            moves._length = length
+        return moves
+
+    @property
+    def is_materialized(self) -> bool:
+        """Whether every move object has been made."""
+        return self._pending is None
+
+    def materialize(self) -> MoveList:
+        """Make every move object now; returns the list itself."""
+        self._fill(self._length)
+        return self
+
+    def _fill(self, wanted: int) -> None:
+        """Make moves until at least `wanted` (or all) are made."""
+        pending = self._pending
+        if pending is None:
+            return
+        wanted = min(wanted, self._length)
+        have = list.__len__(self)
+        if wanted <= have:
+            return
+        with _collector_paused():
+            list.extend(self, islice(pending, wanted - have))
+        made = list.__len__(self)
+        if made >= self._length:
+            self._pending = None
+        elif made < wanted:
+            self._pending = None
+            raise RuntimeError(f"the move generator listed {made} moves, not {self._length}")
+
+    def __len__(self) -> int:
+        return self._length if self._pending is not None else list.__len__(self)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self) -> Iterator[GeneratedMove]:
+        if self._pending is None:
+            return list.__iter__(self)
+        return self._iterate()
+
+    def _iterate(self) -> Iterator[GeneratedMove]:
+        index = 0
+        while True:
+            made = list.__len__(self)
+            if index < made:
+                yield from list.__getitem__(self, slice(index, made))
+                index = made
+                continue
+            if self._pending is None:
+                return
+            self._fill(max(index + 1, 2 * index, 1024))
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> GeneratedMove: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GeneratedMove]: ...
+
+    def __getitem__(self, index: SupportsIndex | slice) -> GeneratedMove | list[GeneratedMove]:
+        if self._pending is not None:
+            if isinstance(index, slice):
+                stop = index.stop
+                step = index.step
+                if (
+                    (step is None or step > 0)
+                    and stop is not None
+                    and stop >= 0
+                    and (index.start is None or index.start >= 0)
+                ):
+                    self._fill(stop)
+                else:
+                    self._fill(self._length)
+            else:
+                position = operator.index(index)
+                self._fill(position + 1 if position >= 0 else self._length)
+        return list.__getitem__(self, index)
+
+    def __radd__(self, other: list[GeneratedMove]) -> list[GeneratedMove]:
+        return other + list(self)
+
+    def __repr__(self) -> str:
+        self._fill(self._length)
+        return list.__repr__(self)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        return (MoveList, (list(self),))
+
+
+def _materializing(name: str) -> Any:
+    method = getattr(list, name)
+
+    def every_move_first(self: MoveList, *arguments: Any, **keywords: Any) -> Any:
+        self._fill(self._length)
+        return method(self, *arguments, **keywords)
+
+    every_move_first.__name__ = name
+    every_move_first.__doc__ = method.__doc__
+    return every_move_first
+
+
+# The list methods that see every move: they run once all moves are made.
+for _name in (
+    "__contains__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__add__",
+    "__mul__",
+    "__rmul__",
+    "__iadd__",
+    "__imul__",
+    "__reversed__",
+    "__setitem__",
+    "__delitem__",
+    "append",
+    "extend",
+    "insert",
+    "pop",
+    "remove",
+    "clear",
+    "copy",
+    "count",
+    "index",
+    "reverse",
+    "sort",
+):
+    setattr(MoveList, _name, _materializing(_name))
+
+
+def _search(
+    board: Board, rack: str, rules: Rules, limit: int | None
+) -> tuple[_Rack, list[_Row], list[GeneratedMove]]:
+    """Find every legal placement: as rows (no `limit`) or, with `limit`, as the moves that
+    may be among the `limit` best."""
     context = _make_context(rack, rules)
+    rows: list[_Row] = []
+    moves: list[GeneratedMove] = []
     if not rack:
-        return []
+        return context.rack, rows, moves
     # Cross-checks only try what this rack can put down.
     wanted = context.wanted
     cells = board.cells
@@ -816,10 +1136,12 @@ def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[
     rack_size = len(rack)
     bingo = rules.bingo_bonus
     parallel = rules.parallel_numbers
-    moves: list[GeneratedMove] = []
-    append = moves.append
     keeper = _BestScores(limit) if limit is not None else None
-    filling_cache: dict[tuple[str | int, ...], list[tuple[tuple[int, ...], str, int]]] = {}
+    filling_cache: dict[tuple[str | int, ...], list[_Filling]] = {}
+    # A free square reads as one character, or two when it may hold a rotated `=` ("11").
+    free_width = 2 if wanted >> ROTATED & 1 else 1
+    segments: list[_Segment] = []
+    bounds: list[int] = []
 
     for direction in (ACROSS, DOWN):
         cross_step = direction.other
@@ -828,26 +1150,47 @@ def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[
             texts: list[str | None] = []
             masks: list[int] = []
             crosses: list[_CrossInfo | None] = []
+            # Per square, the most its tile can add to the play's score (for best moves):
+            # letter points in the main run, and the crossing run's score.
+            letter_bounds: list[int] = []
+            cross_bounds: list[int] = []
             for sq in squares:
                 tile = cells[sq]
                 if tile is not None:
                     texts.append(tile.text)
                     masks.append(0)
                     crosses.append(None)
+                    letter_bounds.append(0)
+                    cross_bounds.append(0)
                     continue
                 texts.append(None)
                 if first_play:
-                    masks.append(_ALL_OPTIONS)
-                    crosses.append(None)
-                    continue
-                before, after = _perpendicular_texts(cells, sq, cross_step)
-                if not before and not after:
-                    masks.append(_ALL_OPTIONS)
-                    crosses.append(None)
-                    continue
-                info = _cross_info(before, after, rules, wanted)
-                masks.append(info[0])
+                    info = None
+                    mask = _ALL_OPTIONS
+                else:
+                    before, after = _perpendicular_texts(cells, sq, cross_step)
+                    if not before and not after:
+                        info = None
+                        mask = _ALL_OPTIONS
+                    else:
+                        info = _cross_info(before, after, rules, wanted)
+                        mask = info[0]
+                masks.append(mask)
                 crosses.append(info)
+                if keeper is None:
+                    continue
+                usable = mask & wanted
+                letter_bounds.append(_most_points(usable) * LETTER_MULTIPLIERS[sq] if usable else 0)
+                if info is None:
+                    cross_bounds.append(0)
+                else:
+                    cross_scores = _crossing_tables(sq, info)[1]
+                    cross_bounds.append(
+                        max(
+                            (cross_scores[o] for o in range(OPTION_COUNT) if usable >> o & 1),
+                            default=0,
+                        )
+                    )
 
             for start in range(SIZE):
                 if start > 0 and texts[start - 1] is not None:
@@ -855,6 +1198,8 @@ def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[
                 free = 0
                 touches = False
                 has_cross = False
+                letters = crossing = width = 0
+                word = 1
                 for end in range(start, SIZE):
                     text = texts[end]
                     if text is None:
@@ -865,8 +1210,14 @@ def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[
                             break  # nothing may go here, and every segment through it fails
                         if crosses[end] is not None:
                             has_cross = True
+                        if keeper is not None:
+                            letters += letter_bounds[end]
+                            crossing += cross_bounds[end]
+                            word *= WORD_MULTIPLIERS[squares[end]]
+                            width += free_width
                     else:
                         touches = True
+                        width += len(text)
                     if end < SIZE - 1 and texts[end + 1] is not None:
                         continue
                     if free == 0 or end == start:
@@ -883,29 +1234,72 @@ def _generate(board: Board, rack: str, rules: Rules, limit: int | None) -> list[
                             column < SIZE - 1 and cells[lone + 1] is not None
                         ):
                             continue  # counted once, as an across play (see play_direction)
-                    _emit_segment(
-                        context,
-                        direction,
-                        squares,
-                        texts,
-                        masks,
-                        crosses,
-                        start,
-                        end,
-                        touches or first_play,
-                        parallel,
-                        bingo if free == rules.rack_size else 0,
-                        filling_cache,
-                        append,
-                        keeper,
+                    segment_bingo = bingo if free == rules.rack_size else 0
+                    segments.append(
+                        (
+                            direction,
+                            squares,
+                            texts,
+                            masks,
+                            crosses,
+                            start,
+                            end,
+                            touches or first_play,
+                            segment_bingo,
+                        )
                     )
+                    if keeper is not None:
+                        # The equation has two sides or more around at least one `=`, so
+                        # its value is that of a side at most (width - 1) // 2 characters
+                        # long: below 2 ** that (a side's value is below 2 ** its length).
+                        bonus_bound = 1 << ((width - 1) // 2)
+                        bounds.append((letters + bonus_bound) * word + crossing + segment_bingo)
+
+    if keeper is None:
+        emit = rows.append
+        for segment in segments:
+            _emit_segment(context, *segment, parallel, filling_cache, emit, None)
+    else:
+        # Most promising segments first; stop once no later one can reach the floor.
+        order = sorted(range(len(segments)), key=bounds.__getitem__, reverse=True)
+        emit_move = moves.append
+        for index in order:
+            if bounds[index] < keeper.floor:
+                break
+            _emit_segment(context, *segments[index], parallel, filling_cache, emit_move, keeper)
     if parallel and not first_play:
-        _lone_digits_beside_numbers(context, cells, append)
-    return moves
+        lone_rows: list[_Row] = []
+        _lone_digits_beside_numbers(context, cells, lone_rows.append)
+        if keeper is None:
+            rows.extend(lone_rows)
+        else:
+            for row in lone_rows:
+                moves.extend(_row_moves(context.rack, row))
+    return context.rack, rows, moves
+
+
+#: (direction, squares of the line, texts, masks, cross-checks, start, end, touches, bingo).
+_Segment = tuple[
+    Direction, range, list[str | None], list[int], list["_CrossInfo | None"], int, int, bool, int
+]
+
+
+_MOST_POINTS: dict[int, int] = {}
+
+
+def _most_points(mask: int) -> int:
+    """The most points a natural tile can score among the options of `mask`."""
+    found = _MOST_POINTS.get(mask)
+    if found is None:
+        found = _MOST_POINTS[mask] = max(
+            (_OPTION_POINTS[option] for option in range(OPTION_COUNT) if mask >> option & 1),
+            default=0,
+        )
+    return found
 
 
 def _lone_digits_beside_numbers(
-    context: _Context, cells: Sequence[Tile | None], append: object
+    context: _Context, cells: Sequence[Tile | None], append: Callable[[_Row], None]
 ) -> None:
     """Under parallel_numbers: one digit whose across run is a number, down run an equation.
 
@@ -916,11 +1310,10 @@ def _lone_digits_beside_numbers(
     """
     rules = context.rules
     wanted = context.wanted
-    digit_choices = tuple(
-        (option, blank)
+    digit_options = tuple(
+        option
         for option in sorted(_DIGIT_OPTIONS)
-        for blank, usable in ((False, context.natural), (True, context.designable))
-        if usable[option]
+        if context.natural[option] or context.designable[option]
     )
     for sq, tile in enumerate(cells):
         if tile is not None:
@@ -934,7 +1327,7 @@ def _lone_digits_beside_numbers(
         _, down_kinds, down_values = _cross_info(down[0], down[1], rules, wanted)
         letter = LETTER_MULTIPLIERS[sq]
         word = WORD_MULTIPLIERS[sq]
-        for option, blank in digit_choices:
+        for option in digit_options:
             if down_kinds[option] != _CROSS_EQUATION:
                 continue
             number_text = across[0] + _OPTION_TEXTS[option] + across[1]
@@ -942,10 +1335,12 @@ def _lone_digits_beside_numbers(
                 number = number_value(number_text, rules)
             except EquationError:
                 continue
-            points = 0 if blank else _OPTION_POINTS[option]
-            score = (points * letter + bonus(down_values[option])) * word
-            blanks = (0,) if blank else ()
-            append(GeneratedMove((sq,), (option,), blanks, score, number_text, number, ACROSS))  # type: ignore[operator]
+            # Only the down run scores; a blank there loses its tile's letter points.
+            loss = _OPTION_POINTS[option] * letter * word
+            score = (_OPTION_POINTS[option] * letter + bonus(down_values[option])) * word
+            losses = ((loss,) * OPTION_COUNT,)
+            usage = _OPTION_USAGE[option]
+            append(((sq,), (option,), number_text, number, ACROSS, score, losses, usage))
 
 
 class _BestScores:
@@ -1006,12 +1401,14 @@ def _emit_segment(
     start: int,
     end: int,
     touches: bool,
-    parallel: bool,
     bingo: int,
-    filling_cache: dict[tuple[str | int, ...], list[tuple[tuple[int, ...], str, int]]],
-    append: object,
+    parallel: bool,
+    filling_cache: dict[tuple[str | int, ...], list[_Filling]],
+    emit: Callable[[Any], None],
     keeper: _BestScores | None,
 ) -> None:
+    """Find the equations of one segment: as rows for `emit`, or with `keeper` (best
+    moves) as the moves that reach its floor."""
     items: list[str | int] = []
     free_squares: list[int] = []
     for index in range(start, end + 1):
@@ -1064,8 +1461,8 @@ def _emit_segment(
             )
     squares_tuple = tuple(free_squares)
     check_touch = parallel and not touches
-    emit = append  # a bound list.append
-    for options, text, value in fillings:
+    rack = context.rack
+    for options, text, value, usage in fillings:
         # Under parallel_numbers a number crossing does not count as touching.
         if check_touch and not any(
             crossing is not None and crossing[option]
@@ -1082,30 +1479,49 @@ def _emit_segment(
                 crossing_score += cross_table[option]
         # The score with natural tiles only; each blank then takes its tile's points away.
         natural_score = (letters + bonus(value)) * word_multiplier + crossing_score + bingo
-        if keeper is not None and natural_score < keeper.floor:
+        if keeper is None:
+            emit(
+                (
+                    squares_tuple,
+                    options,
+                    text,
+                    value,
+                    direction,
+                    natural_score,
+                    blank_losses,
+                    usage,
+                )
+            )
             continue
-        for blanks in _realizations(context, options):
+        if natural_score < keeper.floor:
+            continue
+        for blanks in _realizations(rack, options):
             score = natural_score
             for position in blanks:
                 score -= blank_losses[position][options[position]]
-            if keeper is not None:
-                if score < keeper.floor:
-                    continue
-                keeper.add(score)
-            emit(GeneratedMove(squares_tuple, options, blanks, score, text, value, direction))  # type: ignore[operator]
+            if score < keeper.floor:
+                continue
+            keeper.add(score)
+            emit(GeneratedMove(squares_tuple, options, blanks, score, text, value, direction))
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
     """Every legal placement for the player to move in `game`, best first (:func:`sort_key`).
 
-    Empty when the game is over.
+    Empty when the game is over. The result is a :class:`MoveList`; with blanks on the
+    rack its moves are made in order as it is read (a heap merges the equations' blank
+    variants), so reading the best few costs little even when there are millions.
     """
     if game.is_over():
-        return []
-    moves = generate_placements(game.board, game.rack(), game.rules)
+        return MoveList()
     with _collector_paused():
-        moves.sort(key=sort_key)
-    return moves
+        rack, rows, _ = _search(game.board, game.rack(), game.rules, None)
+        if not rack.blanks:
+            moves = MoveList(_listed(rack, rows))
+            list.sort(moves, key=sort_key)
+            return moves
+        total = sum(_variant_count(rack, row[7]) for row in rows)
+    return MoveList._lazy(total, _best_first(rack, rows))
 
 
 def best_moves(game: Game, count: int) -> list[GeneratedMove]:
@@ -1115,9 +1531,9 @@ def best_moves(game: Game, count: int) -> list[GeneratedMove]:
     blank variants) whose score cannot reach the `count`-th best found so far.
     """
     if game.is_over() or count <= 0:
-        return []
+        return MoveList()
     moves = generate_placements(game.board, game.rack(), game.rules, limit=count)
-    return heapq.nsmallest(count, moves, key=sort_key)
+    return MoveList(heapq.nsmallest(count, moves, key=sort_key))
 
 
 def exchanges(game: Game) -> list[Exchange]:
