@@ -230,7 +230,8 @@ class _SideValues:
             return found  # type: ignore[return-value]
         if len(cache) >= _SIDE_CACHE_LIMIT:
             cache.clear()
-        result = cache[side] = _side_value(side, self.standard, self.negatives)
+        text = side.replace("R", "11") if "R" in side else side
+        result = cache[side] = _side_value(text, self.standard, self.negatives)
         return result
 
 
@@ -414,13 +415,14 @@ class _Context:
     wanted: int
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
+    steps: dict[tuple[int, int], list[_Step]]
     deficits: dict[int, int]
     rack: _Rack
 
 
 # A side's fillings of one value, grouped by option usage: fillings that use the same
 # tiles fit the rack together with exactly the same partners, so pairs are checked once.
-_SideBucket = dict[int, list[tuple[tuple[int, ...], str]]]
+_SideBucket = dict[int, list[str]]
 _OPTION_FIELD: Final = tuple(_EQUALS_OPTION if o == ROTATED else o for o in range(OPTION_COUNT))
 _OPTION_USAGE: Final = tuple(1 << (_FIELD_BITS * field) for field in _OPTION_FIELD)
 _OPTION_SHIFT: Final = tuple(_FIELD_BITS * field for field in _OPTION_FIELD)
@@ -470,6 +472,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         ),
         side_cache={},
         frontiers={},
+        steps={},
         deficits={},
         rack=_Rack(
             rack_counts=tuple(counts),
@@ -504,16 +507,59 @@ def _deficit(context: _Context, usage: int) -> int:
     return found
 
 
-_Partial = tuple[int, str, int, int, tuple[int, ...]]
+_Partial = tuple[int, str, int, int]
+#: (character, next state, field shift, one of that field, natural tiles, blank may show it)
+_Step = tuple[str, int, int, int, int, bool]
+#: A free square's character in a side's text: the face, or ``R`` for a rotated `=` (it
+#: reads ``11``, two characters, which would make positions ambiguous).
+_SIDE_CHARACTERS: Final = (*FACES, "R")
+_ROTATED_CHARACTER: Final = "R"
+_OPTION_OF_CHARACTER: Final = {
+    character: option for option, character in enumerate(_SIDE_CHARACTERS)
+}
 #: One way to fill a segment: (options of its free squares, the run's text, its value,
 #: option usage).
 _Filling = tuple[tuple[int, ...], str, int, int]
 
 
+def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
+    """The options a free square of `mask` may show after `state`, with what each needs.
+
+    Each is (character in the side's text, next state, its rack field's shift, one of that
+    field, how many natural tiles of it the rack holds (0 when none may show it), whether a
+    blank may show it). Cached per (state, mask): the search asks this once per partial.
+    """
+    key = (state, mask)
+    found = context.steps.get(key)
+    if found is None:
+        row = context.transitions[state]
+        found = []
+        for option in _side_options(context, mask):
+            next_state = row[option]
+            if next_state == _DEAD:
+                continue
+            shift = _OPTION_SHIFT[option]
+            natural = context.rack_counts[_OPTION_FIELD[option]] if context.natural[option] else 0
+            found.append(
+                (
+                    _SIDE_CHARACTERS[option],
+                    next_state,
+                    shift,
+                    1 << shift,
+                    natural,
+                    context.designable[option],
+                )
+            )
+        context.steps[key] = found
+    return found
+
+
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
-    A partial is (automaton state, text, option usage, blanks needed, options in order).
+    A partial is (automaton state, text, option usage, blanks needed). In the text a free
+    square is one character (a rotated `=` is ``R``: :data:`_SIDE_CHARACTERS`), so where each
+    free square's option is can be read back from the text (:func:`_side_options_of`).
     Frontiers are cached by shape prefix, so sides that start alike (very common: most
     begin with a few free squares) share the work of their common beginning.
     """
@@ -524,46 +570,24 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     found = []
     append = found.append
     item = items[-1]
-    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0, ())]
+    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0)]
     if type(item) is str:
         leading_zeros = context.rules.leading_zeros
-        for state, text, usage, needed, chosen in parent:
-            state = _feed(state, item, leading_zeros)
+        after = [_feed(state, item, leading_zeros) for state in range(_DEAD + 1)]
+        for state, text, usage, needed in parent:
+            state = after[state]
             if state != _DEAD:
-                append((state, text + item, usage, needed, chosen))
+                append((state, text + item, usage, needed))
     else:
-        transitions = context.transitions
-        rack_counts = context.rack_counts
         blanks = context.blanks
-        natural = context.natural
-        designable = context.designable
-        options = _side_options(context, item)  # type: ignore[arg-type]
-        for state, text, usage, needed, chosen in parent:
-            row = transitions[state]
-            for option in options:
-                next_state = row[option]
-                if next_state == _DEAD:
-                    continue
-                shift = _OPTION_SHIFT[option]
-                if (
-                    usage >> shift & _FIELD_MASK >= rack_counts[_OPTION_FIELD[option]]
-                    or not (natural[option])
-                ):
+        by_state = [_steps(context, state, item) for state in range(_DEAD + 1)]  # type: ignore[arg-type]
+        for state, text, usage, needed in parent:
+            for character, next_state, shift, one, natural, blank_may in by_state[state]:
+                if usage >> shift & _FIELD_MASK < natural:
+                    append((next_state, text + character, usage + one, needed))
+                elif blank_may and needed < blanks:
                     # Only a blank can show this one more time.
-                    if needed == blanks or not designable[option]:
-                        continue
-                    more = needed + 1
-                else:
-                    more = needed
-                append(
-                    (
-                        next_state,
-                        text + _OPTION_TEXTS[option],
-                        usage + (1 << shift),
-                        more,
-                        (*chosen, option),
-                    )
-                )
+                    append((next_state, text + character, usage + one, needed + 1))
     cache[items] = found
     return found
 
@@ -572,29 +596,69 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     """Every filling of one side's free squares that reads as a valid side, by value.
 
     `items` is the side's shape: fixed text (tiles on the board) or a mask of the options
-    a free square allows. Entries are (option usage, options in order, text); a filling is
-    kept when the rack's tiles, blanks included, can show it.
+    a free square allows. Fillings are grouped by value, then by option usage, as texts
+    (see :func:`_frontier`); a filling is kept when the rack's tiles, blanks included, can
+    show it.
     """
     cached = context.side_cache.get(items)
     if cached is not None:
         return cached
     results: dict[int, _SideBucket] = {}
-    values = context.side_values
-    for state, text, usage, _, chosen in _frontier(context, items):
-        if state not in _ACCEPTING:
-            continue
-        value = values.value(text)
+    value_of = context.side_values.value
+    for _, text, usage, _ in _accepting(context, items):
+        value = value_of(text)
         if value is not None:
             bucket = results.get(value)
             if bucket is None:
-                bucket = results[value] = {}
+                results[value] = {usage: [text]}
+                continue
             fillings = bucket.get(usage)
             if fillings is None:
-                bucket[usage] = [(chosen, text)]
+                bucket[usage] = [text]
             else:
-                fillings.append((chosen, text))
+                fillings.append(text)
     context.side_cache[items] = results
     return results
+
+
+def _accepting(context: _Context, items: tuple[str | int, ...]) -> Iterator[_Partial]:
+    """The partials over `items` that end a side (:func:`_frontier`'s accepting ones).
+
+    When the frontier of `items` is not cached, the last square is stepped here without
+    storing anything: a side's whole shape is often no other side's beginning.
+    """
+    found = context.frontiers.get(items)
+    item = items[-1]
+    if found is not None or type(item) is str or len(items) == 1:
+        return (partial for partial in _frontier(context, items) if partial[0] in _ACCEPTING)
+    return _accepting_steps(context, _frontier(context, items[:-1]), int(item))
+
+
+def _accepting_steps(context: _Context, parent: list[_Partial], mask: int) -> Iterator[_Partial]:
+    blanks = context.blanks
+    by_state = [
+        [step for step in _steps(context, state, mask) if step[1] in _ACCEPTING]
+        for state in range(_DEAD + 1)
+    ]
+    for state, text, usage, needed in parent:
+        for character, next_state, shift, one, natural, blank_may in by_state[state]:
+            if usage >> shift & _FIELD_MASK < natural:
+                yield (next_state, text + character, usage + one, needed)
+            elif blank_may and needed < blanks:
+                yield (next_state, text + character, usage + one, needed + 1)
+
+
+def _free_positions(side: tuple[str | int, ...]) -> tuple[int, ...]:
+    """Where a side's free squares are in its text (:func:`_frontier`)."""
+    positions = []
+    at = 0
+    for item in side:
+        if type(item) is str:
+            at += len(item)
+        else:
+            positions.append(at)
+            at += 1
+    return tuple(positions)
 
 
 def _split_sides(items: Sequence[str | int]) -> list[tuple[str | int, ...]] | None:
@@ -631,20 +695,40 @@ def _join(
     sides: list[tuple[str | int, ...]],
     equals_slot: int,
     out: list[_Filling],
-) -> None:
+    reach: Callable[[int], bool] | None = None,
+) -> bool:
     """Pair up fillings of the sides that share a value and that the rack can show together.
 
     `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
     or -1; it is inserted into the options there. Appends (options, text, value, option
     usage) of every equation that :func:`equation_value` confirms.
+
+    `reach` (best moves only) says whether the segment could still reach the best scores
+    with a bonus up to the given one; when the values the cheaper sides share cannot give a
+    large enough bonus, the costliest side is not enumerated, and this returns False (the
+    equations appended are then not all of them).
     """
-    tables = [_enumerate_side(context, side) for side in sides]
+    # Sides with the fewest free squares first: they are the cheapest to enumerate, and
+    # when one has no filling (or no value another shares) the costly ones are not needed.
+    tables: list[dict[int, _SideBucket]] = [{}] * len(sides)
+    shared: set[int] | None = None
+    order = sorted(range(len(sides)), key=lambda index: _free_count(sides[index]))
+    for position in order:
+        # The equation's value is one the cheaper sides share, so is its bonus.
+        costliest = position == order[-1]
+        if reach is not None and costliest and shared is not None and not reach(bonus(max(shared))):
+            return False
+        table = tables[position] = _enumerate_side(context, sides[position])
+        shared = set(table) if shared is None else shared.intersection(table)
+        if not shared:
+            return True
     smallest = min(tables, key=len)
-    if not smallest:
-        return
     blanks = context.blanks
     guarded = context.rack_guarded
     rules = context.rules
+    rotated = rules.rotated_equals
+    option_of = _OPTION_OF_CHARACTER
+    free_positions = [_free_positions(side) for side in sides]
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
     for value in smallest:
@@ -657,9 +741,7 @@ def _join(
         else:
             # Depth-first product of the sides' usage groups, dropping partial joins the rack
             # cannot show; then every filling of every surviving combination.
-            stack: list[tuple[int, int, tuple[list[tuple[tuple[int, ...], str]], ...]]] = [
-                (0, start_usage, ())
-            ]
+            stack: list[tuple[int, int, tuple[list[str], ...]]] = [(0, start_usage, ())]
             while stack:
                 depth, usage, groups = stack.pop()
                 for side_usage, fillings in buckets[depth].items():
@@ -672,7 +754,9 @@ def _join(
                         stack.append((depth + 1, total, (*groups, fillings)))
                         continue
                     for combination in product(*groups, fillings):
-                        joined_text = "=".join([text for _, text in combination])
+                        joined_text = "=".join(combination)
+                        if rotated:
+                            joined_text = joined_text.replace(_ROTATED_CHARACTER, "11")
                         if _MAYBE_IDENTITY.search(joined_text) is None:
                             # Grammar and side values already make it a valid equation.
                             confirmed = value
@@ -681,21 +765,30 @@ def _join(
                                 confirmed = equation_value(joined_text, rules)
                             except EquationError:
                                 continue
-                        joined: tuple[int, ...] = ()
-                        for chosen, _ in combination:
-                            joined += chosen
+                        joined = tuple(
+                            [
+                                option_of[text[at]]
+                                for text, positions in zip(combination, free_positions, strict=True)
+                                for at in positions
+                            ]
+                        )
                         if equals_slot >= 0:
                             joined = (*joined[:equals_slot], _EQUALS_OPTION, *joined[equals_slot:])
                         out.append((joined, joined_text, confirmed, total))
+    return True
 
 
-def _segment_fillings(context: _Context, items: tuple[str | int, ...]) -> list[_Filling]:
-    """Every way to fill a segment's free squares (as options) so it reads as an equation."""
+def _segment_fillings(
+    context: _Context, items: tuple[str | int, ...], reach: Callable[[int], bool] | None = None
+) -> tuple[list[_Filling], bool]:
+    """Every way to fill a segment's free squares (as options) so it reads as an equation;
+    and whether that is all of them (see `reach` in :func:`_join`)."""
     out: list[_Filling] = []
+    complete = True
     if any(type(item) is str and "=" in item for item in items):
         sides = _split_sides(items)
         if sides is not None:
-            _join(context, sides, -1, out)
+            complete = _join(context, sides, -1, out, reach)
     if context.equals_usable:
         free_index = -1
         for position, item in enumerate(items):
@@ -706,8 +799,8 @@ def _segment_fillings(context: _Context, items: tuple[str | int, ...]) -> list[_
                 continue
             sides = _split_sides((*items[:position], "=", *items[position + 1 :]))
             if sides is not None:
-                _join(context, sides, free_index, out)
-    return out
+                complete = _join(context, sides, free_index, out, reach) and complete
+    return out, complete
 
 
 def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -1140,8 +1233,10 @@ def _search(
     filling_cache: dict[tuple[str | int, ...], list[_Filling]] = {}
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
     free_width = 2 if wanted >> ROTATED & 1 else 1
+    natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
     segments: list[_Segment] = []
     bounds: list[int] = []
+    score_parts: list[tuple[int, int, int]] = []
 
     for direction in (ACROSS, DOWN):
         cross_step = direction.other
@@ -1180,7 +1275,9 @@ def _search(
                 if keeper is None:
                     continue
                 usable = mask & wanted
-                letter_bounds.append(_most_points(usable) * LETTER_MULTIPLIERS[sq] if usable else 0)
+                # A blank scores no points: only the rack's natural tiles count here.
+                natural_usable = usable & natural_mask
+                letter_bounds.append(_most_points(natural_usable) * LETTER_MULTIPLIERS[sq])
                 if info is None:
                     cross_bounds.append(0)
                 else:
@@ -1251,9 +1348,11 @@ def _search(
                     if keeper is not None:
                         # The equation has two sides or more around at least one `=`, so
                         # its value is that of a side at most (width - 1) // 2 characters
-                        # long: below 2 ** that (a side's value is below 2 ** its length).
-                        bonus_bound = 1 << ((width - 1) // 2)
+                        # long: below 2 ** that in size (each operator's result is below
+                        # 2 ** the length of its text), so its leading bit is at most half.
+                        bonus_bound = 1 << max((width - 1) // 2 - 1, 0)
                         bounds.append((letters + bonus_bound) * word + crossing + segment_bingo)
+                        score_parts.append((letters, word, crossing + segment_bingo))
 
     if keeper is None:
         emit = rows.append
@@ -1266,7 +1365,15 @@ def _search(
         for index in order:
             if bounds[index] < keeper.floor:
                 break
-            _emit_segment(context, *segments[index], parallel, filling_cache, emit_move, keeper)
+            _emit_segment(
+                context,
+                *segments[index],
+                parallel,
+                filling_cache,
+                emit_move,
+                keeper,
+                score_parts[index],
+            )
     if parallel and not first_play:
         lone_rows: list[_Row] = []
         _lone_digits_beside_numbers(context, cells, lone_rows.append)
@@ -1406,9 +1513,11 @@ def _emit_segment(
     filling_cache: dict[tuple[str | int, ...], list[_Filling]],
     emit: Callable[[Any], None],
     keeper: _BestScores | None,
+    score_parts: tuple[int, int, int] = (0, 1, 0),
 ) -> None:
     """Find the equations of one segment: as rows for `emit`, or with `keeper` (best
-    moves) as the moves that reach its floor."""
+    moves) as the moves that reach its floor; `score_parts` then bound the segment's
+    scores: (letter points, word multiplier, crossing scores and bingo)."""
     items: list[str | int] = []
     free_squares: list[int] = []
     for index in range(start, end + 1):
@@ -1423,7 +1532,18 @@ def _emit_segment(
     shape = tuple(items)
     fillings = filling_cache.get(shape)
     if fillings is None:
-        fillings = filling_cache[shape] = _segment_fillings(context, shape)
+        if keeper is None:
+            fillings, _ = _segment_fillings(context, shape)
+            filling_cache[shape] = fillings
+        else:
+            letters, word, rest = score_parts
+
+            def reach(bonus_bound: int) -> bool:
+                return (letters + bonus_bound) * word + rest >= keeper.floor
+
+            fillings, complete = _segment_fillings(context, shape, reach)
+            if complete:
+                filling_cache[shape] = fillings
     if not fillings:
         return
     word_multiplier = 1
@@ -1610,3 +1730,8 @@ class LegalMoves:
 
     def __repr__(self) -> str:
         return f"<LegalMoves of a game with {len(self)} moves>"
+
+
+def _free_count(side: tuple[str | int, ...]) -> int:
+    """How many free squares a side's shape has."""
+    return sum(1 for item in side if type(item) is int)
