@@ -205,25 +205,101 @@ def _side_value(side: str, standard: bool, negatives: bool) -> int | None:
 _NO_VALUE: Final = object()
 
 # An identity fragment (RULES.md §7) is an operator with a bare literal operand of its
-# neutral value, and such an operand is always written right beside its operator. So an
-# equation this pattern does not match has no fragment, and its grammar and side values
-# alone decide it; one it matches goes to expr.equation_value, which applies §7.
+# neutral value, and such an operand is always written right beside its operator. So a
+# side this pattern does not match has no fragment; one it matches is read again by
+# _side_reading, which finds its fragments in the parse tree.
 _MAYBE_IDENTITY: Final = re.compile(
     r"[x/&]0*1(?![01])|[-+|^]0+(?![01])|(?<![01~])0*1[x&]|(?<![01~])0+[+|^]"
 )
+# Identity switches as bits (a side's fragments need all of its bits switched on).
+_TIMES_ONE, _PLUS_MINUS_ZERO, _AND_ONE_OR_ZERO = 1, 2, 4
+# Per operator: its neutral literal value, whether a neutral literal on its left makes a
+# fragment too, and the switch that allows its fragments (RULES.md §7).
+_NEUTRAL: Final = {
+    "x": (1, True, _TIMES_ONE),
+    "/": (1, False, _TIMES_ONE),
+    "+": (0, True, _PLUS_MINUS_ZERO),
+    "-": (0, False, _PLUS_MINUS_ZERO),
+    "&": (1, True, _AND_ONE_OR_ZERO),
+    "|": (0, True, _AND_ONE_OR_ZERO),
+    "^": (0, True, _AND_ONE_OR_ZERO),
+}
+
+#: What a side reads as: None (a step fails), its value (no identity fragment), or
+#: (value, number of identity fragments, the switches they need as bits).
+_Reading = int | None | tuple[int, int, int]
+
+
+def _side_reading(side: str, standard: bool, negatives: bool) -> _Reading:
+    """The value of one grammatical side and its identity fragments (RULES.md §6, §7).
+
+    A fragment is an operation of the parse tree (the precedence in force) with a bare
+    number literal of the operator's neutral value as an operand; an operation counts once
+    however many of its operands are neutral.
+
+    >>> _side_reading("1+1", True, False), _side_reading("10x1+0", True, False)
+    (2, (2, 2, 3))
+    >>> _side_reading("1-10", True, False) is None
+    True
+    """
+    if _MAYBE_IDENTITY.search(side) is None:
+        return _side_value(side, standard, negatives)
+    tokens = _SPLIT_OPERATORS.split(side)
+    first = tokens[0]
+    values = [_operand_value(first)]
+    # Per value on the stack: its literal value when it is a bare number, else -1.
+    literals = [-1 if first[0] == "~" else values[0]]
+    strength = _STANDARD_STRENGTH if standard else _FLAT_STRENGTH
+    operators: list[str] = []
+    fragments = switches = 0
+
+    def reduce() -> bool:
+        nonlocal fragments, switches
+        operator = operators.pop()
+        right = values.pop()
+        right_literal = literals.pop()
+        neutral, either_side, switch = _NEUTRAL[operator]
+        if right_literal == neutral or (either_side and literals[-1] == neutral):
+            fragments += 1
+            switches |= switch
+        result = _apply(operator, values[-1], right, negatives)
+        if result is None:
+            return False
+        values[-1] = result
+        literals[-1] = -1
+        return True
+
+    for index in range(1, len(tokens), 2):
+        operator = tokens[index]
+        level = strength[operator]
+        while operators and strength[operators[-1]] >= level:
+            if not reduce():
+                return None
+        operators.append(operator)
+        token = tokens[index + 1]
+        value = _operand_value(token)
+        values.append(value)
+        literals.append(-1 if token[0] == "~" else value)
+    while operators:
+        if not reduce():
+            return None
+    return (values[0], fragments, switches) if fragments else values[0]
 
 
 class _SideValues:
-    """Cached side values under one (precedence, allow_negatives)."""
+    """Cached side readings (:func:`_side_reading`) under one (precedence, allow_negatives).
+
+    Keys are side texts of the search, where ``R`` is a rotated `=` reading ``11``.
+    """
 
     __slots__ = ("cache", "negatives", "standard")
 
     def __init__(self, standard: bool, negatives: bool) -> None:
         self.standard = standard
         self.negatives = negatives
-        self.cache: dict[str, int | None] = {}
+        self.cache: dict[str, _Reading] = {}
 
-    def value(self, side: str) -> int | None:
+    def value(self, side: str) -> _Reading:
         cache = self.cache
         found = cache.get(side, _NO_VALUE)
         if found is not _NO_VALUE:
@@ -231,7 +307,7 @@ class _SideValues:
         if len(cache) >= _SIDE_CACHE_LIMIT:
             cache.clear()
         text = side.replace("R", "11") if "R" in side else side
-        result = cache[side] = _side_value(text, self.standard, self.negatives)
+        result = cache[side] = _side_reading(text, self.standard, self.negatives)
         return result
 
 
@@ -416,6 +492,8 @@ class _Context:
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     steps: dict[tuple[int, int], list[_Step]]
+    identity_switches: int
+    fragmented: set[str]
     deficits: dict[int, int]
     rack: _Rack
 
@@ -473,6 +551,10 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         side_cache={},
         frontiers={},
         steps={},
+        identity_switches=(_TIMES_ONE if rules.identity_times_one else 0)
+        | (_PLUS_MINUS_ZERO if rules.identity_plus_minus_zero else 0)
+        | (_AND_ONE_OR_ZERO if rules.identity_and_one_or_zero else 0),
+        fragmented=set(),
         deficits={},
         rack=_Rack(
             rack_counts=tuple(counts),
@@ -605,18 +687,29 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         return cached
     results: dict[int, _SideBucket] = {}
     value_of = context.side_values.value
+    allowed = context.identity_switches
+    chains = context.rules.identity_chains
+    fragmented = context.fragmented
     for _, text, usage, _ in _accepting(context, items):
-        value = value_of(text)
-        if value is not None:
-            bucket = results.get(value)
-            if bucket is None:
-                results[value] = {usage: [text]}
-                continue
-            fillings = bucket.get(usage)
-            if fillings is None:
-                bucket[usage] = [text]
-            else:
-                fillings.append(text)
+        reading = value_of(text)
+        if reading is None:
+            continue
+        if type(reading) is tuple:
+            value, fragments, switches = reading
+            if switches & ~allowed or (fragments > 1 and not chains):
+                continue  # a fragment the rules forbid, or a chain within this side
+            fragmented.add(text)
+        else:
+            value = reading  # type: ignore[assignment]
+        bucket = results.get(value)
+        if bucket is None:
+            results[value] = {usage: [text]}
+            continue
+        fillings = bucket.get(usage)
+        if fillings is None:
+            bucket[usage] = [text]
+        else:
+            fillings.append(text)
     context.side_cache[items] = results
     return results
 
@@ -727,6 +820,8 @@ def _join(
     guarded = context.rack_guarded
     rules = context.rules
     rotated = rules.rotated_equals
+    fragmented = context.fragmented
+    check_chains = not rules.identity_chains and bool(fragmented)
     option_of = _OPTION_OF_CHARACTER
     free_positions = [_free_positions(side) for side in sides]
     last = len(tables) - 1
@@ -754,17 +849,13 @@ def _join(
                         stack.append((depth + 1, total, (*groups, fillings)))
                         continue
                     for combination in product(*groups, fillings):
+                        # Grammar, side values and each side's fragments are settled; only
+                        # a chain across sides is left to rule out.
+                        if check_chains and sum(text in fragmented for text in combination) > 1:
+                            continue
                         joined_text = "=".join(combination)
                         if rotated:
                             joined_text = joined_text.replace(_ROTATED_CHARACTER, "11")
-                        if _MAYBE_IDENTITY.search(joined_text) is None:
-                            # Grammar and side values already make it a valid equation.
-                            confirmed = value
-                        else:
-                            try:
-                                confirmed = equation_value(joined_text, rules)
-                            except EquationError:
-                                continue
                         joined = tuple(
                             [
                                 option_of[text[at]]
@@ -774,7 +865,7 @@ def _join(
                         )
                         if equals_slot >= 0:
                             joined = (*joined[:equals_slot], _EQUALS_OPTION, *joined[equals_slot:])
-                        out.append((joined, joined_text, confirmed, total))
+                        out.append((joined, joined_text, value, total))
     return True
 
 
