@@ -411,3 +411,48 @@ def test_check_many_agrees_with_check_on_sides_evaluated_in_groups() -> None:
                 else ("invalid", result.kind, result.position)
             )
             assert mine == reference(text, rules)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0101=+-x/&|^~ a", max_size=20), st.booleans())
+def test_the_readable_start_ends_at_the_first_bad_spot(codes: str, leading_zeros: bool) -> None:
+    # check_many classifies texts by how far the grammar reads them; the errors it reports
+    # are keyed by that spot, so it must be exactly the first bad spot.
+    rules = Rules(leading_zeros=leading_zeros)
+    evaluator = expr._evaluator(rules)
+    match = evaluator.readable.match(codes)
+    assert match is not None
+    pattern = expr._BAD_SPOT if leading_zeros else expr._BAD_SPOT_NO_LEADING_ZEROS
+    spot = pattern.search(codes)
+    assert match.end() == (len(codes) if spot is None else spot.start())
+    grammatical = evaluator.grammar.fullmatch(codes) is not None
+    read_whole = match.end() == len(codes) and codes[-1:] in ("0", "1") and "=" in codes
+    assert grammatical == read_whole
+
+
+def test_quick_codes_in_a_batch_agree_with_one_by_one() -> None:
+    texts = [
+        "1 AND 1 = 1",
+        "11 × 10 = 110",
+        "NOT 0 = 1",
+        "1 xor 1 = 0",
+        "ı = 1",
+        "1\t+ 1 = 10",
+        "1 * 1 = 1",
+        "",
+        "   ",
+        "1 ÷ 1 = 1",
+        "é",
+        "10 OR 1 = 11",
+    ]
+    assert expr._quick_codes_many(texts) == [expr._quick_codes(text) for text in texts]
+    with_nul = ["1 AND 1", "1\0 = 1"]
+    assert expr._quick_codes_many(with_nul) == [expr._quick_codes(text) for text in with_nul]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="01 =+xX\tAaNnDdOoRrTt~", max_size=25))
+def test_code_positions_find_the_start_of_each_unit(text: str) -> None:
+    starts = [unit.start() for unit in expr._UNITS.finditer(text)]
+    positions = expr._CodePositions(text)
+    assert [positions[index] for index in range(len(starts))] == starts

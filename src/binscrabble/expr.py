@@ -280,6 +280,51 @@ def _quick_codes(text: str) -> str | None:
     return codes if _CODES_ONLY.fullmatch(codes) else None
 
 
+def _quick_codes_many(texts: list[str]) -> list[str | None]:
+    """:func:`_quick_codes` for many texts, with each string method run once for all.
+
+    The texts are joined with a NUL between them (when none holds one), so each method
+    walks one long string in C instead of being called once per text.
+    """
+    if not texts:
+        return []
+    joined = "\0".join(texts)
+    if joined.count("\0") != len(texts) - 1:
+        return list(map(_quick_codes, texts))
+    if not joined.isascii():
+        for symbol, code in _UNICODE_ALIAS_PAIRS:
+            joined = joined.replace(symbol, code)
+    # A text still not ASCII here has no quick codes (decided before upper(), which turns
+    # some letters into ASCII ones).
+    ascii_flags = list(map(str.isascii, joined.split("\0")))
+    joined = (
+        joined.upper()
+        .replace("XOR", "^")
+        .replace("AND", "&")
+        .replace("NOT", "~")
+        .replace("OR", "|")
+        .replace("X", "x")
+        .replace(" ", "")
+    )
+    found: list[str | None] = list(joined.split("\0"))
+    if len(found) != len(texts):  # upper() made a NUL? never; but stay exact
+        return list(map(_quick_codes, texts))
+    for index, (codes, ascii_text) in enumerate(zip(found, ascii_flags, strict=True)):
+        if not ascii_text:
+            found[index] = None
+        elif codes and codes.strip(_CODE_SYMBOL_TEXT):
+            # Rarer aliases (* : !) and other spaces (tabs...): one translation, slower.
+            codes = codes.translate(_ASCII_TAIL)
+            found[index] = codes if _CODES_ONLY.fullmatch(codes) else None
+    return found
+
+
+_UNICODE_ALIAS_PAIRS: Final = tuple(
+    (symbol, code) for symbol, code in SYMBOL_ALIASES.items() if not symbol.isascii()
+)
+_CODE_SYMBOL_TEXT: Final = "01=+-x/&|^~"
+
+
 # One unit per code, as _normalize reads them: a word (tried first) or any other symbol.
 _UNITS: Final = re.compile(r"(?i:xor|and|not|or)|\S")
 
@@ -297,7 +342,23 @@ class _CodePositions:
         self.text = text
 
     def __getitem__(self, index: int) -> int:
-        return next(itertools.islice(_UNITS.finditer(self.text), index, None)).start()
+        skip = _SKIP_UNITS.get(index)
+        if skip is None:
+            if len(_SKIP_UNITS) >= _SHAPE_LIMIT:
+                _SKIP_UNITS.clear()
+            # `index` units, each after optional spaces, then the spaces before the next:
+            # the match ends where that unit starts. Atomic groups read each unit as
+            # _UNITS.finditer does (a word before a single symbol), never otherwise.
+            skip = _SKIP_UNITS[index] = re.compile(
+                rf"(?>\s*+(?>(?i:xor|and|not|or)|\S)){{{index}}}\s*+"
+            )
+        found = skip.match(self.text)
+        if found is None or found.end() >= len(self.text):
+            return next(itertools.islice(_UNITS.finditer(self.text), index, None)).start()
+        return found.end()
+
+
+_SKIP_UNITS: dict[int, re.Pattern[str]] = {}
 
 
 def _normalize(text: str) -> tuple[str, list[int] | None]:
@@ -867,6 +928,18 @@ def _evaluate_group(
 _GROUP_AT_LEAST: Final = 4
 _TWOS: Final = itertools.repeat(2)
 _ZEROS: Final = itertools.repeat("0")
+_INTS: Final = itertools.repeat(int)
+_NONES: Final = itertools.repeat(None)
+_FIRST: Final = operator_module.itemgetter(0)
+_SECOND: Final = operator_module.itemgetter(1)
+_THIRD: Final = operator_module.itemgetter(2)
+_ZERO_INTS: Final = itertools.repeat(0)
+_LAST_SYMBOL: Final = itertools.repeat(slice(-1, None))
+_EQUALS: Final = itertools.repeat("=")
+_MATCH_END: Final[Callable[[re.Match[str] | None], int]] = re.Match.end  # type: ignore[assignment]
+_DIGIT_ENDINGS: Final = itertools.repeat(("0", "1"))
+_CODE_SYMBOLS: Final = itertools.repeat(_CODE_SYMBOL_TEXT)
+_SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
 _ONES_TEXT: Final = itertools.repeat("1")
 _ONES: Final = itertools.repeat(1)
 
@@ -948,6 +1021,7 @@ class _Evaluator:
         "leading_zeros",
         "negatives",
         "precedence",
+        "readable",
         "results",
         "shapes",
         "sides",
@@ -973,6 +1047,10 @@ class _Evaluator:
         # call. Possessive quantifiers: nothing is ever worth backtracking into, since digits,
         # operators and `=` never overlap. When it fails, _syntax_failure says why.
         self.grammar = re.compile(f"{side}(?:={side})++")
+        # The longest start of a text that the grammar can still read (every state of the
+        # reading is fixed by the symbol before, RULES.md §6): it ends where the first
+        # error is, or at the end of the text. One match classifies a text in a batch.
+        self.readable = re.compile(f"(?:{operand}[-+x/&|^=])*+(?:{operand}|~)?+")
         self.equations: dict[str, _Outcome] = {}
         self.sides: dict[str, _CachedSide] = {}
         self.results: dict[str, CheckResult] = {}
@@ -1065,20 +1143,39 @@ class _Evaluator:
         if distinct and max(map(len, distinct)) > MAX_SYMBOLS:
             long_texts = [text for text in distinct if len(text) > MAX_SYMBOLS]
             distinct = [text for text in distinct if len(text) <= MAX_SYMBOLS]
-        matches = list(map(self.grammar.fullmatch, distinct))
-        grammatical = list(itertools.compress(distinct, matches))
-        others = list(itertools.compress(distinct, map(operator_module.not_, matches)))
-        codes_matches = list(map(_CODES_ONLY.fullmatch, others))
-        malformed = list(itertools.compress(others, codes_matches))
+        # How far the grammar reads each text: to its end, with a digit last and a `=`
+        # somewhere, is grammatical; anything else is malformed codes or typed text.
+        ends = list(map(_MATCH_END, map(self.readable.match, distinct)))
+        lengths = list(map(len, distinct))
+        whole = list(map(operator_module.eq, ends, lengths))
+        grammatical_flags = list(
+            map(
+                operator_module.and_,
+                map(
+                    operator_module.and_,
+                    whole,
+                    map(str.endswith, distinct, _DIGIT_ENDINGS),
+                ),
+                map(operator_module.contains, distinct, _EQUALS),
+            )
+        )
+        grammatical = list(itertools.compress(distinct, grammatical_flags))
+        rest = list(map(operator_module.not_, grammatical_flags))
+        others = list(itertools.compress(distinct, rest))
+        other_ends = list(itertools.compress(ends, rest))
+        # Codes only (no spaces, words or aliases): nothing is left when they are stripped.
+        codes_flags = list(map(operator_module.not_, map(str.strip, others, _CODE_SYMBOLS)))
+        malformed = list(itertools.compress(others, codes_flags))
+        malformed_ends = list(itertools.compress(other_ends, codes_flags))
         verdicts: dict[str, CheckResult] = {}
         typed_grammatical: list[str] = []
         typed_codes: list[str] = []
         typed_malformed: list[str] = []
         typed_malformed_codes: list[str] = []
+        typed = list(itertools.compress(others, map(operator_module.not_, codes_flags)))
         fullmatch = self.grammar.fullmatch
-        for text in itertools.compress(others, map(operator_module.not_, codes_matches)):
+        for text, quick in zip(typed, _quick_codes_many(typed), strict=True):
             # Typed text: its codes join the grammatical or the malformed ones.
-            quick = _quick_codes(text)
             if quick is None or len(quick) > MAX_SYMBOLS:
                 verdicts[text] = self._ungrammatical_codes_or_typed(text)
             elif fullmatch(quick):
@@ -1089,28 +1186,19 @@ class _Evaluator:
                 typed_malformed_codes.append(quick)
         for text in long_texts:
             verdicts[text] = self._ungrammatical_codes_or_typed(text)
-        verdicts.update(
-            zip(
-                grammatical + typed_grammatical,
-                self._check_grammatical(grammatical, typed_grammatical, typed_codes),
-                strict=True,
-            )
-        )
-        verdicts.update(zip(malformed, self._check_malformed(malformed, malformed), strict=True))
+        verdicts.update(self._check_grammatical(grammatical, typed_grammatical, typed_codes))
+        verdicts.update(self._check_malformed(malformed, malformed, malformed_ends))
         if typed_malformed:
+            typed_ends = list(map(_MATCH_END, map(self.readable.match, typed_malformed_codes)))
             verdicts.update(
-                zip(
-                    typed_malformed,
-                    self._check_malformed(typed_malformed, typed_malformed_codes),
-                    strict=True,
-                )
+                self._check_malformed(typed_malformed, typed_malformed_codes, typed_ends)
             )
         return list(map(verdicts.__getitem__, texts))
 
     def _check_grammatical(
         self, grammatical: list[str], typed: list[str], typed_codes: list[str]
-    ) -> list[CheckResult]:
-        """Verdicts on grammatical codes, then on typed texts with grammatical codes, in order.
+    ) -> dict[str, CheckResult]:
+        """Verdicts on grammatical codes and on typed texts with grammatical codes, by text.
 
         Every distinct side is evaluated once: plain numbers by one ``map(int, ...)``, the
         others by :meth:`_new_sides`.
@@ -1135,17 +1223,84 @@ class _Evaluator:
             unknown = unknown_now
         values.update(self._new_sides(unknown))
         get = values.__getitem__
-        results: list[CheckResult] = []
-        append = results.append
+        verdicts: dict[str, CheckResult] = {}
         new = _new_tuple
-        for index, (codes, sides) in enumerate(zip(all_codes, split_texts, strict=True)):
-            text = codes if index < len(grammatical) else typed[index - len(grammatical)]
+        # The common case in C, over whole lists: two sides, each a value, with at most
+        # the identity fragments the rules allow. Equal sides make a valid equation (typed
+        # or not); different ones say so (typed texts leave that to the loop below, which
+        # finds the position in the text as given).
+        flat: dict[str, _CachedSide | None] = values
+        fragments: dict[str, int] = {}
+        not_plain = list(
+            itertools.compress(
+                values, map(operator_module.is_not, map(type, values.values()), _INTS)
+            )
+        )
+        if not_plain:
+            flat = values.copy()
+            for side in not_plain:
+                cached = values[side]
+                if type(cached) is tuple and len(cached) == 2:
+                    flat[side] = cached[0]
+                    fragments[side] = cached[1]
+        flat_get = flat.__getitem__
+        plain = len(grammatical)
+        all_texts = grammatical + typed if typed else grammatical
+        left_sides = list(map(_FIRST, split_texts))
+        right_sides = list(map(_SECOND, split_texts))
+        lefts = list(map(flat_get, left_sides))
+        rights = list(map(flat_get, right_sides))
+        simple = list(
+            map(
+                operator_module.and_,
+                map(
+                    operator_module.and_,
+                    map(operator_module.eq, map(len, split_texts), _TWOS),
+                    map(operator_module.is_, map(type, lefts), _INTS),
+                ),
+                map(operator_module.is_, map(type, rights), _INTS),
+            )
+        )
+        if fragments and not self.chains:
+            fragment_get = fragments.get
+            counts = map(
+                operator_module.add,
+                map(fragment_get, left_sides, _ZERO_INTS),
+                map(fragment_get, right_sides, _ZERO_INTS),
+            )
+            simple = list(map(operator_module.and_, simple, map(operator_module.le, counts, _ONES)))
+        equal = list(map(operator_module.and_, simple, map(operator_module.eq, lefts, rights)))
+        valid = list(itertools.compress(all_texts, equal))
+        rows = zip(valid, itertools.compress(lefts, equal), _NONES, _NONES, _NONES, strict=False)
+        verdicts.update(zip(valid, map(new, _CHECK_RESULTS, rows), strict=True))
+        different = list(
+            map(operator_module.and_, simple[:plain], map(operator_module.not_, equal))
+        )
+        unequal = list(itertools.compress(grammatical, different))
+        messages = map(
+            _SIDES_DIFFER.format,
+            itertools.compress(lefts, different),
+            itertools.compress(rights, different),
+        )
+        rows_differ = zip(
+            unequal,
+            _NONES,
+            messages,
+            itertools.repeat("sides_differ"),
+            map(len, itertools.compress(left_sides, different)),
+            strict=False,
+        )
+        verdicts.update(zip(unequal, map(new, _CHECK_RESULTS, rows_differ), strict=True))
+        done = list(map(operator_module.or_, equal, different))
+        done.extend(equal[plain:])
+        # The rest one by one: fragments, chains, failures, typed texts.
+        for index in itertools.compress(range(len(all_codes)), map(operator_module.not_, done)):
+            codes = all_codes[index]
+            sides = split_texts[index]
+            text = codes if index < plain else typed[index - plain]
             if len(sides) == 2:
                 left = get(sides[0])
                 right = get(sides[1])
-                if left == right and type(left) is int:
-                    append(new(CheckResult, (text, left, None, None, None)))
-                    continue
                 if type(left) is not int or type(right) is not int:
                     assert left is not None and right is not None
                     both = _fragments_allowed(left, right, self.chains)
@@ -1153,66 +1308,88 @@ class _Evaluator:
                         left, right = both
                 if type(left) is int and type(right) is int:
                     if left == right:
-                        append(new(CheckResult, (text, left, None, None, None)))
+                        verdicts[text] = new(CheckResult, (text, left, None, None, None))
                         continue
                     outcome: _Outcome = (
                         "sides_differ",
                         len(sides[0]),
-                        f"the left side is {left:b} but the right side is {right:b}",
+                        _SIDES_DIFFER.format(left, right),
                     )
                 else:
                     outcome = self._evaluate(codes)
             else:
                 outcome = self._evaluate(codes)
             if type(outcome) is int:
-                append(new(CheckResult, (text, outcome, None, None, None)))
+                verdicts[text] = new(CheckResult, (text, outcome, None, None, None))
             else:
                 assert isinstance(outcome, tuple)
-                positions = None if codes is text else _CodePositions(text)
-                kind, position, message = _located(outcome, positions)
-                append(new(CheckResult, (text, None, message, kind, position)))
-        return results
+                located = None if codes is text else _CodePositions(text)
+                kind, position, message = _located(outcome, located)
+                verdicts[text] = new(CheckResult, (text, None, message, kind, position))
+        return verdicts
 
-    def _check_malformed(self, texts: list[str], codes: list[str]) -> list[CheckResult]:
-        """Verdicts on codes the grammar rejects, the commonest kind of invalid text.
+    def _check_malformed(
+        self, texts: list[str], codes: list[str], ends: list[int]
+    ) -> dict[str, CheckResult]:
+        """Verdicts on codes the grammar rejects (the commonest kind of invalid text), by text.
 
-        ``texts`` are the texts as given and ``codes`` their codes (the same list unless
-        they were typed). The first error depends only on the bad spot's index and the
+        ``texts`` are the texts as given, ``codes`` their codes (the same list unless they
+        were typed) and ``ends`` how far the grammar reads each (see ``readable``). The
+        first error depends only on the bad spot's index and the
         symbols there (or, when only the end is wrong, on the length, the last symbol and
-        whether there is a `=`), so each distinct error is worked out once per batch.
+        whether there is a `=`): each text gets that *key* in C, over whole lists, and each
+        distinct key's error is worked out once.
         """
         leading_zeros = self.leading_zeros
-        search = (_BAD_SPOT if leading_zeros else _BAD_SPOT_NO_LEADING_ZEROS).search
-        known: dict[tuple[object, ...], tuple[str, int | None, str]] = {}
+        # Where the grammar stops reading: before the end, the bad spot; at the end, only
+        # the end can be wrong.
+        spotted = list(map(operator_module.ne, ends, map(len, codes)))
+        unspotted = list(map(operator_module.not_, spotted))
+        starts = list(itertools.compress(ends, spotted))
+        # The bad symbol and the one before it (just the first symbol at the start).
+        lows = map(max, map(operator_module.sub, starts, _ONES), _ZERO_INTS)
+        highs = map(operator_module.add, starts, _ONES)
+        spotted_codes = itertools.compress(codes, spotted)
+        pairs = map(operator_module.getitem, spotted_codes, map(slice, lows, highs))
+        keys: list[tuple[object, ...]] = list(zip(starts, pairs, strict=True))
+        ends_only = list(itertools.compress(codes, unspotted))
+        # (The empty text's last symbol is "", so its key (0, "", False) is its own.)
+        keys.extend(
+            zip(
+                map(len, ends_only),
+                map(operator_module.getitem, ends_only, _LAST_SYMBOL),
+                map(operator_module.contains, ends_only, _EQUALS),
+                strict=False,
+            )
+        )
+        ordered = list(itertools.compress(texts, spotted))
+        ordered.extend(itertools.compress(texts, unspotted))
+        ordered_codes = list(itertools.compress(codes, spotted))
+        ordered_codes.extend(itertools.compress(codes, unspotted))
+        examples = dict(zip(keys, ordered_codes, strict=True))
         failures: dict[tuple[object, ...], _Failure] = {}
-        results: list[CheckResult] = []
-        append = results.append
-        new = _new_tuple
-        typed = texts is not codes
-        for text, written, spot in zip(texts, codes, map(search, codes), strict=True):
-            if not written:
-                key: tuple[object, ...] = ()
-            elif spot is None:
-                key = (len(written), written[-1], "=" in written)
-            else:
-                index = spot.start()
-                key = (index, written[index - 1 if index else 0 : index + 1])
-            if typed:
-                failure = failures.get(key)
-                if failure is None:
-                    found = _quick_syntax_failure(written, leading_zeros)
-                    assert found is not None, written
-                    failure = failures[key] = found
-                kind, position, message = _located(failure, _CodePositions(text))
-            else:
-                located = known.get(key)
-                if located is None:
-                    found = _quick_syntax_failure(written, leading_zeros)
-                    assert found is not None, written
-                    located = known[key] = _located(found, None)
-                kind, position, message = located
-            append(new(CheckResult, (text, None, message, kind, position)))
-        return results
+        for key, example in examples.items():
+            found = _quick_syntax_failure(example, leading_zeros)
+            assert found is not None, example
+            failures[key] = found
+        if texts is not codes:
+            # Typed texts: each error's position is found in its own text.
+            results: dict[str, CheckResult] = {}
+            for text, key in zip(ordered, keys, strict=True):
+                kind, position, message = _located(failures[key], _CodePositions(text))
+                results[text] = _new_tuple(CheckResult, (text, None, message, kind, position))
+            return results
+        located = {key: _located(failure, None) for key, failure in failures.items()}
+        triples = list(map(located.__getitem__, keys))
+        rows = zip(
+            ordered,
+            _NONES,
+            map(_THIRD, triples),
+            map(_FIRST, triples),
+            map(_SECOND, triples),
+            strict=False,
+        )
+        return dict(zip(ordered, map(_new_tuple, _CHECK_RESULTS, rows), strict=True))
 
     def outcome(self, codes: str) -> _Outcome:
         """The value of `codes`, or the first reason it is not a valid equation."""
@@ -1766,6 +1943,7 @@ class CheckResult(NamedTuple):
 # The named tuple's own constructor is Python code; tuple.__new__ with the fields in
 # order builds the same object in C (what the named tuple's _make does).
 _new_tuple: Final = tuple.__new__
+_CHECK_RESULTS: Final = itertools.repeat(CheckResult)
 
 
 def _result(
