@@ -357,7 +357,7 @@ def _shape_heavy_batch(seed: int) -> list[str]:
     with every kind of trouble a group can meet: identity fragments, zero and inexact
     divisors, negative steps, NOT, three sides, typed text, malformed text."""
     rng = random_module.Random(seed)
-    shapes = ["x", "+", "-", "/", "&", "|", "^", "x+", "-x", "+/", "~x", "x~", "-~", "/-", "&|"]
+    shapes = ["x", "+", "-", "/", "&", "|", "^", "x+", "-x", "~x", "x~", "/-"]
 
     def number() -> str:
         return rng.choice(
@@ -376,12 +376,12 @@ def _shape_heavy_batch(seed: int) -> list[str]:
         return text + number() if text[-1] in "+-x/&|^" else text
 
     texts = []
-    for _ in range(1500):
+    for _ in range(3000):
         left = side(rng.choice(shapes))
         roll = rng.random()
-        if roll < 0.5:
+        if roll < 0.6:
             right = number()
-        elif roll < 0.8:
+        elif roll < 0.85:
             right = side(rng.choice(shapes))
         else:
             right = side(rng.choice(shapes)) + "=" + number()
