@@ -9,7 +9,8 @@ operators it has, its size, and whether it can still make an equation on its own
 weights are learned from self-play by ``scripts/train_leaves.py``, which regenerates the
 file ``binscrabble/engine/data/leaves.json`` shipped with the package. Only differences
 between leaves matter when moves are compared, so values are shifted to make the empty
-leave worth exactly 0.
+leave worth exactly 0. A leave with a blank is worth at least as much as the same leave with
+the blank replaced by any one face (a blank can stand for any tile), whatever the weights.
 
 >>> table = LeaveTable.default()
 >>> table.value("")
