@@ -7,7 +7,9 @@ after a deliberate rules or scoring change); the generator must reproduce it exa
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place, PlacedTile, move_notation, parse_move
 from binscrabble.movegen import (
     LegalMoves,
+    MoveList,
     best_moves,
     exchanges,
     generate_moves,
@@ -210,3 +213,79 @@ def test_best_moves_with_bounds_match_full_generation(count: int) -> None:
         game = load_position(case["position"])
         expected = [move.place for move in generate_moves(game)[:count]]
         assert [move.place for move in best_moves(game, count)] == expected, case["name"]
+
+
+def _blank_game() -> Game:
+    return _game("10=1+?x?", _row(8, "1+1=10", 3))
+
+
+def test_move_list_counts_before_making_moves() -> None:
+    game = _blank_game()
+    moves = generate_placements(game.board, game.rack(), game.rules)
+    assert isinstance(moves, MoveList)
+    assert not moves.is_materialized
+    count = len(moves)
+    assert count > 1000 and bool(moves)
+    assert not moves.is_materialized  # len and bool make no move object
+    made = list(moves)
+    assert len(made) == count == len(moves)
+    assert moves.is_materialized
+    assert len({move.place for move in made}) == count
+
+
+def test_move_list_reads_as_a_list() -> None:
+    game = _blank_game()
+    lazy = generate_placements(game.board, game.rack(), game.rules)
+    first, tenth = lazy[0], lazy[9]
+    assert not lazy.is_materialized
+    assert lazy[0] is first and lazy[:10][9] is tenth
+    eager = list(generate_placements(game.board, game.rack(), game.rules))
+    assert [move.place for move in lazy] == [move.place for move in eager]
+    assert list(lazy) == list(lazy)  # the same objects every time
+    assert lazy[-1] is list(lazy)[-1]
+    assert first in lazy and lazy.index(tenth) == 9 and lazy.count(first) == 1
+    assert lazy == list(lazy) and [*lazy] == lazy
+    fresh = generate_placements(game.board, game.rack(), game.rules)
+    # A plain list + a lazy one (list's own + would see only the moves made so far).
+    joined = [first] + fresh  # noqa: RUF005
+    assert len(joined) == len(lazy) + 1
+    assert copy.copy(lazy) == lazy
+    restored = pickle.loads(pickle.dumps(lazy))
+    assert [move.score for move in restored] == [move.score for move in lazy]
+
+
+def test_move_list_changes_like_a_list() -> None:
+    game = _blank_game()
+    lazy = generate_placements(game.board, game.rack(), game.rules)
+    count = len(lazy)
+    lazy.sort(key=sort_key)
+    assert lazy == sorted(lazy, key=sort_key)
+    lazy.append(lazy[0])
+    assert len(lazy) == count + 1
+    del lazy[0]
+    assert len(lazy) == count
+    empty = generate_placements(Board(), "1=", Rules())
+    assert empty == [] and not empty and len(empty) == 0
+
+
+def test_best_first_order_lazily_and_at_once() -> None:
+    game = _blank_game()
+    expected = sorted(generate_placements(game.board, game.rack(), game.rules), key=sort_key)
+    expected_places = [move.place for move in expected]
+    head_first = generate_moves(game)
+    assert [move.place for move in head_first[:25]] == expected_places[:25]
+    assert not head_first.is_materialized
+    assert [move.place for move in head_first] == expected_places  # the rest in one sort
+    at_once = generate_moves(game)
+    assert [move.place for move in at_once.materialize()] == expected_places
+    scores = [move.score for move in at_once]
+    assert all(move.score == game.score(move.place) for move in at_once[:200])
+    assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.parametrize("case", _baseline()[:12], ids=lambda case: case["name"])
+def test_counted_moves_equal_the_listed_ones(case: dict[str, Any]) -> None:
+    game = load_position(case["position"])
+    moves = generate_placements(game.board, game.rack(), game.rules)
+    counted = len(moves)
+    assert counted == len(list(moves)) == case["count"]

@@ -1096,42 +1096,76 @@ def _listed(rack: _Rack, rows: list[_Row]) -> Iterator[GeneratedMove]:
         yield from _row_moves(rack, row)
 
 
-def _best_first(rack: _Rack, rows: list[_Row]) -> Iterator[GeneratedMove]:
+_HeapEntry = tuple[
+    tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+    int,
+    list[GeneratedMove] | None,
+    int,
+]
+
+
+class _BestFirst:
     """The moves of the rows in :func:`sort_key` order, each row expanded when first needed.
 
     A heap holds one entry per row. A row not yet expanded stands under the key of a
     variant with natural tiles only — its score bounds every variant's, and no blanks sort
     first — so it comes up no later than its first real variant; it is then expanded,
     its variants sorted, and it goes back under its first variant's real key.
+    :meth:`drain` returns all the moves not yet given, in order, by one sort: cheaper than
+    the heap when most of them are wanted.
     """
-    heap: list[
-        tuple[
-            tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]],
-            int,
-            list[GeneratedMove] | None,
-            int,
-        ]
-    ] = [
-        ((-row[5], len(row[0]), row[4], row[0], row[1], ()), index, None, 0)
-        for index, row in enumerate(rows)
-    ]
-    heapq.heapify(heap)
-    while heap:
-        _, index, variants, position = heap[0]
-        if variants is None:
-            variants = _row_moves(rack, rows[index])
-            if not variants:
-                heapq.heappop(heap)
+
+    __slots__ = ("heap", "rack", "rows")
+
+    def __init__(self, rack: _Rack, rows: list[_Row]) -> None:
+        self.rack = rack
+        self.rows = rows
+        self.heap: list[_HeapEntry] | None = None
+
+    def __iter__(self) -> Iterator[GeneratedMove]:
+        return self
+
+    def __next__(self) -> GeneratedMove:
+        heap = self.heap
+        if heap is None:
+            heap = self.heap = [
+                ((-row[5], len(row[0]), row[4], row[0], row[1], ()), index, None, 0)
+                for index, row in enumerate(self.rows)
+            ]
+            heapq.heapify(heap)
+        while heap:
+            _, index, variants, position = heap[0]
+            if variants is None:
+                variants = _row_moves(self.rack, self.rows[index])
+                if not variants:
+                    heapq.heappop(heap)
+                    continue
+                variants.sort(key=sort_key)
+                heapq.heapreplace(heap, (sort_key(variants[0]), index, variants, 0))
                 continue
-            variants.sort(key=sort_key)
-            heapq.heapreplace(heap, (sort_key(variants[0]), index, variants, 0))
-            continue
-        yield variants[position]
-        position += 1
-        if position < len(variants):
-            heapq.heapreplace(heap, (sort_key(variants[position]), index, variants, position))
+            if position + 1 < len(variants):
+                following = variants[position + 1]
+                heapq.heapreplace(heap, (sort_key(following), index, variants, position + 1))
+            else:
+                heapq.heappop(heap)
+            return variants[position]
+        raise StopIteration
+
+    def drain(self) -> list[GeneratedMove]:
+        """Every move not given yet, in order (the iterator is then exhausted)."""
+        rest: list[GeneratedMove] = []
+        if self.heap is None:
+            for row in self.rows:
+                rest.extend(_row_moves(self.rack, row))
         else:
-            heapq.heappop(heap)
+            for _, index, variants, position in self.heap:
+                if variants is None:
+                    rest.extend(_row_moves(self.rack, self.rows[index]))
+                else:
+                    rest.extend(variants[position:])
+        self.heap = []
+        rest.sort(key=sort_key)
+        return rest
 
 
 class MoveList(list[GeneratedMove]):
@@ -1192,7 +1226,11 @@ class MoveList(list[GeneratedMove]):
         if wanted <= have:
             return
         with _collector_paused():
-            list.extend(self, islice(pending, wanted - have))
+            if isinstance(pending, _BestFirst) and wanted - have > (self._length - have) // 16:
+                # Most of the rest is wanted: one sort beats the heap.
+                list.extend(self, pending.drain())
+            else:
+                list.extend(self, islice(pending, wanted - have))
         made = list.__len__(self)
         if made >= self._length:
             self._pending = None
@@ -1732,7 +1770,7 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
             list.sort(moves, key=sort_key)
             return moves
         total = sum(_variant_count(rack, row[7]) for row in rows)
-    return MoveList._lazy(total, _best_first(rack, rows))
+    return MoveList._lazy(total, _BestFirst(rack, rows))
 
 
 def best_moves(game: Game, count: int) -> list[GeneratedMove]:
