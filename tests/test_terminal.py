@@ -571,3 +571,27 @@ def test_cli_play_survives_input_that_is_not_utf8(
     assert status == 0
     assert "Cannot read '\ufffdt\ufffd'" in out
     assert "Game saved in" in out
+
+
+def test_resuming_into_another_save_file_keeps_what_was_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_record_file(Game(["Ann", "Ben"], seed=1), tmp_path / "a.bsr")
+    other = Game(["Cy", "Di"], seed=2)
+    write_record_file(other, tmp_path / "b.bsr")
+    status, out, _ = session(SessionOptions(resume="a.bsr", save="b.bsr"), ["quit"])
+    assert status == 0
+    assert "The game that was in b.bsr is kept in b-1.bsr." in out
+    assert read_record_file(tmp_path / "b-1.bsr") == other
+    assert read_record_file(tmp_path / "b.bsr").players == ("Ann", "Ben")
+    # Resuming into the file the game came from changes nothing aside.
+    status, out, _ = session(SessionOptions(resume="b.bsr", save="./b.bsr"), ["quit"])
+    assert status == 0 and "kept in" not in out
+    assert not (tmp_path / "b-2.bsr").exists()
+    # A file that is not a game is refused and left alone.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n", encoding="utf-8")
+    status, _, err = session(SessionOptions(resume="a.bsr", save=str(notes)), [])
+    assert status == 2 and "is not a saved game; use --save FILE" in err
+    assert notes.read_text(encoding="utf-8") == "shopping list\n"

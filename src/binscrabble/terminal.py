@@ -674,18 +674,19 @@ def _prepare(
     if options.resume is not None:
         path = Path(options.resume)
         game = _read_saved(path)
-        return game, Path(options.save) if options.save else path
+        if not options.save:
+            return game, path
+        save_path = Path(options.save)
+        if save_path.exists() and not _same_file(save_path, path):
+            # Another file: the same care as for a new game, nothing in it is lost.
+            _set_aside(save_path, stdout)
+        return game, save_path
     save_path = Path(options.save or DEFAULT_SAVE)
     if options.players is not None:
         # Before anything is asked or moved: a mistyped level stops here.
         computers_for(options.players, factory)
     if save_path.exists():
-        try:
-            saved = read_record_file(save_path)
-        except (OSError, RecordError):
-            raise SessionError(
-                f"{save_path} exists and is not a saved game; use --save FILE to save elsewhere"
-            ) from None
+        saved = _saved_game_in(save_path)
         if not saved.is_over() and options.save is None:
             # A game left in the default file is offered back rather than overwritten.
             scores = ", ".join(
@@ -702,8 +703,7 @@ def _prepare(
             if answer.strip().lower() in ("", "y", "yes"):
                 return saved, save_path
         # The new game's first save would replace the record: keep it under another name.
-        kept = _keep_aside(save_path)
-        stdout.write(f"The game that was in {save_path} is kept in {kept}.\n")
+        _set_aside(save_path, stdout)
     players = options.players
     if players is None:
         players = _ask_players(stdin, stdout, factory)
@@ -712,6 +712,30 @@ def _prepare(
     except SetupError as error:
         raise SessionError(str(error)) from None
     return game, save_path
+
+
+def _saved_game_in(path: Path) -> Game:
+    """The game saved in an existing file the session is about to write to; refuses others."""
+    try:
+        return read_record_file(path)
+    except (OSError, RecordError):
+        raise SessionError(
+            f"{path} exists and is not a saved game; use --save FILE to save elsewhere"
+        ) from None
+
+
+def _set_aside(path: Path, stdout: TextIO) -> None:
+    """Keep the game saved in `path` under another name, and say where."""
+    _saved_game_in(path)
+    kept = _keep_aside(path)
+    stdout.write(f"The game that was in {path} is kept in {kept}.\n")
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return first.samefile(second)
+    except OSError:
+        return False
 
 
 def _keep_aside(path: Path) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from binscrabble.cli.common import load_record_or_exit, usage_error
+from binscrabble.cli.common import load_record_or_exit, player_name_error
 
 EPILOG = """\
 For each turn: the move played, the engine's move, and what the move played gave away in
@@ -33,12 +33,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.analysis import analyze_game
-    from binscrabble.engine.levels import PlayerNameError, parse_player_name
 
-    try:
-        parse_player_name(args.player)
-    except PlayerNameError as error:
-        return usage_error(str(error))
+    refused = player_name_error(args.player)
+    if refused is not None:
+        return refused
     game = load_record_or_exit(args.record)
     if isinstance(game, int):
         return game

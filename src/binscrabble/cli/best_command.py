@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from binscrabble.cli.common import load_position_or_exit, usage_error
+from binscrabble.cli.common import load_position_or_exit, player_name_error, usage_error
 
 EPILOG = """\
 The player is a level (beginner, easy, medium, hard, max) or a strategy (random, greedy,
@@ -37,12 +37,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.analysis import analyze_position
-    from binscrabble.engine.levels import PlayerNameError, parse_player_name
 
-    try:
-        parse_player_name(args.player)
-    except PlayerNameError as error:
-        return usage_error(str(error))
+    refused = player_name_error(args.player)
+    if refused is not None:
+        return refused
     if args.top < 0:
         return usage_error(f"--top must be 0 or more, not {args.top}")
     game = load_position_or_exit(args.position)

@@ -50,6 +50,17 @@ def usage_error(message: str) -> int:
     return 2
 
 
+def player_name_error(name: str) -> int | None:
+    """Exit status 2 after printing why, when `name` names no computer player; else None."""
+    from binscrabble.engine.levels import PlayerNameError, parse_player_name
+
+    try:
+        parse_player_name(name)
+    except PlayerNameError as error:
+        return usage_error(str(error))
+    return None
+
+
 def rules_or_exit(args: argparse.Namespace) -> Rules | int:
     """Rules from the options, or exit status 2 after printing why."""
     try:
