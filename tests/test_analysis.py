@@ -171,3 +171,24 @@ def test_analyze_command_errors(
     assert main(["analyze", str(path), *argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and "Traceback" not in err
+
+
+def test_runners_up_show_each_placement_once_whatever_the_blanks() -> None:
+    # With a blank and natural tiles, many plays can be made with or without the blank:
+    # the runners-up list each placement (squares and faces) once.
+    game = Game.from_setup(Rules(), Board(), ["?1+1=10", None], seed=1)
+    analysis = analyze_position(game, "greedy", runners_up=8)
+    assert len(analysis.runners_up) == 8
+    placements = [
+        tuple((tile.square, tile.face, tile.rotated) for tile in item.move.tiles)
+        for item in (analysis.chosen, *analysis.runners_up)
+        if isinstance(item.move, Place)
+    ]
+    assert len(placements) == len(set(placements)) == 9
+    # The generator itself does list blank versions of some of them.
+    blanked = {
+        tuple((tile.square, tile.face, tile.rotated) for tile in move.tiles)
+        for move in game.legal_moves
+        if isinstance(move, Place) and any(tile.blank for tile in move.tiles)
+    }
+    assert blanked & set(placements)

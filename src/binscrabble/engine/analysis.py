@@ -142,6 +142,13 @@ def evaluate_move(move: Move, game: Game, candidates: Sequence[Candidate]) -> Mo
     return MoveEvaluation(move, notation_of(move, game), score, leave, float(score))
 
 
+def _placement_key(move: Move) -> object:
+    """What a move puts where, blanks aside (exchanges and passes are themselves)."""
+    if isinstance(move, Place):
+        return tuple((tile.square, tile.face, tile.rotated) for tile in move.tiles)
+    return move
+
+
 def analyze_position(
     game: Game,
     player: str = "hard",
@@ -169,7 +176,7 @@ def analyze_position(
         )
         ranking = [(entry.candidate, entry.mean if entry.count else None) for entry in simulated]
     else:
-        ranking = [(candidate, None) for candidate in candidates[: runners_up + 1]]
+        ranking = [(candidate, None) for candidate in candidates]
     chosen = next(
         (
             evaluate_candidate(candidate, game, value)
@@ -178,11 +185,19 @@ def analyze_position(
         ),
         None,
     ) or evaluate_move(move, game, candidates)
-    others = tuple(
-        evaluate_candidate(candidate, game, value)
-        for candidate, value in ranking
-        if candidate.move != move
-    )[:runners_up]
+    # One line per placement: a version that only puts a blank where a natural tile would
+    # do is another legal move, but listing it again says nothing new.
+    shown = {_placement_key(move)}
+    others_list: list[MoveEvaluation] = []
+    for candidate, value in ranking:
+        if len(others_list) == runners_up:
+            break
+        key = _placement_key(candidate.move)
+        if key in shown:
+            continue
+        shown.add(key)
+        others_list.append(evaluate_candidate(candidate, game, value))
+    others = tuple(others_list)
     return PositionAnalysis(
         player=engine.name,
         chosen=chosen,
