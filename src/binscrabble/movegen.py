@@ -287,9 +287,10 @@ def _side_reading(side: str, standard: bool, negatives: bool) -> _Reading:
 
 
 class _SideValues:
-    """Cached side readings (:func:`_side_reading`) under one (precedence, allow_negatives).
+    """Cached side values under one (precedence, allow_negatives).
 
     Keys are side texts of the search, where ``R`` is a rotated `=` reading ``11``.
+    Identity fragments are not judged here (see :func:`_fragment_kind`).
     """
 
     __slots__ = ("cache", "negatives", "standard")
@@ -297,9 +298,9 @@ class _SideValues:
     def __init__(self, standard: bool, negatives: bool) -> None:
         self.standard = standard
         self.negatives = negatives
-        self.cache: dict[str, _Reading] = {}
+        self.cache: dict[str, int | None] = {}
 
-    def value(self, side: str) -> _Reading:
+    def value(self, side: str) -> int | None:
         cache = self.cache
         found = cache.get(side, _NO_VALUE)
         if found is not _NO_VALUE:
@@ -307,7 +308,7 @@ class _SideValues:
         if len(cache) >= _SIDE_CACHE_LIMIT:
             cache.clear()
         text = side.replace("R", "11") if "R" in side else side
-        result = cache[side] = _side_reading(text, self.standard, self.negatives)
+        result = cache[side] = _side_value(text, self.standard, self.negatives)
         return result
 
 
@@ -493,7 +494,7 @@ class _Context:
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     steps: dict[tuple[int, int], list[_Step]]
     identity_switches: int
-    fragmented: set[str]
+    fragment_kinds: dict[str, int]
     deficits: dict[int, int]
     rack: _Rack
 
@@ -554,7 +555,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         identity_switches=(_TIMES_ONE if rules.identity_times_one else 0)
         | (_PLUS_MINUS_ZERO if rules.identity_plus_minus_zero else 0)
         | (_AND_ONE_OR_ZERO if rules.identity_and_one_or_zero else 0),
-        fragmented=set(),
+        fragment_kinds={},
         deficits={},
         rack=_Rack(
             rack_counts=tuple(counts),
@@ -687,20 +688,10 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         return cached
     results: dict[int, _SideBucket] = {}
     value_of = context.side_values.value
-    allowed = context.identity_switches
-    chains = context.rules.identity_chains
-    fragmented = context.fragmented
     for _, text, usage, _ in _accepting(context, items):
-        reading = value_of(text)
-        if reading is None:
+        value = value_of(text)
+        if value is None:
             continue
-        if type(reading) is tuple:
-            value, fragments, switches = reading
-            if switches & ~allowed or (fragments > 1 and not chains):
-                continue  # a fragment the rules forbid, or a chain within this side
-            fragmented.add(text)
-        else:
-            value = reading  # type: ignore[assignment]
         bucket = results.get(value)
         if bucket is None:
             results[value] = {usage: [text]}
@@ -739,6 +730,24 @@ def _accepting_steps(context: _Context, parent: list[_Partial], mask: int) -> It
                 yield (next_state, text + character, usage + one, needed)
             elif blank_may and needed < blanks:
                 yield (next_state, text + character, usage + one, needed + 1)
+
+
+def _fragment_kind(context: _Context, text: str) -> int:
+    """Whether a side's identity fragments are allowed: -1 when the rules forbid one (or a
+    chain within the side, while ``identity_chains`` is off), else 1 when it has some and 0
+    when it has none. Cached in the context by text."""
+    real = text.replace(_ROTATED_CHARACTER, "11") if _ROTATED_CHARACTER in text else text
+    kind = 0
+    if _MAYBE_IDENTITY.search(real) is not None:
+        values = context.side_values
+        reading = _side_reading(real, values.standard, values.negatives)
+        if type(reading) is tuple:
+            _, fragments, switches = reading
+            forbidden = switches & ~context.identity_switches
+            chain = fragments > 1 and not context.rules.identity_chains
+            kind = -1 if forbidden or chain else 1
+    context.fragment_kinds[text] = kind
+    return kind
 
 
 def _free_positions(side: tuple[str | int, ...]) -> tuple[int, ...]:
@@ -820,8 +829,8 @@ def _join(
     guarded = context.rack_guarded
     rules = context.rules
     rotated = rules.rotated_equals
-    fragmented = context.fragmented
-    check_chains = not rules.identity_chains and bool(fragmented)
+    kinds = context.fragment_kinds
+    chains = rules.identity_chains
     option_of = _OPTION_OF_CHARACTER
     free_positions = [_free_positions(side) for side in sides]
     last = len(tables) - 1
@@ -849,9 +858,19 @@ def _join(
                         stack.append((depth + 1, total, (*groups, fillings)))
                         continue
                     for combination in product(*groups, fillings):
-                        # Grammar, side values and each side's fragments are settled; only
-                        # a chain across sides is left to rule out.
-                        if check_chains and sum(text in fragmented for text in combination) > 1:
+                        # Grammar and side values are settled; identity fragments are
+                        # judged side by side (each side's kind is worked out once).
+                        fragments = 0
+                        for text in combination:
+                            kind = kinds.get(text)
+                            if kind is None:
+                                kind = _fragment_kind(context, text)
+                            if kind < 0:
+                                break
+                            fragments += kind
+                        else:
+                            kind = 0
+                        if kind < 0 or (fragments > 1 and not chains):
                             continue
                         joined_text = "=".join(combination)
                         if rotated:
