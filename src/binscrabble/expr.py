@@ -253,6 +253,20 @@ _ASCII_TAIL: Final = str.maketrans(
 )
 
 
+def _words_to_codes(text: str) -> str:
+    """Words and X to codes, spaces away: words first (``xor`` before ``or``, as _normalize
+    reads them), spaces last, so that ``X OR`` stays two symbols."""
+    return (
+        text.upper()
+        .replace("XOR", "^")
+        .replace("AND", "&")
+        .replace("NOT", "~")
+        .replace("OR", "|")
+        .replace("X", "x")
+        .replace(" ", "")
+    )
+
+
 def _quick_codes(text: str) -> str | None:
     """Codes for typical people's input in a few C calls, or None: then use _normalize.
 
@@ -264,15 +278,7 @@ def _quick_codes(text: str) -> str | None:
         text = text.translate(_UNICODE_ALIASES)
         if not text.isascii():
             return None
-    codes = (
-        text.upper()
-        .replace("XOR", "^")
-        .replace("AND", "&")
-        .replace("NOT", "~")
-        .replace("OR", "|")
-        .replace("X", "x")
-        .replace(" ", "")
-    )
+    codes = _words_to_codes(text)
     if _CODES_ONLY.fullmatch(codes):
         return codes
     # Rarer aliases (* : !) and other spaces (tabs...): one translation, slower.
@@ -297,15 +303,7 @@ def _quick_codes_many(texts: list[str]) -> list[str | None]:
     # A text still not ASCII here has no quick codes (decided before upper(), which turns
     # some letters into ASCII ones).
     ascii_flags = list(map(str.isascii, joined.split("\0")))
-    joined = (
-        joined.upper()
-        .replace("XOR", "^")
-        .replace("AND", "&")
-        .replace("NOT", "~")
-        .replace("OR", "|")
-        .replace("X", "x")
-        .replace(" ", "")
-    )
+    joined = _words_to_codes(joined)
     found: list[str | None] = list(joined.split("\0"))
     if len(found) != len(texts):  # upper() made a NUL? never; but stay exact
         return list(map(_quick_codes, texts))
