@@ -7,10 +7,11 @@ of squares (a *segment*) a play could fill there, splits the segment at its ``=`
 fillings of each side that follow the grammar together with their values, and joins sides
 of equal value. Sides are cached by their shape, so on an empty board, where a side's
 position changes nothing, each side shape is enumerated once and reused at every offset.
-Every equation that could hold an identity fragment is confirmed by
-:func:`binscrabble.expr.equation_value`, which applies those rules; crossing runs are judged
-by it too. The generator's own grammar automaton, side arithmetic and scoring are held to
-the referee (:class:`binscrabble.game.Game`) by a brute-force comparison in the tests.
+Identity fragments (RULES.md §7) are found side by side in each side's parse tree;
+crossing runs are judged by :func:`binscrabble.expr.equation_value`. Moves are returned
+as a :class:`MoveList`, which makes the move objects of blank variants only when read.
+The generator's own grammar automaton, side arithmetic, identity rules and scoring are held
+to the referee (:class:`binscrabble.game.Game`) by a brute-force comparison in the tests.
 
 >>> from binscrabble.board import Board
 >>> from binscrabble.rules import Rules
@@ -803,7 +804,7 @@ def _join(
 
     `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
     or -1; it is inserted into the options there. Appends (options, text, value, option
-    usage) of every equation that :func:`equation_value` confirms.
+    usage) of every equation whose sides' identity fragments the rules allow together.
 
     `reach` (best moves only) says whether the segment could still reach the best scores
     with a bonus up to the given one; when the values the cheaper sides share cannot give a
