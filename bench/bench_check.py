@@ -81,19 +81,6 @@ def corpus(rules: Rules) -> list[str]:
     return texts
 
 
-def _clear_caches() -> None:
-    # Every pass starts cold: no result, equation, side or shape is known yet.
-    for evaluator in expr._EVALUATORS_BY_KEY.values():
-        for cache in (
-            evaluator.results,
-            evaluator.equations,
-            evaluator.sides,
-            evaluator.shapes,
-            evaluator.sightings,
-        ):
-            cache.clear()
-
-
 def library_rate(
     texts: list[str], rules: Rules, *, batch: bool, passes: int = 5
 ) -> tuple[float, float, int]:
@@ -105,7 +92,8 @@ def library_rate(
     best_wall = best_cpu = float("inf")
     valid = 0
     for _ in range(passes):
-        _clear_caches()
+        # Every pass starts cold: no result, equation, side or shape is known yet.
+        expr.clear_caches()
         wall, cpu = time.perf_counter(), time.process_time()
         if batch:
             valid = sum(1 for result in check_many(texts, rules) if result.valid)

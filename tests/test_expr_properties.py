@@ -286,19 +286,6 @@ def test_equation_value_or_none() -> None:
     assert equation_value_or_none("1 + 1 = 10", Rules()) is None
 
 
-def _forget_everything(rules: Rules) -> None:
-    """Empty the caches of the evaluator for `rules`, so that the next call starts cold."""
-    evaluator = expr._evaluator(rules)
-    for cache in (
-        evaluator.results,
-        evaluator.equations,
-        evaluator.sides,
-        evaluator.shapes,
-        evaluator.sightings,
-    ):
-        cache.clear()
-
-
 TYPED = {"&": " AND ", "|": " or ", "^": " Xor ", "~": "NOT ", "x": " × ", "-": " − "}
 typed_equations = equations().map(lambda codes: "".join(TYPED.get(code, code) for code in codes))
 
@@ -311,9 +298,9 @@ batches = st.lists(
 @settings(max_examples=150, deadline=None)
 @given(batches, rule_sets)
 def test_check_many_agrees_with_check_and_the_tree(texts: list[str], rules: Rules) -> None:
-    _forget_everything(rules)
+    expr.clear_caches()
     batch = check_many(texts, rules)
-    _forget_everything(rules)
+    expr.clear_caches()
     one_by_one = [check(text, rules) for text in texts]
     assert [repr(result) for result in batch] == [repr(result) for result in one_by_one]
     assert [result.input for result in batch] == texts
@@ -398,9 +385,9 @@ def _shape_heavy_batch(seed: int) -> list[str]:
 def test_check_many_agrees_with_check_on_sides_evaluated_in_groups() -> None:
     for number, rules in enumerate(RULE_SETS):
         texts = _shape_heavy_batch(number)
-        _forget_everything(rules)
+        expr.clear_caches()
         batch = check_many(texts, rules)
-        _forget_everything(rules)
+        expr.clear_caches()
         one_by_one = [check(text, rules) for text in texts]
         assert [repr(result) for result in batch] == [repr(result) for result in one_by_one]
         assert sum(result.valid for result in batch) > 50  # the batch holds true equations

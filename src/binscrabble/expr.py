@@ -53,6 +53,7 @@ __all__ = [
     "bonus",
     "check",
     "check_many",
+    "clear_caches",
     "equation_value",
     "equation_value_or_none",
     "explain",
@@ -305,8 +306,6 @@ def _quick_codes_many(texts: list[str]) -> list[str | None]:
     ascii_flags = list(map(str.isascii, joined.split("\0")))
     joined = _words_to_codes(joined)
     found: list[str | None] = list(joined.split("\0"))
-    if len(found) != len(texts):  # upper() made a NUL? never; but stay exact
-        return list(map(_quick_codes, texts))
     for index, (codes, ascii_text) in enumerate(zip(found, ascii_flags, strict=True)):
         if not ascii_text:
             found[index] = None
@@ -1141,22 +1140,7 @@ class _Evaluator:
         if distinct and max(map(len, distinct)) > MAX_SYMBOLS:
             long_texts = [text for text in distinct if len(text) > MAX_SYMBOLS]
             distinct = [text for text in distinct if len(text) <= MAX_SYMBOLS]
-        # How far the grammar reads each text: to its end, with a digit last and a `=`
-        # somewhere, is grammatical; anything else is malformed codes or typed text.
-        ends = list(map(_MATCH_END, map(self.readable.match, distinct)))
-        lengths = list(map(len, distinct))
-        whole = list(map(operator_module.eq, ends, lengths))
-        grammatical_flags = list(
-            map(
-                operator_module.and_,
-                map(
-                    operator_module.and_,
-                    whole,
-                    map(str.endswith, distinct, _DIGIT_ENDINGS),
-                ),
-                map(operator_module.contains, distinct, _EQUALS),
-            )
-        )
+        ends, grammatical_flags = self._read(distinct)
         grammatical = list(itertools.compress(distinct, grammatical_flags))
         rest = list(map(operator_module.not_, grammatical_flags))
         others = list(itertools.compress(distinct, rest))
@@ -1166,32 +1150,52 @@ class _Evaluator:
         malformed = list(itertools.compress(others, codes_flags))
         malformed_ends = list(itertools.compress(other_ends, codes_flags))
         verdicts: dict[str, CheckResult] = {}
-        typed_grammatical: list[str] = []
+        # Typed text: its codes, read like the others, join the grammatical or the
+        # malformed ones; without quick codes it takes the one-by-one path.
+        typed_texts = list(itertools.compress(others, map(operator_module.not_, codes_flags)))
+        typed: list[str] = []
         typed_codes: list[str] = []
-        typed_malformed: list[str] = []
-        typed_malformed_codes: list[str] = []
-        typed = list(itertools.compress(others, map(operator_module.not_, codes_flags)))
-        fullmatch = self.grammar.fullmatch
-        for text, quick in zip(typed, _quick_codes_many(typed), strict=True):
-            # Typed text: its codes join the grammatical or the malformed ones.
+        for text, quick in zip(typed_texts, _quick_codes_many(typed_texts), strict=True):
             if quick is None or len(quick) > MAX_SYMBOLS:
                 verdicts[text] = self._ungrammatical_codes_or_typed(text)
-            elif fullmatch(quick):
-                typed_grammatical.append(text)
-                typed_codes.append(quick)
             else:
-                typed_malformed.append(text)
-                typed_malformed_codes.append(quick)
+                typed.append(text)
+                typed_codes.append(quick)
+        typed_ends, typed_flags = self._read(typed_codes)
+        typed_rest = list(map(operator_module.not_, typed_flags))
+        typed_grammatical = list(itertools.compress(typed, typed_flags))
+        typed_grammatical_codes = list(itertools.compress(typed_codes, typed_flags))
+        typed_malformed = list(itertools.compress(typed, typed_rest))
+        typed_malformed_codes = list(itertools.compress(typed_codes, typed_rest))
+        typed_malformed_ends = list(itertools.compress(typed_ends, typed_rest))
         for text in long_texts:
             verdicts[text] = self._ungrammatical_codes_or_typed(text)
-        verdicts.update(self._check_grammatical(grammatical, typed_grammatical, typed_codes))
+        verdicts.update(
+            self._check_grammatical(grammatical, typed_grammatical, typed_grammatical_codes)
+        )
         verdicts.update(self._check_malformed(malformed, malformed, malformed_ends))
         if typed_malformed:
-            typed_ends = list(map(_MATCH_END, map(self.readable.match, typed_malformed_codes)))
             verdicts.update(
-                self._check_malformed(typed_malformed, typed_malformed_codes, typed_ends)
+                self._check_malformed(typed_malformed, typed_malformed_codes, typed_malformed_ends)
             )
         return list(map(verdicts.__getitem__, texts))
+
+    def _read(self, codes: list[str]) -> tuple[list[int], list[bool]]:
+        """How far the grammar reads each text (see ``readable``), and whether it is
+        grammatical: read to its end, with a digit last and a `=` somewhere."""
+        ends = list(map(_MATCH_END, map(self.readable.match, codes)))
+        grammatical = list(
+            map(
+                operator_module.and_,
+                map(
+                    operator_module.and_,
+                    map(operator_module.eq, ends, map(len, codes)),
+                    map(str.endswith, codes, _DIGIT_ENDINGS),
+                ),
+                map(operator_module.contains, codes, _EQUALS),
+            )
+        )
+        return ends, grammatical
 
     def _check_grammatical(
         self, grammatical: list[str], typed: list[str], typed_codes: list[str]
@@ -1429,7 +1433,7 @@ class _Evaluator:
                 return (
                     "sides_differ",
                     len(left_side),
-                    f"the left side is {left:b} but the right side is {right:b}",
+                    _SIDES_DIFFER.format(left, right),
                 )
             found = [left, right]
         else:
@@ -1767,6 +1771,27 @@ _EVALUATORS: dict[int, tuple[Rules, _Evaluator]] = {}
 # The evaluator asked for last: nearly every call uses the same rules as the one before.
 _LAST: tuple[Rules | None, _Evaluator] = (None, _Evaluator(Rules()))
 _EVALUATORS_BY_KEY: dict[tuple[object, ...], _Evaluator] = {}
+
+
+def clear_caches() -> None:
+    """Forget every cached result, equation, side and shape (for every set of rules).
+
+    The caches are bounded and never need clearing for correctness; this is for timing
+    cold runs and for tests that want a fresh start.
+
+    >>> clear_caches()
+    >>> check("1+1=10", Rules()).valid
+    True
+    """
+    for evaluator in _EVALUATORS_BY_KEY.values():
+        for cache in (
+            evaluator.results,
+            evaluator.equations,
+            evaluator.sides,
+            evaluator.shapes,
+            evaluator.sightings,
+        ):
+            cache.clear()
 
 
 def _evaluator(rules: Rules) -> _Evaluator:
