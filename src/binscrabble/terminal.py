@@ -679,6 +679,7 @@ def _prepare(
         save_path = Path(options.save)
         if save_path.exists() and not _same_file(save_path, path):
             # Another file: the same care as for a new game, nothing in it is lost.
+            _saved_game_in(save_path)
             _set_aside(save_path, stdout)
         return game, save_path
     save_path = Path(options.save or DEFAULT_SAVE)
@@ -726,7 +727,6 @@ def _saved_game_in(path: Path) -> Game:
 
 def _set_aside(path: Path, stdout: TextIO) -> None:
     """Keep the game saved in `path` under another name, and say where."""
-    _saved_game_in(path)
     kept = _keep_aside(path)
     stdout.write(f"The game that was in {path} is kept in {kept}.\n")
 
