@@ -30,7 +30,7 @@ from binscrabble.engine.leaves import LeaveTable
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass, Place
 from binscrabble.movegen import GeneratedMove, best_moves, generate_moves, sort_key
-from binscrabble.rules import TILE_POINTS
+from binscrabble.rules import BLANK, FACES, TILE_POINTS
 
 
 @runtime_checkable
@@ -155,18 +155,23 @@ def ranked_candidates(
     moves: Sequence[GeneratedMove] | None = None,
     limit: int | None = None,
     include_exchanges: bool = True,
+    best_first: bool = False,
 ) -> list[Candidate]:
     """The best moves by equity (all of them, or the best `limit`), best first.
 
     Placements, the distinct exchanges (when the bag allows) and pass are all considered.
     Ties are broken by score and then :func:`move_key`, so the order is deterministic.
-    `moves` are the placements, if already generated, in any order.
+    `moves` are the placements, if already generated, in any order; `best_first` says they
+    are already in :func:`~binscrabble.movegen.sort_key` order (as
+    :func:`~binscrabble.movegen.generate_moves` lists them), so they need no sorting.
     """
     evaluator = EquityEvaluator(game, table)
     rack = evaluator.rack
     if moves is None:
-        moves = generate_moves(game)
-    by_score = sorted(moves, key=sort_key)
+        moves, best_first = generate_moves(game), True
+    # A generated MoveList is read lazily, best first: with `limit`, the scan below stops
+    # long before the end, so most move objects (millions, with blanks) are never made.
+    by_score: Iterable[GeneratedMove] = moves if best_first else sorted(moves, key=sort_key)
     candidates: list[Candidate] = [Candidate(Pass(), 0, rack, evaluator.leave_value(rack))]
     if include_exchanges and can_exchange(game):
         for kept in distinct_subsets(rack):
@@ -179,19 +184,55 @@ def ranked_candidates(
     if limit is not None:
         for candidate in candidates:
             _keep_best(best, candidate.equity, limit)
+    # The leave of each distinct set of tiles used, computed once (many moves use the same).
+    leaves: dict[str, str] = {}
     for generated in by_score:
         # Moves come best score first: once even the best leave cannot lift a move above
         # the bar, no later move can clear it either.
         if limit is not None and len(best) == limit and generated.score + ceiling < best[0]:
             break
-        place = generated.place
-        leave = leave_after(rack, place.codes)
+        used = used_codes(generated)
+        leave = leaves.get(used)
+        if leave is None:
+            leave = leaves[used] = leave_after(rack, used)
         equity = generated.score + evaluator.leave_value(leave)
-        candidates.append(Candidate(place, generated.score, leave, equity))
         if limit is not None:
+            if len(best) == limit and equity < best[0]:
+                continue  # not among the best: its Place is never built
             _keep_best(best, equity, limit)
+        candidates.append(Candidate(generated.place, generated.score, leave, equity))
     candidates.sort(key=candidate_order)
     return candidates if limit is None else candidates[:limit]
+
+
+#: The rack code of each generated option (an index into FACES; the last is a rotated ``=``,
+#: which is an ``=`` tile).
+_OPTION_CODES: tuple[str, ...] = (*FACES, "=")
+
+
+def used_codes(generated: GeneratedMove) -> str:
+    """The rack codes a generated placement uses, sorted (``?`` for each blank), read from
+    the generator's option codes without building its :class:`~binscrabble.move.Place`.
+
+    >>> from binscrabble.board import Board
+    >>> from binscrabble.movegen import generate_placements
+    >>> from binscrabble.rules import Rules
+    >>> move = generate_placements(Board(), "1=1", Rules())[0]
+    >>> used_codes(move) == "".join(sorted(move.place.codes))
+    True
+    """
+    blanks = generated.blanks
+    options = generated.options
+    if not blanks:
+        return "".join(sorted([_OPTION_CODES[option] for option in options]))
+    return "".join(
+        sorted(
+            [
+                BLANK if index in blanks else _OPTION_CODES[option]
+                for index, option in enumerate(options)
+            ]
+        )
+    )
 
 
 def _keep_best(best: list[float], value: float, limit: int) -> None:

@@ -221,7 +221,9 @@ class SimulationPlayer:
     def _simulate(
         self, game: Game, moves: list[GeneratedMove], deadline: float, rollout_seconds: float
     ) -> Move:
-        top = ranked_candidates(game, self.table, moves, limit=self.candidate_count)
+        top = ranked_candidates(
+            game, self.table, moves, limit=self.candidate_count, best_first=True
+        )
         top = [candidate for candidate in top if candidate.equity >= top[0].equity - EQUITY_GAP]
         statistics = [CandidateStatistics(candidate) for candidate in top]
         self.last_report.candidates = statistics
@@ -309,7 +311,9 @@ class SimulationPlayer:
         self.last_report.endgame = True
         if not moves:
             return fallback_move(game)
-        top = ranked_candidates(game, self.table, moves, limit=max(self.candidate_count, 8))
+        top = ranked_candidates(
+            game, self.table, moves, limit=max(self.candidate_count, 8), best_first=True
+        )
         seat = game.to_move
         world = imagined_game(game, seat, game.unseen(seat))
         if len(game.racks) == 2 and sum(len(rack) for rack in game.racks) <= EXACT_TILES:
