@@ -633,6 +633,13 @@ def _quick_syntax_failure(codes: str, leading_zeros: bool) -> _Failure | None:
     )
 
 
+def _malformed(codes: str, leading_zeros: bool) -> _Failure:
+    """The first grammar error of codes known to have one."""
+    failure = _quick_syntax_failure(codes, leading_zeros)
+    assert failure is not None, codes
+    return failure
+
+
 def _not_without_operand(position: int) -> _Failure:
     return (
         "not_without_operand",
@@ -925,17 +932,8 @@ def _evaluate_group(
 _GROUP_AT_LEAST: Final = 4
 _TWOS: Final = itertools.repeat(2)
 _ZEROS: Final = itertools.repeat("0")
-_INTS: Final = itertools.repeat(int)
-_NONES: Final = itertools.repeat(None)
-_FIRST: Final = operator_module.itemgetter(0)
-_SECOND: Final = operator_module.itemgetter(1)
 _THIRD: Final = operator_module.itemgetter(2)
-_ZERO_INTS: Final = itertools.repeat(0)
-_LAST_SYMBOL: Final = itertools.repeat(slice(-1, None))
-_EQUALS: Final = itertools.repeat("=")
-_MATCH_END: Final[Callable[[re.Match[str] | None], int]] = re.Match.end  # type: ignore[assignment]
-_DIGIT_ENDINGS: Final = itertools.repeat(("0", "1"))
-_CODE_SYMBOLS: Final = itertools.repeat(_CODE_SYMBOL_TEXT)
+_FOURTH: Final = operator_module.itemgetter(3)
 _SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
 _ONES_TEXT: Final = itertools.repeat("1")
 _ONES: Final = itertools.repeat(1)
@@ -1016,6 +1014,7 @@ class _Evaluator:
         "equations",
         "grammar",
         "leading_zeros",
+        "lines",
         "negatives",
         "precedence",
         "readable",
@@ -1047,7 +1046,16 @@ class _Evaluator:
         # The longest start of a text that the grammar can still read (every state of the
         # reading is fixed by the symbol before, RULES.md §6): it ends where the first
         # error is, or at the end of the text. One match classifies a text in a batch.
-        self.readable = re.compile(f"(?:{operand}[-+x/&|^=])*+(?:{operand}|~)?+")
+        readable = f"(?:{operand}[-+x/&|^=])*+(?:{operand}|~)?+"
+        self.readable = re.compile(readable)
+        # A batch's texts joined by line breaks, read by one `findall`: every line gives
+        # (left side, right side, "", "", "") when it is grammatical with two sides, else
+        # ("", "", readable start, first symbol after it, "") when it is codes only, else
+        # ("", "", "", "", first symbol) (typed text, or unknown symbols).
+        code = "[-+x/&|^=~01]"
+        self.lines = re.compile(
+            f"(?:({side})=({side})|({readable})(?:({code}){code}*+)?|([^\n])[^\n]*+)\n"
+        )
         self.equations: dict[str, _Outcome] = {}
         self.sides: dict[str, _CachedSide] = {}
         self.results: dict[str, CheckResult] = {}
@@ -1133,265 +1141,163 @@ class _Evaluator:
                 gc.enable()
 
     def _check_many(self, texts: list[str]) -> list[CheckResult]:
-        # Each step below runs over a whole list with map, filter or compress where it can:
-        # the loop is then in C, and a text costs a few C calls instead of Python steps.
+        # One regular-expression pass over all the distinct texts (joined by line breaks)
+        # sorts them, and one Python loop per kind builds the verdicts. Fewer passes over
+        # the data pay: every extra pass over a list (even a `map` in C) costs about as much
+        # per text as a few lines of Python do.
         distinct = list(dict.fromkeys(texts))
-        long_texts: list[str] = []
-        if distinct and max(map(len, distinct)) > MAX_SYMBOLS:
-            long_texts = [text for text in distinct if len(text) > MAX_SYMBOLS]
-            distinct = [text for text in distinct if len(text) <= MAX_SYMBOLS]
-        ends, grammatical_flags = self._read(distinct)
-        grammatical = list(itertools.compress(distinct, grammatical_flags))
-        rest = list(map(operator_module.not_, grammatical_flags))
-        others = list(itertools.compress(distinct, rest))
-        other_ends = list(itertools.compress(ends, rest))
-        # Codes only (no spaces, words or aliases): nothing is left when they are stripped.
-        codes_flags = list(map(operator_module.not_, map(str.strip, others, _CODE_SYMBOLS)))
-        malformed = list(itertools.compress(others, codes_flags))
-        malformed_ends = list(itertools.compress(other_ends, codes_flags))
         verdicts: dict[str, CheckResult] = {}
-        # Typed text: its codes, read like the others, join the grammatical or the
-        # malformed ones; without quick codes it takes the one-by-one path.
-        typed_texts = list(itertools.compress(others, map(operator_module.not_, codes_flags)))
+        joined = "\n".join(distinct)
+        if distinct and (
+            max(map(len, distinct)) > MAX_SYMBOLS or joined.count("\n") >= len(distinct)
+        ):
+            # Too long to remember, or holding a line break (typed text, never codes): one
+            # by one, as check() does.
+            odd = [text for text in distinct if len(text) > MAX_SYMBOLS or "\n" in text]
+            for text in odd:
+                verdicts[text] = self._ungrammatical_codes_or_typed(text)
+            distinct = list(itertools.filterfalse(set(odd).__contains__, distinct))
+            joined = "\n".join(distinct)
+        rows = self.lines.findall(joined + "\n") if distinct else []
+        new = _new_tuple
+        pair_texts: list[str] = []
+        lefts: list[str] = []
+        rights: list[str] = []
         typed: list[str] = []
-        typed_codes: list[str] = []
-        for text, quick in zip(typed_texts, _quick_codes_many(typed_texts), strict=True):
+        later: list[str] = []
+        failures: dict[tuple[object, ...], _Failure] = {}
+        located: dict[tuple[object, ...], tuple[str, str, int | None]] = {}
+        leading_zeros = self.leading_zeros
+        for text, (left, right, readable, bad, other) in zip(distinct, rows, strict=True):
+            if left:
+                # Grammatical, two sides: compared once every side has a value.
+                pair_texts.append(text)
+                lefts.append(left)
+                rights.append(right)
+                continue
+            if other:
+                typed.append(text)
+                continue
+            # Codes the grammar rejects (or grammatical with three sides or more). The first
+            # error depends only on where the reading stops and the symbols there, so each
+            # distinct spot is worked out once (see _malformed_key).
+            if bad:
+                key: tuple[object, ...] = (len(readable), readable[-1:], bad)
+            else:
+                last = text[-1:]
+                has_equals = "=" in text
+                if has_equals and (last == "1" or last == "0"):
+                    later.append(text)
+                    continue
+                key = (len(text), last, has_equals)
+            found = located.get(key)
+            if found is None:
+                failure = failures[key] = _malformed(text, leading_zeros)
+                kind, position, message = _located(failure, None)
+                found = located[key] = (message, kind, position)
+            message, kind, position = found
+            verdicts[text] = new(CheckResult, (text, None, message, kind, position))
+        typed_pairs: list[tuple[str, str, str, str]] = []
+        typed_later: list[tuple[str, str]] = []
+        if typed:
+            self._sort_typed(typed, verdicts, failures, typed_pairs, typed_later)
+        values = self._side_values(
+            itertools.chain(lefts, rights, map(_THIRD, typed_pairs), map(_FOURTH, typed_pairs))
+        )
+        differ = _SIDES_DIFFER.format
+        for text, left, right in zip(pair_texts, lefts, rights, strict=True):
+            left_value = values[left]
+            right_value = values[right]
+            if type(left_value) is int and type(right_value) is int:
+                if left_value == right_value:
+                    verdicts[text] = new(CheckResult, (text, left_value, None, None, None))
+                else:
+                    verdicts[text] = new(
+                        CheckResult,
+                        (text, None, differ(left_value, right_value), "sides_differ", len(left)),
+                    )
+            else:
+                later.append(text)
+        for text, codes, left, right in typed_pairs:
+            left_value = values[left]
+            if type(left_value) is int and left_value == values[right]:
+                verdicts[text] = new(CheckResult, (text, left_value, None, None, None))
+            else:
+                typed_later.append((text, codes))
+        # The rest one by one: identity fragments, failing steps, three sides or more.
+        for text in later:
+            verdicts[text] = self._verdict(text, text, self._evaluate(text))
+        for text, codes in typed_later:
+            verdicts[text] = self._verdict(text, codes, self._evaluate(codes))
+        return list(map(verdicts.__getitem__, texts))
+
+    def _sort_typed(
+        self,
+        typed: list[str],
+        verdicts: dict[str, CheckResult],
+        failures: dict[tuple[object, ...], _Failure],
+        pairs: list[tuple[str, str, str, str]],
+        later: list[tuple[str, str]],
+    ) -> None:
+        """Typed texts (spaces, words, aliases) of a batch, turned into codes all at once and
+        read like the others: malformed ones get their verdict in `verdicts`, grammatical
+        ones with two sides go to `pairs` as (text, codes, left side, right side), the
+        rest to `later` as (text, codes). `failures` holds the errors of malformed codes
+        by their spot (see _check_many)."""
+        texts: list[str] = []
+        all_codes: list[str] = []
+        for text, quick in zip(typed, _quick_codes_many(typed), strict=True):
             if quick is None or len(quick) > MAX_SYMBOLS:
                 verdicts[text] = self._ungrammatical_codes_or_typed(text)
             else:
-                typed.append(text)
-                typed_codes.append(quick)
-        typed_ends, typed_flags = self._read(typed_codes)
-        typed_rest = list(map(operator_module.not_, typed_flags))
-        typed_grammatical = list(itertools.compress(typed, typed_flags))
-        typed_grammatical_codes = list(itertools.compress(typed_codes, typed_flags))
-        typed_malformed = list(itertools.compress(typed, typed_rest))
-        typed_malformed_codes = list(itertools.compress(typed_codes, typed_rest))
-        typed_malformed_ends = list(itertools.compress(typed_ends, typed_rest))
-        for text in long_texts:
-            verdicts[text] = self._ungrammatical_codes_or_typed(text)
-        verdicts.update(
-            self._check_grammatical(grammatical, typed_grammatical, typed_grammatical_codes)
-        )
-        verdicts.update(self._check_malformed(malformed, malformed, malformed_ends))
-        if typed_malformed:
-            verdicts.update(
-                self._check_malformed(typed_malformed, typed_malformed_codes, typed_malformed_ends)
-            )
-        return list(map(verdicts.__getitem__, texts))
-
-    def _read(self, codes: list[str]) -> tuple[list[int], list[bool]]:
-        """How far the grammar reads each text (see ``readable``), and whether it is
-        grammatical: read to its end, with a digit last and a `=` somewhere."""
-        ends = list(map(_MATCH_END, map(self.readable.match, codes)))
-        grammatical = list(
-            map(
-                operator_module.and_,
-                map(
-                    operator_module.and_,
-                    map(operator_module.eq, ends, map(len, codes)),
-                    map(str.endswith, codes, _DIGIT_ENDINGS),
-                ),
-                map(operator_module.contains, codes, _EQUALS),
-            )
-        )
-        return ends, grammatical
-
-    def _check_grammatical(
-        self, grammatical: list[str], typed: list[str], typed_codes: list[str]
-    ) -> dict[str, CheckResult]:
-        """Verdicts on grammatical codes and on typed texts with grammatical codes, by text.
-
-        Every distinct side is evaluated once: plain numbers by one ``map(int, ...)``, the
-        others by :meth:`_new_sides`.
-        """
-        all_codes = grammatical + typed_codes if typed else grammatical
-        split_texts = list(map(str.split, all_codes, itertools.repeat("=")))
-        values: dict[str, _CachedSide | None] = dict.fromkeys(
-            itertools.chain.from_iterable(split_texts)
-        )
-        numbers = list(filter(str.isdigit, values))
-        values.update(zip(numbers, map(int, numbers, _TWOS), strict=True))
-        known = self.sides
-        unknown = [side for side, value in values.items() if value is None]
-        if known:
-            unknown_now = []
-            for side in unknown:
-                cached = known.get(side)
-                if cached is None:
-                    unknown_now.append(side)
-                else:
-                    values[side] = cached
-            unknown = unknown_now
-        values.update(self._new_sides(unknown))
-        get = values.__getitem__
-        verdicts: dict[str, CheckResult] = {}
+                texts.append(text)
+                all_codes.append(quick)
+        if not texts:
+            return
+        rows = self.lines.findall("\n".join(all_codes) + "\n")
         new = _new_tuple
-        # The common case in C, over whole lists: two sides, each a value, with at most
-        # the identity fragments the rules allow. Equal sides make a valid equation (typed
-        # or not); different ones say so (typed texts leave that to the loop below, which
-        # finds the position in the text as given).
-        flat: dict[str, _CachedSide | None] = values
-        fragments: dict[str, int] = {}
-        not_plain = list(
-            itertools.compress(
-                values, map(operator_module.is_not, map(type, values.values()), _INTS)
-            )
-        )
-        if not_plain:
-            flat = values.copy()
-            for side in not_plain:
-                cached = values[side]
-                if type(cached) is tuple and len(cached) == 2:
-                    flat[side] = cached[0]
-                    fragments[side] = cached[1]
-        flat_get = flat.__getitem__
-        plain = len(grammatical)
-        all_texts = grammatical + typed if typed else grammatical
-        left_sides = list(map(_FIRST, split_texts))
-        right_sides = list(map(_SECOND, split_texts))
-        lefts = list(map(flat_get, left_sides))
-        rights = list(map(flat_get, right_sides))
-        simple = list(
-            map(
-                operator_module.and_,
-                map(
-                    operator_module.and_,
-                    map(operator_module.eq, map(len, split_texts), _TWOS),
-                    map(operator_module.is_, map(type, lefts), _INTS),
-                ),
-                map(operator_module.is_, map(type, rights), _INTS),
-            )
-        )
-        if fragments and not self.chains:
-            fragment_get = fragments.get
-            counts = map(
-                operator_module.add,
-                map(fragment_get, left_sides, _ZERO_INTS),
-                map(fragment_get, right_sides, _ZERO_INTS),
-            )
-            simple = list(map(operator_module.and_, simple, map(operator_module.le, counts, _ONES)))
-        equal = list(map(operator_module.and_, simple, map(operator_module.eq, lefts, rights)))
-        valid = list(itertools.compress(all_texts, equal))
-        rows = zip(valid, itertools.compress(lefts, equal), _NONES, _NONES, _NONES, strict=False)
-        verdicts.update(zip(valid, map(new, _CHECK_RESULTS, rows), strict=True))
-        different = list(
-            map(operator_module.and_, simple[:plain], map(operator_module.not_, equal))
-        )
-        unequal = list(itertools.compress(grammatical, different))
-        messages = map(
-            _SIDES_DIFFER.format,
-            itertools.compress(lefts, different),
-            itertools.compress(rights, different),
-        )
-        rows_differ = zip(
-            unequal,
-            _NONES,
-            messages,
-            itertools.repeat("sides_differ"),
-            map(len, itertools.compress(left_sides, different)),
-            strict=False,
-        )
-        verdicts.update(zip(unequal, map(new, _CHECK_RESULTS, rows_differ), strict=True))
-        done = list(map(operator_module.or_, equal, different))
-        done.extend(equal[plain:])
-        # The rest one by one: fragments, chains, failures, typed texts.
-        for index in itertools.compress(range(len(all_codes)), map(operator_module.not_, done)):
-            codes = all_codes[index]
-            sides = split_texts[index]
-            text = codes if index < plain else typed[index - plain]
-            if len(sides) == 2:
-                left = get(sides[0])
-                right = get(sides[1])
-                if type(left) is not int or type(right) is not int:
-                    assert left is not None and right is not None
-                    both = _fragments_allowed(left, right, self.chains)
-                    if both is not None:
-                        left, right = both
-                if type(left) is int and type(right) is int:
-                    if left == right:
-                        verdicts[text] = new(CheckResult, (text, left, None, None, None))
-                        continue
-                    outcome: _Outcome = (
-                        "sides_differ",
-                        len(sides[0]),
-                        _SIDES_DIFFER.format(left, right),
-                    )
-                else:
-                    outcome = self._evaluate(codes)
-            else:
-                outcome = self._evaluate(codes)
-            if type(outcome) is int:
-                verdicts[text] = new(CheckResult, (text, outcome, None, None, None))
-            else:
-                assert isinstance(outcome, tuple)
-                located = None if codes is text else _CodePositions(text)
-                kind, position, message = _located(outcome, located)
-                verdicts[text] = new(CheckResult, (text, None, message, kind, position))
-        return verdicts
-
-    def _check_malformed(
-        self, texts: list[str], codes: list[str], ends: list[int]
-    ) -> dict[str, CheckResult]:
-        """Verdicts on codes the grammar rejects (the commonest kind of invalid text), by text.
-
-        ``texts`` are the texts as given, ``codes`` their codes (the same list unless they
-        were typed) and ``ends`` how far the grammar reads each (see ``readable``). The
-        first error depends only on the bad spot's index and the
-        symbols there (or, when only the end is wrong, on the length, the last symbol and
-        whether there is a `=`): each text gets that *key* in C, over whole lists, and each
-        distinct key's error is worked out once.
-        """
         leading_zeros = self.leading_zeros
-        # Where the grammar stops reading: before the end, the bad spot; at the end, only
-        # the end can be wrong.
-        spotted = list(map(operator_module.ne, ends, map(len, codes)))
-        unspotted = list(map(operator_module.not_, spotted))
-        starts = list(itertools.compress(ends, spotted))
-        # The bad symbol and the one before it (just the first symbol at the start).
-        lows = map(max, map(operator_module.sub, starts, _ONES), _ZERO_INTS)
-        highs = map(operator_module.add, starts, _ONES)
-        spotted_codes = itertools.compress(codes, spotted)
-        pairs = map(operator_module.getitem, spotted_codes, map(slice, lows, highs))
-        keys: list[tuple[object, ...]] = list(zip(starts, pairs, strict=True))
-        ends_only = list(itertools.compress(codes, unspotted))
-        # (The empty text's last symbol is "", so its key (0, "", False) is its own.)
-        keys.extend(
-            zip(
-                map(len, ends_only),
-                map(operator_module.getitem, ends_only, _LAST_SYMBOL),
-                map(operator_module.contains, ends_only, _EQUALS),
-                strict=False,
-            )
-        )
-        ordered = list(itertools.compress(texts, spotted))
-        ordered.extend(itertools.compress(texts, unspotted))
-        ordered_codes = list(itertools.compress(codes, spotted))
-        ordered_codes.extend(itertools.compress(codes, unspotted))
-        examples = dict(zip(keys, ordered_codes, strict=True))
-        failures: dict[tuple[object, ...], _Failure] = {}
-        for key, example in examples.items():
-            found = _quick_syntax_failure(example, leading_zeros)
-            assert found is not None, example
-            failures[key] = found
-        if texts is not codes:
-            # Typed texts: each error's position is found in its own text.
-            results: dict[str, CheckResult] = {}
-            for text, key in zip(ordered, keys, strict=True):
-                kind, position, message = _located(failures[key], _CodePositions(text))
-                results[text] = _new_tuple(CheckResult, (text, None, message, kind, position))
-            return results
-        located = {key: _located(failure, None) for key, failure in failures.items()}
-        triples = list(map(located.__getitem__, keys))
-        rows = zip(
-            ordered,
-            _NONES,
-            map(_THIRD, triples),
-            map(_FIRST, triples),
-            map(_SECOND, triples),
-            strict=False,
-        )
-        return dict(zip(ordered, map(_new_tuple, _CHECK_RESULTS, rows), strict=True))
+        for text, codes, (left, right, readable, bad, _) in zip(
+            texts, all_codes, rows, strict=True
+        ):
+            if left:
+                pairs.append((text, codes, left, right))
+                continue
+            if bad:
+                key: tuple[object, ...] = (len(readable), readable[-1:], bad)
+            else:
+                last = codes[-1:]
+                has_equals = "=" in codes
+                if has_equals and (last == "1" or last == "0"):
+                    later.append((text, codes))
+                    continue
+                key = (len(codes), last, has_equals)
+            failure = failures.get(key)
+            if failure is None:
+                failure = failures[key] = _malformed(codes, leading_zeros)
+            kind, position, message = _located(failure, _CodePositions(text))
+            verdicts[text] = new(CheckResult, (text, None, message, kind, position))
+
+    def _side_values(self, sides: Iterable[str]) -> dict[str, _CachedSide]:
+        """The cached form of each distinct side of `sides`: from the cache, or evaluated
+        all together by :meth:`_new_sides`."""
+        values: dict[str, _CachedSide | None] = dict.fromkeys(sides)
+        known = self.sides
+        unknown = list(itertools.filterfalse(known.__contains__, values))
+        if len(unknown) < len(values):
+            cached = list(filter(known.__contains__, values))
+            values.update(zip(cached, map(known.__getitem__, cached), strict=True))
+        if unknown:
+            values.update(self._new_sides(unknown))
+        return values  # type: ignore[return-value]
+
+    def _verdict(self, text: str, codes: str, outcome: _Outcome) -> CheckResult:
+        """The result for `text` from the outcome of its codes (the same string unless typed)."""
+        if type(outcome) is int:
+            return _new_tuple(CheckResult, (text, outcome, None, None, None))
+        assert isinstance(outcome, tuple)
+        kind, position, message = _located(outcome, None if codes is text else _CodePositions(text))
+        return _new_tuple(CheckResult, (text, None, message, kind, position))
 
     def outcome(self, codes: str) -> _Outcome:
         """The value of `codes`, or the first reason it is not a valid equation."""
@@ -1731,31 +1637,6 @@ def _apply(
     return left ^ right, None
 
 
-def _fragments_allowed(
-    left: _CachedSide, right: _CachedSide, chains: bool
-) -> tuple[int, int] | None:
-    """The values of two cached sides when every identity fragment in them is allowed.
-
-    None when either side has something to explain (a failure, a forbidden fragment), or
-    when together they make a chain the rules forbid.
-    """
-    if isinstance(left, int):
-        left_value, left_count = left, 0
-    elif len(left) == 2:
-        left_value, left_count = left
-    else:
-        return None
-    if isinstance(right, int):
-        right_value, right_count = right, 0
-    elif len(right) == 2:
-        right_value, right_count = right
-    else:
-        return None
-    if left_count + right_count > 1 and not chains:
-        return None
-    return left_value, right_value
-
-
 def _sides_differ(sides: list[str], values: list[int], number: int) -> _Failure:
     first = values[0]
     other = values[number]
@@ -1966,7 +1847,6 @@ class CheckResult(NamedTuple):
 # The named tuple's own constructor is Python code; tuple.__new__ with the fields in
 # order builds the same object in C (what the named tuple's _make does).
 _new_tuple: Final = tuple.__new__
-_CHECK_RESULTS: Final = itertools.repeat(CheckResult)
 
 
 def _result(
