@@ -140,7 +140,6 @@ _TRANSITIONS: Final = {zeros: _transition_table(zeros) for zeros in (False, True
 _SPLIT_OPERATORS: Final = re.compile(r"([-+x/&|^])")
 _STANDARD_STRENGTH: Final = {"x": 5, "/": 5, "+": 4, "-": 4, "&": 3, "^": 2, "|": 1}
 _FLAT_STRENGTH: Final = dict.fromkeys(_STANDARD_STRENGTH, 1)
-_SIDE_CACHE_LIMIT: Final = 1 << 18
 
 
 def _operand_value(token: str) -> int:
@@ -202,8 +201,6 @@ def _side_value(side: str, standard: bool, negatives: bool) -> int | None:
         values[-1] = result
     return values[0]
 
-
-_NO_VALUE: Final = object()
 
 # An identity fragment (RULES.md §7) is an operator with a bare literal operand of its
 # neutral value, and such an operand is always written right beside its operator. So a
@@ -286,38 +283,6 @@ def _side_reading(side: str, standard: bool, negatives: bool) -> _Reading:
             return None
     return (values[0], fragments, switches) if fragments else values[0]
 
-
-class _SideValues:
-    """Cached side values under one (precedence, allow_negatives).
-
-    Keys are side texts of the search, where ``R`` is a rotated `=` reading ``11``.
-    Identity fragments are not judged here (see :func:`_fragment_kind`).
-    """
-
-    __slots__ = ("cache", "negatives", "standard")
-
-    def __init__(self, standard: bool, negatives: bool) -> None:
-        self.standard = standard
-        self.negatives = negatives
-        self.cache: dict[str, int | None] = {}
-
-    def value(self, side: str) -> int | None:
-        cache = self.cache
-        found = cache.get(side, _NO_VALUE)
-        if found is not _NO_VALUE:
-            return found  # type: ignore[return-value]
-        if len(cache) >= _SIDE_CACHE_LIMIT:
-            cache.clear()
-        text = side.replace("R", "11") if "R" in side else side
-        result = cache[side] = _side_value(text, self.standard, self.negatives)
-        return result
-
-
-_SIDE_VALUES: Final = {
-    (standard, negatives): _SideValues(standard, negatives)
-    for standard in (False, True)
-    for negatives in (False, True)
-}
 
 # -- cross-checks --------------------------------------------------------------------------
 
@@ -485,7 +450,9 @@ class _Context:
     rack_guarded: int
     blanks: int
     transitions: tuple[tuple[int, ...], ...]
-    side_values: _SideValues
+    standard: bool
+    negatives: bool
+    strength: dict[str, int]
     options_by_mask: dict[int, tuple[int, ...]]
     natural: tuple[bool, ...]
     designable: tuple[bool, ...]
@@ -542,7 +509,9 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         rack_guarded=rack_guarded,
         blanks=blanks,
         transitions=_TRANSITIONS[rules.leading_zeros],
-        side_values=_SIDE_VALUES[(rules.precedence == "standard", rules.allow_negatives)],
+        standard=rules.precedence == "standard",
+        negatives=rules.allow_negatives,
+        strength=_STANDARD_STRENGTH if rules.precedence == "standard" else _FLAT_STRENGTH,
         options_by_mask={_ALL_OPTIONS: side_options},
         natural=tuple(natural),
         designable=tuple(designable),
@@ -591,9 +560,21 @@ def _deficit(context: _Context, usage: int) -> int:
     return found
 
 
-_Partial = tuple[int, str, int, int]
-#: (character, next state, field shift, one of that field, natural tiles, blank may show it)
-_Step = tuple[str, int, int, int, int, bool]
+#: A partial side: (automaton state, text, option usage, blanks needed, pending operations,
+#: the operand being read, its digit count). The pending operations are the left operands
+#: and operators still waiting for their right operand, weakest first (a shunting-yard
+#: stack: an operator first applies every pending one at least as strong, so there is at
+#: most one per precedence level). The side's value is thus worked out as it is written,
+#: each step once for every side sharing it, and a step that fails (a negative difference,
+#: an inexact division) drops every side that starts with it.
+_Pending = tuple[tuple[int, str], ...]
+_Partial = tuple[int, str, int, int, _Pending, int, int]
+#: What a character does to the value: a digit (the operand is multiplied and added to,
+#: and grows by some digits: a rotated `=` adds two), NOT, or a binary operator.
+_DIGITS, _NOT_SIGN, _OPERATOR = 0, 1, 2
+#: (character, next state, field shift, one of that field, natural tiles, blank may show it,
+#: what it does, multiplier, addend, digits)
+_Step = tuple[str, int, int, int, int, bool, int, int, int, int]
 #: A free square's character in a side's text: the face, or ``R`` for a rotated `=` (it
 #: reads ``11``, two characters, which would make positions ambiguous).
 _SIDE_CHARACTERS: Final = (*FACES, "R")
@@ -601,9 +582,43 @@ _ROTATED_CHARACTER: Final = "R"
 _OPTION_OF_CHARACTER: Final = {
     character: option for option, character in enumerate(_SIDE_CHARACTERS)
 }
+_CHARACTER_EFFECTS: Final = {
+    "0": (_DIGITS, 2, 0, 1),
+    "1": (_DIGITS, 2, 1, 1),
+    "R": (_DIGITS, 4, 3, 2),
+    "~": (_NOT_SIGN, 1, 0, 0),
+    **{symbol: (_OPERATOR, 1, 0, 0) for symbol in _BINARY},
+}
 #: One way to fill a segment: (options of its free squares, the run's text, its value,
 #: option usage).
 _Filling = tuple[tuple[int, ...], str, int, int]
+
+
+def _push(
+    pending: _Pending, operand: int, operator: str, strength: dict[str, int], negatives: bool
+) -> _Pending | None:
+    """`pending` once `operand` is read and `operator` follows it; None when a step fails."""
+    level = strength[operator]
+    while pending:
+        left, waiting = pending[-1]
+        if strength[waiting] < level:
+            break
+        result = _apply(waiting, left, operand, negatives)
+        if result is None:
+            return None
+        operand = result
+        pending = pending[:-1]
+    return (*pending, (operand, operator))
+
+
+def _finish(pending: _Pending, operand: int, negatives: bool) -> int | None:
+    """The side's value once its last operand is read; None when a step fails."""
+    for left, waiting in reversed(pending):
+        result = _apply(waiting, left, operand, negatives)
+        if result is None:
+            return None
+        operand = result
+    return operand
 
 
 def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
@@ -611,7 +626,8 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
 
     Each is (character in the side's text, next state, its rack field's shift, one of that
     field, how many natural tiles of it the rack holds (0 when none may show it), whether a
-    blank may show it). Cached per (state, mask): the search asks this once per partial.
+    blank may show it, and what it does to the value: :data:`_CHARACTER_EFFECTS`). Cached
+    per (state, mask): the search asks this once per partial.
     """
     key = (state, mask)
     found = context.steps.get(key)
@@ -624,28 +640,52 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
                 continue
             shift = _OPTION_SHIFT[option]
             natural = context.rack_counts[_OPTION_FIELD[option]] if context.natural[option] else 0
+            character = _SIDE_CHARACTERS[option]
             found.append(
                 (
-                    _SIDE_CHARACTERS[option],
+                    character,
                     next_state,
                     shift,
                     1 << shift,
                     natural,
                     context.designable[option],
+                    *_CHARACTER_EFFECTS[character],
                 )
             )
         context.steps[key] = found
     return found
 
 
+def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | None:
+    """`partial` followed by fixed text (tiles on the board); None when that cannot be."""
+    state, written, usage, needed, pending, current, width = partial
+    leading_zeros = context.rules.leading_zeros
+    for symbol in text:
+        next_state = _step(state, symbol, leading_zeros)
+        if next_state == _DEAD:
+            return None
+        if symbol == "0" or symbol == "1":
+            current = current * 2 + (symbol == "1")
+            width += 1
+        elif symbol != "~":
+            operand = current if state != _NOT_DIGITS else ((1 << width) - 1) ^ current
+            found = _push(pending, operand, symbol, context.strength, context.negatives)
+            if found is None:
+                return None
+            pending = found
+            current = width = 0
+        state = next_state
+    return (state, written + text, usage, needed, pending, current, width)
+
+
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
-    A partial is (automaton state, text, option usage, blanks needed). In the text a free
-    square is one character (a rotated `=` is ``R``: :data:`_SIDE_CHARACTERS`), so where each
-    free square's option is can be read back from the text (:func:`_side_options_of`).
-    Frontiers are cached by shape prefix, so sides that start alike (very common: most
-    begin with a few free squares) share the work of their common beginning.
+    A partial (:data:`_Partial`) carries its text, usage and the value of what is written
+    so far. In the text a free square is one character (a rotated `=` is ``R``:
+    :data:`_SIDE_CHARACTERS`), so where each free square's option is can be read back from
+    the text. Frontiers are cached by shape prefix, so sides that start alike (very common:
+    most begin with a few free squares) share the work of their common beginning.
     """
     cache = context.frontiers
     found = cache.get(items)
@@ -654,26 +694,63 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     found = []
     append = found.append
     item = items[-1]
-    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0)]
+    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0, (), 0, 0)]
     if type(item) is str:
-        leading_zeros = context.rules.leading_zeros
-        after = [_feed(state, item, leading_zeros) for state in range(_DEAD + 1)]
-        for state, text, usage, needed in parent:
-            state = after[state]
-            if state != _DEAD:
-                append((state, text + item, usage, needed))
+        for partial in parent:
+            extended = _read_text(context, partial, item)
+            if extended is not None:
+                append(extended)
     else:
         blanks = context.blanks
+        strength = context.strength
+        negatives = context.negatives
         by_state = [_steps(context, state, item) for state in range(_DEAD + 1)]  # type: ignore[arg-type]
-        for state, text, usage, needed in parent:
-            for character, next_state, shift, one, natural, blank_may in by_state[state]:
+        for state, text, usage, needed, pending, current, width in parent:
+            operand = -1
+            for (
+                character,
+                next_state,
+                shift,
+                one,
+                natural,
+                blank_may,
+                effect,
+                multiplier,
+                addend,
+                digits,
+            ) in by_state[state]:
                 if usage >> shift & _FIELD_MASK < natural:
-                    append((next_state, text + character, usage + one, needed))
+                    extra = needed
                 elif blank_may and needed < blanks:
-                    # Only a blank can show this one more time.
-                    append((next_state, text + character, usage + one, needed + 1))
+                    extra = needed + 1  # only a blank can show this one more time
+                else:
+                    continue
+                if effect == _DIGITS:
+                    append(
+                        (
+                            next_state,
+                            text + character,
+                            usage + one,
+                            extra,
+                            pending,
+                            current * multiplier + addend,
+                            width + digits,
+                        )
+                    )
+                elif effect == _OPERATOR:
+                    if operand < 0:
+                        operand = current if state != _NOT_DIGITS else ((1 << width) - 1) ^ current
+                    pushed = _push(pending, operand, character, strength, negatives)
+                    if pushed is not None:
+                        append((next_state, text + character, usage + one, extra, pushed, 0, 0))
+                else:
+                    append((next_state, text + character, usage + one, extra, pending, 0, 0))
     cache[items] = found
     return found
+
+
+#: A complete side: (value, text, option usage).
+_Complete = tuple[int, str, int]
 
 
 def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int, _SideBucket]:
@@ -688,11 +765,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     if cached is not None:
         return cached
     results: dict[int, _SideBucket] = {}
-    value_of = context.side_values.value
-    for _, text, usage, _ in _accepting(context, items):
-        value = value_of(text)
-        if value is None:
-            continue
+    for value, text, usage in _complete_sides(context, items):
         bucket = results.get(value)
         if bucket is None:
             results[value] = {usage: [text]}
@@ -706,31 +779,54 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     return results
 
 
-def _accepting(context: _Context, items: tuple[str | int, ...]) -> Iterator[_Partial]:
-    """The partials over `items` that end a side (:func:`_frontier`'s accepting ones).
+def _complete_sides(context: _Context, items: tuple[str | int, ...]) -> Iterator[_Complete]:
+    """The sides over `items` that end well and have a value.
 
     When the frontier of `items` is not cached, the last square is stepped here without
     storing anything: a side's whole shape is often no other side's beginning.
     """
+    negatives = context.negatives
     found = context.frontiers.get(items)
     item = items[-1]
     if found is not None or type(item) is str or len(items) == 1:
-        return (partial for partial in _frontier(context, items) if partial[0] in _ACCEPTING)
-    return _accepting_steps(context, _frontier(context, items[:-1]), int(item))
-
-
-def _accepting_steps(context: _Context, parent: list[_Partial], mask: int) -> Iterator[_Partial]:
+        for state, text, usage, _, pending, current, width in _frontier(context, items):
+            if state not in _ACCEPTING:
+                continue
+            operand = current if state != _NOT_DIGITS else ((1 << width) - 1) ^ current
+            value = _finish(pending, operand, negatives) if pending else operand
+            if value is not None:
+                yield value, text, usage
+        return
     blanks = context.blanks
     by_state = [
-        [step for step in _steps(context, state, mask) if step[1] in _ACCEPTING]
+        [step for step in _steps(context, state, item) if step[1] in _ACCEPTING]  # type: ignore[arg-type]
         for state in range(_DEAD + 1)
     ]
-    for state, text, usage, needed in parent:
-        for character, next_state, shift, one, natural, blank_may in by_state[state]:
-            if usage >> shift & _FIELD_MASK < natural:
-                yield (next_state, text + character, usage + one, needed)
-            elif blank_may and needed < blanks:
-                yield (next_state, text + character, usage + one, needed + 1)
+    for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
+        for (
+            character,
+            next_state,
+            shift,
+            one,
+            natural,
+            blank_may,
+            _,
+            multiplier,
+            addend,
+            digits,
+        ) in by_state[state]:
+            if usage >> shift & _FIELD_MASK >= natural and not (blank_may and needed < blanks):
+                continue
+            operand = current * multiplier + addend
+            if next_state == _NOT_DIGITS:
+                operand ^= (1 << (width + digits)) - 1
+            if pending:
+                value = _finish(pending, operand, negatives)
+                if value is None:
+                    continue
+                yield value, text + character, usage + one
+            else:
+                yield operand, text + character, usage + one
 
 
 def _fragment_kind(context: _Context, text: str) -> int:
@@ -740,8 +836,7 @@ def _fragment_kind(context: _Context, text: str) -> int:
     real = text.replace(_ROTATED_CHARACTER, "11") if _ROTATED_CHARACTER in text else text
     kind = 0
     if _MAYBE_IDENTITY.search(real) is not None:
-        values = context.side_values
-        reading = _side_reading(real, values.standard, values.negatives)
+        reading = _side_reading(real, context.standard, context.negatives)
         if type(reading) is tuple:
             _, fragments, switches = reading
             forbidden = switches & ~context.identity_switches
