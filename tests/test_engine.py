@@ -17,6 +17,7 @@ from binscrabble.engine.levels import (
     player_from_name,
 )
 from binscrabble.engine.players import (
+    Candidate,
     EquityPlayer,
     GreedyPlayer,
     Player,
@@ -502,3 +503,87 @@ def test_short_endgames_are_solved_exactly() -> None:
 
 def test_exact_search_gives_up_when_out_of_time() -> None:
     assert solve_endgame(endgame(), deadline=0.0) is None
+
+
+def _plain_negamax(world: Game, alpha: float, beta: float) -> float:
+    """The reference: alpha-beta over every placement and pass, no table, no move order."""
+    if world.is_over():
+        return float(world.scores[world.to_move] - world.scores[1 - world.to_move])
+    best = -float("inf")
+    for move in [generated.place for generated in generate_moves(world)] + [Pass()]:
+        world.push(move, checked=False)
+        try:
+            value = -_plain_negamax(world, -beta, -alpha)
+        finally:
+            world.pop()
+        best = max(best, value)
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+def _small_endgames() -> list[Game]:
+    """Tiny known endgames on a board holding 1+1=10 (row 8, from D)."""
+    rows = ["." * 15] * 15
+    rows[7] = "...1+1=10......"
+    board = Board.from_rows(rows)
+    racks = (["1=1", "0+1"], ["1=0", "1=1"], ["11=", "10="], ["1=1-", "0=1"], ["=1", "x1="])
+    return [Game.from_setup(Rules(), board, pair, bag=[]) for pair in racks]
+
+
+def test_endgame_search_with_its_table_agrees_with_plain_alpha_beta() -> None:
+    positions = _small_endgames()
+    values = []
+    for world in positions:
+        solved = solve_endgame(world, deadline=float("inf"))
+        assert solved is not None
+        move, value = solved
+        assert value == _plain_negamax(world, -float("inf"), float("inf"))
+        values.append(value)
+        # The move it returns reaches that value.
+        world.push(move, checked=False)
+        try:
+            assert -_plain_negamax(world, -float("inf"), float("inf")) == value
+        finally:
+            world.pop()
+    # The values found on these positions (the first: nothing better than passing).
+    assert values == [-1.0, 21.0, -12.0, 13.0, 13.0]
+
+
+def test_endgame_search_sees_past_the_biggest_score() -> None:
+    # B holds 1=1 and goes out at once if it can; A's biggest play (1+1=10, 18 points, all
+    # its tiles) goes out first and wins; a smaller first play would let B out.
+    world = Game.from_setup(Rules(), Board(), ["1+1=10", "1=1"], bag=[])
+    solved = solve_endgame(world, deadline=float("inf"))
+    assert solved is not None
+    move, value = solved
+    assert isinstance(move, Place) and len(move.tiles) == 6
+    assert value == _plain_negamax(world, -float("inf"), float("inf"))
+
+
+def test_ranked_candidates_read_best_first_match_the_sorted_ranking() -> None:
+    # A rack with a blank: the generator's list is lazy and long; reading it best first
+    # and stopping early must rank exactly as sorting every move does.
+    game = Game.from_setup(Rules(), Board(), ["1?0=+1x0=", None], seed=3)
+    table = LeaveTable.default()
+    moves = generate_moves(game)
+    lazy = ranked_candidates(game, table, moves, limit=5, best_first=True)
+    sorted_all = ranked_candidates(game, table, list(moves), limit=5)
+    assert lazy == sorted_all
+    assert ranked_candidates(game, table, limit=5) == sorted_all
+
+
+def test_narrowing_keeps_the_best_candidates_when_time_is_short() -> None:
+    player = SimulationPlayer(budget=1.0, seed=1)
+    statistics = [
+        CandidateStatistics(Candidate(Pass(), 0, "", equity), [value])
+        for equity, value in ((30.0, 0.0), (29.0, 20.0), (28.0, 5.0), (10.0, 40.0))
+    ]
+    # Time for 2 iterations of 3 rollouts: not 4 iterations of all 4 candidates.
+    player._narrow(statistics, 1, remaining=0.3, rollout_seconds=0.05)
+    assert [entry.active for entry in statistics] == [True, True, False, False]
+    # With time to spare, nobody is dropped.
+    fresh = [CandidateStatistics(entry.candidate, entry.values[:]) for entry in statistics]
+    player._narrow(fresh, 1, remaining=100.0, rollout_seconds=0.05)
+    assert all(entry.active for entry in fresh)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from binscrabble.engine.leaves import LeaveTable
@@ -54,7 +55,7 @@ from binscrabble.engine.players import (
     ranked_candidates,
 )
 from binscrabble.game import Game
-from binscrabble.move import Exchange, Move, Pass
+from binscrabble.move import Exchange, Move, Pass, Place
 from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
 from binscrabble.rules import BLANK
 
@@ -64,8 +65,15 @@ DEFAULT_BUDGET = 1.5
 PRUNE_AFTER = 6
 #: How many standard errors behind the leader a candidate is dropped.
 PRUNE_MARGIN = 3.0
+#: Fewer iterations than this for every candidate resolve little: when the time left cannot
+#: give them, the weakest candidates are dropped (down to two).
+MIN_ITERATIONS = 4
 #: Endgames with at most this many tiles on the two racks are searched exactly.
-EXACT_TILES = 7
+EXACT_TILES = 10
+#: How many equity candidates the endgame play-outs consider (when it is not solved exactly).
+ENDGAME_CANDIDATES = 16
+#: How many of the opponent's best replies each round of the endgame play-outs tries.
+ENDGAME_REPLY_WIDTHS = (4, 8)
 #: Candidates this many points of equity behind the best are not simulated at all: a
 #: one-move look-ahead seldom makes up that much, and every candidate dropped gives the
 #: others more iterations.
@@ -197,8 +205,11 @@ class SimulationPlayer:
         if game.bag_size == 0:
             move = self._endgame(game, moves, deadline)
         else:
-            # A rollout costs about one move generation: the first estimate of its time.
-            move = self._simulate(game, moves, deadline, self._clock())
+            # A rollout costs about one move generation: the first estimate of its time. But
+            # not more than a tenth of the budget: finding our own moves can cost far more
+            # than a reply (a blank on our rack; the opponent never holds one in a rollout),
+            # and an estimate that high would forbid every rollout.
+            move = self._simulate(game, moves, deadline, min(self._clock(), deadline / 10))
         self.last_report.seconds = time.perf_counter() - started
         return move
 
@@ -260,12 +271,48 @@ class SimulationPlayer:
             else:
                 iterations += 1
                 self._prune(statistics, iterations)
+                self._narrow(statistics, iterations, deadline - self._clock(), rollout_seconds)
                 if sum(entry.active for entry in statistics) == 1:
                     break  # the others are all clearly behind
         self.last_report.iterations = iterations
         _settle(statistics, iterations)
         best = max(statistics, key=lambda entry: (entry.active, entry.mean, entry.candidate.equity))
         return best.candidate.move
+
+    def _narrow(
+        self,
+        statistics: list[CandidateStatistics],
+        iterations: int,
+        remaining: float,
+        rollout_seconds: float,
+    ) -> None:
+        """Drop the weakest candidates when the time left cannot give the others
+        MIN_ITERATIONS iterations in all (down to two candidates).
+
+        A few iterations over many candidates resolve nothing (the prior keeps the equity
+        order); the same rollouts spent on the two or three best say something about them.
+        The weakest is the lowest mean with its prior (the equity counted as PRIOR_ITERATIONS
+        values, as in the final choice).
+        """
+        active = [entry for entry in statistics if entry.active]
+        wanted = MIN_ITERATIONS - iterations
+        if wanted <= 0 or rollout_seconds <= 0:
+            return
+        affordable = int(remaining / (wanted * rollout_seconds))
+        if len(active) <= max(2, affordable):
+            return
+        changes = [entry.raw_mean - entry.candidate.equity for entry in active]
+        change = sum(changes) / len(changes)
+
+        def estimate(entry: CandidateStatistics) -> float:
+            total = sum(entry.values[:iterations]) + PRIOR_ITERATIONS * (
+                entry.candidate.equity + change
+            )
+            return total / (iterations + PRIOR_ITERATIONS)
+
+        ranked = sorted(active, key=lambda entry: (-estimate(entry), -entry.candidate.equity))
+        for entry in ranked[max(2, affordable) :]:
+            entry.active = False
 
     def _prune(self, statistics: list[CandidateStatistics], iterations: int) -> None:
         """Drop candidates far behind the leader (PRUNE_MARGIN standard errors)."""
@@ -312,14 +359,18 @@ class SimulationPlayer:
         if not moves:
             return fallback_move(game)
         top = ranked_candidates(
-            game, self.table, moves, limit=max(self.candidate_count, 8), best_first=True
+            game,
+            self.table,
+            moves,
+            limit=max(self.candidate_count, ENDGAME_CANDIDATES),
+            best_first=True,
         )
         seat = game.to_move
         world = imagined_game(game, seat, game.unseen(seat))
         if len(game.racks) == 2 and sum(len(rack) for rack in game.racks) <= EXACT_TILES:
             # Few tiles left: search the whole endgame exactly, with half the time.
             now = self._clock()
-            solved = solve_endgame(world, time.perf_counter() + max(0.0, deadline - now) / 2)
+            solved = solve_endgame(world, now + max(0.0, deadline - now) / 2, clock=self._clock)
             if solved is not None:
                 self.last_report.exact = True
                 return solved[0]
@@ -336,12 +387,14 @@ class SimulationPlayer:
         evaluated = [entry for entry in statistics if entry.count]
         if not evaluated:
             return top[0].move
-        for entry in sorted(evaluated, key=lambda entry: -entry.mean):
-            if self._clock() >= deadline:
-                break
-            deeper = endgame_value(world, seat, entry.candidate.move, replies=4)
-            entry.values[0] = min(entry.values[0], deeper)
-            self.last_report.rollouts += 1
+        # Each round looks at more of the opponent's replies (its worst case for us counts).
+        for width in ENDGAME_REPLY_WIDTHS:
+            for entry in sorted(evaluated, key=lambda entry: -entry.mean):
+                if self._clock() >= deadline:
+                    break
+                deeper = endgame_value(world, seat, entry.candidate.move, replies=width)
+                entry.values[0] = min(entry.values[0], deeper)
+                self.last_report.rollouts += 1
         best = min(evaluated, key=lambda entry: (-entry.mean, -entry.candidate.equity))
         return best.candidate.move
 
@@ -478,12 +531,15 @@ class _OutOfTime(Exception):
     """The exact endgame search ran out of its time."""
 
 
-def solve_endgame(world: Game, deadline: float) -> tuple[Move, float] | None:
+def solve_endgame(
+    world: Game, deadline: float, clock: Callable[[], float] = time.perf_counter
+) -> tuple[Move, float] | None:
     """The best move for the seat to move of a two-player endgame, searched exactly.
 
     Every placement and pass of both sides, to the end of the game (going out, or six
-    scoreless turns), with alpha-beta pruning; the value is the final spread for the seat to
-    move. ``None`` when the search cannot finish before `deadline`. `world` is left unchanged.
+    scoreless turns), with alpha-beta pruning and a transposition table; the value is the
+    final spread for the seat to move. ``None`` when the search cannot finish before
+    `deadline`, a time on `clock` (the wall clock unless told). `world` is left unchanged.
 
     >>> from binscrabble.board import Board
     >>> from binscrabble.rules import Rules
@@ -492,34 +548,92 @@ def solve_endgame(world: Game, deadline: float) -> tuple[Move, float] | None:
     >>> move.notation(world.board), value
     ('8F 1=1', 10.0)
     """
+    search = _EndgameSearch(world, deadline, clock)
     try:
-        value, move = _negamax(world, deadline, -math.inf, math.inf)
+        value, move = search.negamax(frozenset(), -math.inf, math.inf)
     except _OutOfTime:
         return None
     return (move if move is not None else Pass()), value
 
 
-def _negamax(world: Game, deadline: float, alpha: float, beta: float) -> tuple[float, Move | None]:
-    if world.is_over():
-        return float(_spread(world.scores, world.to_move)), None
-    if time.perf_counter() >= deadline:
-        raise _OutOfTime
-    # Best scores first: good moves early make alpha-beta cut more.
-    moves: list[Move] = [generated.place for generated in generate_moves(world)]
-    moves.append(Pass())
-    best, best_move = -math.inf, None
-    for move in moves:
-        world.push(move, checked=False)
-        try:
-            value = -_negamax(world, deadline, -beta, -alpha)[0]
-        finally:
-            world.pop()
-        if value > best:
-            best, best_move = value, move
-        alpha = max(alpha, value)
-        if alpha >= beta:
-            break
-    return best, best_move
+#: Kinds of values in the endgame's transposition table (alpha-beta bounds).
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _EndgameSearch:
+    """Negamax with alpha-beta over every move of a known endgame.
+
+    Positions reached by different orders of the same plays (and, above all, by passes,
+    which change nothing but whose turn it is and the count of scoreless turns) are looked
+    up in a table. What is stored is the value *still to come* (the final spread minus the
+    spread now), so that positions reached with different scores share it: what remains of
+    the game depends only on the board, the racks, the seat to move and the scoreless count.
+    The placements of a board and rack are generated once and reused.
+    """
+
+    def __init__(self, world: Game, deadline: float, clock: Callable[[], float]) -> None:
+        self.world = world
+        self.deadline = deadline
+        self.clock = clock
+        self.table: dict[tuple[object, ...], tuple[float, int, Move | None]] = {}
+        self.moves: dict[tuple[object, ...], list[Move]] = {}
+
+    def negamax(
+        self, placed: frozenset[object], alpha: float, beta: float
+    ) -> tuple[float, Move | None]:
+        world = self.world
+        now = float(_spread(world.scores, world.to_move))
+        if world.is_over():
+            return now, None
+        racks = tuple("".join(sorted(rack)) for rack in world.racks)
+        key = (placed, racks, world.to_move, world.scoreless_turns)
+        first: Move | None = None
+        entry = self.table.get(key)
+        if entry is not None:
+            stored, kind, first = entry
+            value = stored + now
+            if kind == _EXACT:
+                return value, first
+            if kind == _LOWER:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                return value, first
+        if self.clock() >= self.deadline:
+            raise _OutOfTime
+        original_alpha = alpha
+        moves = self._moves(placed, racks[world.to_move])
+        if first is not None and first in moves:
+            # The best move found before (at a shallower bound) first: it cuts soonest.
+            moves = [first, *(move for move in moves if move != first)]
+        best, best_move = -math.inf, None
+        for move in moves:
+            after = placed | frozenset(move.tiles) if isinstance(move, Place) else placed
+            world.push(move, checked=False)
+            try:
+                value = -self.negamax(after, -beta, -alpha)[0]
+            finally:
+                world.pop()
+            if value > best:
+                best, best_move = value, move
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        kind = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
+        self.table[key] = (best - now, kind, best_move)
+        return best, best_move
+
+    def _moves(self, placed: frozenset[object], rack: str) -> list[Move]:
+        """Every placement (best scores first: good moves early make alpha-beta cut more)
+        and pass."""
+        key = (placed, rack)
+        moves = self.moves.get(key)
+        if moves is None:
+            moves = [generated.place for generated in generate_moves(self.world)]
+            moves.append(Pass())
+            self.moves[key] = moves
+        return moves
 
 
 def _greedy_to_end(world: Game, seat: int) -> float:
