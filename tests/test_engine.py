@@ -587,3 +587,13 @@ def test_narrowing_keeps_the_best_candidates_when_time_is_short() -> None:
     fresh = [CandidateStatistics(entry.candidate, entry.values[:]) for entry in statistics]
     player._narrow(fresh, 1, remaining=100.0, rollout_seconds=0.05)
     assert all(entry.active for entry in fresh)
+
+
+def test_narrowing_before_any_rollout_keeps_the_equity_order() -> None:
+    player = SimulationPlayer(budget=1.0, seed=1)
+    statistics = [
+        CandidateStatistics(Candidate(Pass(), 0, "", equity)) for equity in (30.0, 29.0, 28.0)
+    ]
+    # 0.4 s at 0.05 s a rollout buys 8 rollouts: 4 iterations of the 2 best.
+    player._narrow(statistics, 0, remaining=0.4, rollout_seconds=0.05)
+    assert [entry.active for entry in statistics] == [True, True, False]

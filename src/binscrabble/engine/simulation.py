@@ -245,6 +245,7 @@ class SimulationPlayer:
         dealt = sum(len(rack) for other, rack in enumerate(game.racks) if other != seat)
         iterations = 0
         out_of_time = False
+        self._narrow(statistics, 0, deadline - self._clock(), rollout_seconds)
         while not out_of_time and (self.max_iterations is None or iterations < self.max_iterations):
             # An iteration is only worth starting if it can likely finish: the values of an
             # unfinished one are dropped.
@@ -300,6 +301,11 @@ class SimulationPlayer:
             return
         affordable = int(remaining / (wanted * rollout_seconds))
         if len(active) <= max(2, affordable):
+            return
+        if iterations == 0:
+            # Nothing simulated yet: the equity order (the candidates come in it).
+            for entry in active[max(2, affordable) :]:
+                entry.active = False
             return
         changes = [entry.raw_mean - entry.candidate.equity for entry in active]
         change = sum(changes) / len(changes)
