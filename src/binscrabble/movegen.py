@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import combinations, islice, product
+from itertools import chain, combinations, islice, product
 from math import comb
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, overload
 
@@ -463,6 +463,7 @@ class _Context:
     steps: dict[tuple[int, int], list[_Step]]
     identity_switches: int
     fragment_kinds: dict[str, int]
+    kind_parts: dict[int, tuple[list[str], _KindParts]]
     deficits: dict[int, int]
     rack: _Rack
 
@@ -526,6 +527,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         | (_PLUS_MINUS_ZERO if rules.identity_plus_minus_zero else 0)
         | (_AND_ONE_OR_ZERO if rules.identity_and_one_or_zero else 0),
         fragment_kinds={},
+        kind_parts={},
         deficits={},
         rack=_Rack(
             rack_counts=tuple(counts),
@@ -840,8 +842,8 @@ def _fragment_kind(context: _Context, text: str) -> int:
         if type(reading) is tuple:
             _, fragments, switches = reading
             forbidden = switches & ~context.identity_switches
-            chain = fragments > 1 and not context.rules.identity_chains
-            kind = -1 if forbidden or chain else 1
+            chained = fragments > 1 and not context.rules.identity_chains
+            kind = -1 if forbidden or chained else 1
     context.fragment_kinds[text] = kind
     return kind
 
@@ -892,14 +894,15 @@ def _join(
     context: _Context,
     sides: list[tuple[str | int, ...]],
     equals_slot: int,
-    out: list[_Filling],
+    out: list[_JoinGroup],
     reach: Callable[[int], bool] | None = None,
 ) -> bool:
     """Pair up fillings of the sides that share a value and that the rack can show together.
 
     `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
-    or -1; it is inserted into the options there. Appends (options, text, value, option
-    usage) of every equation whose sides' identity fragments the rules allow together.
+    or -1; it is inserted into the options there. Appends the equations as groups
+    (:data:`_JoinGroup`): per value, per combination of the sides' usage groups the rack can
+    show, the sides' fillings, to be combined when read (:func:`_group_fillings`).
 
     `reach` (best moves only) says whether the segment could still reach the best scores
     with a bonus up to the given one; when the values the cheaper sides share cannot give a
@@ -923,12 +926,8 @@ def _join(
     smallest = min(tables, key=len)
     blanks = context.blanks
     guarded = context.rack_guarded
-    rules = context.rules
-    rotated = rules.rotated_equals
-    kinds = context.fragment_kinds
-    chains = rules.identity_chains
-    option_of = _OPTION_OF_CHARACTER
-    free_positions = [_free_positions(side) for side in sides]
+    chains = context.rules.identity_chains
+    free_positions = tuple(_free_positions(side) for side in sides)
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
     for value in smallest:
@@ -940,8 +939,8 @@ def _join(
             buckets.append(bucket)
         else:
             # Depth-first product of the sides' usage groups, dropping partial joins the rack
-            # cannot show; then every filling of every surviving combination.
-            stack: list[tuple[int, int, tuple[list[str], ...]]] = [(0, start_usage, ())]
+            # cannot show; every surviving combination is one group of equations.
+            stack: list[tuple[int, int, tuple[_KindParts, ...]]] = [(0, start_usage, ())]
             while stack:
                 depth, usage, groups = stack.pop()
                 for side_usage, fillings in buckets[depth].items():
@@ -950,46 +949,111 @@ def _join(
                         not blanks or _deficit(context, total) > blanks
                     ):
                         continue
+                    parts = _kind_parts(context, fillings)
                     if depth < last:
-                        stack.append((depth + 1, total, (*groups, fillings)))
+                        stack.append((depth + 1, total, (*groups, parts)))
                         continue
-                    for combination in product(*groups, fillings):
-                        # Grammar and side values are settled; identity fragments are
-                        # judged side by side (each side's kind is worked out once).
-                        fragments = 0
-                        for text in combination:
-                            kind = kinds.get(text)
-                            if kind is None:
-                                kind = _fragment_kind(context, text)
-                            if kind < 0:
-                                break
-                            fragments += kind
-                        else:
-                            kind = 0
-                        if kind < 0 or (fragments > 1 and not chains):
-                            continue
-                        joined_text = "=".join(combination)
-                        if rotated:
-                            joined_text = joined_text.replace(_ROTATED_CHARACTER, "11")
-                        joined = tuple(
-                            [
-                                option_of[text[at]]
-                                for text, positions in zip(combination, free_positions, strict=True)
-                                for at in positions
-                            ]
-                        )
-                        if equals_slot >= 0:
-                            joined = (*joined[:equals_slot], _EQUALS_OPTION, *joined[equals_slot:])
-                        out.append((joined, joined_text, value, total))
+                    every = (*groups, parts)
+                    count = _combinations(every, chains)
+                    if count:
+                        out.append((value, equals_slot, free_positions, every, total, count))
     return True
 
 
-def _segment_fillings(
+#: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
+#: those with none, and those with one allowed (or more, under ``identity_chains``).
+#: Fillings whose fragments the rules forbid are left out.
+_KindParts = tuple[list[str], list[str]]
+#: Equations of one segment that share a value and a rack usage: every combination of one
+#: filling per side (:data:`_KindParts`, in side order) whose identity fragments the rules
+#: allow together. (value, free square of the new `=` or -1, per side where its free
+#: squares are in its text, per side its fillings, option usage, how many equations.)
+_JoinGroup = tuple[int, int, tuple[tuple[int, ...], ...], tuple[_KindParts, ...], int, int]
+
+
+def _kind_parts(context: _Context, fillings: list[str]) -> _KindParts:
+    """Split a side's fillings by their identity fragments (:data:`_KindParts`); cached per
+    list (the lists live in the context's side tables as long as the context)."""
+    key = id(fillings)
+    found = context.kind_parts.get(key)
+    if found is not None and found[0] is fillings:
+        return found[1]
+    kinds = context.fragment_kinds
+    plain: list[str] = []
+    with_fragments: list[str] = []
+    for text in fillings:
+        kind = kinds.get(text)
+        if kind is None:
+            kind = _fragment_kind(context, text)
+        if kind == 0:
+            plain.append(text)
+        elif kind > 0:
+            with_fragments.append(text)
+    parts = (plain, with_fragments)
+    context.kind_parts[key] = (fillings, parts)
+    return parts
+
+
+def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
+    """How many equations join one filling of each side: identity fragments may be in any
+    number of sides under ``identity_chains``, else in one side at most."""
+    if chains:
+        count = 1
+        for plain, with_fragments in parts:
+            count *= len(plain) + len(with_fragments)
+        return count
+    plain_only = 1
+    for plain, _ in parts:
+        plain_only *= len(plain)
+    count = plain_only
+    for index, (_, with_fragments) in enumerate(parts):
+        if with_fragments:
+            others = 1
+            for other, (plain, _) in enumerate(parts):
+                if other != index:
+                    others *= len(plain)
+            count += len(with_fragments) * others
+    return count
+
+
+def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[_Filling]:
+    """The equations of a join group, as fillings (options, text, value, option usage)."""
+    value, equals_slot, free_positions, parts, usage, _ = group
+    combinations: Iterable[tuple[str, ...]]
+    if chains:
+        combinations = product(*(plain + with_fragments for plain, with_fragments in parts))
+    else:
+        plain_lists = [plain for plain, _ in parts]
+        runs = [product(*plain_lists)]
+        for index, (_, with_fragments) in enumerate(parts):
+            if with_fragments:
+                runs.append(
+                    product(*plain_lists[:index], with_fragments, *plain_lists[index + 1 :])
+                )
+        combinations = chain.from_iterable(runs)
+    option_of = _OPTION_OF_CHARACTER
+    for combination in combinations:
+        text = "=".join(combination)
+        if rotated:
+            text = text.replace(_ROTATED_CHARACTER, "11")
+        options = tuple(
+            [
+                option_of[side[at]]
+                for side, positions in zip(combination, free_positions, strict=True)
+                for at in positions
+            ]
+        )
+        if equals_slot >= 0:
+            options = (*options[:equals_slot], _EQUALS_OPTION, *options[equals_slot:])
+        yield options, text, value, usage
+
+
+def _segment_groups(
     context: _Context, items: tuple[str | int, ...], reach: Callable[[int], bool] | None = None
-) -> tuple[list[_Filling], bool]:
-    """Every way to fill a segment's free squares (as options) so it reads as an equation;
-    and whether that is all of them (see `reach` in :func:`_join`)."""
-    out: list[_Filling] = []
+) -> tuple[list[_JoinGroup], bool]:
+    """Every way to fill a segment's free squares (as options) so it reads as an equation,
+    as join groups; and whether that is all of them (see `reach` in :func:`_join`)."""
+    out: list[_JoinGroup] = []
     complete = True
     if any(type(item) is str and "=" in item for item in items):
         sides = _split_sides(items)
@@ -1162,7 +1226,7 @@ def generate_placements(
         found, rows, moves = _search(board, rack, rules, limit)
         if limit is not None:
             return MoveList(moves)
-        total = sum(_variant_count(found, row[7]) for row in rows) if found.blanks else len(rows)
+        total = rows.move_count(found)
     return MoveList._lazy(total, _listed(found, rows))
 
 
@@ -1205,7 +1269,7 @@ def _row_moves(rack: _Rack, row: _Row) -> list[GeneratedMove]:
     return moves
 
 
-def _listed(rack: _Rack, rows: list[_Row]) -> Iterator[GeneratedMove]:
+def _listed(rack: _Rack, rows: Iterable[_Row]) -> Iterator[GeneratedMove]:
     """The moves of the rows in the order they were found (that of generate_placements)."""
     for row in rows:
         yield from _row_moves(rack, row)
@@ -1458,11 +1522,11 @@ for _name in (
 
 def _search(
     board: Board, rack: str, rules: Rules, limit: int | None
-) -> tuple[_Rack, list[_Row], list[GeneratedMove]]:
-    """Find every legal placement: as rows (no `limit`) or, with `limit`, as the moves that
-    may be among the `limit` best."""
+) -> tuple[_Rack, _FoundRows, list[GeneratedMove]]:
+    """Find every legal placement: as rows to be made when read (no `limit`) or, with
+    `limit`, as the moves that may be among the `limit` best."""
     context = _make_context(rack, rules)
-    rows: list[_Row] = []
+    rows = _FoundRows()
     moves: list[GeneratedMove] = []
     if not rack:
         return context.rack, rows, moves
@@ -1474,7 +1538,7 @@ def _search(
     bingo = rules.bingo_bonus
     parallel = rules.parallel_numbers
     keeper = _BestScores(limit) if limit is not None else None
-    filling_cache: dict[tuple[str | int, ...], list[_Filling]] = {}
+    group_cache: dict[tuple[str | int, ...], list[_JoinGroup]] = {}
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
     free_width = 2 if wanted >> ROTATED & 1 else 1
     natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
@@ -1599,9 +1663,9 @@ def _search(
                         score_parts.append((letters, word, crossing + segment_bingo))
 
     if keeper is None:
-        emit = rows.append
+        emit = rows.segments.append
         for segment in segments:
-            _emit_segment(context, *segment, parallel, filling_cache, emit, None)
+            _emit_segment(context, *segment, parallel, group_cache, emit, None)
     else:
         # Most promising segments first; stop once no later one can reach the floor.
         order = sorted(range(len(segments)), key=bounds.__getitem__, reverse=True)
@@ -1613,7 +1677,7 @@ def _search(
                 context,
                 *segments[index],
                 parallel,
-                filling_cache,
+                group_cache,
                 emit_move,
                 keeper,
                 score_parts[index],
@@ -1622,11 +1686,34 @@ def _search(
         lone_rows: list[_Row] = []
         _lone_digits_beside_numbers(context, cells, lone_rows.append)
         if keeper is None:
-            rows.extend(lone_rows)
+            rows.extra.extend(lone_rows)
         else:
             for row in lone_rows:
                 moves.extend(_row_moves(context.rack, row))
     return context.rack, rows, moves
+
+
+class _FoundRows:
+    """The rows a search found: per segment, rows made from join groups when read
+    (:class:`_SegmentRows`), and a few made already."""
+
+    __slots__ = ("extra", "segments")
+
+    def __init__(self) -> None:
+        self.segments: list[_SegmentRows] = []
+        self.extra: list[_Row] = []
+
+    def __iter__(self) -> Iterator[_Row]:
+        for segment in self.segments:
+            yield from segment
+        yield from self.extra
+
+    def move_count(self, rack: _Rack) -> int:
+        """How many moves the rows make (blank variants included)."""
+        count = sum(segment.move_count(rack) for segment in self.segments)
+        if not rack.blanks:
+            return count + len(self.extra)
+        return count + sum(_variant_count(rack, row[7]) for row in self.extra)
 
 
 #: (direction, squares of the line, texts, masks, cross-checks, start, end, touches, bingo).
@@ -1754,13 +1841,13 @@ def _emit_segment(
     touches: bool,
     bingo: int,
     parallel: bool,
-    filling_cache: dict[tuple[str | int, ...], list[_Filling]],
+    group_cache: dict[tuple[str | int, ...], list[_JoinGroup]],
     emit: Callable[[Any], None],
     keeper: _BestScores | None,
     score_parts: tuple[int, int, int] = (0, 1, 0),
 ) -> None:
-    """Find the equations of one segment: as rows for `emit`, or with `keeper` (best
-    moves) as the moves that reach its floor; `score_parts` then bound the segment's
+    """Find the equations of one segment: as a :class:`_SegmentRows` for `emit`, or with
+    `keeper` (best moves) as the moves that reach its floor; `score_parts` then bound the segment's
     scores: (letter points, word multiplier, crossing scores and bingo)."""
     items: list[str | int] = []
     free_squares: list[int] = []
@@ -1774,21 +1861,21 @@ def _emit_segment(
         else:
             items.append(text)
     shape = tuple(items)
-    fillings = filling_cache.get(shape)
-    if fillings is None:
+    groups = group_cache.get(shape)
+    if groups is None:
         if keeper is None:
-            fillings, _ = _segment_fillings(context, shape)
-            filling_cache[shape] = fillings
+            groups, _ = _segment_groups(context, shape)
+            group_cache[shape] = groups
         else:
             letters, word, rest = score_parts
 
             def reach(bonus_bound: int) -> bool:
                 return (letters + bonus_bound) * word + rest >= keeper.floor
 
-            fillings, complete = _segment_fillings(context, shape, reach)
+            groups, complete = _segment_groups(context, shape, reach)
             if complete:
-                filling_cache[shape] = fillings
-    if not fillings:
+                group_cache[shape] = groups
+    if not groups:
         return
     word_multiplier = 1
     for sq in free_squares:
@@ -1824,49 +1911,158 @@ def _emit_segment(
                 )
             )
     squares_tuple = tuple(free_squares)
-    check_touch = parallel and not touches
+    scoring = _SegmentScoring(
+        squares_tuple,
+        direction,
+        letter_tables,
+        cross_tables,
+        blank_losses,
+        equation_crossings,
+        word_multiplier,
+        bingo,
+        parallel and not touches,
+    )
+    rules = context.rules
+    if keeper is None:
+        segment_rows = _SegmentRows(scoring, groups, rules.identity_chains, rules.rotated_equals)
+        if scoring.check_touch:
+            # Under parallel_numbers some equations may not touch: their rows are made now,
+            # so that they are counted right.
+            segment_rows.made = list(segment_rows)
+        emit(segment_rows)
+        return
     rack = context.rack
-    for options, text, value, usage in fillings:
-        # Under parallel_numbers a number crossing does not count as touching.
-        if check_touch and not any(
+    for group in groups:
+        for filling in _group_fillings(group, rules.identity_chains, rules.rotated_equals):
+            row = scoring.row(filling)
+            if row is None:
+                continue
+            natural_score = row[5]
+            if natural_score < keeper.floor:
+                continue
+            options = row[1]
+            for blanks in _realizations(rack, options):
+                score = natural_score
+                for position in blanks:
+                    score -= blank_losses[position][options[position]]
+                if score < keeper.floor:
+                    continue
+                keeper.add(score)
+                emit(
+                    GeneratedMove(squares_tuple, options, blanks, score, row[2], row[3], direction)
+                )
+
+
+class _SegmentScoring:
+    """What scores the equations of one segment: per free square and option, the letter
+    score in the main run, the crossing run's whole score, and what a blank loses there."""
+
+    __slots__ = (
+        "bingo",
+        "blank_losses",
+        "check_touch",
+        "cross_tables",
+        "direction",
+        "equation_crossings",
+        "letter_tables",
+        "squares",
+        "word_multiplier",
+    )
+
+    def __init__(
+        self,
+        squares: tuple[int, ...],
+        direction: Direction,
+        letter_tables: list[tuple[int, ...]],
+        cross_tables: list[tuple[int, ...] | None],
+        blank_losses: list[tuple[int, ...]],
+        equation_crossings: list[tuple[bool, ...] | None],
+        word_multiplier: int,
+        bingo: int,
+        check_touch: bool,
+    ) -> None:
+        self.squares = squares
+        self.direction = direction
+        self.letter_tables = letter_tables
+        self.cross_tables = cross_tables
+        self.blank_losses = blank_losses
+        self.equation_crossings = equation_crossings
+        self.word_multiplier = word_multiplier
+        self.bingo = bingo
+        # Under parallel_numbers a number crossing does not count as touching: a segment
+        # that touches only through crossings keeps the equations with an equation crossing.
+        self.check_touch = check_touch
+
+    def row(self, filling: _Filling) -> _Row | None:
+        """The row of one equation; None when it does not touch (see `check_touch`)."""
+        options, text, value, usage = filling
+        if self.check_touch and not any(
             crossing is not None and crossing[option]
-            for crossing, option in zip(equation_crossings, options, strict=True)
+            for crossing, option in zip(self.equation_crossings, options, strict=True)
         ):
-            continue
+            return None
         letters = 0
         crossing_score = 0
         for letter_table, cross_table, option in zip(
-            letter_tables, cross_tables, options, strict=True
+            self.letter_tables, self.cross_tables, options, strict=True
         ):
             letters += letter_table[option]
             if cross_table is not None:
                 crossing_score += cross_table[option]
         # The score with natural tiles only; each blank then takes its tile's points away.
-        natural_score = (letters + bonus(value)) * word_multiplier + crossing_score + bingo
-        if keeper is None:
-            emit(
-                (
-                    squares_tuple,
-                    options,
-                    text,
-                    value,
-                    direction,
-                    natural_score,
-                    blank_losses,
-                    usage,
-                )
-            )
-            continue
-        if natural_score < keeper.floor:
-            continue
-        for blanks in _realizations(rack, options):
-            score = natural_score
-            for position in blanks:
-                score -= blank_losses[position][options[position]]
-            if score < keeper.floor:
-                continue
-            keeper.add(score)
-            emit(GeneratedMove(squares_tuple, options, blanks, score, text, value, direction))
+        natural_score = (
+            (letters + bonus(value)) * self.word_multiplier + crossing_score + self.bingo
+        )
+        return (
+            self.squares,
+            options,
+            text,
+            value,
+            self.direction,
+            natural_score,
+            self.blank_losses,
+            usage,
+        )
+
+
+class _SegmentRows:
+    """The rows of one segment's equations, made from its join groups when read.
+
+    Counting them needs no row: each group knows how many equations it joins, and every
+    equation of a group has the same rack usage, so the same number of blank variants.
+    """
+
+    __slots__ = ("chains", "groups", "made", "rotated", "scoring")
+
+    def __init__(
+        self, scoring: _SegmentScoring, groups: list[_JoinGroup], chains: bool, rotated: bool
+    ) -> None:
+        self.scoring = scoring
+        self.groups = groups
+        self.chains = chains
+        self.rotated = rotated
+        self.made: list[_Row] | None = None
+
+    def __iter__(self) -> Iterator[_Row]:
+        if self.made is not None:
+            yield from self.made
+            return
+        row_of = self.scoring.row
+        for group in self.groups:
+            for filling in _group_fillings(group, self.chains, self.rotated):
+                row = row_of(filling)
+                if row is not None:
+                    yield row
+
+    def move_count(self, rack: _Rack) -> int:
+        """How many moves the rows make (blank variants included)."""
+        if self.made is not None:
+            if not rack.blanks:
+                return len(self.made)
+            return sum(_variant_count(rack, row[7]) for row in self.made)
+        if not rack.blanks:
+            return sum(group[5] for group in self.groups)
+        return sum(group[5] * _variant_count(rack, group[4]) for group in self.groups)
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
@@ -1879,7 +2075,8 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
     if game.is_over():
         return MoveList()
     with _collector_paused():
-        rack, rows, _ = _search(game.board, game.rack(), game.rules, None)
+        rack, found, _ = _search(game.board, game.rack(), game.rules, None)
+        rows = list(found)
         if not rack.blanks:
             moves = MoveList(_listed(rack, rows))
             list.sort(moves, key=sort_key)
