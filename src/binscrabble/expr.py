@@ -25,6 +25,7 @@ and a sentence. docs/equations.md tells users the same story.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
 import operator as operator_module
@@ -844,99 +845,120 @@ def _interpret_shape(
     return evaluate
 
 
-def _evaluate_group(
-    shape: str,
+def _evaluate_sides(
     sides: list[str],
     precedence: Mapping[str, int],
     negatives: bool,
     allowed: Mapping[str, bool],
-) -> list[int | tuple[int, int] | None]:
-    """What the shape evaluators answer, for many sides of one shape at once.
+) -> tuple[dict[str, int | tuple[int, int] | None], list[str]]:
+    """What the shape evaluators answer, for many sides at once, and the sides they leave
+    to the full evaluation (a forbidden identity fragment, a negative step, an inexact
+    division), which are answered None.
 
-    The batch form of :func:`_interpret_shape`: the sides become columns (one list per
-    operand) and each step of the shape runs over whole columns with ``map``, in C, so a
-    side costs a few C-level operations per step instead of a pass through Python code.
-    Rows that need a closer look (a forbidden identity fragment, a negative step, an
-    inexact division) are marked and answered None, like the shape evaluators do; the
-    others get their value, or their value and count of identity fragments.
+    The batch form of :func:`_interpret_shape`. The sides are sorted by their operators
+    (NOT set aside: it is folded into the operand's value), so that each group of sides
+    with the same operators is a slice; all the operands of all the sides come out of one
+    ``str.split`` and get their values by one dictionary lookup each (NOT included). Each
+    step of a group then runs over whole columns (one list per operand) with ``map``, in C.
+    Identity fragments need a bare literal: an operand is tested by its text, so that a
+    NOT operand never counts.
+
+    >>> values, rejected = _evaluate_sides(
+    ...     ["1+1", "10x~10", "11-100", "1+0", "~0"], _STANDARD_PRECEDENCE, False,
+    ...     dict.fromkeys(_IDENTITY_SWITCH.values(), True))
+    >>> values, rejected
+    ({'~0': 1, '1+1': 2, '1+0': (1, 1), '11-100': None, '10x~10': 2}, ['11-100'])
     """
-    under_not, steps = _shape_steps(shape, precedence)
-    count = len(sides)
-    operands = len(steps) + 1
-    # All the sides' digit runs in one list, by a few string methods over the sides
-    # joined with "+": every operator becomes "+" and NOT disappears. Every side has
-    # `operands` runs, so the runs of operand k are every operands-th item from k.
-    joined = "+".join(sides)
-    for symbol in set(shape):
-        if symbol != "+":
-            joined = joined.replace(symbol, "" if symbol == "~" else "+")
-    runs = joined.split("+")
-    columns = [runs[number::operands] for number in range(operands)]
-    registers: list[list[int]] = [list(map(int, column, _TWOS)) for column in columns]
-    for number in under_not:
-        masks = map(
-            operator_module.sub,
-            map(operator_module.lshift, _ONES, map(len, columns[number])),
-            _ONES,
-        )
-        registers[number] = list(map(operator_module.xor, masks, registers[number]))
-    rejected: set[int] = set()
-    fragments: list[int] | None = None
-    for operator, left, right, left_literal, right_literal in steps:
-        neutral, either_side = _NEUTRAL[operator]
-        tested = [right] if right_literal else []
-        if left_literal and either_side:
-            tested.append(left)
-        hits: list[int] = []
-        for register in tested:
-            column = registers[register]
-            if neutral in column:
-                hits.extend(index for index, value in enumerate(column) if value == neutral)
-        if hits:
-            if not allowed[_IDENTITY_SWITCH[operator]]:
-                rejected.update(hits)
+    if not sides:
+        return {}, []
+    shapes = "\n".join(sides).translate(_OPERATORS_ONLY).split("\n")
+    order = sorted(range(len(sides)), key=shapes.__getitem__)
+    sides = list(map(sides.__getitem__, order))
+    shapes = list(map(shapes.__getitem__, order))
+    runs = "+".join(sides).translate(_OPERATORS_TO_PLUS).split("+")
+    known = _OPERAND_VALUES
+    distinct_runs = set(runs)
+    missing = distinct_runs.difference(known)
+    if missing:
+        if len(known) + len(missing) > _CACHE_LIMIT:
+            known.clear()
+            missing = distinct_runs
+        for run in missing:
+            known[run] = _not_value(run[1:]) if run[0] == "~" else int(run, 2)
+    values = list(map(known.__getitem__, runs))
+    # The bare literals (no NOT) worth 0 and 1: "0" and "1", or more with leading zeros.
+    neutral_runs = {
+        neutral: {run for run in distinct_runs if run[0] != "~" and known[run] == neutral}
+        for neutral in (0, 1)
+    }
+    found: dict[str, int | tuple[int, int] | None] = {}
+    all_rejected: list[str] = []
+    start = offset = 0
+    for shape in dict.fromkeys(shapes):
+        end = bisect.bisect_right(shapes, shape, start)
+        operands = len(shape) + 1
+        stop = offset + (end - start) * operands
+        registers = [values[offset + number : stop : operands] for number in range(operands)]
+        rejected: set[int] = set()
+        fragments: dict[int, int] = {}
+        for operator, left, right, left_literal, right_literal in _shape_steps(shape, precedence)[
+            1
+        ]:
+            neutral, either_side = _NEUTRAL[operator]
+            tested = [right] if right_literal else []
+            if left_literal and either_side:
+                tested.append(left)
+            hits: set[int] = set()
+            bare = neutral_runs[neutral]
+            for register in tested:
+                column_runs = runs[offset + register : stop : operands]
+                if not bare.isdisjoint(column_runs):
+                    hits.update(index for index, run in enumerate(column_runs) if run in bare)
+            if hits:
+                if not allowed[_IDENTITY_SWITCH[operator]]:
+                    rejected.update(hits)
+                else:
+                    for index in hits:  # one fragment per step, however many operands
+                        fragments[index] = fragments.get(index, 0) + 1
+            left_column = registers[left]
+            right_column = registers[right]
+            if operator == "-":
+                result = list(map(operator_module.sub, left_column, right_column))
+                if not negatives and min(result) < 0:
+                    rejected.update(index for index, value in enumerate(result) if value < 0)
+            elif operator == "/":
+                if 0 in right_column:
+                    rejected.update(index for index, value in enumerate(right_column) if not value)
+                    right_column = [value or 1 for value in right_column]
+                remainders = list(map(operator_module.mod, left_column, right_column))
+                if any(remainders):
+                    rejected.update(index for index, value in enumerate(remainders) if value)
+                result = list(map(operator_module.floordiv, left_column, right_column))
             else:
-                if fragments is None:
-                    fragments = [0] * count
-                for index in set(hits):  # one fragment per step, however many operands
-                    fragments[index] += 1
-        left_column = registers[left]
-        right_column = registers[right]
-        if operator == "-":
-            result = list(map(operator_module.sub, left_column, right_column))
-            if not negatives and min(result) < 0:
-                rejected.update(index for index, value in enumerate(result) if value < 0)
-        elif operator == "/":
-            if 0 in right_column:
-                rejected.update(index for index, value in enumerate(right_column) if not value)
-                right_column = [value or 1 for value in right_column]
-            remainders = list(map(operator_module.mod, left_column, right_column))
-            if any(remainders):
-                rejected.update(index for index, value in enumerate(remainders) if value)
-            result = list(map(operator_module.floordiv, left_column, right_column))
-        else:
-            result = list(map(_PYTHON_OPERATIONS[operator], left_column, right_column))
-        registers.append(result)
-    values: list[int | tuple[int, int] | None] = list(registers[-1])
-    if fragments is not None:
-        for index, found in enumerate(fragments):
-            if found:
-                values[index] = (registers[-1][index], found)
-    for index in rejected:
-        values[index] = None
-    return values
+                result = list(map(_PYTHON_OPERATIONS[operator], left_column, right_column))
+            registers.append(result)
+        group = sides[start:end]
+        last = registers[-1]
+        found.update(zip(group, last, strict=True))
+        for index, count in fragments.items():
+            found[group[index]] = (last[index], count)
+        for index in rejected:
+            found[group[index]] = None
+            all_rejected.append(group[index])
+        start = end
+        offset = stop
+    return found, all_rejected
 
 
-#: Evaluating a group of sides costs as much as about three sides evaluated one by one,
-#: and then far less per side: smaller groups are evaluated one by one.
-_GROUP_AT_LEAST: Final = 4
-_TWOS: Final = itertools.repeat(2)
-_ZEROS: Final = itertools.repeat("0")
+#: Operand texts (digits, or NOT and its digits) and their values, under every set of rules.
+_OPERAND_VALUES: dict[str, int] = {}
+_OPERATORS_ONLY: Final = str.maketrans("", "", "01~")
+_OPERATORS_TO_PLUS: Final = str.maketrans("-x/&|^", "++++++")
+
+
 _THIRD: Final = operator_module.itemgetter(2)
 _FOURTH: Final = operator_module.itemgetter(3)
 _SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
-_ONES_TEXT: Final = itertools.repeat("1")
-_ONES: Final = itertools.repeat(1)
 
 
 _PYTHON_OPERATIONS: Final[Mapping[str, Callable[[int, int], int]]] = {
@@ -1205,6 +1227,7 @@ class _Evaluator:
             itertools.chain(lefts, rights, map(_THIRD, typed_pairs), map(_FOURTH, typed_pairs))
         )
         differ = _SIDES_DIFFER.format
+        chains = self.chains
         for text, left, right in zip(pair_texts, lefts, rights, strict=True):
             left_value = values[left]
             right_value = values[right]
@@ -1217,10 +1240,25 @@ class _Evaluator:
                         (text, None, differ(left_value, right_value), "sides_differ", len(left)),
                     )
             else:
-                later.append(text)
+                # Sides with identity fragments: fine if the rules allow each and the two
+                # sides do not make a chain the rules forbid.
+                both = _fragments_allowed(left_value, right_value, chains)
+                if both is None:
+                    later.append(text)
+                elif both[0] == both[1]:
+                    verdicts[text] = new(CheckResult, (text, both[0], None, None, None))
+                else:
+                    verdicts[text] = new(
+                        CheckResult, (text, None, differ(*both), "sides_differ", len(left))
+                    )
         for text, codes, left, right in typed_pairs:
             left_value = values[left]
-            if type(left_value) is int and left_value == values[right]:
+            right_value = values[right]
+            if type(left_value) is not int or type(right_value) is not int:
+                both = _fragments_allowed(left_value, right_value, chains)
+                if both is not None:
+                    left_value, right_value = both
+            if type(left_value) is int and left_value == right_value:
                 verdicts[text] = new(CheckResult, (text, left_value, None, None, None))
             else:
                 typed_later.append((text, codes))
@@ -1433,33 +1471,16 @@ class _Evaluator:
     def _new_sides(self, sides: list[str]) -> dict[str, _CachedSide]:
         """Evaluate many sides not in the cache at once, and cache them (see :meth:`_new_side`).
 
-        With every side known in advance, the sides are grouped by shape and each group is
-        evaluated column by column (:func:`_evaluate_group`); a shape with only a few sides
-        takes the full path, and so does every side the group evaluation leaves alone.
+        With every side known in advance, the sides are grouped by their operators and each
+        group is evaluated column by column (:func:`_evaluate_sides`); every side that
+        needs a closer look takes the full path.
         """
-        by_shape: dict[str, list[str]] = {}
-        empty = itertools.repeat("")
-        shapes = map(str.replace, map(str.replace, sides, _ZEROS, empty), _ONES_TEXT, empty)
-        for shape, side in zip(shapes, sides, strict=True):
-            group = by_shape.get(shape)
-            if group is None:
-                by_shape[shape] = [side]
-            else:
-                group.append(side)
-        found: dict[str, _CachedSide | None] = {}
-        in_full = self._side_in_full
-        precedence, negatives, allowed = self.precedence, self.negatives, self.allowed
-        for shape, group in by_shape.items():
-            if len(group) < _GROUP_AT_LEAST:
-                for side in group:
-                    found[side] = in_full(side)
-                continue
-            values = _evaluate_group(shape, group, precedence, negatives, allowed)
-            found.update(zip(group, values, strict=True))
-            if None in values:
-                for side, value in zip(group, values, strict=True):
-                    if value is None:
-                        found[side] = in_full(side)
+        found: dict[str, _CachedSide | None]
+        found, rejected = _evaluate_sides(  # type: ignore[assignment]
+            sides, self.precedence, self.negatives, self.allowed
+        )
+        for side in rejected:
+            found[side] = self._side_in_full(side)
         if len(found) <= _CACHE_LIMIT:
             if len(self.sides) + len(found) > _CACHE_LIMIT:
                 self.sides.clear()
@@ -1637,6 +1658,31 @@ def _apply(
     return left ^ right, None
 
 
+def _fragments_allowed(
+    left: _CachedSide, right: _CachedSide, chains: bool
+) -> tuple[int, int] | None:
+    """The values of two cached sides when every identity fragment in them is allowed.
+
+    None when either side has something to explain (a failure, a forbidden fragment), or
+    when together they make a chain the rules forbid.
+    """
+    if isinstance(left, int):
+        left_value, left_count = left, 0
+    elif len(left) == 2:
+        left_value, left_count = left
+    else:
+        return None
+    if isinstance(right, int):
+        right_value, right_count = right, 0
+    elif len(right) == 2:
+        right_value, right_count = right
+    else:
+        return None
+    if left_count + right_count > 1 and not chains:
+        return None
+    return left_value, right_value
+
+
 def _sides_differ(sides: list[str], values: list[int], number: int) -> _Failure:
     first = values[0]
     other = values[number]
@@ -1664,6 +1710,7 @@ def clear_caches() -> None:
     >>> check("1+1=10", Rules()).valid
     True
     """
+    _OPERAND_VALUES.clear()
     for evaluator in _EVALUATORS_BY_KEY.values():
         for cache in (
             evaluator.results,
