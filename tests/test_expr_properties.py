@@ -280,6 +280,51 @@ def test_interpreted_and_compiled_side_evaluators_agree(side: str, rules: Rules)
         assert (interpreted, failure, fragments) == (value, None, ())
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(sides(), min_size=1, max_size=12), rule_sets)
+def test_sides_evaluated_together_agree_with_the_shape_evaluators(
+    batch: list[str], rules: Rules
+) -> None:
+    """check_many's evaluation of many sides at once (grouped by operators, NOT folded into
+    the operands' values, so `1x1` and `~0x~0` share a group) answers as each side's own
+    shape evaluator does, and leaves exactly the sides it answers None to the full path."""
+    evaluator = expr._evaluator(rules)
+    batch = [side for side in batch if evaluator.grammar.fullmatch(f"{side}=0")]
+    batch = list(dict.fromkeys(batch + [side.replace("1", "~1", 1) for side in batch]))
+    batch = [side for side in batch if evaluator.grammar.fullmatch(f"{side}=0")]
+    expr.clear_caches()
+    found, rejected = expr._evaluate_sides(
+        batch, evaluator.precedence, evaluator.negatives, evaluator.allowed
+    )
+    assert list(found) == sorted(batch, key=lambda side: side.translate(expr._OPERATORS_ONLY))
+    for side in batch:
+        shape = side.replace("0", "").replace("1", "")
+        arguments = (shape, evaluator.precedence, evaluator.negatives, evaluator.allowed)
+        assert found[side] == expr._interpret_shape(*arguments)(side), side
+    assert sorted(rejected) == sorted(side for side in batch if found[side] is None)
+
+
+def test_sides_evaluated_together_count_only_bare_literals_as_fragments() -> None:
+    allowed = dict.fromkeys(("identity_times_one", "identity_plus_minus_zero"), True)
+    allowed["identity_and_one_or_zero"] = False
+    found, rejected = expr._evaluate_sides(
+        ["10x1", "10x~0", "~0x10", "1&10", "~0&10", "001+1", "1+001"],
+        expr._STANDARD_PRECEDENCE,
+        False,
+        allowed,
+    )
+    assert found == {
+        "10x1": (2, 1),
+        "10x~0": 2,
+        "~0x10": 2,
+        "1&10": None,
+        "~0&10": 0,
+        "001+1": 2,
+        "1+001": 2,
+    }
+    assert rejected == ["1&10"]
+
+
 def test_equation_value_or_none() -> None:
     assert equation_value_or_none("1+1=10", Rules()) == 2
     assert equation_value_or_none("1+1=11", Rules()) is None
