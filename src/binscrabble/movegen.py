@@ -28,7 +28,6 @@ from __future__ import annotations
 import gc
 import heapq
 import operator
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -137,15 +136,8 @@ _TRANSITIONS: Final = {zeros: _transition_table(zeros) for zeros in (False, True
 
 # -- side values ---------------------------------------------------------------------------
 
-_SPLIT_OPERATORS: Final = re.compile(r"([-+x/&|^])")
 _STANDARD_STRENGTH: Final = {"x": 5, "/": 5, "+": 4, "-": 4, "&": 3, "^": 2, "|": 1}
 _FLAT_STRENGTH: Final = dict.fromkeys(_STANDARD_STRENGTH, 1)
-
-
-def _operand_value(token: str) -> int:
-    if token[0] == "~":
-        return ((1 << (len(token) - 1)) - 1) ^ int(token[1:], 2)
-    return int(token, 2)
 
 
 def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
@@ -168,47 +160,9 @@ def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
     return left ^ right
 
 
-def _side_value(side: str, standard: bool, negatives: bool) -> int | None:
-    """The value of one grammatical side, or None when a step fails (§6 arithmetic).
-
-    Identity fragments are not judged here: an equation that could hold one is confirmed
-    by :func:`binscrabble.expr.equation_value`.
-    """
-    if side.isdigit():
-        return int(side, 2)  # a lone number, the commonest side
-    tokens = _SPLIT_OPERATORS.split(side)
-    values = [_operand_value(tokens[0])]
-    if len(tokens) == 1:
-        return values[0]
-    strength = _STANDARD_STRENGTH if standard else _FLAT_STRENGTH
-    operators: list[str] = []
-    for index in range(1, len(tokens), 2):
-        operator = tokens[index]
-        level = strength[operator]
-        while operators and strength[operators[-1]] >= level:
-            right = values.pop()
-            result = _apply(operators.pop(), values[-1], right, negatives)
-            if result is None:
-                return None
-            values[-1] = result
-        operators.append(operator)
-        values.append(_operand_value(tokens[index + 1]))
-    while operators:
-        right = values.pop()
-        result = _apply(operators.pop(), values[-1], right, negatives)
-        if result is None:
-            return None
-        values[-1] = result
-    return values[0]
-
-
-# An identity fragment (RULES.md §7) is an operator with a bare literal operand of its
-# neutral value, and such an operand is always written right beside its operator. So a
-# side this pattern does not match has no fragment; one it matches is read again by
-# _side_reading, which finds its fragments in the parse tree.
-_MAYBE_IDENTITY: Final = re.compile(
-    r"[x/&]0*1(?![01])|[-+|^]0+(?![01])|(?<![01~])0*1[x&]|(?<![01~])0+[+|^]"
-)
+# An identity fragment (RULES.md §7) is an operation of the parse tree with a bare number
+# literal of its operator's neutral value as an operand; sides count theirs as they are
+# written (see _push).
 # Identity switches as bits (a side's fragments need all of its bits switched on).
 _TIMES_ONE, _PLUS_MINUS_ZERO, _AND_ONE_OR_ZERO = 1, 2, 4
 # Per operator: its neutral literal value, whether a neutral literal on its left makes a
@@ -222,67 +176,6 @@ _NEUTRAL: Final = {
     "|": (0, True, _AND_ONE_OR_ZERO),
     "^": (0, True, _AND_ONE_OR_ZERO),
 }
-
-#: What a side reads as: None (a step fails), its value (no identity fragment), or
-#: (value, number of identity fragments, the switches they need as bits).
-_Reading = int | None | tuple[int, int, int]
-
-
-def _side_reading(side: str, standard: bool, negatives: bool) -> _Reading:
-    """The value of one grammatical side and its identity fragments (RULES.md §6, §7).
-
-    A fragment is an operation of the parse tree (the precedence in force) with a bare
-    number literal of the operator's neutral value as an operand; an operation counts once
-    however many of its operands are neutral.
-
-    >>> _side_reading("1+1", True, False), _side_reading("10x1+0", True, False)
-    (2, (2, 2, 3))
-    >>> _side_reading("1-10", True, False) is None
-    True
-    """
-    if _MAYBE_IDENTITY.search(side) is None:
-        return _side_value(side, standard, negatives)
-    tokens = _SPLIT_OPERATORS.split(side)
-    first = tokens[0]
-    values = [_operand_value(first)]
-    # Per value on the stack: its literal value when it is a bare number, else -1.
-    literals = [-1 if first[0] == "~" else values[0]]
-    strength = _STANDARD_STRENGTH if standard else _FLAT_STRENGTH
-    operators: list[str] = []
-    fragments = switches = 0
-
-    def reduce() -> bool:
-        nonlocal fragments, switches
-        operator = operators.pop()
-        right = values.pop()
-        right_literal = literals.pop()
-        neutral, either_side, switch = _NEUTRAL[operator]
-        if right_literal == neutral or (either_side and literals[-1] == neutral):
-            fragments += 1
-            switches |= switch
-        result = _apply(operator, values[-1], right, negatives)
-        if result is None:
-            return False
-        values[-1] = result
-        literals[-1] = -1
-        return True
-
-    for index in range(1, len(tokens), 2):
-        operator = tokens[index]
-        level = strength[operator]
-        while operators and strength[operators[-1]] >= level:
-            if not reduce():
-                return None
-        operators.append(operator)
-        token = tokens[index + 1]
-        value = _operand_value(token)
-        values.append(value)
-        literals.append(-1 if token[0] == "~" else value)
-    while operators:
-        if not reduce():
-            return None
-    return (values[0], fragments, switches) if fragments else values[0]
-
 
 # -- cross-checks --------------------------------------------------------------------------
 
@@ -461,16 +354,18 @@ class _Context:
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     steps: dict[tuple[int, int], list[_Step]]
-    identity_switches: int
-    fragment_kinds: dict[str, int]
-    kind_parts: dict[int, tuple[list[str], _KindParts]]
+    kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
 
 
+#: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
+#: those with none, and those with one allowed (or more, under ``identity_chains``).
+#: Fillings whose fragments the rules forbid are left out.
+_KindParts = tuple[list[str], list[str]]
 # A side's fillings of one value, grouped by option usage: fillings that use the same
 # tiles fit the rack together with exactly the same partners, so pairs are checked once.
-_SideBucket = dict[int, list[str]]
+_SideBucket = dict[int, _KindParts]
 _OPTION_FIELD: Final = tuple(_EQUALS_OPTION if o == ROTATED else o for o in range(OPTION_COUNT))
 _OPTION_USAGE: Final = tuple(1 << (_FIELD_BITS * field) for field in _OPTION_FIELD)
 _OPTION_SHIFT: Final = tuple(_FIELD_BITS * field for field in _OPTION_FIELD)
@@ -523,11 +418,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         side_cache={},
         frontiers={},
         steps={},
-        identity_switches=(_TIMES_ONE if rules.identity_times_one else 0)
-        | (_PLUS_MINUS_ZERO if rules.identity_plus_minus_zero else 0)
-        | (_AND_ONE_OR_ZERO if rules.identity_and_one_or_zero else 0),
-        fragment_kinds={},
-        kind_parts={},
+        kinds_by_marks=_identity_kinds(rules),
         deficits={},
         rack=_Rack(
             rack_counts=tuple(counts),
@@ -563,14 +454,21 @@ def _deficit(context: _Context, usage: int) -> int:
 
 
 #: A partial side: (automaton state, text, option usage, blanks needed, pending operations,
-#: the operand being read, its digit count). The pending operations are the left operands
-#: and operators still waiting for their right operand, weakest first (a shunting-yard
-#: stack: an operator first applies every pending one at least as strong, so there is at
-#: most one per precedence level). The side's value is thus worked out as it is written,
-#: each step once for every side sharing it, and a step that fails (a negative difference,
-#: an inexact division) drops every side that starts with it.
-_Pending = tuple[tuple[int, str], ...]
+#: the operand being read, its digit count). The pending operations are the identity marks
+#: of what is written (see :func:`_push`), then (left operand, operator, the left operand's
+#: value if it is a bare literal or -1) for each operator still waiting for its right
+#: operand, weakest first (a shunting-yard stack: an operator first applies every pending
+#: one at least as strong, so there is at most one per precedence level). The side's value
+#: is thus worked out as it is written, each step once for every side sharing it, and a
+#: step that fails (a negative difference, an inexact division) drops every side that
+#: starts with it.
+_Pending = tuple[Any, ...]
 _Partial = tuple[int, str, int, int, _Pending, int, int]
+#: A side's identity marks: how many fragments (0, 1, or 2 for "more than one") times
+#: _ONE_FRAGMENT, plus the switches they need as bits.
+_ONE_FRAGMENT: Final = 8
+_TWO_FRAGMENTS: Final = 16
+_NO_PENDING: Final[_Pending] = (0,)
 #: What a character does to the value: a digit (the operand is multiplied and added to,
 #: and grows by some digits: a rotated `=` adds two), NOT, or a binary operator.
 _DIGITS, _NOT_SIGN, _OPERATOR = 0, 1, 2
@@ -597,30 +495,55 @@ _Filling = tuple[tuple[int, ...], str, int, int]
 
 
 def _push(
-    pending: _Pending, operand: int, operator: str, strength: dict[str, int], negatives: bool
+    pending: _Pending,
+    operand: int,
+    literal: int,
+    operator: str,
+    strength: dict[str, int],
+    negatives: bool,
 ) -> _Pending | None:
-    """`pending` once `operand` is read and `operator` follows it; None when a step fails."""
+    """`pending` once `operand` is read and `operator` follows it; None when a step fails.
+
+    `literal` is the operand's value when it is a bare number (not under NOT), else -1: an
+    operation of the parse tree with a bare literal of its operator's neutral value as an
+    operand is an identity fragment (RULES.md §7), counted in the marks at ``pending[0]``.
+    """
     level = strength[operator]
-    while pending:
-        left, waiting = pending[-1]
+    marks = pending[0]
+    end = len(pending)
+    while end > 1:
+        left, waiting, left_literal = pending[end - 1]
         if strength[waiting] < level:
             break
+        neutral, either_side, switch = _NEUTRAL[waiting]
+        if literal == neutral or (either_side and left_literal == neutral):
+            marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
         result = _apply(waiting, left, operand, negatives)
         if result is None:
             return None
         operand = result
-        pending = pending[:-1]
-    return (*pending, (operand, operator))
+        literal = -1
+        end -= 1
+    return (marks, *pending[1:end], (operand, operator, literal))
 
 
-def _finish(pending: _Pending, operand: int, negatives: bool) -> int | None:
-    """The side's value once its last operand is read; None when a step fails."""
-    for left, waiting in reversed(pending):
+def _finish(
+    pending: _Pending, operand: int, literal: int, negatives: bool
+) -> tuple[int, int] | None:
+    """The side's value once its last operand is read, and its identity marks (see
+    :func:`_push`); None when a step fails."""
+    marks = pending[0]
+    for index in range(len(pending) - 1, 0, -1):
+        left, waiting, left_literal = pending[index]
+        neutral, either_side, switch = _NEUTRAL[waiting]
+        if literal == neutral or (either_side and left_literal == neutral):
+            marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
         result = _apply(waiting, left, operand, negatives)
         if result is None:
             return None
         operand = result
-    return operand
+        literal = -1
+    return operand, marks
 
 
 def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
@@ -670,8 +593,12 @@ def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | No
             current = current * 2 + (symbol == "1")
             width += 1
         elif symbol != "~":
-            operand = current if state != _NOT_DIGITS else ((1 << width) - 1) ^ current
-            found = _push(pending, operand, symbol, context.strength, context.negatives)
+            if state != _NOT_DIGITS:
+                operand = literal = current
+            else:
+                operand = ((1 << width) - 1) ^ current
+                literal = -1
+            found = _push(pending, operand, literal, symbol, context.strength, context.negatives)
             if found is None:
                 return None
             pending = found
@@ -696,7 +623,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     found = []
     append = found.append
     item = items[-1]
-    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0, (), 0, 0)]
+    parent = (
+        _frontier(context, items[:-1])
+        if len(items) > 1
+        else [(_EXPECT, "", 0, 0, _NO_PENDING, 0, 0)]
+    )
     if type(item) is str:
         for partial in parent:
             extended = _read_text(context, partial, item)
@@ -741,8 +672,12 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                     )
                 elif effect == _OPERATOR:
                     if operand < 0:
-                        operand = current if state != _NOT_DIGITS else ((1 << width) - 1) ^ current
-                    pushed = _push(pending, operand, character, strength, negatives)
+                        if state != _NOT_DIGITS:
+                            operand = literal = current
+                        else:
+                            operand = ((1 << width) - 1) ^ current
+                            literal = -1
+                    pushed = _push(pending, operand, literal, character, strength, negatives)
                     if pushed is not None:
                         append((next_state, text + character, usage + one, extra, pushed, 0, 0))
                 else:
@@ -751,101 +686,121 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     return found
 
 
-#: A complete side: (value, text, option usage).
-_Complete = tuple[int, str, int]
-
-
 def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int, _SideBucket]:
     """Every filling of one side's free squares that reads as a valid side, by value.
 
     `items` is the side's shape: fixed text (tiles on the board) or a mask of the options
-    a free square allows. Fillings are grouped by value, then by option usage, as texts
-    (see :func:`_frontier`); a filling is kept when the rack's tiles, blanks included, can
-    show it.
+    a free square allows. Fillings are grouped by value, then by option usage, then by
+    identity fragments (:data:`_KindParts`), as texts (see :func:`_frontier`); a filling is
+    kept when the rack's tiles, blanks included, can show it, and its identity fragments
+    are allowed. When the frontier of `items` is not cached, the last square is stepped
+    here without storing partials: a side's whole shape is often no other side's
+    beginning.
     """
     cached = context.side_cache.get(items)
     if cached is not None:
         return cached
     results: dict[int, _SideBucket] = {}
-    for value, text, usage in _complete_sides(context, items):
-        bucket = results.get(value)
-        if bucket is None:
-            results[value] = {usage: [text]}
-            continue
-        fillings = bucket.get(usage)
-        if fillings is None:
-            bucket[usage] = [text]
-        else:
-            fillings.append(text)
+    negatives = context.negatives
+    kinds = context.kinds_by_marks
+    item = items[-1]
+    if items in context.frontiers or type(item) is str or len(items) == 1:
+        for state, text, usage, _, pending, current, width in _frontier(context, items):
+            if state not in _ACCEPTING:
+                continue
+            if state != _NOT_DIGITS:
+                operand = literal = current
+            else:
+                operand = ((1 << width) - 1) ^ current
+                literal = -1
+            if len(pending) > 1:
+                finished = _finish(pending, operand, literal, negatives)
+                if finished is None:
+                    continue
+                value, marks = finished
+            else:
+                value = operand
+                marks = pending[0]
+            kind = kinds[marks]
+            if kind < 0:
+                continue
+            bucket = results.get(value)
+            if bucket is None:
+                bucket = results[value] = {}
+            parts = bucket.get(usage)
+            if parts is None:
+                parts = bucket[usage] = ([], [])
+            parts[kind].append(text)
+    else:
+        blanks = context.blanks
+        by_state = [
+            [step for step in _steps(context, state, int(item)) if step[1] in _ACCEPTING]
+            for state in range(_DEAD + 1)
+        ]
+        for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
+            pending_length = len(pending)
+            for (
+                character,
+                next_state,
+                shift,
+                one,
+                natural,
+                blank_may,
+                _,
+                multiplier,
+                addend,
+                digits,
+            ) in by_state[state]:
+                if usage >> shift & _FIELD_MASK >= natural and not (blank_may and needed < blanks):
+                    continue
+                operand = current * multiplier + addend
+                if next_state == _NOT_DIGITS:
+                    operand ^= (1 << (width + digits)) - 1
+                    literal = -1
+                else:
+                    literal = operand
+                if pending_length > 1:
+                    finished = _finish(pending, operand, literal, negatives)
+                    if finished is None:
+                        continue
+                    value, marks = finished
+                else:
+                    value = operand
+                    marks = pending[0]
+                kind = kinds[marks]
+                if kind < 0:
+                    continue
+                bucket = results.get(value)
+                if bucket is None:
+                    bucket = results[value] = {}
+                parts = bucket.get(usage + one)
+                if parts is None:
+                    parts = bucket[usage + one] = ([], [])
+                parts[kind].append(text + character)
     context.side_cache[items] = results
     return results
 
 
-def _complete_sides(context: _Context, items: tuple[str | int, ...]) -> Iterator[_Complete]:
-    """The sides over `items` that end well and have a value.
-
-    When the frontier of `items` is not cached, the last square is stepped here without
-    storing anything: a side's whole shape is often no other side's beginning.
-    """
-    negatives = context.negatives
-    found = context.frontiers.get(items)
-    item = items[-1]
-    if found is not None or type(item) is str or len(items) == 1:
-        for state, text, usage, _, pending, current, width in _frontier(context, items):
-            if state not in _ACCEPTING:
-                continue
-            operand = current if state != _NOT_DIGITS else ((1 << width) - 1) ^ current
-            value = _finish(pending, operand, negatives) if pending else operand
-            if value is not None:
-                yield value, text, usage
-        return
-    blanks = context.blanks
-    by_state = [
-        [step for step in _steps(context, state, item) if step[1] in _ACCEPTING]  # type: ignore[arg-type]
-        for state in range(_DEAD + 1)
-    ]
-    for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
-        for (
-            character,
-            next_state,
-            shift,
-            one,
-            natural,
-            blank_may,
-            _,
-            multiplier,
-            addend,
-            digits,
-        ) in by_state[state]:
-            if usage >> shift & _FIELD_MASK >= natural and not (blank_may and needed < blanks):
-                continue
-            operand = current * multiplier + addend
-            if next_state == _NOT_DIGITS:
-                operand ^= (1 << (width + digits)) - 1
-            if pending:
-                value = _finish(pending, operand, negatives)
-                if value is None:
-                    continue
-                yield value, text + character, usage + one
-            else:
-                yield operand, text + character, usage + one
-
-
-def _fragment_kind(context: _Context, text: str) -> int:
-    """Whether a side's identity fragments are allowed: -1 when the rules forbid one (or a
-    chain within the side, while ``identity_chains`` is off), else 1 when it has some and 0
-    when it has none. Cached in the context by text."""
-    real = text.replace(_ROTATED_CHARACTER, "11") if _ROTATED_CHARACTER in text else text
-    kind = 0
-    if _MAYBE_IDENTITY.search(real) is not None:
-        reading = _side_reading(real, context.standard, context.negatives)
-        if type(reading) is tuple:
-            _, fragments, switches = reading
-            forbidden = switches & ~context.identity_switches
-            chained = fragments > 1 and not context.rules.identity_chains
-            kind = -1 if forbidden or chained else 1
-    context.fragment_kinds[text] = kind
-    return kind
+def _identity_kinds(rules: Rules) -> tuple[int, ...]:
+    """Per identity marks (see :func:`_push`): -1 when the rules forbid a side with them
+    (a fragment whose switch is off, or a chain within the side while ``identity_chains``
+    is off), 1 when the side has fragments the rules allow, 0 when it has none."""
+    allowed = (
+        (_TIMES_ONE if rules.identity_times_one else 0)
+        | (_PLUS_MINUS_ZERO if rules.identity_plus_minus_zero else 0)
+        | (_AND_ONE_OR_ZERO if rules.identity_and_one_or_zero else 0)
+    )
+    kinds = []
+    for marks in range(3 * _ONE_FRAGMENT):
+        fragments = marks // _ONE_FRAGMENT
+        switches = marks % _ONE_FRAGMENT
+        if not fragments:
+            kinds.append(0)
+        elif switches & ~allowed or (fragments > 1 and not rules.identity_chains):
+            kinds.append(-1)
+        else:
+            kinds.append(1)
+    return tuple(kinds)
 
 
 def _free_positions(side: tuple[str | int, ...]) -> tuple[int, ...]:
@@ -949,7 +904,7 @@ def _join(
                         not blanks or _deficit(context, total) > blanks
                     ):
                         continue
-                    parts = _kind_parts(context, fillings)
+                    parts = fillings
                     if depth < last:
                         stack.append((depth + 1, total, (*groups, parts)))
                         continue
@@ -960,38 +915,11 @@ def _join(
     return True
 
 
-#: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
-#: those with none, and those with one allowed (or more, under ``identity_chains``).
-#: Fillings whose fragments the rules forbid are left out.
-_KindParts = tuple[list[str], list[str]]
 #: Equations of one segment that share a value and a rack usage: every combination of one
 #: filling per side (:data:`_KindParts`, in side order) whose identity fragments the rules
 #: allow together. (value, free square of the new `=` or -1, per side where its free
 #: squares are in its text, per side its fillings, option usage, how many equations.)
 _JoinGroup = tuple[int, int, tuple[tuple[int, ...], ...], tuple[_KindParts, ...], int, int]
-
-
-def _kind_parts(context: _Context, fillings: list[str]) -> _KindParts:
-    """Split a side's fillings by their identity fragments (:data:`_KindParts`); cached per
-    list (the lists live in the context's side tables as long as the context)."""
-    key = id(fillings)
-    found = context.kind_parts.get(key)
-    if found is not None and found[0] is fillings:
-        return found[1]
-    kinds = context.fragment_kinds
-    plain: list[str] = []
-    with_fragments: list[str] = []
-    for text in fillings:
-        kind = kinds.get(text)
-        if kind is None:
-            kind = _fragment_kind(context, text)
-        if kind == 0:
-            plain.append(text)
-        elif kind > 0:
-            with_fragments.append(text)
-    parts = (plain, with_fragments)
-    context.kind_parts[key] = (fillings, parts)
-    return parts
 
 
 def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
