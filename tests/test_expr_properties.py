@@ -477,9 +477,19 @@ def test_quick_codes_in_a_batch_agree_with_one_by_one() -> None:
         "é",
         "10 OR 1 = 11",
     ]
-    assert expr._quick_codes_many(texts) == [expr._quick_codes(text) for text in texts]
+    codes, layouts = expr._quick_codes_many(texts)
+    assert codes == [expr._quick_codes(text) for text in texts]
+    assert layouts == [expr._layout(text) for text in texts]
     with_nul = ["1 AND 1", "1\0 = 1"]
-    assert expr._quick_codes_many(with_nul) == [expr._quick_codes(text) for text in with_nul]
+    codes, layouts = expr._quick_codes_many(with_nul)
+    assert codes == [expr._quick_codes(text) for text in with_nul]
+    assert layouts == [expr._layout(text) for text in with_nul]
+    # Only codes left in every text: the quick way out; one rarer alias: the slower one.
+    assert expr._quick_codes_many(["1 AND 1", "NOT 0"]) == (
+        ["1&1", "~0"],
+        ["1 &   1", "~   0"],
+    )
+    assert expr._quick_codes_many(["1 AND 1", "1 * 1"]) == (["1&1", "1x1"], ["1 &   1", "1 * 1"])
 
 
 @settings(max_examples=200, deadline=None)
@@ -487,4 +497,16 @@ def test_quick_codes_in_a_batch_agree_with_one_by_one() -> None:
 def test_code_positions_find_the_start_of_each_unit(text: str) -> None:
     starts = [unit.start() for unit in expr._UNITS.finditer(text)]
     positions = expr._CodePositions(text)
+    assert [positions[index] for index in range(len(starts))] == starts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="01 =+xX\tAaNnDdOoRrTt~×−*!", max_size=25))
+def test_layout_positions_find_the_start_of_each_unit(text: str) -> None:
+    # The batch path finds positions in typed text from its layout; check() from the text.
+    if expr._quick_codes(text) is None:
+        return
+    starts = [unit.start() for unit in expr._UNITS.finditer(text)]
+    assert len(starts) == len(expr._quick_codes(text) or "")
+    positions = expr._LayoutPositions(expr._layout(text))
     assert [positions[index] for index in range(len(starts))] == starts

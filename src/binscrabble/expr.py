@@ -288,25 +288,31 @@ def _quick_codes(text: str) -> str | None:
     return codes if _CODES_ONLY.fullmatch(codes) else None
 
 
-def _quick_codes_many(texts: list[str]) -> list[str | None]:
-    """:func:`_quick_codes` for many texts, with each string method run once for all.
+def _quick_codes_many(texts: list[str]) -> tuple[list[str | None], list[str]]:
+    """:func:`_quick_codes` for many texts, with each string method run once for all, and
+    each text's *layout* (see :class:`_LayoutPositions`).
 
     The texts are joined with a NUL between them (when none holds one), so each method
     walks one long string in C instead of being called once per text.
     """
     if not texts:
-        return []
+        return [], []
     joined = "\0".join(texts)
     if joined.count("\0") != len(texts) - 1:
-        return list(map(_quick_codes, texts))
+        return list(map(_quick_codes, texts)), list(map(_layout, texts))
     if not joined.isascii():
         for symbol, code in _UNICODE_ALIAS_PAIRS:
             joined = joined.replace(symbol, code)
     # A text still not ASCII here has no quick codes (decided before upper(), which turns
     # some letters into ASCII ones).
-    ascii_flags = list(map(str.isascii, joined.split("\0")))
-    joined = _words_to_codes(joined)
+    all_ascii = joined.isascii()
+    ascii_flags = [True] * len(texts) if all_ascii else list(map(str.isascii, joined.split("\0")))
+    joined = _padded_words(joined)
+    layouts = joined.split("\0")
+    joined = joined.replace(" ", "")
     found: list[str | None] = list(joined.split("\0"))
+    if all_ascii and not joined.translate(_CODES_AND_NUL_AWAY):
+        return found, layouts  # the common case: nothing but codes left in any text
     for index, (codes, ascii_text) in enumerate(zip(found, ascii_flags, strict=True)):
         if not ascii_text:
             found[index] = None
@@ -314,7 +320,61 @@ def _quick_codes_many(texts: list[str]) -> list[str | None]:
             # Rarer aliases (* : !) and other spaces (tabs...): one translation, slower.
             codes = codes.translate(_ASCII_TAIL)
             found[index] = codes if _CODES_ONLY.fullmatch(codes) else None
-    return found
+    return found, layouts
+
+
+def _padded_words(text: str) -> str:
+    """`text` in capitals with each word replaced by its code and as many spaces as it has
+    letters after the first, and X by x: the same codes as :func:`_words_to_codes` once
+    the spaces are gone (words are replaced in the same order), each where its word or
+    symbol starts."""
+    return (
+        text.upper()
+        .replace("XOR", "^  ")
+        .replace("AND", "&  ")
+        .replace("NOT", "~  ")
+        .replace("OR", "| ")
+        .replace("X", "x")
+    )
+
+
+def _layout(text: str) -> str:
+    """The layout of one text (see :class:`_LayoutPositions`)."""
+    if not text.isascii():
+        text = text.translate(_UNICODE_ALIASES)
+    return _padded_words(text)
+
+
+class _LayoutPositions:
+    """Where each code of a typed text starts, read from the text's *layout*: the text with
+    its aliases and words replaced by their codes, each word padded with spaces to its
+    length (:func:`_padded_words`). The codes are then exactly the layout's characters
+    other than white space, each at the index where its symbol or word starts in the text.
+
+    >>> _LayoutPositions(_layout("1  AND NOT 0 = 1"))[3]
+    11
+    """
+
+    __slots__ = ("layout",)
+
+    def __init__(self, layout: str) -> None:
+        self.layout = layout
+
+    def __getitem__(self, index: int) -> int:
+        skip = _SKIP_CODES.get(index)
+        if skip is None:
+            if len(_SKIP_CODES) >= _SHAPE_LIMIT:
+                _SKIP_CODES.clear()
+            # `index` codes, each after optional white space, then the white space before
+            # the next: the match ends where that code starts.
+            skip = _SKIP_CODES[index] = re.compile(rf"(?:\s*+\S){{{index}}}\s*+")
+        found = skip.match(self.layout)
+        assert found is not None
+        return found.end()
+
+
+_SKIP_CODES: dict[int, re.Pattern[str]] = {}
+_CODES_AND_NUL_AWAY: Final = str.maketrans("", "", "01=+-x/&|^~\0")
 
 
 _UNICODE_ALIAS_PAIRS: Final = tuple(
@@ -956,8 +1016,8 @@ _OPERATORS_ONLY: Final = str.maketrans("", "", "01~")
 _OPERATORS_TO_PLUS: Final = str.maketrans("-x/&|^", "++++++")
 
 
-_THIRD: Final = operator_module.itemgetter(2)
 _FOURTH: Final = operator_module.itemgetter(3)
+_FIFTH: Final = operator_module.itemgetter(4)
 _SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
 
 
@@ -1219,12 +1279,12 @@ class _Evaluator:
                 found = located[key] = (message, kind, position)
             message, kind, position = found
             verdicts[text] = new(CheckResult, (text, None, message, kind, position))
-        typed_pairs: list[tuple[str, str, str, str]] = []
-        typed_later: list[tuple[str, str]] = []
+        typed_pairs: list[tuple[str, str, str, str, str]] = []
+        typed_later: list[tuple[str, str, str]] = []
         if typed:
             self._sort_typed(typed, verdicts, failures, typed_pairs, typed_later)
         values = self._side_values(
-            itertools.chain(lefts, rights, map(_THIRD, typed_pairs), map(_FOURTH, typed_pairs))
+            itertools.chain(lefts, rights, map(_FOURTH, typed_pairs), map(_FIFTH, typed_pairs))
         )
         differ = _SIDES_DIFFER.format
         chains = self.chains
@@ -1251,7 +1311,7 @@ class _Evaluator:
                     verdicts[text] = new(
                         CheckResult, (text, None, differ(*both), "sides_differ", len(left))
                     )
-        for text, codes, left, right in typed_pairs:
+        for text, codes, layout, left, right in typed_pairs:
             left_value = values[left]
             right_value = values[right]
             if type(left_value) is not int or type(right_value) is not int:
@@ -1261,12 +1321,12 @@ class _Evaluator:
             if type(left_value) is int and left_value == right_value:
                 verdicts[text] = new(CheckResult, (text, left_value, None, None, None))
             else:
-                typed_later.append((text, codes))
+                typed_later.append((text, codes, layout))
         # The rest one by one: identity fragments, failing steps, three sides or more.
         for text in later:
-            verdicts[text] = self._verdict(text, text, self._evaluate(text))
-        for text, codes in typed_later:
-            verdicts[text] = self._verdict(text, codes, self._evaluate(codes))
+            verdicts[text] = self._verdict(text, self._evaluate(text))
+        for text, codes, layout in typed_later:
+            verdicts[text] = self._verdict(text, self._evaluate(codes), layout)
         return list(map(verdicts.__getitem__, texts))
 
     def _sort_typed(
@@ -1274,32 +1334,35 @@ class _Evaluator:
         typed: list[str],
         verdicts: dict[str, CheckResult],
         failures: dict[tuple[object, ...], _Failure],
-        pairs: list[tuple[str, str, str, str]],
-        later: list[tuple[str, str]],
+        pairs: list[tuple[str, str, str, str, str]],
+        later: list[tuple[str, str, str]],
     ) -> None:
         """Typed texts (spaces, words, aliases) of a batch, turned into codes all at once and
         read like the others: malformed ones get their verdict in `verdicts`, grammatical
-        ones with two sides go to `pairs` as (text, codes, left side, right side), the
-        rest to `later` as (text, codes). `failures` holds the errors of malformed codes
-        by their spot (see _check_many)."""
+        ones with two sides go to `pairs` as (text, codes, layout, left side, right side),
+        the rest to `later` as (text, codes, layout). `failures` holds the errors of
+        malformed codes by their spot (see _check_many)."""
         texts: list[str] = []
         all_codes: list[str] = []
-        for text, quick in zip(typed, _quick_codes_many(typed), strict=True):
+        layouts: list[str] = []
+        found, all_layouts = _quick_codes_many(typed)
+        for text, quick, layout in zip(typed, found, all_layouts, strict=True):
             if quick is None or len(quick) > MAX_SYMBOLS:
                 verdicts[text] = self._ungrammatical_codes_or_typed(text)
             else:
                 texts.append(text)
                 all_codes.append(quick)
+                layouts.append(layout)
         if not texts:
             return
         rows = self.lines.findall("\n".join(all_codes) + "\n")
         new = _new_tuple
         leading_zeros = self.leading_zeros
-        for text, codes, (left, right, readable, bad, _) in zip(
-            texts, all_codes, rows, strict=True
+        for text, codes, layout, (left, right, readable, bad, _) in zip(
+            texts, all_codes, layouts, rows, strict=True
         ):
             if left:
-                pairs.append((text, codes, left, right))
+                pairs.append((text, codes, layout, left, right))
                 continue
             if bad:
                 key: tuple[object, ...] = (len(readable), readable[-1:], bad)
@@ -1307,13 +1370,13 @@ class _Evaluator:
                 last = codes[-1:]
                 has_equals = "=" in codes
                 if has_equals and (last == "1" or last == "0"):
-                    later.append((text, codes))
+                    later.append((text, codes, layout))
                     continue
                 key = (len(codes), last, has_equals)
             failure = failures.get(key)
             if failure is None:
                 failure = failures[key] = _malformed(codes, leading_zeros)
-            kind, position, message = _located(failure, _CodePositions(text))
+            kind, position, message = _located(failure, _LayoutPositions(layout))
             verdicts[text] = new(CheckResult, (text, None, message, kind, position))
 
     def _side_values(self, sides: Iterable[str]) -> dict[str, _CachedSide]:
@@ -1329,12 +1392,14 @@ class _Evaluator:
             values.update(self._new_sides(unknown))
         return values  # type: ignore[return-value]
 
-    def _verdict(self, text: str, codes: str, outcome: _Outcome) -> CheckResult:
-        """The result for `text` from the outcome of its codes (the same string unless typed)."""
+    def _verdict(self, text: str, outcome: _Outcome, layout: str | None = None) -> CheckResult:
+        """The result for `text` from the outcome of its codes, which are `text` itself
+        unless a layout is given (typed text, see :class:`_LayoutPositions`)."""
         if type(outcome) is int:
             return _new_tuple(CheckResult, (text, outcome, None, None, None))
         assert isinstance(outcome, tuple)
-        kind, position, message = _located(outcome, None if codes is text else _CodePositions(text))
+        positions = None if layout is None else _LayoutPositions(layout)
+        kind, position, message = _located(outcome, positions)
         return _new_tuple(CheckResult, (text, None, message, kind, position))
 
     def outcome(self, codes: str) -> _Outcome:
