@@ -629,10 +629,31 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
         else [(_EXPECT, "", 0, 0, _NO_PENDING, 0, 0)]
     )
     if type(item) is str:
-        for partial in parent:
-            extended = _read_text(context, partial, item)
-            if extended is not None:
-                append(extended)
+        if item.isdigit():
+            # Digits only (the commonest fixed text): the operand grows, nothing is reduced.
+            leading_zeros = context.rules.leading_zeros
+            after = [_feed(state, item, leading_zeros) for state in range(_DEAD + 1)]
+            digits = len(item)
+            digits_value = int(item, 2)
+            for state, text, usage, needed, pending, current, width in parent:
+                state = after[state]
+                if state != _DEAD:
+                    append(
+                        (
+                            state,
+                            text + item,
+                            usage,
+                            needed,
+                            pending,
+                            (current << digits) + digits_value,
+                            width + digits,
+                        )
+                    )
+        else:
+            for partial in parent:
+                extended = _read_text(context, partial, item)
+                if extended is not None:
+                    append(extended)
     else:
         blanks = context.blanks
         strength = context.strength
@@ -739,6 +760,15 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         ]
         for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
             pending_length = len(pending)
+            if pending_length == 2:
+                # One operation waits (the commonest case): applied here, not in _finish.
+                left, waiting, left_literal = pending[1]
+                neutral, either_side, switch = _NEUTRAL[waiting]
+                left_neutral = either_side and left_literal == neutral
+                marks_before = pending[0]
+                marks_with = (
+                    marks_before + _ONE_FRAGMENT if marks_before < _TWO_FRAGMENTS else marks_before
+                ) | switch
             for (
                 character,
                 next_state,
@@ -759,7 +789,13 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     literal = -1
                 else:
                     literal = operand
-                if pending_length > 1:
+                if pending_length == 2:
+                    reached = _apply(waiting, left, operand, negatives)
+                    if reached is None:
+                        continue
+                    value = reached
+                    marks = marks_with if left_neutral or literal == neutral else marks_before
+                elif pending_length > 1:
                     finished = _finish(pending, operand, literal, negatives)
                     if finished is None:
                         continue
