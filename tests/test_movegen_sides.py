@@ -1,0 +1,85 @@
+"""The generator's side enumeration agrees with the referee on every short side.
+
+The generator works out a side's value, and its identity fragments (RULES.md §7), while it
+writes the side, one square at a time (pending operations of a shunting-yard stack). The
+brute-force comparison uses small racks, which never build a deep stack, so here every
+string of a few faces is tried: the generator must list exactly the strings the referee
+(:func:`binscrabble.expr.equation_value`) accepts as a side, each with its value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import product
+
+import pytest
+
+from binscrabble.expr import EquationError, binary, equation_value
+from binscrabble.movegen import _ALL_OPTIONS, _enumerate_side, _make_context
+from binscrabble.rules import Rules
+
+#: (rules, faces tried, side length): every string of that length over those faces.
+CASES = (
+    (Rules(), "01+-x/&|~", 5),
+    (Rules(precedence="left-to-right"), "01+-x/&|~", 5),
+    (Rules.preset("expert"), "01+-x/&|~", 5),
+    (Rules(identity_chains=True), "01+x/&|~", 5),
+    (Rules(xor_tiles=3), "01-x&|^~", 4),
+    (
+        Rules(
+            leading_zeros=True,
+            allow_negatives=True,
+            identity_chains=True,
+            identity_and_one_or_zero=True,
+        ),
+        "01+-x/&|~",
+        4,
+    ),
+)
+
+
+def _referee_sides(rules: Rules, faces: str, length: int) -> set[tuple[str, int]]:
+    """Every string the referee accepts as a side under `rules`, with its value."""
+    # With every identity rule on, `s=s` is valid exactly when `s` is a side (grammar and
+    # arithmetic); its value is the side's. Whether the rules allow the side's own identity
+    # fragments is then asked with the value written as a plain number on the other side
+    # (a negative value has no such number: those rules have every identity rule on).
+    permissive = replace(
+        rules,
+        identity_times_one=True,
+        identity_plus_minus_zero=True,
+        identity_and_one_or_zero=True,
+        identity_chains=True,
+    )
+    found = set()
+    for symbols in product(faces, repeat=length):
+        side = "".join(symbols)
+        try:
+            value = equation_value(f"{side}={side}", permissive)
+        except EquationError:
+            continue
+        if permissive != rules:
+            try:
+                equation_value(f"{side}={binary(value)}", rules)
+            except EquationError:
+                continue
+        found.add((side, value))
+    return found
+
+
+@pytest.mark.parametrize(("rules", "faces", "length"), CASES)
+def test_every_short_side_as_the_referee_reads_it(rules: Rules, faces: str, length: int) -> None:
+    context = _make_context(faces * length, rules)
+    table = _enumerate_side(context, (_ALL_OPTIONS,) * length)
+    generated = [
+        (text, value)
+        for value, bucket in table.items()
+        for plain, with_fragments in bucket.values()
+        for text in plain + with_fragments
+    ]
+    assert len(generated) == len(set(generated))
+    expected = _referee_sides(rules, faces, length)
+    assert set(generated) == expected
+    if length >= 5:
+        # Sides with two operators are among them (so with two pending operations).
+        assert any(sum(symbol in "+-x/&|^" for symbol in text) >= 2 for text, _ in expected)
