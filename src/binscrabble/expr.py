@@ -972,8 +972,13 @@ def _evaluate_sides(
             bare = neutral_runs[neutral]
             for register in tested:
                 column_runs = runs[offset + register : stop : operands]
-                if not bare.isdisjoint(column_runs):
-                    hits.update(index for index, run in enumerate(column_runs) if run in bare)
+                for literal in bare:
+                    # Found by list methods in C: the same one-character strings recur, and
+                    # most of a column is skipped at C speed.
+                    index = -1
+                    for _ in range(column_runs.count(literal)):
+                        index = column_runs.index(literal, index + 1)
+                        hits.add(index)
             if hits:
                 if not allowed[_IDENTITY_SWITCH[operator]]:
                     rejected.update(hits)
@@ -1018,6 +1023,7 @@ _OPERATORS_TO_PLUS: Final = str.maketrans("-x/&|^", "++++++")
 
 _FOURTH: Final = operator_module.itemgetter(3)
 _FIFTH: Final = operator_module.itemgetter(4)
+_EQUALS: Final = itertools.repeat("=")
 _SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
 
 
@@ -1269,6 +1275,8 @@ class _Evaluator:
                 last = text[-1:]
                 has_equals = "=" in text
                 if has_equals and (last == "1" or last == "0"):
+                    # Grammatical, three sides or more: its sides are evaluated with the
+                    # others, the text itself later.
                     later.append(text)
                     continue
                 key = (len(text), last, has_equals)
@@ -1284,7 +1292,13 @@ class _Evaluator:
         if typed:
             self._sort_typed(typed, verdicts, failures, typed_pairs, typed_later)
         values = self._side_values(
-            itertools.chain(lefts, rights, map(_FOURTH, typed_pairs), map(_FIFTH, typed_pairs))
+            itertools.chain(
+                lefts,
+                rights,
+                map(_FOURTH, typed_pairs),
+                map(_FIFTH, typed_pairs),
+                itertools.chain.from_iterable(map(str.split, later, _EQUALS)),
+            )
         )
         differ = _SIDES_DIFFER.format
         chains = self.chains
@@ -1318,10 +1332,14 @@ class _Evaluator:
                 both = _fragments_allowed(left_value, right_value, chains)
                 if both is not None:
                     left_value, right_value = both
-            if type(left_value) is int and left_value == right_value:
+            if type(left_value) is not int or type(right_value) is not int:
+                typed_later.append((text, codes, layout))
+            elif left_value == right_value:
                 verdicts[text] = new(CheckResult, (text, left_value, None, None, None))
             else:
-                typed_later.append((text, codes, layout))
+                position = _LayoutPositions(layout)[len(left)]
+                message = differ(left_value, right_value)
+                verdicts[text] = new(CheckResult, (text, None, message, "sides_differ", position))
         # The rest one by one: identity fragments, failing steps, three sides or more.
         for text in later:
             verdicts[text] = self._verdict(text, self._evaluate(text))
