@@ -914,40 +914,32 @@ def _join(
         shared = set(table) if shared is None else shared.intersection(table)
         if not shared:
             return True
-    smallest = min(tables, key=len)
     blanks = context.blanks
     guarded = context.rack_guarded
     chains = context.rules.identity_chains
     free_positions = tuple(_free_positions(side) for side in sides)
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
-    for value in smallest:
-        buckets = []
-        for table in tables:
-            bucket = table.get(value)
-            if bucket is None:
-                break
-            buckets.append(bucket)
-        else:
-            # Depth-first product of the sides' usage groups, dropping partial joins the rack
-            # cannot show; every surviving combination is one group of equations.
-            stack: list[tuple[int, int, tuple[_KindParts, ...]]] = [(0, start_usage, ())]
-            while stack:
-                depth, usage, groups = stack.pop()
-                for side_usage, fillings in buckets[depth].items():
-                    total = usage + side_usage
-                    if (guarded - total) & _GUARDS != _GUARDS and (
-                        not blanks or _deficit(context, total) > blanks
-                    ):
-                        continue
-                    parts = fillings
-                    if depth < last:
-                        stack.append((depth + 1, total, (*groups, parts)))
-                        continue
-                    every = (*groups, parts)
-                    count = _combinations(every, chains)
-                    if count:
-                        out.append((value, equals_slot, free_positions, every, total, count))
+    for value in shared or ():
+        buckets = [table[value] for table in tables]
+        # Depth-first product of the sides' usage groups, dropping partial joins the rack
+        # cannot show; every surviving combination is one group of equations.
+        stack: list[tuple[int, int, tuple[_KindParts, ...]]] = [(0, start_usage, ())]
+        while stack:
+            depth, usage, groups = stack.pop()
+            for side_usage, fillings in buckets[depth].items():
+                total = usage + side_usage
+                if (guarded - total) & _GUARDS != _GUARDS and (
+                    not blanks or _deficit(context, total) > blanks
+                ):
+                    continue
+                if depth < last:
+                    stack.append((depth + 1, total, (*groups, fillings)))
+                    continue
+                every = (*groups, fillings)
+                count = _combinations(every, chains)
+                if count:
+                    out.append((value, equals_slot, free_positions, every, total, count))
     return True
 
 
