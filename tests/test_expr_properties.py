@@ -296,7 +296,7 @@ def test_sides_evaluated_together_agree_with_the_shape_evaluators(
     found, rejected = expr._evaluate_sides(
         batch, evaluator.precedence, evaluator.negatives, evaluator.allowed
     )
-    assert list(found) == sorted(batch, key=lambda side: side.translate(expr._OPERATORS_ONLY))
+    assert sorted(found) == sorted(batch)
     for side in batch:
         shape = side.replace("0", "").replace("1", "")
         arguments = (shape, evaluator.precedence, evaluator.negatives, evaluator.allowed)

@@ -25,7 +25,6 @@ and a sentence. docs/equations.md tells users the same story.
 
 from __future__ import annotations
 
-import bisect
 import gc
 import itertools
 import operator as operator_module
@@ -915,50 +914,50 @@ def _evaluate_sides(
     to the full evaluation (a forbidden identity fragment, a negative step, an inexact
     division), which are answered None.
 
-    The batch form of :func:`_interpret_shape`. The sides are sorted by their operators
-    (NOT set aside: it is folded into the operand's value), so that each group of sides
-    with the same operators is a slice; all the operands of all the sides come out of one
-    ``str.split`` and get their values by one dictionary lookup each (NOT included). Each
-    step of a group then runs over whole columns (one list per operand) with ``map``, in C.
+    The batch form of :func:`_interpret_shape`. The sides are grouped by their operators
+    (NOT set aside: it is folded into the operand's value); all the operands of a group
+    come out of one ``str.split`` and get their values by one dictionary lookup each (NOT
+    included), and each step of the group runs over whole columns (one list per operand)
+    with ``map``, in C.
     Identity fragments need a bare literal: an operand is tested by its text, so that a
     NOT operand never counts.
 
+    >>> _evaluate_sides([], _STANDARD_PRECEDENCE, False, {})
+    ({}, [])
     >>> values, rejected = _evaluate_sides(
     ...     ["1+1", "10x~10", "11-100", "1+0", "~0"], _STANDARD_PRECEDENCE, False,
     ...     dict.fromkeys(_IDENTITY_SWITCH.values(), True))
     >>> values, rejected
-    ({'~0': 1, '1+1': 2, '1+0': (1, 1), '11-100': None, '10x~10': 2}, ['11-100'])
+    ({'1+1': 2, '1+0': (1, 1), '10x~10': 2, '11-100': None, '~0': 1}, ['11-100'])
     """
     if not sides:
         return {}, []
     shapes = "\n".join(sides).translate(_OPERATORS_ONLY).split("\n")
-    order = sorted(range(len(sides)), key=shapes.__getitem__)
-    sides = list(map(sides.__getitem__, order))
-    shapes = list(map(shapes.__getitem__, order))
-    runs = "+".join(sides).translate(_OPERATORS_TO_PLUS).split("+")
+    groups: dict[str, list[str]] = {}
+    for shape, side in zip(shapes, sides, strict=True):
+        group = groups.get(shape)
+        if group is None:
+            groups[shape] = [side]
+        else:
+            group.append(side)
     known = _OPERAND_VALUES
-    distinct_runs = set(runs)
-    missing = distinct_runs.difference(known)
-    if missing:
-        if len(known) + len(missing) > _CACHE_LIMIT:
-            known.clear()
-            missing = distinct_runs
-        for run in missing:
-            known[run] = _not_value(run[1:]) if run[0] == "~" else int(run, 2)
-    values = list(map(known.__getitem__, runs))
-    # The bare literals (no NOT) worth 0 and 1: "0" and "1", or more with leading zeros.
-    neutral_runs = {
-        neutral: {run for run in distinct_runs if run[0] != "~" and known[run] == neutral}
-        for neutral in (0, 1)
-    }
+    neutral_runs = _BARE_NEUTRALS
     found: dict[str, int | tuple[int, int] | None] = {}
     all_rejected: list[str] = []
-    start = offset = 0
-    for shape in dict.fromkeys(shapes):
-        end = bisect.bisect_right(shapes, shape, start)
+    for shape, group in groups.items():
         operands = len(shape) + 1
-        stop = offset + (end - start) * operands
-        registers = [values[offset + number : stop : operands] for number in range(operands)]
+        runs = "+".join(group).translate(_OPERATORS_TO_PLUS).split("+")
+        missing = set(runs).difference(known)
+        if missing:
+            if len(known) + len(missing) > _CACHE_LIMIT:
+                _clear_operand_values()
+            for run in missing:
+                value = known[run] = _not_value(run[1:]) if run[0] == "~" else int(run, 2)
+                if value < 2 and run[0] != "~":
+                    # The bare literals worth 0 and 1: "0" and "1", more with leading zeros.
+                    neutral_runs[value].add(run)
+        values = list(map(known.__getitem__, runs))
+        registers = [values[number::operands] for number in range(operands)]
         rejected: set[int] = set()
         fragments: dict[int, int] = {}
         for operator, left, right, left_literal, right_literal in _shape_steps(shape, precedence)[
@@ -971,7 +970,7 @@ def _evaluate_sides(
             hits: set[int] = set()
             bare = neutral_runs[neutral]
             for register in tested:
-                column_runs = runs[offset + register : stop : operands]
+                column_runs = runs[register::operands]
                 for literal in bare:
                     # Found by list methods in C: the same one-character strings recur, and
                     # most of a column is skipped at C speed.
@@ -1002,7 +1001,6 @@ def _evaluate_sides(
             else:
                 result = list(map(_PYTHON_OPERATIONS[operator], left_column, right_column))
             registers.append(result)
-        group = sides[start:end]
         last = registers[-1]
         found.update(zip(group, last, strict=True))
         for index, count in fragments.items():
@@ -1010,13 +1008,21 @@ def _evaluate_sides(
         for index in rejected:
             found[group[index]] = None
             all_rejected.append(group[index])
-        start = end
-        offset = stop
     return found, all_rejected
 
 
-#: Operand texts (digits, or NOT and its digits) and their values, under every set of rules.
+#: Operand texts (digits, or NOT and its digits) and their values, under every set of rules,
+#: and those that are bare literals (no NOT) worth 0 and worth 1.
 _OPERAND_VALUES: dict[str, int] = {}
+_BARE_NEUTRALS: Final[tuple[set[str], set[str]]] = (set(), set())
+
+
+def _clear_operand_values() -> None:
+    _OPERAND_VALUES.clear()
+    for runs in _BARE_NEUTRALS:
+        runs.clear()
+
+
 _OPERATORS_ONLY: Final = str.maketrans("", "", "01~")
 _OPERATORS_TO_PLUS: Final = str.maketrans("-x/&|^", "++++++")
 
@@ -1793,7 +1799,7 @@ def clear_caches() -> None:
     >>> check("1+1=10", Rules()).valid
     True
     """
-    _OPERAND_VALUES.clear()
+    _clear_operand_values()
     for evaluator in _EVALUATORS_BY_KEY.values():
         for cache in (
             evaluator.results,
