@@ -352,6 +352,7 @@ class _Context:
     equals_usable: bool
     wanted: int
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
+    splits: dict[tuple[str | int, ...], list[tuple[str | int, ...]] | None]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     steps: dict[tuple[int, int], list[_Step]]
     kinds_by_marks: tuple[int, ...]
@@ -416,6 +417,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
             1 << option for option in range(OPTION_COUNT) if natural[option] or designable[option]
         ),
         side_cache={},
+        splits={},
         frontiers={},
         steps={},
         kinds_by_marks=_identity_kinds(rules),
@@ -1023,10 +1025,27 @@ def _segment_groups(
             free_index += 1
             if not item >> _EQUALS_OPTION & 1:  # type: ignore[operator]
                 continue
-            sides = _split_sides((*items[:position], "=", *items[position + 1 :]))
-            if sides is not None:
-                complete = _join(context, sides, free_index, out, reach) and complete
+            # The new `=` cuts the shape in two; each half is split at its own fixed `=`
+            # signs. Halves recur (segments of a line that start, or end, alike), so their
+            # splits are kept.
+            left = _split_part(context, items[:position])
+            if left is None:
+                continue
+            right = _split_part(context, items[position + 1 :])
+            if right is not None:
+                complete = _join(context, left + right, free_index, out, reach) and complete
     return out, complete
+
+
+def _split_part(
+    context: _Context, items: tuple[str | int, ...]
+) -> list[tuple[str | int, ...]] | None:
+    """:func:`_split_sides` of one part of a shape beside the new `=`, cached."""
+    cache = context.splits
+    if items in cache:
+        return cache[items]
+    found = cache[items] = _split_sides(items) if items else None
+    return found
 
 
 def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
