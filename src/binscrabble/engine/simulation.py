@@ -19,12 +19,15 @@ player and plays each of them out a turn or two in many imagined continuations:
 Iterations go on until the time budget is spent or ``max_iterations`` are done, whichever
 comes first. The budget is thinking time: CPU seconds of the thinking thread, so that a
 budget buys the same search on a busy machine, but never more than three times the budget in
-wall-clock time. Candidates clearly behind the leader are dropped on the way, so the time goes
-to those still in contention. The best mean wins; ties go to the better equity.
+wall-clock time. When the time cannot give every candidate a few iterations, only the best
+are simulated (MIN_ITERATIONS, :meth:`SimulationPlayer._narrow`), and candidates clearly
+behind the leader are dropped on the way, so the time goes to those still in contention.
+The best mean wins; ties go to the better equity.
 
 Once the bag is empty there is nothing left to sample: the opponent's rack is exactly the
 unseen tiles. The player then searches the endgame instead: with few tiles left, exactly
-(:func:`solve_endgame`: every move of both sides to the end, alpha-beta); otherwise, or when
+(:func:`solve_endgame`: every move of both sides to the end, alpha-beta with a
+transposition table); otherwise, or when
 that does not finish in half the budget, each candidate is followed by the opponent's best
 replies and both sides play on greedily to the end (:func:`endgame_value`).
 
