@@ -4,12 +4,15 @@ There is no word list in Binary Scrabble: the grammar of RULES.md §6 and arithm
 what may be played. The generator walks every line of the board and every maximal stretch
 of squares (a *segment*) a play could fill there, splits the segment at its ``=`` signs
 (the ones on the board and the one new ``=`` the play may add) into *sides*, enumerates the
-fillings of each side that follow the grammar together with their values, and joins sides
-of equal value. Sides are cached by their shape, so on an empty board, where a side's
-position changes nothing, each side shape is enumerated once and reused at every offset.
-Identity fragments (RULES.md §7) are found side by side in each side's parse tree;
-crossing runs are judged by :func:`binscrabble.expr.equation_value`. Moves are returned
-as a :class:`MoveList`, which makes the move objects of blank variants only when read.
+fillings of each side that follow the grammar together with their values (worked out as
+each side is written), and joins sides of equal value. Sides are cached by their shape, so
+on an empty board, where a side's position changes nothing, each side shape is enumerated
+once and reused at every offset. Identity fragments (RULES.md §7) are counted side by side
+in each side's parse tree; crossing runs are judged by
+:func:`binscrabble.expr.equation_value`. A join keeps its equations as groups (per value
+and rack usage, the sides' filling lists), so moves are counted without making them; they
+are returned as a :class:`MoveList`, which makes the equations' rows and the move objects
+only when read.
 The generator's own grammar automaton, side arithmetic, identity rules and scoring are held
 to the referee (:class:`binscrabble.game.Game`) by a brute-force comparison in the tests.
 
