@@ -1307,6 +1307,7 @@ class _Evaluator:
             )
         )
         differ = _SIDES_DIFFER.format
+        messages: dict[tuple[int, int], str] = {}
         chains = self.chains
         for text, left, right in zip(pair_texts, lefts, rights, strict=True):
             left_value = values[left]
@@ -1315,9 +1316,13 @@ class _Evaluator:
                 if left_value == right_value:
                     verdicts[text] = new(CheckResult, (text, left_value, None, None, None))
                 else:
+                    # The same two values recur: each message is written once.
+                    pair = (left_value, right_value)
+                    written = messages.get(pair)
+                    if written is None:
+                        written = messages[pair] = differ(left_value, right_value)
                     verdicts[text] = new(
-                        CheckResult,
-                        (text, None, differ(left_value, right_value), "sides_differ", len(left)),
+                        CheckResult, (text, None, written, "sides_differ", len(left))
                     )
             else:
                 # Sides with identity fragments: fine if the rules allow each and the two
