@@ -25,6 +25,7 @@ and a sentence. docs/equations.md tells users the same story.
 
 from __future__ import annotations
 
+import collections
 import gc
 import itertools
 import operator as operator_module
@@ -933,13 +934,9 @@ def _evaluate_sides(
     if not sides:
         return {}, []
     shapes = "\n".join(sides).translate(_OPERATORS_ONLY).split("\n")
-    groups: dict[str, list[str]] = {}
-    for shape, side in zip(shapes, sides, strict=True):
-        group = groups.get(shape)
-        if group is None:
-            groups[shape] = [side]
-        else:
-            group.append(side)
+    groups: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
+    # Each side appended to its group's list in C.
+    collections.deque(map(list.append, map(groups.__getitem__, shapes), sides), maxlen=0)
     known = _OPERAND_VALUES
     neutral_runs = _BARE_NEUTRALS
     found: dict[str, int | tuple[int, int] | None] = {}
