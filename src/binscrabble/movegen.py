@@ -356,6 +356,7 @@ class _Context:
     wanted: int
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     splits: dict[tuple[str | int, ...], list[tuple[str | int, ...]] | None]
+    layouts: dict[tuple[str | int, ...], tuple[int, ...]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     steps: dict[tuple[int, int], list[_Step]]
     kinds_by_marks: tuple[int, ...]
@@ -421,6 +422,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         ),
         side_cache={},
         splits={},
+        layouts={},
         frontiers={},
         steps={},
         kinds_by_marks=_identity_kinds(rules),
@@ -909,7 +911,17 @@ def _join(
     # when one has no filling (or no value another shares) the costly ones are not needed.
     tables: list[dict[int, _SideBucket]] = [{}] * len(sides)
     shared: set[int] | None = None
-    order = sorted(range(len(sides)), key=lambda index: _free_count(sides[index]))
+    layouts = context.layouts
+    free_positions = tuple(
+        [
+            layouts[side] if side in layouts else layouts.setdefault(side, _free_positions(side))
+            for side in sides
+        ]
+    )
+    if len(sides) == 2:
+        order = [0, 1] if len(free_positions[0]) <= len(free_positions[1]) else [1, 0]
+    else:
+        order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
     for position in order:
         # The equation's value is one the cheaper sides share, so is its bonus.
         costliest = position == order[-1]
@@ -922,7 +934,6 @@ def _join(
     blanks = context.blanks
     guarded = context.rack_guarded
     chains = context.rules.identity_chains
-    free_positions = tuple(_free_positions(side) for side in sides)
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
     for value in shared or ():
@@ -1510,6 +1521,7 @@ def _search(
         return context.rack, rows, moves
     # Cross-checks only try what this rack can put down.
     wanted = context.wanted
+    equals_usable = context.equals_usable
     cells = board.cells
     first_play = board.is_empty()
     rack_size = len(rack)
@@ -1545,17 +1557,21 @@ def _search(
                     cross_bounds.append(0)
                     continue
                 texts.append(None)
-                if first_play:
+                # Most empty squares have no tile beside them across the line: looking at
+                # the two neighbours first spares reading the crossing texts.
+                if first_play or (
+                    (sq < SIZE or cells[sq - SIZE] is None)
+                    and (sq >= SIZE * (SIZE - 1) or cells[sq + SIZE] is None)
+                    if direction == ACROSS
+                    else (sq % SIZE == 0 or cells[sq - 1] is None)
+                    and (sq % SIZE == SIZE - 1 or cells[sq + 1] is None)
+                ):
                     info = None
                     mask = _ALL_OPTIONS
                 else:
                     before, after = _perpendicular_texts(cells, sq, cross_step)
-                    if not before and not after:
-                        info = None
-                        mask = _ALL_OPTIONS
-                    else:
-                        info = _cross_info(before, after, rules, wanted)
-                        mask = info[0]
+                    info = _cross_info(before, after, rules, wanted)
+                    mask = info[0]
                 masks.append(mask)
                 crosses.append(info)
                 if keeper is None:
@@ -1581,16 +1597,26 @@ def _search(
                 free = 0
                 touches = False
                 has_cross = False
+                # An equation needs an `=`: one on the board, or a free square the rack's
+                # `=` (or a blank) may take.
+                may_equal = False
                 letters = crossing = width = 0
                 word = 1
+                # The segment's shape (see _emit_segment), grown square by square: the
+                # segments from one start are each other's beginnings.
+                items: list[str | int] = []
                 for end in range(start, SIZE):
                     text = texts[end]
                     if text is None:
                         free += 1
                         if free > rack_size:
                             break
-                        if masks[end] == 0:
+                        mask = masks[end]
+                        if mask == 0:
                             break  # nothing may go here, and every segment through it fails
+                        items.append(mask)
+                        if equals_usable and mask >> _EQUALS_OPTION & 1:
+                            may_equal = True
                         if crosses[end] is not None:
                             has_cross = True
                         if keeper is not None:
@@ -1601,9 +1627,15 @@ def _search(
                     else:
                         touches = True
                         width += len(text)
+                        if "=" in text:
+                            may_equal = True
+                        if items and type(items[-1]) is str:
+                            items[-1] = items[-1] + text
+                        else:
+                            items.append(text)
                     if end < SIZE - 1 and texts[end + 1] is not None:
                         continue
-                    if free == 0 or end == start:
+                    if free == 0 or end == start or not may_equal:
                         continue
                     if first_play:
                         if free < 3 or CENTER not in squares[start : end + 1]:
@@ -1620,10 +1652,10 @@ def _search(
                     segment_bingo = bingo if free == rules.rack_size else 0
                     segments.append(
                         (
+                            tuple(items),
                             direction,
                             squares,
                             texts,
-                            masks,
                             crosses,
                             start,
                             end,
@@ -1694,9 +1726,17 @@ class _FoundRows:
         return count + sum(_variant_count(rack, row[7]) for row in self.extra)
 
 
-#: (direction, squares of the line, texts, masks, cross-checks, start, end, touches, bingo).
+#: (shape, direction, squares of the line, texts, cross-checks, start, end, touches, bingo).
 _Segment = tuple[
-    Direction, range, list[str | None], list[int], list["_CrossInfo | None"], int, int, bool, int
+    tuple[str | int, ...],
+    Direction,
+    range,
+    list[str | None],
+    list["_CrossInfo | None"],
+    int,
+    int,
+    bool,
+    int,
 ]
 
 
@@ -1809,10 +1849,10 @@ def _crossing_tables(sq: int, info: _CrossInfo) -> tuple[tuple[bool, ...], tuple
 
 def _emit_segment(
     context: _Context,
+    shape: tuple[str | int, ...],
     direction: Direction,
     squares: range,
     texts: list[str | None],
-    masks: list[int],
     crosses: list[_CrossInfo | None],
     start: int,
     end: int,
@@ -1827,18 +1867,6 @@ def _emit_segment(
     """Find the equations of one segment: as a :class:`_SegmentRows` for `emit`, or with
     `keeper` (best moves) as the moves that reach its floor; `score_parts` then bound the segment's
     scores: (letter points, word multiplier, crossing scores and bingo)."""
-    items: list[str | int] = []
-    free_squares: list[int] = []
-    for index in range(start, end + 1):
-        text = texts[index]
-        if text is None:
-            items.append(masks[index])
-            free_squares.append(squares[index])
-        elif items and type(items[-1]) is str:
-            items[-1] = items[-1] + text
-        else:
-            items.append(text)
-    shape = tuple(items)
     groups = group_cache.get(shape)
     if groups is None:
         if keeper is None:
@@ -1855,6 +1883,8 @@ def _emit_segment(
                 group_cache[shape] = groups
     if not groups:
         return
+    free_indexes = [index for index in range(start, end + 1) if texts[index] is None]
+    free_squares = [squares[index] for index in free_indexes]
     word_multiplier = 1
     for sq in free_squares:
         word_multiplier *= WORD_MULTIPLIERS[sq]
@@ -1865,7 +1895,6 @@ def _emit_segment(
     cross_tables: list[tuple[int, ...] | None] = []
     blank_losses: list[tuple[int, ...]] = []
     equation_crossings: list[tuple[bool, ...] | None] = []
-    free_indexes = [index for index in range(start, end + 1) if texts[index] is None]
     with_blanks = context.blanks > 0
     for sq, index in zip(free_squares, free_indexes, strict=True):
         letter_table = _LETTER_TABLES[sq]
@@ -2149,8 +2178,3 @@ class LegalMoves:
 
     def __repr__(self) -> str:
         return f"<LegalMoves of a game with {len(self)} moves>"
-
-
-def _free_count(side: tuple[str | int, ...]) -> int:
-    """How many free squares a side's shape has."""
-    return sum(1 for item in side if type(item) is int)
