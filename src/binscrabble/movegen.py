@@ -922,12 +922,17 @@ def _join(
         order = [0, 1] if len(free_positions[0]) <= len(free_positions[1]) else [1, 0]
     else:
         order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
+    side_cache = context.side_cache
     for position in order:
         # The equation's value is one the cheaper sides share, so is its bonus.
         costliest = position == order[-1]
         if reach is not None and costliest and shared is not None and not reach(bonus(max(shared))):
             return False
-        table = tables[position] = _enumerate_side(context, sides[position])
+        side = sides[position]
+        table = side_cache.get(side)
+        if table is None:
+            table = _enumerate_side(context, side)
+        tables[position] = table
         shared = set(table) if shared is None else shared.intersection(table)
         if not shared:
             return True
@@ -936,6 +941,52 @@ def _join(
     chains = context.rules.identity_chains
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
+    if last == 1:
+        # Two sides (the commonest case): the product of their usage groups as two loops.
+        deficits = context.deficits
+        first_table, second_table = tables
+        for value in shared or ():
+            second_bucket = second_table[value].items()
+            for first_usage, first_fillings in first_table[value].items():
+                usage = start_usage + first_usage
+                if (guarded - usage) & _GUARDS != _GUARDS:
+                    if not blanks:
+                        continue
+                    needed = deficits.get(usage)
+                    if (needed if needed is not None else _deficit(context, usage)) > blanks:
+                        continue
+                first_plain, first_fragments = first_fillings
+                for second_usage, second_fillings in second_bucket:
+                    total = usage + second_usage
+                    if (guarded - total) & _GUARDS != _GUARDS:
+                        if not blanks:
+                            continue
+                        needed = deficits.get(total)
+                        if (needed if needed is not None else _deficit(context, total)) > blanks:
+                            continue
+                    second_plain, second_fragments = second_fillings
+                    if chains:
+                        count = (len(first_plain) + len(first_fragments)) * (
+                            len(second_plain) + len(second_fragments)
+                        )
+                    else:
+                        count = (
+                            len(first_plain) * len(second_plain)
+                            + len(first_fragments) * len(second_plain)
+                            + len(first_plain) * len(second_fragments)
+                        )
+                    if count:
+                        out.append(
+                            (
+                                value,
+                                equals_slot,
+                                free_positions,
+                                (first_fillings, second_fillings),
+                                total,
+                                count,
+                            )
+                        )
+        return True
     for value in shared or ():
         buckets = [table[value] for table in tables]
         # Depth-first product of the sides' usage groups, dropping partial joins the rack
