@@ -1102,14 +1102,18 @@ def _segment_groups(
     return out, complete
 
 
+#: Marks a shape part not split yet (None is a result: the part cannot be sides).
+_UNSPLIT: Final[Any] = object()
+
+
 def _split_part(
     context: _Context, items: tuple[str | int, ...]
 ) -> list[tuple[str | int, ...]] | None:
     """:func:`_split_sides` of one part of a shape beside the new `=`, cached."""
     cache = context.splits
-    if items in cache:
-        return cache[items]
-    found = cache[items] = _split_sides(items) if items else None
+    found: list[tuple[str | int, ...]] | None = cache.get(items, _UNSPLIT)
+    if found is _UNSPLIT:
+        found = cache[items] = _split_sides(items) if items else None
     return found
 
 
@@ -1898,6 +1902,36 @@ def _crossing_tables(sq: int, info: _CrossInfo) -> tuple[tuple[bool, ...], tuple
     return found
 
 
+_BLANK_LOSSES: dict[tuple[int, int, tuple[bool, ...] | None], tuple[int, ...]] = {}
+
+
+def _blank_losses(
+    sq: int, word_multiplier: int, crossing: tuple[bool, ...] | None
+) -> tuple[int, ...]:
+    """Per option: the points a play loses when a blank shows it at `sq`, the play's word
+    multiplier being `word_multiplier` and `crossing` telling (per option) whether the
+    crossing run there is a scored equation (None: no crossing run). Cached: the same few
+    squares and multipliers recur in every segment through them."""
+    key = (sq, word_multiplier, crossing)
+    found = _BLANK_LOSSES.get(key)
+    if found is None:
+        letter_table = _LETTER_TABLES[sq]
+        if crossing is None:
+            found = tuple([points * word_multiplier for points in letter_table])
+        else:
+            word = WORD_MULTIPLIERS[sq]
+            found = tuple(
+                [
+                    points * (word_multiplier + word) if crossed else points * word_multiplier
+                    for points, crossed in zip(letter_table, crossing, strict=True)
+                ]
+            )
+        if len(_BLANK_LOSSES) >= 1 << 16:
+            _BLANK_LOSSES.clear()
+        _BLANK_LOSSES[key] = found
+    return found
+
+
 def _emit_segment(
     context: _Context,
     shape: tuple[str | int, ...],
@@ -1955,19 +1989,13 @@ def _emit_segment(
             cross_tables.append(None)
             equation_crossings.append(None)
             if with_blanks:
-                blank_losses.append(tuple(points * word_multiplier for points in letter_table))
+                blank_losses.append(_blank_losses(sq, word_multiplier, None))
             continue
         crossing, cross_scores = _crossing_tables(sq, info)
         equation_crossings.append(crossing)
         cross_tables.append(cross_scores)
         if with_blanks:
-            word = WORD_MULTIPLIERS[sq]
-            blank_losses.append(
-                tuple(
-                    points * (word_multiplier + word) if crossed else points * word_multiplier
-                    for points, crossed in zip(letter_table, crossing, strict=True)
-                )
-            )
+            blank_losses.append(_blank_losses(sq, word_multiplier, crossing))
     squares_tuple = tuple(free_squares)
     scoring = _SegmentScoring(
         squares_tuple,
@@ -2119,8 +2147,14 @@ class _SegmentRows:
                 return len(self.made)
             return sum(_variant_count(rack, row[7]) for row in self.made)
         if not rack.blanks:
-            return sum(group[5] for group in self.groups)
-        return sum(group[5] * _variant_count(rack, group[4]) for group in self.groups)
+            return sum([group[5] for group in self.groups])
+        known = rack.variant_counts
+        count = 0
+        for group in self.groups:
+            usage = group[4]
+            variants = known.get(usage)
+            count += group[5] * (variants if variants is not None else _variant_count(rack, usage))
+        return count
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
