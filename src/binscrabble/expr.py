@@ -1214,10 +1214,11 @@ class _Evaluator:
     def check_many(self, texts: Iterable[str]) -> list[CheckResult]:
         """The verdicts on many texts, in order (see :func:`check_many`).
 
-        Each distinct text is checked once, and each distinct side of all the grammatical
-        ones is evaluated once: sides that are plain numbers in one ``map(int, ...)`` call,
-        the others through the shape evaluators of :meth:`_new_side`. Only texts with
-        something to explain (a fragment, a chain, a bad step) take the one-by-one path.
+        Each distinct text is read once, by one regular expression over them all, and
+        each distinct side of the grammatical ones is evaluated once, together with the
+        others of the same operators (:func:`_evaluate_sides`). Each distinct error spot
+        of malformed codes is worked out once. Only texts with something to explain (a
+        chain, a bad step, three sides or more) take the one-by-one path.
         """
         texts = texts if isinstance(texts, list) else list(texts)
         # A batch allocates many objects that live until it ends and can never form cycles:
@@ -1271,7 +1272,7 @@ class _Evaluator:
                 continue
             # Codes the grammar rejects (or grammatical with three sides or more). The first
             # error depends only on where the reading stops and the symbols there, so each
-            # distinct spot is worked out once (see _malformed_key).
+            # distinct spot is worked out once.
             if bad:
                 key: tuple[object, ...] = (len(readable), readable[-1:], bad)
             else:
@@ -1792,7 +1793,7 @@ _EVALUATORS_BY_KEY: dict[tuple[object, ...], _Evaluator] = {}
 
 
 def clear_caches() -> None:
-    """Forget every cached result, equation, side and shape (for every set of rules).
+    """Forget every cached result, equation, side, shape and operand (for every set of rules).
 
     The caches are bounded and never need clearing for correctness; this is for timing
     cold runs and for tests that want a fresh start.
@@ -2014,9 +2015,10 @@ def check_many(texts: Iterable[str], rules: Rules) -> list[CheckResult]:
     """Check many texts at once: the same verdicts as :func:`check`, in the same order.
 
     Faster than one call per text for large batches (``binscrabble check`` reading a file,
-    a referee checking a whole game): each distinct text is checked once and each distinct
-    side once, with the plain-number sides converted in bulk. The per-rules caches are
-    shared with :func:`check`.
+    a referee checking a whole game): each distinct text is read once, each distinct side
+    evaluated once (all the new sides together, grouped by their operators), each distinct
+    error spot worked out once. The per-rules caches of sides are shared with
+    :func:`check`.
 
     >>> [result.valid for result in check_many(["1+1=10", "1=10", "1+1=10"], Rules())]
     [True, False, True]
