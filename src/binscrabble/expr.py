@@ -1257,8 +1257,8 @@ class _Evaluator:
         rights: list[str] = []
         typed: list[str] = []
         later: list[str] = []
-        failures: dict[tuple[object, ...], _Failure] = {}
-        located: dict[tuple[object, ...], tuple[str, str, int | None]] = {}
+        failures: dict[object, _Failure] = {}
+        located: dict[object, tuple[str, str, int | None]] = {}
         leading_zeros = self.leading_zeros
         for text, (left, right, readable, bad, other) in zip(distinct, rows, strict=True):
             if left:
@@ -1273,8 +1273,11 @@ class _Evaluator:
             # Codes the grammar rejects (or grammatical with three sides or more). The first
             # error depends only on where the reading stops and the symbols there, so each
             # distinct spot is worked out once.
-            if bad:
-                key: tuple[object, ...] = (len(readable), readable[-1:], bad)
+            if not readable:
+                # Wrong from the first symbol (or empty): that symbol alone says why.
+                key: object = bad
+            elif bad:
+                key = (len(readable), readable[-1:], bad)
             else:
                 last = text[-1:]
                 has_equals = "=" in text
@@ -1360,7 +1363,7 @@ class _Evaluator:
         self,
         typed: list[str],
         verdicts: dict[str, CheckResult],
-        failures: dict[tuple[object, ...], _Failure],
+        failures: dict[object, _Failure],
         pairs: list[tuple[str, str, str, str, str]],
         later: list[tuple[str, str, str]],
     ) -> None:
@@ -1391,8 +1394,10 @@ class _Evaluator:
             if left:
                 pairs.append((text, codes, layout, left, right))
                 continue
-            if bad:
-                key: tuple[object, ...] = (len(readable), readable[-1:], bad)
+            if not readable:
+                key: object = bad
+            elif bad:
+                key = (len(readable), readable[-1:], bad)
             else:
                 last = codes[-1:]
                 has_equals = "=" in codes
