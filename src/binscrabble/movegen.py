@@ -907,35 +907,58 @@ def _join(
     large enough bonus, the costliest side is not enumerated, and this returns False (the
     equations appended are then not all of them).
     """
-    # Sides with the fewest free squares first: they are the cheapest to enumerate, and
-    # when one has no filling (or no value another shares) the costly ones are not needed.
-    tables: list[dict[int, _SideBucket]] = [{}] * len(sides)
-    shared: set[int] | None = None
-    layouts = context.layouts
-    free_positions = tuple(
-        [
-            layouts[side] if side in layouts else layouts.setdefault(side, _free_positions(side))
-            for side in sides
-        ]
-    )
-    if len(sides) == 2:
-        order = [0, 1] if len(free_positions[0]) <= len(free_positions[1]) else [1, 0]
-    else:
-        order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
     side_cache = context.side_cache
-    for position in order:
-        # The equation's value is one the cheaper sides share, so is its bonus.
-        costliest = position == order[-1]
-        if reach is not None and costliest and shared is not None and not reach(bonus(max(shared))):
-            return False
-        side = sides[position]
-        table = side_cache.get(side)
-        if table is None:
-            table = _enumerate_side(context, side)
-        tables[position] = table
-        shared = set(table) if shared is None else shared.intersection(table)
-        if not shared:
-            return True
+    layouts = context.layouts
+    known = [side_cache.get(side) for side in sides]
+    shared: set[int] | None = None
+    if reach is None and None not in known:
+        # Every side enumerated already (most joins: sides recur across segments).
+        tables: list[dict[int, _SideBucket]] = known  # type: ignore[assignment]
+        for table in sorted(tables, key=len):
+            shared = set(table) if shared is None else shared.intersection(table)
+            if not shared:
+                return True
+        free_positions = tuple(
+            [
+                layouts[side]
+                if side in layouts
+                else layouts.setdefault(side, _free_positions(side))
+                for side in sides
+            ]
+        )
+    else:
+        # Sides with the fewest free squares first: they are the cheapest to enumerate, and
+        # when one has no filling (or no value another shares) the costly ones are not needed.
+        tables = [{}] * len(sides)
+        free_positions = tuple(
+            [
+                layouts[side]
+                if side in layouts
+                else layouts.setdefault(side, _free_positions(side))
+                for side in sides
+            ]
+        )
+        if len(sides) == 2:
+            order = [0, 1] if len(free_positions[0]) <= len(free_positions[1]) else [1, 0]
+        else:
+            order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
+        for position in order:
+            # The equation's value is one the cheaper sides share, so is its bonus.
+            costliest = position == order[-1]
+            if (
+                reach is not None
+                and costliest
+                and shared is not None
+                and not reach(bonus(max(shared)))
+            ):
+                return False
+            enumerated = known[position]
+            if enumerated is None:
+                enumerated = _enumerate_side(context, sides[position])
+            tables[position] = enumerated
+            shared = set(enumerated) if shared is None else shared.intersection(enumerated)
+            if not shared:
+                return True
     blanks = context.blanks
     guarded = context.rack_guarded
     chains = context.rules.identity_chains
