@@ -510,3 +510,20 @@ def test_layout_positions_find_the_start_of_each_unit(text: str) -> None:
     assert len(starts) == len(expr._quick_codes(text) or "")
     positions = expr._LayoutPositions(expr._layout(text))
     assert [positions[index] for index in range(len(starts))] == starts
+
+
+def test_check_many_with_some_sides_already_known(monkeypatch: object) -> None:
+    """Sides known from earlier checks are taken from the cache, the others evaluated
+    together; also when the cache is too small for the batch and is cleared in between."""
+    texts = _shape_heavy_batch(11)[:60]
+    for limit in (expr._CACHE_LIMIT, *range(16, 160, 8)):
+        setattr_ = monkeypatch.setattr  # type: ignore[attr-defined]
+        setattr_(expr, "_CACHE_LIMIT", limit)
+        for rules in RULE_SETS[:4]:
+            expr.clear_caches()
+            for text in texts[::7]:
+                check(text, rules)  # some sides known before the batch
+            batch = check_many(texts, rules)
+            expr.clear_caches()
+            one_by_one = [check(text, rules) for text in texts]
+            assert [repr(result) for result in batch] == [repr(result) for result in one_by_one]

@@ -944,10 +944,12 @@ def _evaluate_sides(
     for shape, group in groups.items():
         operands = len(shape) + 1
         runs = "+".join(group).translate(_OPERATORS_TO_PLUS).split("+")
-        missing = set(runs).difference(known)
+        distinct_runs = set(runs)
+        missing = distinct_runs.difference(known)
         if missing:
             if len(known) + len(missing) > _CACHE_LIMIT:
                 _clear_operand_values()
+                missing = distinct_runs
             for run in missing:
                 value = known[run] = _not_value(run[1:]) if run[0] == "~" else int(run, 2)
                 if value < 2 and run[0] != "~":
@@ -1417,9 +1419,11 @@ class _Evaluator:
         values: dict[str, _CachedSide | None] = dict.fromkeys(sides)
         known = self.sides
         unknown = list(itertools.filterfalse(known.__contains__, values))
-        if len(unknown) < len(values):
-            cached = list(filter(known.__contains__, values))
-            values.update(zip(cached, map(known.__getitem__, cached), strict=True))
+        if len(unknown) == len(values):
+            return self._new_sides(unknown)  # none known: the new ones are all
+        # The known ones first: evaluating the new ones may clear the cache.
+        cached = list(filter(known.__contains__, values))
+        values.update(zip(cached, map(known.__getitem__, cached), strict=True))
         if unknown:
             values.update(self._new_sides(unknown))
         return values  # type: ignore[return-value]
