@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, combinations, islice, product
 from math import comb
-from typing import TYPE_CHECKING, Any, Final, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast, overload
 
 from binscrabble.board import (
     ACROSS,
@@ -359,6 +359,10 @@ class _Context:
     layouts: dict[tuple[str | int, ...], tuple[int, ...]]
     frontiers: dict[tuple[str | int, ...], list[_Partial]]
     steps: dict[tuple[int, int], list[_Step]]
+    #: Per mask, :func:`_steps` for every state; and only the steps into an accepting
+    #: state (a side's last square).
+    steps_by_state: dict[int, list[list[_Step]]]
+    last_steps: dict[int, list[list[_Step]]]
     kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
@@ -425,6 +429,8 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         layouts={},
         frontiers={},
         steps={},
+        steps_by_state={},
+        last_steps={},
         kinds_by_marks=_identity_kinds(rules),
         deficits={},
         rack=_Rack(
@@ -665,7 +671,12 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
         blanks = context.blanks
         strength = context.strength
         negatives = context.negatives
-        by_state = [_steps(context, state, item) for state in range(_DEAD + 1)]  # type: ignore[arg-type]
+        mask = cast(int, item)
+        by_state = context.steps_by_state.get(mask)
+        if by_state is None:
+            by_state = context.steps_by_state[mask] = [
+                _steps(context, state, mask) for state in range(_DEAD + 1)
+            ]
         for state, text, usage, needed, pending, current, width in parent:
             operand = -1
             for (
@@ -761,10 +772,13 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             parts[kind].append(text)
     else:
         blanks = context.blanks
-        by_state = [
-            [step for step in _steps(context, state, int(item)) if step[1] in _ACCEPTING]
-            for state in range(_DEAD + 1)
-        ]
+        mask = cast(int, item)
+        by_state = context.last_steps.get(mask)
+        if by_state is None:
+            by_state = context.last_steps[mask] = [
+                [step for step in _steps(context, state, mask) if step[1] in _ACCEPTING]
+                for state in range(_DEAD + 1)
+            ]
         for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
             pending_length = len(pending)
             if pending_length == 2:
@@ -1101,25 +1115,36 @@ def _segment_groups(
     as join groups; and whether that is all of them (see `reach` in :func:`_join`)."""
     out: list[_JoinGroup] = []
     complete = True
-    if any(type(item) is str and "=" in item for item in items):
-        sides = _split_sides(items)
-        if sides is not None:
-            complete = _join(context, sides, -1, out, reach)
+    for item in items:
+        if type(item) is str and "=" in item:
+            sides = _split_sides(items)
+            if sides is not None:
+                complete = _join(context, sides, -1, out, reach)
+            break
     if context.equals_usable:
+        splits = context.splits
         free_index = -1
+        last = len(items) - 1
         for position, item in enumerate(items):
             if type(item) is str:
                 continue
             free_index += 1
-            if not item >> _EQUALS_OPTION & 1:  # type: ignore[operator]
+            # A side on each hand of the new `=`: not at either end.
+            if not item >> _EQUALS_OPTION & 1 or position == 0 or position == last:  # type: ignore[operator]
                 continue
             # The new `=` cuts the shape in two; each half is split at its own fixed `=`
             # signs. Halves recur (segments of a line that start, or end, alike), so their
             # splits are kept.
-            left = _split_part(context, items[:position])
+            half = items[:position]
+            left = splits.get(half, _UNSPLIT)
+            if left is _UNSPLIT:
+                left = splits[half] = _split_sides(half)
             if left is None:
                 continue
-            right = _split_part(context, items[position + 1 :])
+            half = items[position + 1 :]
+            right = splits.get(half, _UNSPLIT)
+            if right is _UNSPLIT:
+                right = splits[half] = _split_sides(half)
             if right is not None:
                 complete = _join(context, left + right, free_index, out, reach) and complete
     return out, complete
@@ -1127,17 +1152,6 @@ def _segment_groups(
 
 #: Marks a shape part not split yet (None is a result: the part cannot be sides).
 _UNSPLIT: Final[Any] = object()
-
-
-def _split_part(
-    context: _Context, items: tuple[str | int, ...]
-) -> list[tuple[str | int, ...]] | None:
-    """:func:`_split_sides` of one part of a shape beside the new `=`, cached."""
-    cache = context.splits
-    found: list[tuple[str | int, ...]] | None = cache.get(items, _UNSPLIT)
-    if found is _UNSPLIT:
-        found = cache[items] = _split_sides(items) if items else None
-    return found
 
 
 def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
