@@ -925,9 +925,25 @@ def _join(
     layouts = context.layouts
     known = [side_cache.get(side) for side in sides]
     shared: set[int] | None = None
-    if reach is None and None not in known:
+    tables: list[dict[int, _SideBucket]]
+    if reach is None and len(known) == 2 and known[0] is not None and known[1] is not None:
+        # Two sides enumerated already (the commonest join): one intersection of their
+        # values (CPython walks the smaller table).
+        shared = known[0].keys() & known[1].keys()
+        if not shared:
+            return True
+        tables = cast("list[dict[int, _SideBucket]]", known)
+        free_positions = tuple(
+            [
+                layouts[side]
+                if side in layouts
+                else layouts.setdefault(side, _free_positions(side))
+                for side in sides
+            ]
+        )
+    elif reach is None and None not in known:
         # Every side enumerated already (most joins: sides recur across segments).
-        tables: list[dict[int, _SideBucket]] = known  # type: ignore[assignment]
+        tables = cast("list[dict[int, _SideBucket]]", known)
         for table in sorted(tables, key=len):
             shared = set(table) if shared is None else shared.intersection(table)
             if not shared:
