@@ -50,7 +50,7 @@ from binscrabble.board import (
     Direction,
     Tile,
 )
-from binscrabble.expr import EquationError, bonus, equation_value, number_value
+from binscrabble.expr import EquationError, bonus, equation_value_or_none, number_value
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile
 from binscrabble.rules import BLANK, FACES, TILE_POINTS, Rules, faces_in_game
 
@@ -205,13 +205,13 @@ def _cross_info(before: str, after: str, rules: Rules, wanted: int = _ALL_OPTION
             continue
         text = before + _OPTION_TEXTS[option] + after
         if has_equals or option == _EQUALS_OPTION:
-            try:
-                values[option] = equation_value(text, rules)
+            # Most options fail here: asking for None spares raising and catching.
+            value = equation_value_or_none(text, rules)
+            if value is not None:
+                values[option] = value
                 kinds[option] = _CROSS_EQUATION
                 mask |= 1 << option
                 continue
-            except EquationError:
-                pass
         if rules.parallel_numbers and all(symbol in "01" for symbol in text):
             try:
                 number_value(text, rules)
