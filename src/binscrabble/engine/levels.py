@@ -11,8 +11,8 @@ The levels, weakest first:
   best-scoring one it sees;
 - ``easy`` sees half of the plays and takes the best-scoring one it sees;
 - ``medium`` is the equity player (score plus leave value, sees everything);
-- ``hard`` simulates the 6 best equity moves for about 1.5 s per move;
-- ``max`` simulates the 8 best equity moves for about 4.5 s per move (three times the
+- ``hard`` simulates (up to) the 6 best equity moves for about 1.5 s per move;
+- ``max`` simulates (up to) the 8 best equity moves for about 4.5 s per move (three times the
   iterations of ``hard``).
 
 >>> player_from_name("greedy").name
