@@ -185,14 +185,26 @@ _NEUTRAL: Final = {
 _CROSS_NONE, _CROSS_EQUATION, _CROSS_NUMBER = 0, 1, 2
 # (before, after, rules, wanted) -> (mask of allowed options, per option: kind, value)
 _CrossInfo = tuple[int, tuple[int, ...], tuple[int, ...]]
-_CROSS_CACHE: dict[tuple[str, str, Rules, int], _CrossInfo] = {}
+#: Per rules, (before, after, wanted) -> cross-check: hashing a Rules (a dataclass of many
+#: fields) once per call instead of once per square.
+_CROSS_CACHES: dict[Rules, dict[tuple[str, str, int], _CrossInfo]] = {}
+
+
+def _cross_cache(rules: Rules) -> dict[tuple[str, str, int], _CrossInfo]:
+    found = _CROSS_CACHES.get(rules)
+    if found is None:
+        if len(_CROSS_CACHES) >= 64:
+            _CROSS_CACHES.clear()
+        found = _CROSS_CACHES[rules] = {}
+    return found
 
 
 def _cross_info(before: str, after: str, rules: Rules, wanted: int = _ALL_OPTIONS) -> _CrossInfo:
     """Which of the `wanted` options (a mask) may go between `before` and `after` (a
     crossing run), and as what: kind (equation or number) and value per option."""
-    key = (before, after, rules, wanted)
-    found = _CROSS_CACHE.get(key)
+    cache = _cross_cache(rules)
+    key = (before, after, wanted)
+    found = cache.get(key)
     if found is not None:
         return found
     mask = 0
@@ -220,9 +232,9 @@ def _cross_info(before: str, after: str, rules: Rules, wanted: int = _ALL_OPTION
             kinds[option] = _CROSS_NUMBER
             mask |= 1 << option
     info = (mask, tuple(kinds), tuple(values))
-    if len(_CROSS_CACHE) >= 1 << 16:
-        _CROSS_CACHE.clear()
-    _CROSS_CACHE[key] = info
+    if len(cache) >= 1 << 16:
+        cache.clear()
+    cache[key] = info
     return info
 
 
@@ -1630,6 +1642,7 @@ def _search(
     # Cross-checks only try what this rack can put down.
     wanted = context.wanted
     equals_usable = context.equals_usable
+    cross_cache = _cross_cache(rules)
     cells = board.cells
     first_play = board.is_empty()
     rack_size = len(rack)
@@ -1678,7 +1691,8 @@ def _search(
                     mask = _ALL_OPTIONS
                 else:
                     before, after = _perpendicular_texts(cells, sq, cross_step)
-                    info = _cross_info(before, after, rules, wanted)
+                    known = cross_cache.get((before, after, wanted))
+                    info = known if known is not None else _cross_info(before, after, rules, wanted)
                     mask = info[0]
                 masks.append(mask)
                 crosses.append(info)
