@@ -258,15 +258,7 @@ _ASCII_TAIL: Final = str.maketrans(
 def _words_to_codes(text: str) -> str:
     """Words and X to codes, spaces away: words first (``xor`` before ``or``, as _normalize
     reads them), spaces last, so that ``X OR`` stays two symbols."""
-    return (
-        text.upper()
-        .replace("XOR", "^")
-        .replace("AND", "&")
-        .replace("NOT", "~")
-        .replace("OR", "|")
-        .replace("X", "x")
-        .replace(" ", "")
-    )
+    return _padded_words(text).replace(" ", "")
 
 
 def _quick_codes(text: str) -> str | None:
@@ -325,9 +317,8 @@ def _quick_codes_many(texts: list[str]) -> tuple[list[str | None], list[str]]:
 
 def _padded_words(text: str) -> str:
     """`text` in capitals with each word replaced by its code and as many spaces as it has
-    letters after the first, and X by x: the same codes as :func:`_words_to_codes` once
-    the spaces are gone (words are replaced in the same order), each where its word or
-    symbol starts."""
+    letters after the first, and X by x: with the spaces taken away, the codes
+    (:func:`_words_to_codes`); with them, each code where its word or symbol starts."""
     return (
         text.upper()
         .replace("XOR", "^  ")
@@ -1468,9 +1459,7 @@ class _Evaluator:
 
     def _syntax_failure(self, codes: str) -> _Failure:
         """Why codes the grammar rejects are rejected."""
-        failure = _quick_syntax_failure(codes, self.leading_zeros)
-        assert failure is not None, codes
-        return failure
+        return _malformed(codes, self.leading_zeros)
 
     def _evaluate(self, codes: str) -> _Outcome:
         """The outcome of grammatical codes: identity rules, arithmetic, equal sides."""
