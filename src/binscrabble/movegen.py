@@ -50,6 +50,8 @@ from binscrabble.board import (
     Direction,
     Tile,
 )
+from binscrabble.expr import _IDENTITY_SWITCH as IDENTITY_SWITCH
+from binscrabble.expr import _NEUTRAL as NEUTRAL_LITERALS
 from binscrabble.expr import EquationError, bonus, equation_value_or_none, number_value
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile
 from binscrabble.rules import BLANK, FACES, TILE_POINTS, Rules, faces_in_game
@@ -168,16 +170,17 @@ def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
 # written (see _push).
 # Identity switches as bits (a side's fragments need all of its bits switched on).
 _TIMES_ONE, _PLUS_MINUS_ZERO, _AND_ONE_OR_ZERO = 1, 2, 4
+_SWITCH_BITS: Final = {
+    "identity_times_one": _TIMES_ONE,
+    "identity_plus_minus_zero": _PLUS_MINUS_ZERO,
+    "identity_and_one_or_zero": _AND_ONE_OR_ZERO,
+}
 # Per operator: its neutral literal value, whether a neutral literal on its left makes a
-# fragment too, and the switch that allows its fragments (RULES.md §7).
+# fragment too (both as the referee has them), and the bit of the switch that allows its
+# fragments (RULES.md §7).
 _NEUTRAL: Final = {
-    "x": (1, True, _TIMES_ONE),
-    "/": (1, False, _TIMES_ONE),
-    "+": (0, True, _PLUS_MINUS_ZERO),
-    "-": (0, False, _PLUS_MINUS_ZERO),
-    "&": (1, True, _AND_ONE_OR_ZERO),
-    "|": (0, True, _AND_ONE_OR_ZERO),
-    "^": (0, True, _AND_ONE_OR_ZERO),
+    symbol: (value, either_side, _SWITCH_BITS[IDENTITY_SWITCH[symbol]])
+    for symbol, (value, either_side) in NEUTRAL_LITERALS.items()
 }
 
 # -- cross-checks --------------------------------------------------------------------------
@@ -854,11 +857,7 @@ def _identity_kinds(rules: Rules) -> tuple[int, ...]:
     """Per identity marks (see :func:`_push`): -1 when the rules forbid a side with them
     (a fragment whose switch is off, or a chain within the side while ``identity_chains``
     is off), 1 when the side has fragments the rules allow, 0 when it has none."""
-    allowed = (
-        (_TIMES_ONE if rules.identity_times_one else 0)
-        | (_PLUS_MINUS_ZERO if rules.identity_plus_minus_zero else 0)
-        | (_AND_ONE_OR_ZERO if rules.identity_and_one_or_zero else 0)
-    )
+    allowed = sum(bit for switch, bit in _SWITCH_BITS.items() if getattr(rules, switch))
     kinds = []
     for marks in range(3 * _ONE_FRAGMENT):
         fragments = marks // _ONE_FRAGMENT
