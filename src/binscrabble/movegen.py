@@ -32,7 +32,7 @@ import gc
 import heapq
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, combinations, islice, product
@@ -50,8 +50,10 @@ from binscrabble.board import (
     Direction,
     Tile,
 )
+from binscrabble.expr import _FLAT_PRECEDENCE as FLAT_PRECEDENCE
 from binscrabble.expr import _IDENTITY_SWITCH as IDENTITY_SWITCH
 from binscrabble.expr import _NEUTRAL as NEUTRAL_LITERALS
+from binscrabble.expr import _STANDARD_PRECEDENCE as STANDARD_PRECEDENCE
 from binscrabble.expr import EquationError, bonus, equation_value_or_none, number_value
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile
 from binscrabble.rules import BLANK, FACES, TILE_POINTS, Rules, faces_in_game
@@ -141,8 +143,9 @@ _TRANSITIONS: Final = {zeros: _transition_table(zeros) for zeros in (False, True
 
 # -- side values ---------------------------------------------------------------------------
 
-_STANDARD_STRENGTH: Final = {"x": 5, "/": 5, "+": 4, "-": 4, "&": 3, "^": 2, "|": 1}
-_FLAT_STRENGTH: Final = dict.fromkeys(_STANDARD_STRENGTH, 1)
+# How strongly each operator binds: the referee's precedence tables.
+_STANDARD_STRENGTH: Final = STANDARD_PRECEDENCE
+_FLAT_STRENGTH: Final = FLAT_PRECEDENCE
 
 
 def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
@@ -363,7 +366,7 @@ class _Context:
     transitions: tuple[tuple[int, ...], ...]
     standard: bool
     negatives: bool
-    strength: dict[str, int]
+    strength: Mapping[str, int]
     options_by_mask: dict[int, tuple[int, ...]]
     natural: tuple[bool, ...]
     designable: tuple[bool, ...]
@@ -527,7 +530,7 @@ def _push(
     operand: int,
     literal: int,
     operator: str,
-    strength: dict[str, int],
+    strength: Mapping[str, int],
     negatives: bool,
 ) -> _Pending | None:
     """`pending` once `operand` is read and `operator` follows it; None when a step fails.
