@@ -1309,7 +1309,12 @@ def _perpendicular_texts(cells: Sequence[Tile | None], sq: int, step: int) -> tu
 
 
 def generate_placements(
-    board: Board, rack: str, rules: Rules, *, limit: int | None = None
+    board: Board,
+    rack: str,
+    rules: Rules,
+    *,
+    limit: int | None = None,
+    touching: Iterable[int] | None = None,
 ) -> list[GeneratedMove]:
     """Every legal placement of tiles from `rack` (codes, ``?`` for a blank) on `board`.
 
@@ -1327,14 +1332,29 @@ def generate_placements(
     outscores the same play with natural tiles, and plays are skipped, blank variants and
     all, once that bound is below the current `limit`-th best.
 
+    With `touching` (square indexes), only the placements with a run that contains one of
+    those squares are found: the play's main run or the crossing run through one of its new
+    tiles, runs of two squares or more (a number beside the play under parallel_numbers
+    counts too, since the referee checks it). An empty square counts when the play puts a
+    tile on it. Only the lines through those squares and the stretches of other lines whose
+    crossing runs reach them are searched, so the search costs far less than the whole board
+    (docs/movegen.md, "Plays touching given squares"). With `limit` as well, the `limit`
+    best of those.
+
     >>> from binscrabble.rules import Rules
     >>> len(generate_placements(Board(), "1=", Rules()))
     0
     >>> sorted(move.text for move in generate_placements(Board(), "1=1", Rules()))[:1]
     ['1=1']
+    >>> board = Board.from_rows(["." * 15] * 7 + [".......1=1....."] + ["." * 15] * 7)
+    >>> every = generate_placements(board, "1=1", Rules())
+    >>> beside_j8 = generate_placements(board, "1=1", Rules(), touching=[7 * 15 + 9])
+    >>> 0 < len(beside_j8) < len(every)
+    True
     """
+    keys = None if touching is None else _touch_keys(board.cells, touching)
     with _collector_paused():
-        found, rows, moves = _search(board, rack, rules, limit)
+        found, rows, moves = _search(board, rack, rules, limit, keys)
         if limit is not None:
             return MoveList(moves)
         total = rows.move_count(found)
@@ -1631,11 +1651,64 @@ for _name in (
     setattr(MoveList, _name, _materializing(_name))
 
 
+#: Per direction (ACROSS, DOWN), the squares a segment in that direction must cover so
+#: that a run of its plays contains one of the squares asked for (see _touch_keys).
+_TouchKeys = tuple[frozenset[int], frozenset[int]]
+
+
+def _touch_keys(cells: Sequence[Tile | None], touching: Iterable[int]) -> _TouchKeys:
+    """The squares a segment must cover for its plays to touch one of `touching`.
+
+    Every empty square of a segment is filled by the play, so whether a play has a run
+    through a square depends only on its segment: its main run is the segment itself, and
+    the crossing run through one of its new tiles reaches an occupied square `s` exactly when
+    that new tile stands on the empty square just beyond the tiles joined to `s` across the
+    line. So a segment along a direction qualifies when it covers a square asked for (an
+    empty one is then filled) or one of those ends of the crossing direction's tile blocks.
+    """
+    squares: set[int] = set()
+    for sq in touching:
+        if not isinstance(sq, int):
+            raise TypeError(f"touching holds {sq!r}, not a square index")
+        if not 0 <= sq < SIZE * SIZE:
+            raise ValueError(f"touching holds {sq}, not a square index (0 to {SIZE * SIZE - 1})")
+        squares.add(int(sq))
+    keys: list[frozenset[int]] = []
+    for direction in (ACROSS, DOWN):
+        # Crossing runs of a play along `direction` go the other way.
+        step = direction.other
+        found = set(squares)
+        for sq in squares:
+            if cells[sq] is None:
+                continue
+            if step == ACROSS:
+                low, high = sq - sq % SIZE, sq - sq % SIZE + SIZE - 1
+            else:
+                low, high = sq % SIZE, sq % SIZE + SIZE * (SIZE - 1)
+            current = sq
+            while current > low and cells[current - step] is not None:
+                current -= step
+            if current > low:
+                found.add(current - step)
+            current = sq
+            while current < high and cells[current + step] is not None:
+                current += step
+            if current < high:
+                found.add(current + step)
+        keys.append(frozenset(found))
+    return keys[0], keys[1]
+
+
 def _search(
-    board: Board, rack: str, rules: Rules, limit: int | None
+    board: Board,
+    rack: str,
+    rules: Rules,
+    limit: int | None,
+    touch_keys: _TouchKeys | None = None,
 ) -> tuple[_Rack, _FoundRows, list[GeneratedMove]]:
     """Find every legal placement: as rows to be made when read (no `limit`) or, with
-    `limit`, as the moves that may be among the `limit` best."""
+    `limit`, as the moves that may be among the `limit` best; with `touch_keys`, only those
+    whose segment covers one of its squares of the segment's direction (see _touch_keys)."""
     context = _make_context(rack, rules)
     rows = _FoundRows()
     moves: list[GeneratedMove] = []
@@ -1661,8 +1734,17 @@ def _search(
 
     for direction in (ACROSS, DOWN):
         cross_step = direction.other
+        direction_keys = None if touch_keys is None else touch_keys[direction != ACROSS]
         for line in range(SIZE):
             squares = _line_squares(direction, line)
+            # Line indexes of the squares a segment here must cover (every index when the
+            # search is not restricted): lines without any are skipped, scan and all.
+            if direction_keys is None:
+                line_keys: list[int] = []
+            else:
+                line_keys = [index for index, sq in enumerate(squares) if sq in direction_keys]
+                if not line_keys:
+                    continue
             texts: list[str | None] = []
             masks: list[int] = []
             crosses: list[_CrossInfo | None] = []
@@ -1718,6 +1800,12 @@ def _search(
             for start in range(SIZE):
                 if start > 0 and texts[start - 1] is not None:
                     continue
+                # A segment from here must reach the first key square at or after `start`.
+                need = start
+                if direction_keys is not None:
+                    need = next((index for index in line_keys if index >= start), SIZE)
+                    if need == SIZE:
+                        break
                 free = 0
                 touches = False
                 has_cross = False
@@ -1759,7 +1847,7 @@ def _search(
                             items.append(text)
                     if end < SIZE - 1 and texts[end + 1] is not None:
                         continue
-                    if free == 0 or end == start or not may_equal:
+                    if free == 0 or end == start or not may_equal or end < need:
                         continue
                     if first_play:
                         if free < 3 or CENTER not in squares[start : end + 1]:
@@ -1818,7 +1906,10 @@ def _search(
             )
     if parallel and not first_play:
         lone_rows: list[_Row] = []
-        _lone_digits_beside_numbers(context, cells, lone_rows.append)
+        # A lone digit's runs are its across and down runs: it touches a key square of
+        # either direction's segments.
+        candidates = None if touch_keys is None else touch_keys[0] | touch_keys[1]
+        _lone_digits_beside_numbers(context, cells, lone_rows.append, candidates)
         if keeper is None:
             rows.extra.extend(lone_rows)
         else:
@@ -1879,7 +1970,10 @@ def _most_points(mask: int) -> int:
 
 
 def _lone_digits_beside_numbers(
-    context: _Context, cells: Sequence[Tile | None], append: Callable[[_Row], None]
+    context: _Context,
+    cells: Sequence[Tile | None],
+    append: Callable[[_Row], None],
+    candidates: Iterable[int] | None = None,
 ) -> None:
     """Under parallel_numbers: one digit whose across run is a number, down run an equation.
 
@@ -1887,6 +1981,7 @@ def _lone_digits_beside_numbers(
     (:func:`binscrabble.move.play_direction`); under parallel_numbers that run may be a
     number, and the play then touches, and scores, only through its down run. The line
     walk above never finds these plays, because it asks every main run to be an equation.
+    With `candidates`, only those squares are tried.
     """
     rules = context.rules
     wanted = context.wanted
@@ -1895,8 +1990,8 @@ def _lone_digits_beside_numbers(
         for option in sorted(_DIGIT_OPTIONS)
         if context.natural[option] or context.designable[option]
     )
-    for sq, tile in enumerate(cells):
-        if tile is not None:
+    for sq in range(SIZE * SIZE) if candidates is None else sorted(candidates):
+        if cells[sq] is not None:
             continue
         across = _perpendicular_texts(cells, sq, ACROSS)
         if not across[0] and not across[1]:
@@ -2246,15 +2341,20 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
     return MoveList._lazy(total, _BestFirst(rack, rows))
 
 
-def best_moves(game: Game, count: int) -> list[GeneratedMove]:
+def best_moves(
+    game: Game, count: int, *, touching: Iterable[int] | None = None
+) -> list[GeneratedMove]:
     """The `count` best placements for the player to move, in :func:`sort_key` order.
 
     It finds every equation as :func:`generate_moves` does, but skips plays (and their
-    blank variants) whose score cannot reach the `count`-th best found so far.
+    blank variants) whose score cannot reach the `count`-th best found so far. With
+    `touching` (square indexes), the `count` best of the plays with a run through one of
+    those squares (see :func:`generate_placements`), found without searching the rest of
+    the board.
     """
     if game.is_over() or count <= 0:
         return MoveList()
-    moves = generate_placements(game.board, game.rack(), game.rules, limit=count)
+    moves = generate_placements(game.board, game.rack(), game.rules, limit=count, touching=touching)
     return MoveList(heapq.nsmallest(count, moves, key=sort_key))
 
 
