@@ -13,7 +13,7 @@ import sys
 import time
 
 from binscrabble.engine.levels import player_from_name
-from binscrabble.engine.players import GreedyPlayer
+from binscrabble.engine.players import EquityPlayer, GreedyPlayer
 from binscrabble.engine.selfplay import play_game
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
@@ -58,7 +58,52 @@ def time_level(level: str, positions: list[Game]) -> None:
     )
 
 
+#: Seeds of the equity self-play games whose positions (bag not empty) the rollout count uses.
+ROLLOUT_GAMES = (1, 2)
+
+
+def equity_positions(seed: int) -> list[Game]:
+    """Every position of an equity self-play game with tiles in the bag."""
+    game = Game(("A", "B"), seed=seed)
+    equity = EquityPlayer()
+    positions = []
+    while not game.is_over() and game.bag_size > 0:
+        positions.append(game.copy())
+        game.push(equity.choose(game))
+    return positions
+
+
+def rollouts_per_decision(budget: float = 0.5) -> None:
+    """Iterations and rollouts of `simulation@budget` on the positions of equity games."""
+    print(f"rollouts per decision, simulation@{budget:g} (CPU budget)")
+    phases: dict[str, list[tuple[int, int, int]]] = {}
+    for seed in ROLLOUT_GAMES:
+        for number, game in enumerate(equity_positions(seed)):
+            player = player_from_name(f"simulation@{budget:g}", seed=number)
+            assert isinstance(player, SimulationPlayer)
+            player.choose(game)
+            report = player.last_report
+            simulated = sum(1 for entry in report.candidates if entry.count)
+            phase = (
+                "opening (bag >= 80)"
+                if game.bag_size >= 80
+                else ("middle (bag 10-79)" if game.bag_size >= 10 else "late (bag 1-9)")
+            )
+            phases.setdefault(phase, []).append((report.iterations, report.rollouts, simulated))
+    for phase, rows in phases.items():
+        print(
+            f"  {phase:<20} {len(rows):>3} decisions: "
+            f"{statistics.mean(row[0] for row in rows):5.1f} iterations, "
+            f"{statistics.mean(row[1] for row in rows):6.1f} rollouts, "
+            f"{statistics.mean(row[2] for row in rows):4.1f} candidates simulated (means); "
+            f"{sum(1 for row in rows if row[0] == 0)} with no iteration"
+        )
+
+
 def main() -> int:
+    if "--rollouts" in sys.argv[1:]:
+        rollouts_per_decision()
+        return 0
     positions = [position(seed, turns) for seed, turns in POSITIONS]
     print("time per move")
     time_level("hard", positions)
@@ -78,6 +123,7 @@ def main() -> int:
         f"  mean {statistics.mean(seconds):.2f} s wall ({statistics.mean(cpus):.2f} s CPU) per "
         f"game, worst {max(seconds):.2f} s wall"
     )
+    rollouts_per_decision()
     return 0
 
 

@@ -41,12 +41,14 @@ True
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from binscrabble.board import SIZE, Tile
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import (
     Candidate,
@@ -56,10 +58,17 @@ from binscrabble.engine.players import (
     fallback_move,
     leave_after,
     ranked_candidates,
+    used_codes,
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass, Place
-from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
+from binscrabble.movegen import (
+    GeneratedMove,
+    best_moves,
+    generate_moves,
+    generate_placements,
+    sort_key,
+)
 from binscrabble.rules import BLANK
 
 #: Default thinking time per move, in seconds.
@@ -84,6 +93,10 @@ EQUITY_GAP = 10.0
 #: Rollout replies are chosen among this many best-scoring placements (a fast top-N
 #: generation, not all the moves), plus pass.
 REPLY_WIDTH = 8
+#: How many of the replying seat's best placements on the board before our move a deal
+#: finds once and shares among its candidates (:class:`DealReplies`): more than
+#: REPLY_WIDTH, since a candidate spoils the base plays near its own tiles.
+SHARED_WIDTH = 48
 #: How many iterations' worth of weight the equity estimate keeps in a candidate's value:
 #: with few iterations the simulated means are mostly noise of the deals, so they only
 #: nudge the equity order; with many they decide.
@@ -156,11 +169,37 @@ class SimulationReport:
     #: Whether the endgame was searched exactly (to the end, every move, both sides).
     exact: bool = False
     seconds: float = 0.0
+    #: Rollouts whose reply needed the full move generation (see :class:`DealReplies`).
+    full_replies: int = 0
 
     @property
     def rollouts_per_second(self) -> float:
         """Rollouts done per second of the decision (0 when it took no time)."""
         return self.rollouts / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(slots=True)
+class _Costs:
+    """Running estimates of what the parts of an iteration cost, in thinking seconds."""
+
+    #: The deal's shared generation (:meth:`DealReplies.prepare`).
+    shared: float
+    #: One rollout (a candidate, the reply near it).
+    rollout: float
+    shared_count: int = 0
+    rollout_count: int = 0
+
+    def add_shared(self, seconds: float) -> None:
+        self.shared_count += 1
+        self.shared += (seconds - self.shared) / self.shared_count
+
+    def add_rollout(self, seconds: float) -> None:
+        self.rollout_count += 1
+        self.rollout += (seconds - self.rollout) / self.rollout_count
+
+    def iteration(self, candidates: int) -> float:
+        """The expected time of an iteration over `candidates` candidates."""
+        return self.shared + candidates * self.rollout
 
 
 class SimulationPlayer:
@@ -233,7 +272,7 @@ class SimulationPlayer:
     # -- with tiles in the bag: sampling ------------------------------------------------------
 
     def _simulate(
-        self, game: Game, moves: list[GeneratedMove], deadline: float, rollout_seconds: float
+        self, game: Game, moves: list[GeneratedMove], deadline: float, generation_seconds: float
     ) -> Move:
         top = ranked_candidates(
             game, self.table, moves, limit=self.candidate_count, best_first=True
@@ -246,38 +285,47 @@ class SimulationPlayer:
         seat = game.to_move
         unseen = list(game.unseen(seat))
         dealt = sum(len(rack) for other, rack in enumerate(game.racks) if other != seat)
+        # What an iteration costs: the shared generation of the deal (about one move
+        # generation) plus a rollout per active candidate (a generation near the candidate's
+        # tiles: a fraction of one). Both estimates follow the measured means.
+        costs = _Costs(shared=generation_seconds, rollout=generation_seconds / 2)
         iterations = 0
         out_of_time = False
-        self._narrow(statistics, 0, deadline - self._clock(), rollout_seconds)
+        self._narrow(statistics, 0, deadline - self._clock(), costs)
         while not out_of_time and (self.max_iterations is None or iterations < self.max_iterations):
             # An iteration is only worth starting if it can likely finish: the values of an
             # unfinished one are dropped.
             active = sum(entry.active for entry in statistics)
-            if iterations and self._clock() + active * rollout_seconds >= deadline:
+            if iterations and self._clock() + costs.iteration(active) >= deadline:
                 break
             self.random.shuffle(unseen)
             deal = blanks_to_the_bag(unseen, dealt)
             world = imagined_game(game, seat, deal, seed=self.random.getrandbits(32))
+            replies = DealReplies(world, self.table)
+            now = self._clock()
+            if now + costs.shared >= deadline:
+                break
+            replies.prepare()
+            costs.add_shared(self._clock() - now)
             for entry in statistics:
                 if not entry.active:
                     continue
                 # No rollout that would likely end after the deadline: the budget is kept.
                 # If finding the candidates used it all, the equity order stands (_settle).
                 now = self._clock()
-                if now + rollout_seconds >= deadline:
+                if now + costs.rollout >= deadline:
                     out_of_time = True
                     break
-                entry.add(self._rollout(world, seat, entry.candidate))
+                entry.add(self._rollout(world, seat, entry.candidate, replies))
                 self.last_report.rollouts += 1
-                # The estimate follows the rollouts' mean time.
-                spent = self._clock() - now
-                rollout_seconds += (spent - rollout_seconds) / self.last_report.rollouts
+                costs.add_rollout(self._clock() - now)
             else:
                 iterations += 1
                 self._prune(statistics, iterations)
-                self._narrow(statistics, iterations, deadline - self._clock(), rollout_seconds)
+                self._narrow(statistics, iterations, deadline - self._clock(), costs)
                 if sum(entry.active for entry in statistics) == 1:
                     break  # the others are all clearly behind
+            self.last_report.full_replies += replies.fallbacks
         self.last_report.iterations = iterations
         _settle(statistics, iterations)
         best = max(statistics, key=lambda entry: (entry.active, entry.mean, entry.candidate.equity))
@@ -288,7 +336,7 @@ class SimulationPlayer:
         statistics: list[CandidateStatistics],
         iterations: int,
         remaining: float,
-        rollout_seconds: float,
+        costs: _Costs,
     ) -> None:
         """Drop the weakest candidates when the time left cannot give the others
         MIN_ITERATIONS iterations in all (down to two candidates).
@@ -300,9 +348,9 @@ class SimulationPlayer:
         """
         active = [entry for entry in statistics if entry.active]
         wanted = MIN_ITERATIONS - iterations
-        if wanted <= 0 or rollout_seconds <= 0:
+        if wanted <= 0 or costs.rollout <= 0:
             return
-        affordable = int(remaining / (wanted * rollout_seconds))
+        affordable = int((remaining / wanted - costs.shared) / costs.rollout)
         if len(active) <= max(2, affordable):
             return
         if iterations == 0:
@@ -335,8 +383,13 @@ class SimulationPlayer:
                 if leader.mean - entry.mean > PRUNE_MARGIN * spread:
                     entry.active = False
 
-    def _rollout(self, world: Game, seat: int, candidate: Candidate) -> float:
-        """Play `candidate` and the replies in `world`, take them back; the value for `seat`."""
+    def _rollout(
+        self, world: Game, seat: int, candidate: Candidate, replies: DealReplies | None = None
+    ) -> float:
+        """Play `candidate` and the replies in `world`, take them back; the value for `seat`.
+
+        `replies`, prepared on `world`, finds the first reply with less work.
+        """
         before = world.scores[:]
         world.push(candidate.move, checked=False)
         pushed = 1
@@ -346,7 +399,10 @@ class SimulationPlayer:
             for ply in range(self.plies):
                 if world.is_over():
                     break
-                reply = rollout_reply(world, self.table)
+                if ply == 0 and replies is not None:
+                    reply = replies.reply(candidate.move)
+                else:
+                    reply = rollout_reply(world, self.table)
                 world.push(reply.move, checked=False)
                 pushed += 1
                 if ply == 0:
@@ -438,20 +494,177 @@ def rollout_reply(world: Game, table: LeaveTable) -> Candidate:
     The best equity among the REPLY_WIDTH best-scoring placements and pass (a top-N
     generation is much cheaper than all the moves, and the best equity is nearly always
     among the best scores). With no placement: the whole rack is exchanged when the bag
-    allows, else a pass.
+    allows, else a pass. (:class:`DealReplies` finds the same move with less work when many
+    candidates are played in one deal.)
     """
+    return _reply_among(world, table, best_moves(world, REPLY_WIDTH))
+
+
+def _reply_among(world: Game, table: LeaveTable, placements: list[GeneratedMove]) -> Candidate:
+    """The best equity among `placements` (the seat to move's best scores) and pass."""
     evaluator = EquityEvaluator(world, table)
     rack = evaluator.rack
-    placements = best_moves(world, REPLY_WIDTH)
     if not placements and can_exchange(world):
         return Candidate(Exchange(rack), 0, "", 0.0)
     options = [Candidate(Pass(), 0, rack, evaluator.leave_value(rack))]
     for generated in placements:
-        leave = leave_after(rack, generated.place.codes)
+        leave = leave_after(rack, used_codes(generated))
         equity = generated.score + evaluator.leave_value(leave)
         options.append(Candidate(generated.place, generated.score, leave, equity))
     # Ties go as in ranked_candidates: better score, then the fixed order of moves.
     return min(options, key=candidate_order)
+
+
+class DealReplies:
+    """The opponent's rollout replies (:func:`rollout_reply`) to every candidate of one deal,
+    found with one shared generation and a small one per candidate.
+
+    In one iteration the seat that replies holds the same rack whatever our candidate (it
+    was dealt before we draw), so its best placements on the board *before* our move are
+    found once (the SHARED_WIDTH best, :meth:`prepare`). A candidate's tiles change only the
+    plays near them: a base play that shares no square with the candidate and none of whose
+    runs (its main run, the crossing run of each new tile, even one square long) ends right
+    beside one of the candidate's squares is still legal after the candidate, with the same
+    score, and every play after the candidate that is not such a play has a run through one
+    of the candidate's tiles. So the REPLY_WIDTH best replies are the best of the base plays
+    the candidate leaves alone and the best plays *touching* the candidate's squares
+    (a generation that searches only near them). When fewer than REPLY_WIDTH base plays are
+    left alone, the merge is still exact if its last play ranks before the last base play
+    found (every base play not found ranks after that); otherwise the full generation is
+    made (:attr:`fallbacks` counts them). The result is exactly :func:`rollout_reply`'s.
+
+    >>> from binscrabble.engine.players import ranked_candidates
+    >>> game = Game(("A", "B"), seed=3)
+    >>> game.push(ranked_candidates(game, LeaveTable.default(), limit=1)[0].move)
+    >>> replies = DealReplies(game, LeaveTable.default())
+    >>> replies.prepare()
+    >>> candidate = ranked_candidates(game, LeaveTable.default(), limit=1)[0]
+    >>> game.push(candidate.move)
+    >>> replies.reply(candidate.move) == rollout_reply(game, LeaveTable.default())
+    True
+    """
+
+    def __init__(self, world: Game, table: LeaveTable, width: int | None = None) -> None:
+        #: The imagined game, with our seat to move; candidates are pushed and popped on it.
+        self.world = world
+        self.table = table
+        self.width = SHARED_WIDTH if width is None else max(width, REPLY_WIDTH)
+        #: The base plays in :func:`~binscrabble.movegen.sort_key` order, each with the
+        #: squares a candidate must keep clear of to leave it alone.
+        self.base: list[tuple[GeneratedMove, frozenset[int]]] = []
+        #: Whether :attr:`base` holds every placement (fewer than :attr:`width` exist).
+        self.complete = False
+        self.prepared = False
+        #: How many replies needed the full generation.
+        self.fallbacks = 0
+
+    def prepare(self) -> None:
+        """Find the base plays: the replying seat's best placements on the board as it is.
+
+        Call it before any candidate is pushed on :attr:`world`.
+        """
+        world = self.world
+        replier = (world.to_move + 1) % len(world.racks)
+        found = generate_placements(world.board, world.rack(replier), world.rules, limit=self.width)
+        plays = heapq.nsmallest(self.width, found, key=sort_key)
+        cells = world.board.cells
+        self.base = [(play, _clearance(cells, play)) for play in plays]
+        self.complete = len(plays) < self.width or world.board.tile_count == 0
+        self.prepared = True
+
+    def reply(self, move: Move) -> Candidate:
+        """The rollout reply in :attr:`world`, where `move` (a candidate) was just pushed."""
+        if not self.prepared:
+            raise RuntimeError("DealReplies.prepare() must run before the candidates are pushed")
+        world = self.world
+        if not isinstance(move, Place):
+            # The board is as it was: the base plays are the replies.
+            placements = [play for play, _ in self.base[:REPLY_WIDTH]]
+            if self.complete or len(placements) == REPLY_WIDTH:
+                return _reply_among(world, self.table, placements)
+            self.fallbacks += 1
+            return rollout_reply(world, self.table)
+        squares = frozenset(tile.square for tile in move.tiles)
+        kept = [play for play, clearance in self.base if not clearance & squares]
+        near = touching_best(world, REPLY_WIDTH, squares)
+        merged = heapq.nsmallest(REPLY_WIDTH, [*kept[:REPLY_WIDTH], *near], key=sort_key)
+        # The merge is exact when every play it could miss (a base play beyond the ones
+        # found) ranks after its last.
+        exact = (
+            self.complete
+            or len(kept) >= REPLY_WIDTH
+            or (len(merged) == REPLY_WIDTH and sort_key(merged[-1]) < sort_key(self.base[-1][0]))
+        )
+        if not exact:
+            self.fallbacks += 1
+            return rollout_reply(world, self.table)
+        return _reply_among(world, self.table, merged)
+
+
+def touching_best(world: Game, count: int, squares: frozenset[int]) -> list[GeneratedMove]:
+    """The `count` best placements (:func:`~binscrabble.movegen.sort_key` order) for the seat
+    to move of `world` that have a run (of two squares or more) through one of `squares`."""
+    found = [
+        play
+        for play in generate_placements(world.board, world.rack(), world.rules)
+        if _runs_reach(world.board.cells, play, squares)
+    ]
+    return heapq.nsmallest(count, found, key=sort_key)
+
+
+def _line_bounds(sq: int, step: int) -> tuple[int, int]:
+    """The first and last square of the line through `sq` along `step` (1 across, SIZE down)."""
+    if step == 1:
+        low = sq - sq % SIZE
+        return low, low + SIZE - 1
+    low = sq % SIZE
+    return low, low + SIZE * (SIZE - 1)
+
+
+def _extent(
+    cells: Sequence[Tile | None], first: int, last: int, step: int, new: frozenset[int]
+) -> tuple[int, int]:
+    """The run from `first` to `last` along `step`, stretched over the occupied squares (and
+    the squares in `new`) beyond them: its first and last squares."""
+    low, high = _line_bounds(first, step)
+    while first - step >= low and (cells[first - step] is not None or first - step in new):
+        first -= step
+    while last + step <= high and (cells[last + step] is not None or last + step in new):
+        last += step
+    return first, last
+
+
+def _runs(cells: Sequence[Tile | None], play: GeneratedMove) -> list[tuple[int, int, int]]:
+    """Every run of `play` on the board `cells` (without it) as (first, last, step): the
+    main run, then the crossing run of each new tile (one square long when nothing is
+    beside it)."""
+    new = frozenset(play.squares)
+    step = int(play.direction)
+    other = SIZE if step == 1 else 1
+    runs = [(*_extent(cells, min(new), max(new), step, new), step)]
+    runs.extend((*_extent(cells, sq, sq, other, new), other) for sq in play.squares)
+    return runs
+
+
+def _clearance(cells: Sequence[Tile | None], play: GeneratedMove) -> frozenset[int]:
+    """The squares a move must keep off for `play` to stay legal, with the same score, after
+    it: the play's own squares and the empty squares just beyond each end of its runs."""
+    clear = set(play.squares)
+    for first, last, step in _runs(cells, play):
+        low, high = _line_bounds(first, step)
+        if first - step >= low:
+            clear.add(first - step)
+        if last + step <= high:
+            clear.add(last + step)
+    return frozenset(clear)
+
+
+def _runs_reach(cells: Sequence[Tile | None], play: GeneratedMove, squares: frozenset[int]) -> bool:
+    """Whether a run of two squares or more of `play` holds one of `squares`."""
+    for first, last, step in _runs(cells, play):
+        if last > first and any(sq in squares for sq in range(first, last + 1, step)):
+            return True
+    return False
 
 
 def _settle(statistics: list[CandidateStatistics], iterations: int) -> None:
@@ -667,6 +880,7 @@ def _spread(scores: list[int], seat: int) -> int:
 __all__ = [
     "DEFAULT_BUDGET",
     "CandidateStatistics",
+    "DealReplies",
     "SimulationPlayer",
     "SimulationReport",
     "blanks_to_the_bag",
@@ -674,4 +888,5 @@ __all__ = [
     "imagined_game",
     "rollout_reply",
     "solve_endgame",
+    "touching_best",
 ]

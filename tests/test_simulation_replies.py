@@ -1,0 +1,198 @@
+"""The shared rollout replies (DealReplies) give exactly the moves of rollout_reply."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from binscrabble.board import Board, Direction, Tile, parse_square
+from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.players import Candidate, EquityPlayer, GreedyPlayer, ranked_candidates
+from binscrabble.engine.simulation import (
+    REPLY_WIDTH,
+    DealReplies,
+    SimulationPlayer,
+    blanks_to_the_bag,
+    imagined_game,
+    rollout_reply,
+    touching_best,
+)
+from binscrabble.game import Game
+from binscrabble.move import Exchange, Pass
+from binscrabble.movegen import generate_placements, sort_key
+from binscrabble.rules import Rules
+
+TABLE = LeaveTable.default()
+
+
+def deals(game: Game, rng: random.Random, count: int) -> list[Game]:
+    """`count` imagined deals of `game` from its seat to move, as the simulation makes them."""
+    seat = game.to_move
+    unseen = list(game.unseen(seat))
+    dealt = sum(len(rack) for other, rack in enumerate(game.racks) if other != seat)
+    worlds = []
+    for _ in range(count):
+        rng.shuffle(unseen)
+        worlds.append(imagined_game(game, seat, blanks_to_the_bag(unseen, dealt), seed=7))
+    return worlds
+
+
+def compare(world: Game, candidates: list[Candidate], width: int | None = None) -> int:
+    """Assert DealReplies agrees with rollout_reply after every candidate; the fallbacks."""
+    replies = DealReplies(world, TABLE, width=width)
+    replies.prepare()
+    for candidate in candidates:
+        world.push(candidate.move, checked=False)
+        try:
+            if not world.is_over():
+                shared = replies.reply(candidate.move)
+                assert shared == rollout_reply(world, TABLE), candidate.move
+        finally:
+            world.pop()
+    return replies.fallbacks
+
+
+def game_positions(seed: int, every: int, rules: Rules | None = None) -> list[Game]:
+    """Positions (bag not empty) of an equity self-play game, one in `every` turns."""
+    game = Game(("A", "B"), rules=rules, seed=seed)
+    player = EquityPlayer()
+    positions = []
+    turn = 0
+    while not game.is_over() and game.bag_size > 0:
+        if turn % every == 0:
+            positions.append(game.copy())
+        game.push(player.choose(game))
+        turn += 1
+    return positions
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_shared_replies_equal_rollout_replies_through_a_game(seed: int) -> None:
+    rng = random.Random(seed)
+    fallbacks = 0
+    for game in game_positions(seed, every=3):
+        for world in deals(game, rng, 1):
+            candidates = ranked_candidates(world, TABLE, limit=6)
+            fallbacks += compare(world, candidates)
+    # The merge must usually be exact without the full generation (else it saves nothing).
+    assert fallbacks < 10
+
+
+def test_narrow_shared_width_still_gives_the_same_replies() -> None:
+    # With the base cut to the reply width, many candidates spoil too many base plays: the
+    # exactness test must then send them to the full generation, never guess.
+    rng = random.Random(3)
+    fallbacks = 0
+    for game in game_positions(13, every=4)[1:]:
+        world = deals(game, rng, 1)[0]
+        fallbacks += compare(world, ranked_candidates(world, TABLE, limit=8), width=REPLY_WIDTH)
+    assert fallbacks > 0
+
+
+def test_shared_replies_on_the_first_move() -> None:
+    # Every first play covers the centre, so no base play survives a candidate; the base is
+    # still exact because nothing can be played away from the candidate on an empty board.
+    for seed in (1, 2):
+        game = Game(("A", "B"), seed=seed)
+        world = deals(game, random.Random(seed), 1)[0]
+        assert compare(world, ranked_candidates(world, TABLE, limit=6)) == 0
+
+
+def test_exchanges_and_passes_reuse_the_base() -> None:
+    game = game_positions(14, every=5)[2]
+    world = deals(game, random.Random(1), 1)[0]
+    rack = world.rack()
+    candidates = [
+        Candidate(Pass(), 0, rack, 0.0),
+        Candidate(Exchange(rack[:3]), 0, rack[3:], 0.0),
+    ]
+    assert compare(world, candidates) == 0
+
+
+def test_shared_replies_under_other_rules() -> None:
+    rng = random.Random(5)
+    for rules in (Rules(parallel_numbers=True), Rules.preset("learning")):
+        for game in game_positions(15, every=6, rules=rules)[1:4]:
+            world = deals(game, rng, 1)[0]
+            compare(world, ranked_candidates(world, TABLE, limit=5))
+
+
+def test_base_plays_left_alone_stay_legal_with_the_same_score() -> None:
+    # What the clearance promises, checked by the referee: a base play whose clearance
+    # misses the candidate's squares is legal after the candidate and scores the same.
+    rng = random.Random(9)
+    checked = 0
+    for game in game_positions(18, every=4)[1:4]:
+        world = deals(game, rng, 1)[0]
+        replies = DealReplies(world, TABLE)
+        replies.prepare()
+        for candidate in ranked_candidates(world, TABLE, limit=4, include_exchanges=False):
+            if isinstance(candidate.move, Pass):
+                continue
+            squares = {tile.square for tile in candidate.move.tiles}
+            world.push(candidate.move, checked=False)
+            try:
+                for play, clearance in replies.base:
+                    if not clearance & squares:
+                        assert world.is_legal(play.place)
+                        assert world.score(play.place) == play.score
+                        checked += 1
+            finally:
+                world.pop()
+    assert checked > 50
+
+
+def test_a_play_beside_a_crossing_run_is_not_left_alone() -> None:
+    # 1=1 across at G8-I8; a base play down the J column hooks I8 (its tile on J8 extends
+    # the across run to J8). A tile on K8 would lengthen that run, so K8 is in its clearance.
+    board = Board.from_rows(["." * 15] * 7 + ["......1=1......"] + ["." * 15] * 7)
+    world = Game.from_setup(Rules(), board, ["1=1+0-1x0", "1=1+0-1x0"], bag=list("10=" * 10))
+    replies = DealReplies(world, TABLE, width=500)
+    replies.prepare()
+    j8, k8 = parse_square("J8"), parse_square("K8")
+    hooks = [(play, clearance) for play, clearance in replies.base if j8 in play.squares]
+    assert hooks
+    assert all(k8 in clearance for _, clearance in hooks)
+
+
+def test_touching_best_keeps_only_plays_reaching_the_squares() -> None:
+    game = game_positions(16, every=4)[2]
+    occupied = sorted(sq for sq, _ in game.board)
+    chosen = frozenset(occupied[:2])
+    every = sorted(generate_placements(game.board, game.rack(), game.rules), key=sort_key)
+
+    def reaches(play_squares: tuple[int, ...], direction: int) -> bool:
+        # Independently of the engine: put the play on a copy and read its runs.
+        board = game.board.copy()
+        for sq in play_squares:
+            board.place(sq, Tile("1"))
+        lines = [board.run(play_squares[0], Direction(direction))]
+        other = Direction(direction).other
+        lines.extend(board.run(sq, other) for sq in play_squares)
+        return any(len(line) >= 2 and chosen & set(line) for line in lines)
+
+    expected = [play for play in every if reaches(play.squares, play.direction)][:40]
+    near = touching_best(game, 40, chosen)
+    assert [(play.squares, play.options) for play in near] == [
+        (play.squares, play.options) for play in expected
+    ]
+    assert 0 < len(near) < len(every)
+
+
+def test_prepare_is_required() -> None:
+    world = Game(("A", "B"), seed=1)
+    with pytest.raises(RuntimeError):
+        DealReplies(world, TABLE).reply(Pass())
+
+
+def test_simulation_reports_its_full_replies() -> None:
+    game = game_positions(17, every=5)[2]
+    player = SimulationPlayer(budget=60.0, candidates=4, max_iterations=2, seed=1)
+    move = player.choose(game)
+    assert game.is_legal(move)
+    report = player.last_report
+    assert report.iterations == 2
+    assert 0 <= report.full_replies <= report.rollouts
+    # The greedy move is legal in the same position (the position is a real middle game).
+    assert game.is_legal(GreedyPlayer().choose(game))
