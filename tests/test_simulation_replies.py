@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from binscrabble.board import Board, Direction, Tile, parse_square
+from binscrabble.board import Board, parse_square
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import Candidate, EquityPlayer, GreedyPlayer, ranked_candidates
 from binscrabble.engine.simulation import (
@@ -16,11 +16,9 @@ from binscrabble.engine.simulation import (
     blanks_to_the_bag,
     imagined_game,
     rollout_reply,
-    touching_best,
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass
-from binscrabble.movegen import generate_placements, sort_key
 from binscrabble.rules import Rules
 
 TABLE = LeaveTable.default()
@@ -154,30 +152,6 @@ def test_a_play_beside_a_crossing_run_is_not_left_alone() -> None:
     hooks = [(play, clearance) for play, clearance in replies.base if j8 in play.squares]
     assert hooks
     assert all(k8 in clearance for _, clearance in hooks)
-
-
-def test_touching_best_keeps_only_plays_reaching_the_squares() -> None:
-    game = game_positions(16, every=4)[2]
-    occupied = sorted(sq for sq, _ in game.board)
-    chosen = frozenset(occupied[:2])
-    every = sorted(generate_placements(game.board, game.rack(), game.rules), key=sort_key)
-
-    def reaches(play_squares: tuple[int, ...], direction: int) -> bool:
-        # Independently of the engine: put the play on a copy and read its runs.
-        board = game.board.copy()
-        for sq in play_squares:
-            board.place(sq, Tile("1"))
-        lines = [board.run(play_squares[0], Direction(direction))]
-        other = Direction(direction).other
-        lines.extend(board.run(sq, other) for sq in play_squares)
-        return any(len(line) >= 2 and chosen & set(line) for line in lines)
-
-    expected = [play for play in every if reaches(play.squares, play.direction)][:40]
-    near = touching_best(game, 40, chosen)
-    assert [(play.squares, play.options) for play in near] == [
-        (play.squares, play.options) for play in expected
-    ]
-    assert 0 < len(near) < len(every)
 
 
 def test_prepare_is_required() -> None:

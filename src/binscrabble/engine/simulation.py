@@ -274,8 +274,10 @@ class SimulationPlayer:
     def _simulate(
         self, game: Game, moves: list[GeneratedMove], deadline: float, generation_seconds: float
     ) -> Move:
+        # Twins (the same tiles on the same squares in another order) count once: comparing
+        # them would spend the rollouts on nothing.
         top = ranked_candidates(
-            game, self.table, moves, limit=self.candidate_count, best_first=True
+            game, self.table, moves, limit=self.candidate_count, best_first=True, distinct=True
         )
         top = [candidate for candidate in top if candidate.equity >= top[0].equity - EQUITY_GAP]
         statistics = [CandidateStatistics(candidate) for candidate in top]
@@ -586,7 +588,7 @@ class DealReplies:
             return rollout_reply(world, self.table)
         squares = frozenset(tile.square for tile in move.tiles)
         kept = [play for play, clearance in self.base if not clearance & squares]
-        near = touching_best(world, REPLY_WIDTH, squares)
+        near = best_moves(world, REPLY_WIDTH, touching=squares)
         merged = heapq.nsmallest(REPLY_WIDTH, [*kept[:REPLY_WIDTH], *near], key=sort_key)
         # The merge is exact when every play it could miss (a base play beyond the ones
         # found) ranks after its last.
@@ -599,17 +601,6 @@ class DealReplies:
             self.fallbacks += 1
             return rollout_reply(world, self.table)
         return _reply_among(world, self.table, merged)
-
-
-def touching_best(world: Game, count: int, squares: frozenset[int]) -> list[GeneratedMove]:
-    """The `count` best placements (:func:`~binscrabble.movegen.sort_key` order) for the seat
-    to move of `world` that have a run (of two squares or more) through one of `squares`."""
-    found = [
-        play
-        for play in generate_placements(world.board, world.rack(), world.rules)
-        if _runs_reach(world.board.cells, play, squares)
-    ]
-    return heapq.nsmallest(count, found, key=sort_key)
 
 
 def _line_bounds(sq: int, step: int) -> tuple[int, int]:
@@ -657,14 +648,6 @@ def _clearance(cells: Sequence[Tile | None], play: GeneratedMove) -> frozenset[i
         if last + step <= high:
             clear.add(last + step)
     return frozenset(clear)
-
-
-def _runs_reach(cells: Sequence[Tile | None], play: GeneratedMove, squares: frozenset[int]) -> bool:
-    """Whether a run of two squares or more of `play` holds one of `squares`."""
-    for first, last, step in _runs(cells, play):
-        if last > first and any(sq in squares for sq in range(first, last + 1, step)):
-            return True
-    return False
 
 
 def _settle(statistics: list[CandidateStatistics], iterations: int) -> None:
@@ -888,5 +871,4 @@ __all__ = [
     "imagined_game",
     "rollout_reply",
     "solve_endgame",
-    "touching_best",
 ]
