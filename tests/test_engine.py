@@ -582,11 +582,11 @@ def test_narrowing_keeps_the_best_candidates_when_time_is_short() -> None:
         for equity, value in ((30.0, 0.0), (29.0, 20.0), (28.0, 5.0), (10.0, 40.0))
     ]
     # Time for 2 iterations of 3 rollouts: not 4 iterations of all 4 candidates.
-    player._narrow(statistics, 1, remaining=0.3, costs=_Costs(shared=0.0, rollout=0.05))
+    player._narrow(statistics, 1, remaining=0.3, costs=_Costs(full=0.05, shared=0.05, near=0.025))
     assert [entry.active for entry in statistics] == [True, True, False, False]
     # With time to spare, nobody is dropped.
     fresh = [CandidateStatistics(entry.candidate, entry.values[:]) for entry in statistics]
-    player._narrow(fresh, 1, remaining=100.0, costs=_Costs(shared=0.0, rollout=0.05))
+    player._narrow(fresh, 1, remaining=100.0, costs=_Costs(full=0.05, shared=0.05, near=0.025))
     assert all(entry.active for entry in fresh)
 
 
@@ -596,5 +596,5 @@ def test_narrowing_before_any_rollout_keeps_the_equity_order() -> None:
         CandidateStatistics(Candidate(Pass(), 0, "", equity)) for equity in (30.0, 29.0, 28.0)
     ]
     # 0.4 s at 0.05 s a rollout buys 8 rollouts: 4 iterations of the 2 best.
-    player._narrow(statistics, 0, remaining=0.4, costs=_Costs(shared=0.0, rollout=0.05))
+    player._narrow(statistics, 0, remaining=0.4, costs=_Costs(full=0.05, shared=0.05, near=0.025))
     assert [entry.active for entry in statistics] == [True, True, False]

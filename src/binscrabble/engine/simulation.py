@@ -180,26 +180,44 @@ class SimulationReport:
 
 @dataclass(slots=True)
 class _Costs:
-    """Running estimates of what the parts of an iteration cost, in thinking seconds."""
+    """Running estimates of what the parts of an iteration cost, in thinking seconds.
 
-    #: The deal's shared generation (:meth:`DealReplies.prepare`).
+    An iteration over few candidates plays each reply with its own full generation; over
+    more it first makes the deal's shared generation (:meth:`DealReplies.prepare`, about as
+    dear as a full one) and then finds each reply near the candidate's tiles, which costs
+    about half as much: whichever is expected to cost less.
+    """
+
+    #: A rollout whose reply is generated in full.
+    full: float
+    #: The deal's shared generation.
     shared: float
-    #: One rollout (a candidate, the reply near it).
-    rollout: float
-    shared_count: int = 0
-    rollout_count: int = 0
+    #: A rollout whose reply comes from the shared generation and a search near the candidate.
+    near: float
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0])
 
-    def add_shared(self, seconds: float) -> None:
-        self.shared_count += 1
-        self.shared += (seconds - self.shared) / self.shared_count
-
-    def add_rollout(self, seconds: float) -> None:
-        self.rollout_count += 1
-        self.rollout += (seconds - self.rollout) / self.rollout_count
+    def sharing(self, candidates: int) -> bool:
+        """Whether an iteration over `candidates` candidates is cheaper sharing its replies'
+        work (from about three candidates on)."""
+        return self.shared + candidates * self.near < candidates * self.full
 
     def iteration(self, candidates: int) -> float:
         """The expected time of an iteration over `candidates` candidates."""
-        return self.shared + candidates * self.rollout
+        return min(candidates * self.full, self.shared + candidates * self.near)
+
+    def affordable(self, remaining: float, iterations: int) -> int:
+        """How many candidates `iterations` iterations can cover in `remaining` seconds."""
+        count = 0
+        while count < 64 and iterations * self.iteration(count + 1) <= remaining:
+            count += 1
+        return count
+
+    def add(self, kind: str, seconds: float) -> None:
+        """Count a measured time: `kind` is "full", "shared" or "near"."""
+        index = ("full", "shared", "near").index(kind)
+        self.counts[index] += 1
+        value = getattr(self, kind)
+        setattr(self, kind, value + (seconds - value) / self.counts[index])
 
 
 class SimulationPlayer:
@@ -287,10 +305,11 @@ class SimulationPlayer:
         seat = game.to_move
         unseen = list(game.unseen(seat))
         dealt = sum(len(rack) for other, rack in enumerate(game.racks) if other != seat)
-        # What an iteration costs: the shared generation of the deal (about one move
-        # generation) plus a rollout per active candidate (a generation near the candidate's
-        # tiles: a fraction of one). Both estimates follow the measured means.
-        costs = _Costs(shared=generation_seconds, rollout=generation_seconds / 2)
+        # What an iteration costs (see _Costs); the first estimates come from the time the
+        # candidates took to find, and then follow the measured means.
+        costs = _Costs(
+            full=generation_seconds, shared=generation_seconds, near=generation_seconds / 2
+        )
         iterations = 0
         out_of_time = False
         self._narrow(statistics, 0, deadline - self._clock(), costs)
@@ -303,31 +322,35 @@ class SimulationPlayer:
             self.random.shuffle(unseen)
             deal = blanks_to_the_bag(unseen, dealt)
             world = imagined_game(game, seat, deal, seed=self.random.getrandbits(32))
-            replies = DealReplies(world, self.table)
-            now = self._clock()
-            if now + costs.shared >= deadline:
-                break
-            replies.prepare()
-            costs.add_shared(self._clock() - now)
+            replies: DealReplies | None = None
+            if costs.sharing(active):
+                replies = DealReplies(world, self.table)
+                now = self._clock()
+                if now + costs.shared >= deadline:
+                    break
+                replies.prepare()
+                costs.add("shared", self._clock() - now)
+            kind = "full" if replies is None else "near"
             for entry in statistics:
                 if not entry.active:
                     continue
                 # No rollout that would likely end after the deadline: the budget is kept.
                 # If finding the candidates used it all, the equity order stands (_settle).
                 now = self._clock()
-                if now + costs.rollout >= deadline:
+                if now + (costs.full if replies is None else costs.near) >= deadline:
                     out_of_time = True
                     break
                 entry.add(self._rollout(world, seat, entry.candidate, replies))
                 self.last_report.rollouts += 1
-                costs.add_rollout(self._clock() - now)
+                costs.add(kind, self._clock() - now)
             else:
                 iterations += 1
                 self._prune(statistics, iterations)
                 self._narrow(statistics, iterations, deadline - self._clock(), costs)
-                if sum(entry.active for entry in statistics) == 1:
-                    break  # the others are all clearly behind
-            self.last_report.full_replies += replies.fallbacks
+            if replies is not None:
+                self.last_report.full_replies += replies.fallbacks
+            if sum(entry.active for entry in statistics) == 1:
+                break  # the others are all clearly behind
         self.last_report.iterations = iterations
         _settle(statistics, iterations)
         best = max(statistics, key=lambda entry: (entry.active, entry.mean, entry.candidate.equity))
@@ -350,9 +373,9 @@ class SimulationPlayer:
         """
         active = [entry for entry in statistics if entry.active]
         wanted = MIN_ITERATIONS - iterations
-        if wanted <= 0 or costs.rollout <= 0:
+        if wanted <= 0 or costs.full <= 0:
             return
-        affordable = int((remaining / wanted - costs.shared) / costs.rollout)
+        affordable = costs.affordable(remaining, wanted)
         if len(active) <= max(2, affordable):
             return
         if iterations == 0:
