@@ -30,7 +30,7 @@ import gc
 import itertools
 import operator as operator_module
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias
 
@@ -1230,18 +1230,20 @@ class _Evaluator:
         # sorts them, and one Python loop per kind builds the verdicts. Fewer passes over
         # the data pay: every extra pass over a list (even a `map` in C) costs about as much
         # per text as a few lines of Python do.
-        distinct = list(dict.fromkeys(texts))
-        verdicts: dict[str, CheckResult] = {}
+        # The distinct texts are the keys of the dictionary of verdicts, made at once: each
+        # verdict then replaces its None (no dictionary grows key by key).
+        verdicts: dict[str, CheckResult] = dict.fromkeys(texts)  # type: ignore[assignment]
+        distinct: Collection[str] = verdicts
         joined = "\n".join(distinct)
-        if distinct and (
-            max(map(len, distinct)) > MAX_SYMBOLS or joined.count("\n") >= len(distinct)
+        if verdicts and (
+            max(map(len, verdicts)) > MAX_SYMBOLS or joined.count("\n") >= len(verdicts)
         ):
             # Too long to remember, or holding a line break (typed text, never codes): one
             # by one, as check() does.
-            odd = [text for text in distinct if len(text) > MAX_SYMBOLS or "\n" in text]
+            odd = [text for text in verdicts if len(text) > MAX_SYMBOLS or "\n" in text]
             for text in odd:
                 verdicts[text] = self._ungrammatical_codes_or_typed(text)
-            distinct = list(itertools.filterfalse(set(odd).__contains__, distinct))
+            distinct = list(itertools.filterfalse(set(odd).__contains__, verdicts))
             joined = "\n".join(distinct)
         rows = self.lines.findall(joined + "\n") if distinct else []
         new = _new_tuple
