@@ -1133,12 +1133,14 @@ class _Evaluator:
         readable = f"(?:{operand}[-+x/&|^=])*+(?:{operand}|~)?+"
         self.readable = re.compile(readable)
         # A batch's texts joined by line breaks, read by one `findall`: every line gives
-        # (left side, right side, "", "", "") when it is grammatical with two sides, else
-        # ("", "", readable start, first symbol after it, "") when it is codes only, else
-        # ("", "", "", "", first symbol) (typed text, or unknown symbols).
+        # ("\n", "", "", "") when it is grammatical with two sides (the sides themselves are
+        # cut out afterwards, all at once), else ("", readable start, first symbol after it
+        # or "", "") when it is codes only, else ("", "", "", first symbol) (typed text, or
+        # unknown symbols). Few groups, none around the sides: each group costs every line
+        # of the batch (a group around a side also makes each of its branches save marks).
         code = "[-+x/&|^=~01]"
         self.lines = re.compile(
-            f"(?:({side})=({side})|({readable})(?:({code}){code}*+)?|([^\n])[^\n]*+)\n"
+            f"(?:{side}={side}(\n)|({readable})({code}?+){code}*+\n|([^\n])[^\n]*+\n)"
         )
         self.equations: dict[str, _Outcome] = {}
         self.sides: dict[str, _CachedSide] = {}
@@ -1248,19 +1250,15 @@ class _Evaluator:
         rows = self.lines.findall(joined + "\n") if distinct else []
         new = _new_tuple
         pair_texts: list[str] = []
-        lefts: list[str] = []
-        rights: list[str] = []
         typed: list[str] = []
         later: list[str] = []
         failures: dict[object, _Failure] = {}
         located: dict[object, tuple[str, str, int | None]] = {}
         leading_zeros = self.leading_zeros
-        for text, (left, right, readable, bad, other) in zip(distinct, rows, strict=True):
-            if left:
+        for text, (pair, readable, bad, other) in zip(distinct, rows, strict=True):
+            if pair:
                 # Grammatical, two sides: compared once every side has a value.
                 pair_texts.append(text)
-                lefts.append(left)
-                rights.append(right)
                 continue
             if other:
                 typed.append(text)
@@ -1293,10 +1291,14 @@ class _Evaluator:
         typed_later: list[tuple[str, str, str]] = []
         if typed:
             self._sort_typed(typed, verdicts, failures, typed_pairs, typed_later)
+        # Each two-sided text holds one `=`: joined by `=` and split, all their sides come out
+        # in order, left, right, left, right...
+        pair_sides = "=".join(pair_texts).split("=") if pair_texts else []
+        lefts = pair_sides[0::2]
+        rights = pair_sides[1::2]
         values = self._side_values(
             itertools.chain(
-                lefts,
-                rights,
+                pair_sides,
                 map(_FOURTH, typed_pairs),
                 map(_FIFTH, typed_pairs),
                 itertools.chain.from_iterable(map(str.split, later, _EQUALS)),
@@ -1396,10 +1398,11 @@ class _Evaluator:
         rows = self.lines.findall("\n".join(all_codes) + "\n")
         new = _new_tuple
         leading_zeros = self.leading_zeros
-        for text, codes, layout, (left, right, readable, bad, _) in zip(
+        for text, codes, layout, (pair, readable, bad, _) in zip(
             texts, all_codes, layouts, rows, strict=True
         ):
-            if left:
+            if pair:
+                left, right = codes.split("=")
                 pairs.append((text, codes, layout, left, right))
                 continue
             if not readable:
