@@ -38,7 +38,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from bruteforce import legal_placements  # noqa: E402
 
-from binscrabble.movegen import generate_placements  # noqa: E402
+from binscrabble.game import Game  # noqa: E402
+from binscrabble.movegen import best_moves, generate_placements  # noqa: E402
 from binscrabble.position import load_position  # noqa: E402
 
 CORPUS = ROOT / "bench" / "data" / "movegen_positions.jsonl"
@@ -76,6 +77,73 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+def after_best_moves() -> list[tuple[str, Game, frozenset[int]]]:
+    """Per corpus position: its best move played, the next seat to move, and that move's
+    squares (positions where the game ends or no placement exists are left out)."""
+    found = []
+    for seed, record in enumerate(load_corpus()):
+        loaded = load_position(record["position"])
+        # Dealt from a seed, so that the next seat's rack is the same on every run.
+        game = Game.from_setup(loaded.rules, loaded.board, [loaded.rack(), None], seed=seed)
+        best = best_moves(game, 1)
+        if not best:
+            continue
+        game.push(best[0].place)
+        if game.is_over():
+            continue
+        found.append((record["name"], game, frozenset(best[0].squares)))
+    return found
+
+
+def touching_main(variant: str) -> int:
+    """best_moves(game, 8) against best_moves(game, 8, touching=...) after each best move:
+    the rollout's question (docs/movegen.md, "Plays touching given squares")."""
+    positions = after_best_moves()
+    if variant != "both":
+        # One variant alone, so that it warms no cache for the other (instruction counts).
+        for _, game, squares in positions:
+            if variant == "full":
+                best_moves(game, 8)
+            elif variant == "near":
+                best_moves(game, 8, touching=squares)
+        return 0
+    print(f"{len(positions)} positions after their best move (CPU times)")
+    print(f"{'position':<34} {'rack':<10} {'full ms':>9} {'touching ms':>12} {'ratio':>7}")
+    full_times: list[float] = []
+    near_times: list[float] = []
+    for index, (name, game, squares) in enumerate(positions):
+        # Alternate which goes first: the first call warms the caches (cross-checks,
+        # scoring tables) for the second.
+        near = full = 0.0
+        for turn in (0, 1) if index % 2 else (1, 0):
+            gc.collect()
+            started = time.process_time()
+            if turn == 0:
+                best_moves(game, 8)
+                full = time.process_time() - started
+            else:
+                best_moves(game, 8, touching=squares)
+                near = time.process_time() - started
+        full_times.append(full)
+        near_times.append(near)
+        print(
+            f"{name:<34} {game.rack():<10} {full * 1000:>9.1f} {near * 1000:>12.1f}"
+            f" {full / max(near, 1e-9):>6.1f}x",
+            flush=True,
+        )
+    ratios = [full / max(near, 1e-9) for full, near in zip(full_times, near_times, strict=True)]
+    print()
+    print(
+        f"best_moves(game, 8): total {sum(full_times):.2f} s, median"
+        f" {statistics.median(full_times) * 1000:.1f} ms; with touching: total"
+        f" {sum(near_times):.2f} s, median {statistics.median(near_times) * 1000:.1f} ms;"
+        f" total ratio {sum(full_times) / sum(near_times):.1f}x, per position median"
+        f" {statistics.median(ratios):.1f}x (smallest {min(ratios):.1f}x, largest"
+        f" {max(ratios):.1f}x)"
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -86,7 +154,16 @@ def main() -> int:
         " every position of the first game, every position, or nowhere",
     )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per position")
+    parser.add_argument(
+        "--touching",
+        choices=("both", "full", "near", "none"),
+        help="instead: after each position's best move, time best_moves(next rack, 8) (full)"
+        " and best_moves(next rack, 8, touching=that move's squares) (near); one of them alone"
+        " (or none: only the set-up) is for instruction counts, one process per variant",
+    )
     args = parser.parse_args()
+    if args.touching is not None:
+        return touching_main(args.touching)
     corpus = load_corpus()
     print(f"{len(corpus)} positions from {CORPUS.relative_to(ROOT)}")
     header = (
