@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -14,11 +15,13 @@ from binscrabble.engine.simulation import (
     DealReplies,
     SimulationPlayer,
     blanks_to_the_bag,
+    candidate_placements,
     imagined_game,
     rollout_reply,
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass
+from binscrabble.movegen import generate_placements
 from binscrabble.rules import Rules
 
 TABLE = LeaveTable.default()
@@ -51,18 +54,24 @@ def compare(world: Game, candidates: list[Candidate], width: int | None = None) 
     return replies.fallbacks
 
 
-def game_positions(seed: int, every: int, rules: Rules | None = None) -> list[Game]:
-    """Positions (bag not empty) of an equity self-play game, one in `every` turns."""
+def game_positions(
+    seed: int, every: int, rules: Rules | None = None, turns: int = 200
+) -> list[Game]:
+    """Positions (bag not empty) of an equity self-play game, one in `every` turns, from
+    the first `turns` turns."""
+    return [game.copy() for game in _game(seed, rules or Rules(), turns)[::every]]
+
+
+@functools.cache
+def _game(seed: int, rules: Rules, turns: int) -> tuple[Game, ...]:
+    """The positions (bag not empty) of an equity self-play game, played once per run."""
     game = Game(("A", "B"), rules=rules, seed=seed)
     player = EquityPlayer()
     positions = []
-    turn = 0
-    while not game.is_over() and game.bag_size > 0:
-        if turn % every == 0:
-            positions.append(game.copy())
+    while not game.is_over() and game.bag_size > 0 and len(positions) < turns:
+        positions.append(game.copy())
         game.push(player.choose(game))
-        turn += 1
-    return positions
+    return tuple(positions)
 
 
 @pytest.mark.parametrize("seed", [11, 12])
@@ -82,7 +91,7 @@ def test_narrow_shared_width_still_gives_the_same_replies() -> None:
     # exactness test must then send them to the full generation, never guess.
     rng = random.Random(3)
     fallbacks = 0
-    for game in game_positions(13, every=4)[1:]:
+    for game in game_positions(12, every=4)[1:]:
         world = deals(game, rng, 1)[0]
         fallbacks += compare(world, ranked_candidates(world, TABLE, limit=8), width=REPLY_WIDTH)
     assert fallbacks > 0
@@ -98,7 +107,7 @@ def test_shared_replies_on_the_first_move() -> None:
 
 
 def test_exchanges_and_passes_reuse_the_base() -> None:
-    game = game_positions(14, every=5)[2]
+    game = game_positions(11, every=5)[2]
     world = deals(game, random.Random(1), 1)[0]
     rack = world.rack()
     candidates = [
@@ -111,7 +120,7 @@ def test_exchanges_and_passes_reuse_the_base() -> None:
 def test_shared_replies_under_other_rules() -> None:
     rng = random.Random(5)
     for rules in (Rules(parallel_numbers=True), Rules.preset("learning")):
-        for game in game_positions(15, every=6, rules=rules)[1:4]:
+        for game in game_positions(15, every=6, rules=rules, turns=13)[1:3]:
             world = deals(game, rng, 1)[0]
             compare(world, ranked_candidates(world, TABLE, limit=5))
 
@@ -121,7 +130,7 @@ def test_base_plays_left_alone_stay_legal_with_the_same_score() -> None:
     # misses the candidate's squares is legal after the candidate and scores the same.
     rng = random.Random(9)
     checked = 0
-    for game in game_positions(18, every=4)[1:4]:
+    for game in game_positions(11, every=4)[1:4]:
         world = deals(game, rng, 1)[0]
         replies = DealReplies(world, TABLE)
         replies.prepare()
@@ -161,7 +170,7 @@ def test_prepare_is_required() -> None:
 
 
 def test_simulation_reports_its_full_replies() -> None:
-    game = game_positions(17, every=5)[2]
+    game = game_positions(12, every=5)[2]
     player = SimulationPlayer(budget=60.0, candidates=4, max_iterations=2, seed=1)
     move = player.choose(game)
     assert game.is_legal(move)
@@ -170,3 +179,23 @@ def test_simulation_reports_its_full_replies() -> None:
     assert 0 <= report.full_replies <= report.rollouts
     # The greedy move is legal in the same position (the position is a real middle game).
     assert game.is_legal(GreedyPlayer().choose(game))
+
+
+def test_candidates_of_a_blank_rack_hold_the_equity_move() -> None:
+    # With a blank, the simulation takes its candidates from two short lists (the best plays
+    # with the blank and without it) instead of every play: the equity player's move must
+    # still be among them (it is on every such position of these games).
+    positions = [
+        game for seed in (11, 12) for game in game_positions(seed, every=1) if "?" in game.rack()
+    ][:3]
+    assert len(positions) == 3
+    for game in positions:
+        moves, best_first = candidate_placements(game)
+        assert not best_first
+        quick = ranked_candidates(game, TABLE, moves, limit=3, distinct=True)
+        assert quick[0].equity == ranked_candidates(game, TABLE, limit=1)[0].equity
+    # Without a blank, every play.
+    plain = next(game for game in game_positions(11, every=1) if "?" not in game.rack())
+    moves, best_first = candidate_placements(plain)
+    assert best_first
+    assert len(moves) == len(generate_placements(plain.board, plain.rack(), plain.rules))
