@@ -1425,17 +1425,21 @@ class _Evaluator:
     def _side_values(self, sides: Iterable[str]) -> dict[str, _CachedSide]:
         """The cached form of each distinct side of `sides`: from the cache, or evaluated
         all together by :meth:`_new_sides`."""
-        values: dict[str, _CachedSide | None] = dict.fromkeys(sides)
+        # A set tells the distinct sides for less than a dictionary does (no values, no
+        # order kept); their order does not matter.
+        distinct = set(sides)
         known = self.sides
-        unknown = list(itertools.filterfalse(known.__contains__, values))
-        if len(unknown) == len(values):
+        unknown = list(itertools.filterfalse(known.__contains__, distinct))
+        if len(unknown) == len(distinct):
             return self._new_sides(unknown)  # none known: the new ones are all
         # The known ones first: evaluating the new ones may clear the cache.
-        cached = list(filter(known.__contains__, values))
-        values.update(zip(cached, map(known.__getitem__, cached), strict=True))
+        cached = list(filter(known.__contains__, distinct))
+        values: dict[str, _CachedSide] = dict(
+            zip(cached, map(known.__getitem__, cached), strict=True)
+        )
         if unknown:
             values.update(self._new_sides(unknown))
-        return values  # type: ignore[return-value]
+        return values
 
     def _verdict(self, text: str, outcome: _Outcome, layout: str | None = None) -> CheckResult:
         """The result for `text` from the outcome of its codes, which are `text` itself
