@@ -1133,15 +1133,13 @@ class _Evaluator:
         readable = f"(?:{operand}[-+x/&|^=])*+(?:{operand}|~)?+"
         self.readable = re.compile(readable)
         # A batch's texts joined by line breaks, read by one `findall`: every line gives
-        # ("\n", "", "", "") when it is grammatical with two sides (the sides themselves are
-        # cut out afterwards, all at once), else ("", readable start, first symbol after it
-        # or "", "") when it is codes only, else ("", "", "", first symbol) (typed text, or
-        # unknown symbols). Few groups, none around the sides: each group costs every line
-        # of the batch (a group around a side also makes each of its branches save marks).
+        # ("\n", "", "") when it is grammatical with two sides (the sides themselves are cut
+        # out afterwards, all at once), else ("", readable start, first symbol after it or
+        # "") when it is codes only, else ("", "", "") (typed text, or unknown symbols; or
+        # the empty text). Few groups, none around the sides: each group costs every line of
+        # the batch (a group around a side also makes each of its branches save marks).
         code = "[-+x/&|^=~01]"
-        self.lines = re.compile(
-            f"(?:{side}={side}(\n)|({readable})({code}?+){code}*+\n|([^\n])[^\n]*+\n)"
-        )
+        self.lines = re.compile(f"(?:{side}={side}(\n)|({readable})({code}?+){code}*+\n|[^\n]++\n)")
         self.equations: dict[str, _Outcome] = {}
         self.sides: dict[str, _CachedSide] = {}
         self.results: dict[str, CheckResult] = {}
@@ -1255,18 +1253,19 @@ class _Evaluator:
         failures: dict[object, _Failure] = {}
         located: dict[object, tuple[str, str, int | None]] = {}
         leading_zeros = self.leading_zeros
-        for text, (pair, readable, bad, other) in zip(distinct, rows, strict=True):
+        for text, (pair, readable, bad) in zip(distinct, rows, strict=True):
             if pair:
                 # Grammatical, two sides: compared once every side has a value.
                 pair_texts.append(text)
-                continue
-            if other:
-                typed.append(text)
                 continue
             # Codes the grammar rejects (or grammatical with three sides or more). The first
             # error depends only on where the reading stops and the symbols there, so each
             # distinct spot is worked out once.
             if not readable:
+                if not bad and text:
+                    # Not codes only: typed text (or unknown symbols).
+                    typed.append(text)
+                    continue
                 # Wrong from the first symbol (or empty): that symbol alone says why.
                 key: object = bad
             elif bad:
@@ -1398,7 +1397,7 @@ class _Evaluator:
         rows = self.lines.findall("\n".join(all_codes) + "\n")
         new = _new_tuple
         leading_zeros = self.leading_zeros
-        for text, codes, layout, (pair, readable, bad, _) in zip(
+        for text, codes, layout, (pair, readable, bad) in zip(
             texts, all_codes, layouts, rows, strict=True
         ):
             if pair:
