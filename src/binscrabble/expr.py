@@ -32,7 +32,7 @@ import operator as operator_module
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias, cast
 
 from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES, Rules
 
@@ -935,18 +935,20 @@ def _evaluate_sides(
     for shape, group in groups.items():
         operands = len(shape) + 1
         runs = "+".join(group).translate(_OPERATORS_TO_PLUS).split("+")
-        distinct_runs = set(runs)
-        missing = distinct_runs.difference(known)
-        if missing:
+        # Few operand texts recur (a batch of 100,000 texts has some hundreds): looked up
+        # straight away, and only the unknown ones (None) worked out.
+        values = cast("list[int]", list(map(known.get, runs)))
+        if None in values:
+            missing = set(itertools.compress(runs, map(operator_module.is_, values, _NONE)))
             if len(known) + len(missing) > _CACHE_LIMIT:
                 _clear_operand_values()
-                missing = distinct_runs
+                missing = set(runs)
             for run in missing:
                 value = known[run] = _not_value(run[1:]) if run[0] == "~" else int(run, 2)
                 if value < 2 and run[0] != "~":
                     # The bare literals worth 0 and 1: "0" and "1", more with leading zeros.
                     neutral_runs[value].add(run)
-        values = list(map(known.__getitem__, runs))
+            values = list(map(known.__getitem__, runs))
         registers = [values[number::operands] for number in range(operands)]
         rejected: set[int] = set()
         fragments: dict[int, int] = {}
@@ -1020,6 +1022,7 @@ _OPERATORS_TO_PLUS: Final = str.maketrans("-x/&|^", "++++++")
 _FOURTH: Final = operator_module.itemgetter(3)
 _FIFTH: Final = operator_module.itemgetter(4)
 _EQUALS: Final = itertools.repeat("=")
+_NONE: Final = itertools.repeat(None)
 _SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
 
 
@@ -1428,6 +1431,8 @@ class _Evaluator:
         # order kept); their order does not matter.
         distinct = set(sides)
         known = self.sides
+        if not known:
+            return self._new_sides(list(distinct))  # nothing known yet: all are new
         unknown = list(itertools.filterfalse(known.__contains__, distinct))
         if len(unknown) == len(distinct):
             return self._new_sides(unknown)  # none known: the new ones are all
