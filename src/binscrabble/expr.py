@@ -352,16 +352,21 @@ class _LayoutPositions:
         self.layout = layout
 
     def __getitem__(self, index: int) -> int:
-        skip = _SKIP_CODES.get(index)
-        if skip is None:
-            if len(_SKIP_CODES) >= _SHAPE_LIMIT:
-                _SKIP_CODES.clear()
-            # `index` codes, each after optional white space, then the white space before
-            # the next: the match ends where that code starts.
-            skip = _SKIP_CODES[index] = re.compile(rf"(?:\s*+\S){{{index}}}\s*+")
-        found = skip.match(self.layout)
-        assert found is not None
-        return found.end()
+        return _layout_position(self.layout, index)
+
+
+def _layout_position(layout: str, index: int) -> int:
+    """Where code number `index` starts in a text of this `layout` (see _LayoutPositions)."""
+    skip = _SKIP_CODES.get(index)
+    if skip is None:
+        if len(_SKIP_CODES) >= _SHAPE_LIMIT:
+            _SKIP_CODES.clear()
+        # `index` codes, each after optional white space, then the white space before
+        # the next: the match ends where that code starts.
+        skip = _SKIP_CODES[index] = re.compile(rf"(?:\s*+\S){{{index}}}\s*+")
+    found = skip.match(layout)
+    assert found is not None
+    return found.end()
 
 
 _SKIP_CODES: dict[int, re.Pattern[str]] = {}
@@ -1388,15 +1393,19 @@ class _Evaluator:
         all_codes: list[str] = []
         layouts: list[str] = []
         found, all_layouts = _quick_codes_many(typed)
-        for text, quick, layout in zip(typed, found, all_layouts, strict=True):
-            if quick is None or len(quick) > MAX_SYMBOLS:
-                verdicts[text] = self._ungrammatical_codes_or_typed(text)
-            else:
-                texts.append(text)
-                all_codes.append(quick)
-                layouts.append(layout)
-        if not texts:
-            return
+        if None not in found and max(map(len, cast("list[str]", found))) <= MAX_SYMBOLS:
+            # The common case: quick codes for every text, none too long.
+            texts, all_codes, layouts = typed, cast("list[str]", found), all_layouts
+        else:
+            for text, quick, layout in zip(typed, found, all_layouts, strict=True):
+                if quick is None or len(quick) > MAX_SYMBOLS:
+                    verdicts[text] = self._ungrammatical_codes_or_typed(text)
+                else:
+                    texts.append(text)
+                    all_codes.append(quick)
+                    layouts.append(layout)
+            if not texts:
+                return
         rows = self.lines.findall("\n".join(all_codes) + "\n")
         new = _new_tuple
         leading_zeros = self.leading_zeros
@@ -1421,7 +1430,12 @@ class _Evaluator:
             failure = failures.get(key)
             if failure is None:
                 failure = failures[key] = _malformed(codes, leading_zeros)
-            kind, position, message = _located(failure, _LayoutPositions(layout))
+            # What _located does with a _LayoutPositions, without making one.
+            kind, position, message = failure
+            if position is not None:
+                position = _layout_position(layout, position)
+            if "{" in message:
+                message = message.replace("{position}", str(position))
             verdicts[text] = new(CheckResult, (text, None, message, kind, position))
 
     def _side_values(self, sides: Iterable[str]) -> dict[str, _CachedSide]:
