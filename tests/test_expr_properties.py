@@ -325,6 +325,48 @@ def test_sides_evaluated_together_count_only_bare_literals_as_fragments() -> Non
     assert rejected == ["1&10"]
 
 
+def test_sides_of_small_groups_are_left_to_the_full_path() -> None:
+    """check_many evaluates a side whose operators no other side of the batch shares (or
+    one other) in full, not by a program over columns: _evaluate_sides answers None for
+    the sides of groups smaller than `smallest_group`, and the verdicts stay check's."""
+    allowed = dict.fromkeys(expr._IDENTITY_SWITCH.values(), True)
+    found, rejected = expr._evaluate_sides(
+        ["1+1", "10+1", "1+0", "11x10", "~1&1", "11-100|1"],
+        expr._STANDARD_PRECEDENCE,
+        False,
+        allowed,
+        smallest_group=2,
+    )
+    assert found == {
+        "1+1": 2,
+        "10+1": 3,
+        "1+0": (1, 1),
+        "11x10": None,
+        "~1&1": None,
+        "11-100|1": None,
+    }
+    assert sorted(rejected) == ["11-100|1", "11x10", "~1&1"]
+    # Lone shapes with a value, an allowed fragment, a forbidden one, a chain, a negative
+    # step, an inexact division, a division by zero: each verdict as check gives it.
+    texts = [
+        "11x10=110",
+        "11x10=111",
+        "~1&1=0",
+        "1&1x1=1",
+        "1x1+0=1",
+        "11-100|1=1",
+        "10/11^1=1",
+        "1/0-1=0",
+        "1+1=10",
+        "10+1=11",
+    ]
+    for rules in (Rules(), Rules(identity_times_one=False), Rules(identity_chains=True)):
+        expr.clear_caches()
+        batch = check_many(texts, rules)
+        expr.clear_caches()
+        assert batch == [check(text, rules) for text in texts]
+
+
 def test_equation_value_or_none() -> None:
     assert equation_value_or_none("1+1=10", Rules()) == 2
     assert equation_value_or_none("1+1=11", Rules()) is None

@@ -906,10 +906,12 @@ def _evaluate_sides(
     precedence: Mapping[str, int],
     negatives: bool,
     allowed: Mapping[str, bool],
+    smallest_group: int = 1,
 ) -> tuple[dict[str, int | tuple[int, int] | None], list[str]]:
     """What the shape evaluators answer, for many sides at once, and the sides they leave
     to the full evaluation (a forbidden identity fragment, a negative step, an inexact
-    division), which are answered None.
+    division; and every side of a group smaller than `smallest_group`), which are answered
+    None.
 
     The batch form of :func:`_interpret_shape`. The sides are grouped by their operators
     (NOT set aside: it is folded into the operand's value); all the operands of a group
@@ -926,6 +928,9 @@ def _evaluate_sides(
     ...     dict.fromkeys(_IDENTITY_SWITCH.values(), True))
     >>> values, rejected
     ({'1+1': 2, '1+0': (1, 1), '10x~10': 2, '11-100': None, '~0': 1}, ['11-100'])
+    >>> _evaluate_sides(["1+1", "1+0", "10x~10"], _STANDARD_PRECEDENCE, False,
+    ...     dict.fromkeys(_IDENTITY_SWITCH.values(), True), smallest_group=2)
+    ({'1+1': 2, '1+0': (1, 1), '10x~10': None}, ['10x~10'])
     """
     if not sides:
         return {}, []
@@ -938,6 +943,12 @@ def _evaluate_sides(
     found: dict[str, int | tuple[int, int] | None] = {}
     all_rejected: list[str] = []
     for shape, group in groups.items():
+        if len(group) < smallest_group:
+            # A program over columns costs about twice a side's full evaluation to set up
+            # (parsing the shape, splitting, a dozen lists): not worth it for a side or two.
+            found.update(dict.fromkeys(group))
+            all_rejected.extend(group)
+            continue
         operands = len(shape) + 1
         runs = "+".join(group).translate(_OPERATORS_TO_PLUS).split("+")
         # Few operand texts recur (a batch of 100,000 texts has some hundreds): looked up
@@ -1609,7 +1620,7 @@ class _Evaluator:
         """
         found: dict[str, _CachedSide | None]
         found, rejected = _evaluate_sides(  # type: ignore[assignment]
-            sides, self.precedence, self.negatives, self.allowed
+            sides, self.precedence, self.negatives, self.allowed, smallest_group=3
         )
         for side in rejected:
             found[side] = self._side_in_full(side)
