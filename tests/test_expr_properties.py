@@ -367,6 +367,28 @@ def test_sides_of_small_groups_are_left_to_the_full_path() -> None:
         assert batch == [check(text, rules) for text in texts]
 
 
+def test_check_many_on_failing_steps_next_to_other_sides() -> None:
+    """A side that fails a step (negative, remainder, division by zero), without identity
+    fragments, gives the verdict straight from the batch: its failure, at its place; with
+    fragments on either side (allowed ones may make a chain, which is reported first) the
+    full path answers. Either way the verdicts are check's, under every set of rules."""
+    failing = ["1-10", "10/11", "1/0", "11-100x1", "1x1-10"]
+    others = ["0", "1", "1+1", "1x1", "1x1x1", "1+0", "10-11", "~1-1", "1x1-10"]
+    texts = [f"{left}={right}" for left in failing for right in others]
+    texts += [f"{right}={left}" for left in failing for right in others]
+    for rules in (
+        Rules(),
+        Rules(identity_times_one=False),
+        Rules(identity_chains=True),
+        Rules(precedence="left-to-right"),
+        Rules(allow_negatives=True),
+    ):
+        expr.clear_caches()
+        batch = check_many(texts, rules)
+        expr.clear_caches()
+        assert batch == [check(text, rules) for text in texts]
+
+
 def test_equation_value_or_none() -> None:
     assert equation_value_or_none("1+1=10", Rules()) == 2
     assert equation_value_or_none("1+1=11", Rules()) is None

@@ -1347,12 +1347,23 @@ class _Evaluator:
                 fragments = 0
                 if type(left_value) is tuple:
                     if len(left_value) != 2:
-                        later.append(text)
+                        failed = self._failed_pair(left, left_value, right_value)
+                        if failed is None:
+                            later.append(text)
+                        else:
+                            verdicts[text] = new(CheckResult, (text, None, *failed))
                         continue
                     left_value, fragments = left_value
                 if type(right_value) is tuple:
                     if len(right_value) != 2:
-                        later.append(text)
+                        # (Fragments on the left, allowed, may still make a chain.)
+                        failed = (
+                            None if fragments else self._failed_pair(left, left_value, right_value)
+                        )
+                        if failed is None:
+                            later.append(text)
+                        else:
+                            verdicts[text] = new(CheckResult, (text, None, *failed))
                         continue
                     right_value, count = right_value
                     fragments += count
@@ -1448,6 +1459,42 @@ class _Evaluator:
             if "{" in message:
                 message = message.replace("{position}", str(position))
             verdicts[text] = new(CheckResult, (text, None, message, kind, position))
+
+    @staticmethod
+    def _failed_pair(
+        left: str, left_value: _CachedSide, right_value: _CachedSide
+    ) -> tuple[str, str, int | None] | None:
+        """Message, kind and position for two sides of which one fails a step (a negative
+        one, a remainder, a division by zero) and neither has an identity fragment: the
+        failure of the first failing side, as _identity_or_arithmetic finds it. None when
+        there is more to look at (identity fragments): then the full path answers.
+
+        `left_value` may be the value of a left side without fragments (an int).
+        """
+        if type(left_value) is tuple:
+            if len(left_value) != 3 or left_value[2]:
+                return None
+            failure = left_value[1]
+            offset = 0
+            if failure is None:
+                return None
+        else:
+            failure = None
+        if failure is None:
+            if type(right_value) is not tuple or len(right_value) != 3 or right_value[2]:
+                return None
+            failure = right_value[1]
+            if failure is None:
+                return None
+            offset = len(left) + 1
+        elif type(right_value) is tuple and (len(right_value) != 3 or right_value[2]):
+            return None
+        kind, at, message = failure
+        assert at is not None
+        position = offset + at
+        if "{" in message:
+            message = message.replace("{position}", str(position))
+        return message, kind, position
 
     def _side_values(self, sides: Iterable[str]) -> dict[str, _CachedSide]:
         """The cached form of each distinct side of `sides`: from the cache, or evaluated
