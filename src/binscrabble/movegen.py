@@ -381,6 +381,10 @@ class _Context:
     #: state (a side's last square).
     steps_by_state: dict[int, list[list[_Step]]]
     last_steps: dict[int, list[list[_Step]]]
+    #: Per mask and state, by usage (bitwise inverted once no blank is left): the steps
+    #: the rack still allows (:func:`_usable_steps`); for every square, and for a side's last.
+    usable_steps: dict[int, list[dict[int, list[_UsableStep]]]]
+    usable_last_steps: dict[int, list[dict[int, list[_UsableStep]]]]
     kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
@@ -449,6 +453,8 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         steps={},
         steps_by_state={},
         last_steps={},
+        usable_steps={},
+        usable_last_steps={},
         kinds_by_marks=_identity_kinds(rules),
         deficits={},
         rack=_Rack(
@@ -638,6 +644,38 @@ def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | No
     return (state, written + text, usage, needed, pending, current, width)
 
 
+#: A step the rack allows after a given usage (see :func:`_usable_steps`): (character,
+#: next state, one of its rack field, 1 when a blank must show it, what it does,
+#: multiplier, addend, digits).
+_UsableStep = tuple[str, int, int, int, int, int, int, int]
+
+
+def _usable_steps(steps: list[_Step], usage: int, blank_left: bool) -> list[_UsableStep]:
+    """The steps (see :func:`_steps`) the rack still allows once `usage` is spent: by a
+    natural tile while one of its kind is left, else by a blank when one is left."""
+    found = []
+    for (
+        character,
+        next_state,
+        shift,
+        one,
+        natural,
+        blank_may,
+        effect,
+        multiplier,
+        addend,
+        digits,
+    ) in steps:
+        if usage >> shift & _FIELD_MASK < natural:
+            blank_used = 0
+        elif blank_may and blank_left:
+            blank_used = 1  # only a blank can show this one more time
+        else:
+            continue
+        found.append((character, next_state, one, blank_used, effect, multiplier, addend, digits))
+    return found
+
+
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
@@ -695,26 +733,29 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
             by_state = context.steps_by_state[mask] = [
                 _steps(context, state, mask) for state in range(_DEAD + 1)
             ]
+        usable_by_state = context.usable_steps.get(mask)
+        if usable_by_state is None:
+            usable_by_state = context.usable_steps[mask] = [{} for _ in range(_DEAD + 1)]
         for state, text, usage, needed, pending, current, width in parent:
             operand = -1
+            # Only the steps the rack still allows after this usage (most partials share
+            # their usage with many others, and most steps fail once tiles run out).
+            usable = usable_by_state[state]
+            key = usage if needed < blanks else ~usage
+            steps = usable.get(key)
+            if steps is None:
+                steps = usable[key] = _usable_steps(by_state[state], usage, needed < blanks)
             for (
                 character,
                 next_state,
-                shift,
                 one,
-                natural,
-                blank_may,
+                blank_used,
                 effect,
                 multiplier,
                 addend,
                 digits,
-            ) in by_state[state]:
-                if usage >> shift & _FIELD_MASK < natural:
-                    extra = needed
-                elif blank_may and needed < blanks:
-                    extra = needed + 1  # only a blank can show this one more time
-                else:
-                    continue
+            ) in steps:
+                extra = needed + blank_used
                 if effect == _DIGITS:
                     append(
                         (
@@ -797,7 +838,17 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 [step for step in _steps(context, state, mask) if step[1] in _ACCEPTING]
                 for state in range(_DEAD + 1)
             ]
+        usable_by_state = context.usable_last_steps.get(mask)
+        if usable_by_state is None:
+            usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(_DEAD + 1)]
         for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
+            usable = usable_by_state[state]
+            key = usage if needed < blanks else ~usage
+            steps = usable.get(key)
+            if steps is None:
+                steps = usable[key] = _usable_steps(by_state[state], usage, needed < blanks)
+            if not steps:
+                continue
             pending_length = len(pending)
             if pending_length == 2:
                 # One operation waits (the commonest case): applied here, not in _finish.
@@ -811,17 +862,13 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             for (
                 character,
                 next_state,
-                shift,
                 one,
-                natural,
-                blank_may,
+                _,
                 _,
                 multiplier,
                 addend,
                 digits,
-            ) in by_state[state]:
-                if usage >> shift & _FIELD_MASK >= natural and not (blank_may and needed < blanks):
-                    continue
+            ) in steps:
                 operand = current * multiplier + addend
                 if next_state == _NOT_DIGITS:
                     operand ^= (1 << (width + digits)) - 1
