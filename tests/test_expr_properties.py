@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random as random_module
 
 from hypothesis import given, settings
@@ -387,6 +388,19 @@ def test_check_many_on_failing_steps_next_to_other_sides() -> None:
         batch = check_many(texts, rules)
         expr.clear_caches()
         assert batch == [check(text, rules) for text in texts]
+
+
+def test_column_steps_are_the_shape_steps_of_shapes_without_not() -> None:
+    """The batch's quick parse of a shape (_column_steps) gives the steps of _shape_steps,
+    for every shape of up to four operators, in both orders of operations."""
+    for precedence in (expr._STANDARD_PRECEDENCE, expr._FLAT_PRECEDENCE):
+        for length in range(5):
+            for operators in itertools.product("+-x/&|^", repeat=length):
+                shape = "".join(operators)
+                assert (
+                    expr._column_steps(shape, precedence)
+                    == (expr._shape_steps(shape, precedence)[1])
+                ), shape
 
 
 def test_equation_value_or_none() -> None:

@@ -788,6 +788,40 @@ def _shape_steps(
     return [number for number, flag in enumerate(under_not) if flag], steps
 
 
+def _column_steps(
+    operators: str, precedence: Mapping[str, int]
+) -> list[tuple[str, int, int, bool, bool]]:
+    """``_shape_steps(operators, precedence)[1]`` for a shape without NOT, in fewer steps
+    (every operand register is a bare literal, every result register is not): it is
+    worked out for every group of sides in a batch.
+
+    >>> _column_steps("+x", _STANDARD_PRECEDENCE)
+    [('x', 1, 2, True, True), ('+', 0, 3, True, False)]
+    """
+    operands = len(operators) + 1
+    steps: list[tuple[str, int, int, bool, bool]] = []
+    stack = [0]
+    waiting: list[str] = []
+    register = operands
+    for number, operator in enumerate(operators, start=1):
+        strength = precedence[operator]
+        while waiting and precedence[waiting[-1]] >= strength:
+            right = stack.pop()
+            left = stack[-1]
+            steps.append((waiting.pop(), left, right, left < operands, right < operands))
+            stack[-1] = register
+            register += 1
+        waiting.append(operator)
+        stack.append(number)
+    while waiting:
+        right = stack.pop()
+        left = stack[-1]
+        steps.append((waiting.pop(), left, right, left < operands, right < operands))
+        stack[-1] = register
+        register += 1
+    return steps
+
+
 class _NeedsCloserLook(Exception):
     """A step a shape evaluator leaves to the full evaluation (negative, inexact)."""
 
@@ -968,9 +1002,7 @@ def _evaluate_sides(
         registers = [values[number::operands] for number in range(operands)]
         rejected: set[int] = set()
         fragments: dict[int, int] = {}
-        for operator, left, right, left_literal, right_literal in _shape_steps(shape, precedence)[
-            1
-        ]:
+        for operator, left, right, left_literal, right_literal in _column_steps(shape, precedence):
             neutral, either_side = _NEUTRAL[operator]
             tested = [right] if right_literal else []
             if left_literal and either_side:
