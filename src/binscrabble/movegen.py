@@ -148,24 +148,30 @@ _STANDARD_STRENGTH: Final = STANDARD_PRECEDENCE
 _FLAT_STRENGTH: Final = FLAT_PRECEDENCE
 
 
-def _apply(operator: str, left: int, right: int, negatives: bool) -> int | None:
-    if operator == "+":
-        return left + right
-    if operator == "-":
-        if left < right and not negatives:
-            return None
-        return left - right
-    if operator == "x":
-        return left * right
-    if operator == "/":
-        if right == 0 or left % right:
-            return None
-        return left // right
-    if operator == "&":
-        return left & right
-    if operator == "|":
-        return left | right
-    return left ^ right
+def _natural_difference(left: int, right: int) -> int | None:
+    return None if left < right else left - right
+
+
+def _exact_quotient(left: int, right: int) -> int | None:
+    return None if right == 0 or left % right else left // right
+
+
+#: An _Operation gives the result, or None when the step fails (a negative difference
+#: without allow_negatives, an inexact division, division by zero).
+_Operation = Callable[[int, int], "int | None"]
+#: Per allow_negatives, per operator: the operation (C functions where nothing can fail).
+_OPERATIONS: Final[dict[bool, dict[str, _Operation]]] = {
+    negatives: {
+        "+": operator.add,
+        "-": operator.sub if negatives else _natural_difference,
+        "x": operator.mul,
+        "/": _exact_quotient,
+        "&": operator.and_,
+        "|": operator.or_,
+        "^": operator.xor,
+    }
+    for negatives in (False, True)
+}
 
 
 # An identity fragment (RULES.md §7) is an operation of the parse tree with a bare number
@@ -365,7 +371,7 @@ class _Context:
     blanks: int
     transitions: tuple[tuple[int, ...], ...]
     standard: bool
-    negatives: bool
+    operations: Mapping[str, _Operation]
     strength: Mapping[str, int]
     options_by_mask: dict[int, tuple[int, ...]]
     natural: tuple[bool, ...]
@@ -437,7 +443,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
         blanks=blanks,
         transitions=_TRANSITIONS[rules.leading_zeros],
         standard=rules.precedence == "standard",
-        negatives=rules.allow_negatives,
+        operations=_OPERATIONS[rules.allow_negatives],
         strength=_STANDARD_STRENGTH if rules.precedence == "standard" else _FLAT_STRENGTH,
         options_by_mask={_ALL_OPTIONS: side_options},
         natural=tuple(natural),
@@ -537,7 +543,7 @@ def _push(
     literal: int,
     operator: str,
     strength: Mapping[str, int],
-    negatives: bool,
+    operations: Mapping[str, _Operation],
 ) -> _Pending | None:
     """`pending` once `operand` is read and `operator` follows it; None when a step fails.
 
@@ -555,7 +561,7 @@ def _push(
         neutral, either_side, switch = _NEUTRAL[waiting]
         if literal == neutral or (either_side and left_literal == neutral):
             marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
-        result = _apply(waiting, left, operand, negatives)
+        result = operations[waiting](left, operand)
         if result is None:
             return None
         operand = result
@@ -565,7 +571,7 @@ def _push(
 
 
 def _finish(
-    pending: _Pending, operand: int, literal: int, negatives: bool
+    pending: _Pending, operand: int, literal: int, operations: Mapping[str, _Operation]
 ) -> tuple[int, int] | None:
     """The side's value once its last operand is read, and its identity marks (see
     :func:`_push`); None when a step fails."""
@@ -575,7 +581,7 @@ def _finish(
         neutral, either_side, switch = _NEUTRAL[waiting]
         if literal == neutral or (either_side and left_literal == neutral):
             marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
-        result = _apply(waiting, left, operand, negatives)
+        result = operations[waiting](left, operand)
         if result is None:
             return None
         operand = result
@@ -635,7 +641,7 @@ def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | No
             else:
                 operand = ((1 << width) - 1) ^ current
                 literal = -1
-            found = _push(pending, operand, literal, symbol, context.strength, context.negatives)
+            found = _push(pending, operand, literal, symbol, context.strength, context.operations)
             if found is None:
                 return None
             pending = found
@@ -726,7 +732,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     else:
         blanks = context.blanks
         strength = context.strength
-        negatives = context.negatives
+        operations = context.operations
         mask = cast(int, item)
         by_state = context.steps_by_state.get(mask)
         if by_state is None:
@@ -775,7 +781,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                         else:
                             operand = ((1 << width) - 1) ^ current
                             literal = -1
-                    pushed = _push(pending, operand, literal, character, strength, negatives)
+                    pushed = _push(pending, operand, literal, character, strength, operations)
                     if pushed is not None:
                         append((next_state, text + character, usage + one, extra, pushed, 0, 0))
                 else:
@@ -799,7 +805,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     if cached is not None:
         return cached
     results: dict[int, _SideBucket] = {}
-    negatives = context.negatives
+    operations = context.operations
     kinds = context.kinds_by_marks
     item = items[-1]
     if items in context.frontiers or type(item) is str or len(items) == 1:
@@ -812,7 +818,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 operand = ((1 << width) - 1) ^ current
                 literal = -1
             if len(pending) > 1:
-                finished = _finish(pending, operand, literal, negatives)
+                finished = _finish(pending, operand, literal, operations)
                 if finished is None:
                     continue
                 value, marks = finished
@@ -850,12 +856,26 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if not steps:
                 continue
             pending_length = len(pending)
-            if pending_length == 2:
-                # One operation waits (the commonest case): applied here, not in _finish.
-                left, waiting, left_literal = pending[1]
+            if pending_length > 1:
+                # The last operand meets the strongest waiting operation first (applied
+                # here, not in _finish), then each weaker one in turn; only the first can
+                # have a bare literal on its right, so the identity marks of the others
+                # are known before the last square.
+                left, waiting, left_literal = pending[-1]
+                operate = operations[waiting]
                 neutral, either_side, switch = _NEUTRAL[waiting]
                 left_neutral = either_side and left_literal == neutral
                 marks_before = pending[0]
+                if pending_length > 2:
+                    lower = pending[-2:0:-1]
+                    for _, lower_operator, lower_literal in lower:
+                        lower_neutral, lower_either, lower_switch = _NEUTRAL[lower_operator]
+                        if lower_either and lower_literal == lower_neutral:
+                            marks_before = (
+                                marks_before + _ONE_FRAGMENT
+                                if marks_before < _TWO_FRAGMENTS
+                                else marks_before
+                            ) | lower_switch
                 marks_with = (
                     marks_before + _ONE_FRAGMENT if marks_before < _TWO_FRAGMENTS else marks_before
                 ) | switch
@@ -875,17 +895,19 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     literal = -1
                 else:
                     literal = operand
-                if pending_length == 2:
-                    reached = _apply(waiting, left, operand, negatives)
+                if pending_length > 1:
+                    reached = operate(left, operand)
                     if reached is None:
                         continue
+                    if pending_length > 2:
+                        for lower_left, lower_operator, _ in lower:
+                            reached = operations[lower_operator](lower_left, reached)
+                            if reached is None:
+                                break
+                        if reached is None:
+                            continue
                     value = reached
                     marks = marks_with if left_neutral or literal == neutral else marks_before
-                elif pending_length > 1:
-                    finished = _finish(pending, operand, literal, negatives)
-                    if finished is None:
-                        continue
-                    value, marks = finished
                 else:
                     value = operand
                     marks = pending[0]
