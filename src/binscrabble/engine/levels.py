@@ -56,7 +56,7 @@ STRATEGIES: Final[Mapping[str, str]] = {
     "random": "a random legal play",
     "greedy": "the highest-scoring play",
     "equity": "score plus the value of the tiles kept; exchanges when that is worth more",
-    "simulation": "Monte-Carlo look-ahead over the best equity plays (default 1.5 s a move)",
+    "simulation": "Monte-Carlo look-ahead, two plies, over the best equity plays (1.5 s a move)",
 }
 #: Names whose players think for a while, and so take a time budget (``@SECONDS``).
 THINKING: Final = frozenset({"simulation", "hard", "max"})
@@ -116,7 +116,12 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
         return SimulationPlayer(
             budget=seconds or 4.5, candidates=8, plies=1, table=table, seed=seed, name=name
         )
-    # "simulation" and "hard".
+    # "simulation" looks two plies ahead (the opponent's reply and our answer), "hard" one.
     return SimulationPlayer(
-        budget=seconds or 1.5, candidates=6, plies=1, table=table, seed=seed, name=name
+        budget=seconds or 1.5,
+        candidates=6,
+        plies=2 if name == "simulation" else 1,
+        table=table,
+        seed=seed,
+        name=name,
     )
