@@ -9,6 +9,7 @@ import pytest
 
 from binscrabble.board import Board, parse_square
 from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import Candidate, EquityPlayer, GreedyPlayer, ranked_candidates
 from binscrabble.engine.simulation import (
     REPLY_WIDTH,
@@ -20,7 +21,7 @@ from binscrabble.engine.simulation import (
     rollout_reply,
 )
 from binscrabble.game import Game
-from binscrabble.move import Exchange, Pass
+from binscrabble.move import Exchange, Pass, Place
 from binscrabble.movegen import generate_placements
 from binscrabble.rules import Rules
 
@@ -199,3 +200,24 @@ def test_candidates_of_a_blank_rack_hold_the_equity_move() -> None:
     moves, best_first = candidate_placements(plain)
     assert best_first
     assert len(moves) == len(generate_placements(plain.board, plain.rack(), plain.rules))
+
+
+def test_our_answer_in_a_two_ply_rollout_keeps_the_blanks() -> None:
+    positions = [game for game in game_positions(11, every=1) if "?" in game.rack()][:2]
+    assert positions
+    for game in positions:
+        answer = rollout_reply(game, TABLE, keep_blanks=True)
+        assert "?" in answer.leave
+        if isinstance(answer.move, Place):
+            assert not any(tile.blank for tile in answer.move.tiles)
+
+
+def test_the_simulation_strategy_looks_two_plies_ahead() -> None:
+    simulation = player_from_name("simulation@0.5")
+    hard = player_from_name("hard")
+    assert isinstance(simulation, SimulationPlayer) and simulation.plies == 2
+    assert isinstance(hard, SimulationPlayer) and hard.plies == 1
+    game = game_positions(12, every=5)[2]
+    player = SimulationPlayer(budget=60.0, candidates=3, plies=2, max_iterations=2, seed=1)
+    assert game.is_legal(player.choose(game))
+    assert player.last_report.iterations == 2
