@@ -1320,9 +1320,9 @@ class _Evaluator:
                 # Wrong from the first symbol (or empty): that symbol alone says why.
                 key: object = bad
             elif bad:
-                key = (len(readable), readable[-1:], bad)
+                key = (len(readable), readable[-1], bad)
             else:
-                last = text[-1:]
+                last = text[-1]
                 has_equals = "=" in text
                 if has_equals and (last == "1" or last == "0"):
                     # Grammatical, three sides or more: its sides are evaluated with the
@@ -1473,9 +1473,9 @@ class _Evaluator:
             if not readable:
                 key: object = bad
             elif bad:
-                key = (len(readable), readable[-1:], bad)
+                key = (len(readable), readable[-1], bad)
             else:
-                last = codes[-1:]
+                last = codes[-1]
                 has_equals = "=" in codes
                 if has_equals and (last == "1" or last == "0"):
                     later.append((text, codes, layout))
