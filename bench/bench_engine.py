@@ -73,14 +73,14 @@ def equity_positions(seed: int) -> list[Game]:
     return positions
 
 
-def rollouts_per_decision(budget: float = 0.5) -> None:
-    """Iterations and rollouts of `simulation@budget` on the positions of equity games."""
-    print(f"rollouts per decision, simulation@{budget:g} (CPU budget)")
+def rollouts_per_decision(budget: float = 0.5, plies: int = 1) -> None:
+    """Iterations and rollouts of a simulation of the 6 best candidates (as `hard` and
+    `simulation`) with `budget` seconds a move, on the positions of equity games."""
+    print(f"rollouts per decision, 6 candidates, {plies} ply, {budget:g} s (CPU budget)")
     phases: dict[str, list[tuple[int, int, int]]] = {}
     for seed in ROLLOUT_GAMES:
         for number, game in enumerate(equity_positions(seed)):
-            player = player_from_name(f"simulation@{budget:g}", seed=number)
-            assert isinstance(player, SimulationPlayer)
+            player = SimulationPlayer(budget=budget, candidates=6, plies=plies, seed=number)
             player.choose(game)
             report = player.last_report
             simulated = sum(1 for entry in report.candidates if entry.count)
@@ -102,7 +102,8 @@ def rollouts_per_decision(budget: float = 0.5) -> None:
 
 def main() -> int:
     if "--rollouts" in sys.argv[1:]:
-        rollouts_per_decision()
+        rollouts_per_decision(plies=1)
+        rollouts_per_decision(plies=2)
         return 0
     positions = [position(seed, turns) for seed, turns in POSITIONS]
     print("time per move")
@@ -123,7 +124,8 @@ def main() -> int:
         f"  mean {statistics.mean(seconds):.2f} s wall ({statistics.mean(cpus):.2f} s CPU) per "
         f"game, worst {max(seconds):.2f} s wall"
     )
-    rollouts_per_decision()
+    rollouts_per_decision(plies=1)
+    rollouts_per_decision(plies=2)
     return 0
 
 
