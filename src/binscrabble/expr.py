@@ -30,7 +30,7 @@ import gc
 import itertools
 import operator as operator_module
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias, cast
 
@@ -987,9 +987,11 @@ def _evaluate_sides(
         runs = "+".join(group).translate(_OPERATORS_TO_PLUS).split("+")
         # Few operand texts recur (a batch of 100,000 texts has some hundreds): looked up
         # straight away, and only the unknown ones (None) worked out.
-        values = cast("list[int]", list(map(known.get, runs)))
-        if None in values:
-            missing = set(itertools.compress(runs, map(operator_module.is_, values, _NONE)))
+        values: Sequence[int]
+        try:
+            values = _look_up_all(known, runs)
+        except KeyError:
+            missing = set(runs).difference(known)
             if len(known) + len(missing) > _CACHE_LIMIT:
                 _clear_operand_values()
                 missing = set(runs)
@@ -998,7 +1000,7 @@ def _evaluate_sides(
                 if value < 2 and run[0] != "~":
                     # The bare literals worth 0 and 1: "0" and "1", more with leading zeros.
                     neutral_runs[value].add(run)
-            values = list(map(known.__getitem__, runs))
+            values = _look_up_all(known, runs)
         registers = [values[number::operands] for number in range(operands)]
         rejected: set[int] = set()
         fragments: dict[int, int] = {}
@@ -1051,6 +1053,20 @@ def _evaluate_sides(
     return found, all_rejected
 
 
+def _look_up_all(mapping: Mapping[str, int], keys: list[str]) -> Sequence[int]:
+    """``mapping[key]`` for every key, in order: by one ``operator.itemgetter`` call when
+    there are several (all looked up in C, a third cheaper than a ``map`` over
+    ``mapping.__getitem__``). Raises KeyError for a missing key.
+
+    >>> _look_up_all({"0": 0, "1": 1}, ["1", "0", "1"]), _look_up_all({"1": 1}, ["1"])
+    ((1, 0, 1), [1])
+    """
+    if len(keys) > 1:
+        found: tuple[int, ...] = operator_module.itemgetter(*keys)(mapping)
+        return found
+    return [mapping[key] for key in keys]
+
+
 #: Operand texts (digits, or NOT and its digits) and their values, under every set of rules,
 #: and those that are bare literals (no NOT) worth 0 and worth 1.
 _OPERAND_VALUES: dict[str, int] = {}
@@ -1070,7 +1086,6 @@ _OPERATORS_TO_PLUS: Final = str.maketrans("-x/&|^", "++++++")
 _FOURTH: Final = operator_module.itemgetter(3)
 _FIFTH: Final = operator_module.itemgetter(4)
 _EQUALS: Final = itertools.repeat("=")
-_NONE: Final = itertools.repeat(None)
 _SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
 
 
