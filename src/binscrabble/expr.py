@@ -32,7 +32,7 @@ import operator as operator_module
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
 from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES, Rules
 
@@ -971,7 +971,7 @@ def _evaluate_sides(
     shapes = "\n".join(sides).translate(_OPERATORS_ONLY).split("\n")
     groups: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
     # Each side appended to its group's list in C.
-    collections.deque(map(list.append, map(groups.__getitem__, shapes), sides), maxlen=0)
+    collections.deque(map(list.append, _look_up_all(groups, shapes), sides), maxlen=0)
     known = _OPERAND_VALUES
     neutral_runs = _BARE_NEUTRALS
     found: dict[str, int | tuple[int, int] | None] = {}
@@ -1053,16 +1053,21 @@ def _evaluate_sides(
     return found, all_rejected
 
 
-def _look_up_all(mapping: Mapping[str, int], keys: list[str]) -> Sequence[int]:
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+def _look_up_all(mapping: Mapping[_Key, _Value], keys: list[_Key]) -> Sequence[_Value]:
     """``mapping[key]`` for every key, in order: by one ``operator.itemgetter`` call when
     there are several (all looked up in C, a third cheaper than a ``map`` over
-    ``mapping.__getitem__``). Raises KeyError for a missing key.
+    ``mapping.__getitem__``). Raises KeyError for a missing key (unless the mapping makes
+    it, as a defaultdict does).
 
     >>> _look_up_all({"0": 0, "1": 1}, ["1", "0", "1"]), _look_up_all({"1": 1}, ["1"])
     ((1, 0, 1), [1])
     """
     if len(keys) > 1:
-        found: tuple[int, ...] = operator_module.itemgetter(*keys)(mapping)
+        found: tuple[_Value, ...] = operator_module.itemgetter(*keys)(mapping)
         return found
     return [mapping[key] for key in keys]
 
