@@ -403,6 +403,25 @@ def test_column_steps_are_the_shape_steps_of_shapes_without_not() -> None:
                 ), shape
 
 
+def test_times_sign_before_or_is_times_then_or() -> None:
+    """`×OR` is x then OR, as _normalize reads it (the symbol, then the word), never XOR:
+    check, the quick codes, the layout and check_many agree (found by hypothesis in
+    test_layout_positions_find_the_start_of_each_unit)."""
+    rules = Rules()
+    for text, position in (("1×OR1=1", 2), ("1 × or 1 = 1", 4), ("1*OR1=1", 2)):
+        assert expr._quick_codes(text) == expr._normalize(text)[0] == "1x|1=1"
+        expr.clear_caches()
+        result = check(text, rules)
+        assert (result.kind, result.position) == ("consecutive_operators", position)
+        expr.clear_caches()
+        assert check_many([text, "1 × 1 = 1", text], rules) == [
+            result,
+            check("1 × 1 = 1", rules),
+            result,
+        ]
+    assert expr._layout("1×OR1") == "1x| 1"
+
+
 def test_equation_value_or_none() -> None:
     assert equation_value_or_none("1+1=10", Rules()) == 2
     assert equation_value_or_none("1+1=11", Rules()) is None
@@ -567,7 +586,9 @@ def test_quick_codes_in_a_batch_agree_with_one_by_one() -> None:
         ["1&1", "~0"],
         ["1 &   1", "~   0"],
     )
-    assert expr._quick_codes_many(["1 AND 1", "1 * 1"]) == (["1&1", "1x1"], ["1 &   1", "1 * 1"])
+    assert expr._quick_codes_many(["1 AND 1", "1 : 1"]) == (["1&1", "1/1"], ["1 &   1", "1 : 1"])
+    # * (and ×) become x with the words, after them: ×OR is x then OR.
+    assert expr._quick_codes_many(["1 * 1", "1×OR 1"]) == (["1x1", "1x|1"], ["1 x 1", "1x|  1"])
 
 
 @settings(max_examples=200, deadline=None)

@@ -244,8 +244,15 @@ _WORD_INITIALS: Final = frozenset(
 )
 
 
+#: The aliases beyond ASCII, made ASCII before the words are read; × becomes `*`, its ASCII
+#: alias, made x only after the words (_padded_words): `×OR` is x then OR, as _normalize
+#: reads it, not XOR.
 _UNICODE_ALIASES: Final = str.maketrans(
-    {symbol: code for symbol, code in SYMBOL_ALIASES.items() if not symbol.isascii()}
+    {
+        symbol: "*" if code == "x" else code
+        for symbol, code in SYMBOL_ALIASES.items()
+        if not symbol.isascii()
+    }
 )
 _ASCII_TAIL: Final = str.maketrans(
     {
@@ -265,8 +272,12 @@ def _quick_codes(text: str) -> str | None:
     """Codes for typical people's input in a few C calls, or None: then use _normalize.
 
     Words first (``xor`` before ``or``, as _normalize reads them), spaces last, so that
-    ``X OR`` stays two symbols; this agrees with _normalize on every text it accepts
-    because no two words overlap except OR inside XOR.
+    ``X OR`` stays two symbols, and × (and *) made x after the words, so that ``×OR`` is x
+    then OR, as for _normalize, not XOR; this agrees with _normalize on every text it
+    accepts because no two words overlap except OR inside XOR.
+
+    >>> _quick_codes("1×OR1=1"), _quick_codes("1 X OR 1=1"), _quick_codes("1XOR1=1")
+    ('1x|1=1', '1x|1=1', '1^1=1')
     """
     if not text.isascii():
         text = text.translate(_UNICODE_ALIASES)
@@ -317,8 +328,9 @@ def _quick_codes_many(texts: list[str]) -> tuple[list[str | None], list[str]]:
 
 def _padded_words(text: str) -> str:
     """`text` in capitals with each word replaced by its code and as many spaces as it has
-    letters after the first, and X by x: with the spaces taken away, the codes
-    (:func:`_words_to_codes`); with them, each code where its word or symbol starts."""
+    letters after the first, and X and * (and so ×, see _UNICODE_ALIASES) by x: with the
+    spaces taken away, the codes (:func:`_words_to_codes`); with them, each code where its
+    word or symbol starts."""
     return (
         text.upper()
         .replace("XOR", "^  ")
@@ -326,6 +338,7 @@ def _padded_words(text: str) -> str:
         .replace("NOT", "~  ")
         .replace("OR", "| ")
         .replace("X", "x")
+        .replace("*", "x")
     )
 
 
@@ -374,7 +387,9 @@ _CODES_AND_NUL_AWAY: Final = str.maketrans("", "", "01=+-x/&|^~\0")
 
 
 _UNICODE_ALIAS_PAIRS: Final = tuple(
-    (symbol, code) for symbol, code in SYMBOL_ALIASES.items() if not symbol.isascii()
+    (symbol, "*" if code == "x" else code)
+    for symbol, code in SYMBOL_ALIASES.items()
+    if not symbol.isascii()
 )
 _CODE_SYMBOL_TEXT: Final = "01=+-x/&|^~"
 
