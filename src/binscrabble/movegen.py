@@ -1006,7 +1006,11 @@ def _join(
     """
     side_cache = context.side_cache
     layouts = context.layouts
-    known = [side_cache.get(side) for side in sides]
+    # Two sides are the commonest join: looked up without a comprehension's own frame.
+    if len(sides) == 2:
+        known = [side_cache.get(sides[0]), side_cache.get(sides[1])]
+    else:
+        known = [side_cache.get(side) for side in sides]
     shared: set[int] | None = None
     tables: list[dict[int, _SideBucket]]
     if reach is None and len(known) == 2 and known[0] is not None and known[1] is not None:
@@ -2201,11 +2205,15 @@ def _emit_segment(
                 group_cache[shape] = groups
     if not groups:
         return
-    free_indexes = [index for index in range(start, end + 1) if texts[index] is None]
-    free_squares = [squares[index] for index in free_indexes]
+    free_indexes = []
+    free_squares = []
     word_multiplier = 1
-    for sq in free_squares:
-        word_multiplier *= WORD_MULTIPLIERS[sq]
+    for index in range(start, end + 1):
+        if texts[index] is None:
+            sq = squares[index]
+            free_indexes.append(index)
+            free_squares.append(sq)
+            word_multiplier *= WORD_MULTIPLIERS[sq]
     # Per free square and option (natural tile): the letter score in the main run, the
     # crossing run's whole score (0 when there is none or it is a number under
     # parallel_numbers), and what the play loses when a blank shows that option there.
