@@ -1880,7 +1880,7 @@ def _show_fragment(left: str, right: str) -> str:
 
 
 def _position(tokens: list[str], index: int) -> int:
-    return sum(len(token) for token in tokens[:index])
+    return sum(map(len, tokens[:index]))
 
 
 def _apply(
@@ -1948,11 +1948,13 @@ def _fragments_allowed(
 def _sides_differ(sides: list[str], values: list[int], number: int) -> _Failure:
     first = values[0]
     other = values[number]
-    position = sum(len(side) + 1 for side in sides[:number]) - 1
+    # Each side before this one and its `=`, back to the `=` before this side.
+    position = sum(map(len, sides[:number])) + number - 1
+    # (Values in binary, as binary() writes them.)
     if len(sides) == 2:
-        message = f"the left side is {binary(first)} but the right side is {binary(other)}"
+        message = f"the left side is {first:b} but the right side is {other:b}"
     else:
-        message = f"the first side is {binary(first)} but side {number + 1} is {binary(other)}"
+        message = f"the first side is {first:b} but side {number + 1} is {other:b}"
     return ("sides_differ", position, message)
 
 
