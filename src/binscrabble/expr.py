@@ -266,7 +266,7 @@ _ASCII_TAIL: Final = str.maketrans(
 def _words_to_codes(text: str) -> str:
     """Words and X to codes, spaces away: words first (``xor`` before ``or``, as _normalize
     reads them), spaces last, so that ``X OR`` stays two symbols."""
-    return _padded_words(text).translate(_SPACES_AWAY)
+    return _padded_words(text).replace(" ", "")
 
 
 def _quick_codes(text: str) -> str | None:
