@@ -2429,9 +2429,26 @@ def best_moves(
     those squares (see :func:`generate_placements`), found without searching the rest of
     the board.
     """
-    if game.is_over() or count <= 0:
+    if game.is_over():
         return MoveList()
-    moves = generate_placements(game.board, game.rack(), game.rules, limit=count, touching=touching)
+    return best_placements(game.board, game.rack(), game.rules, count, touching=touching)
+
+
+def best_placements(
+    board: Board, rack: str, rules: Rules, count: int, *, touching: Iterable[int] | None = None
+) -> list[GeneratedMove]:
+    """The `count` best placements of any `rack` on `board`, in :func:`sort_key` order.
+
+    What :func:`best_moves` gives the player to move, for a rack that is not (or not all of)
+    the player's: another seat's, or the rack without its blanks.
+
+    >>> from binscrabble.rules import Rules
+    >>> [move.text for move in best_placements(Board(), "1=1", Rules(), 1)]
+    ['1=1']
+    """
+    if count <= 0:
+        return MoveList()
+    moves = generate_placements(board, rack, rules, limit=count, touching=touching)
     return MoveList(heapq.nsmallest(count, moves, key=sort_key))
 
 

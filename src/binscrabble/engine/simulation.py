@@ -65,8 +65,8 @@ from binscrabble.move import Exchange, Move, Pass, Place
 from binscrabble.movegen import (
     GeneratedMove,
     best_moves,
+    best_placements,
     generate_moves,
-    generate_placements,
     sort_key,
 )
 from binscrabble.rules import BLANK
@@ -525,10 +525,10 @@ def candidate_placements(game: Game) -> tuple[list[GeneratedMove], bool]:
     if BLANK not in rack:
         return generate_moves(game), True
     with_blank = best_moves(game, BLANK_CANDIDATE_WIDTH)
-    without = generate_placements(
-        game.board, rack.replace(BLANK, ""), game.rules, limit=BLANK_CANDIDATE_WIDTH
+    without = best_placements(
+        game.board, rack.replace(BLANK, ""), game.rules, BLANK_CANDIDATE_WIDTH
     )
-    return [*with_blank, *heapq.nsmallest(BLANK_CANDIDATE_WIDTH, without, key=sort_key)], False
+    return [*with_blank, *without], False
 
 
 def blanks_to_the_bag(tiles: list[str], dealt: int) -> str:
@@ -570,10 +570,8 @@ def rollout_reply(world: Game, table: LeaveTable, *, keep_blanks: bool = False) 
     """
     rack = world.rack()
     if keep_blanks and BLANK in rack:
-        found = generate_placements(
-            world.board, rack.replace(BLANK, ""), world.rules, limit=REPLY_WIDTH
-        )
-        return _reply_among(world, table, heapq.nsmallest(REPLY_WIDTH, found, key=sort_key))
+        found = best_placements(world.board, rack.replace(BLANK, ""), world.rules, REPLY_WIDTH)
+        return _reply_among(world, table, found)
     return _reply_among(world, table, best_moves(world, REPLY_WIDTH))
 
 
@@ -642,8 +640,7 @@ class DealReplies:
         """
         world = self.world
         replier = (world.to_move + 1) % len(world.racks)
-        found = generate_placements(world.board, world.rack(replier), world.rules, limit=self.width)
-        plays = heapq.nsmallest(self.width, found, key=sort_key)
+        plays = best_placements(world.board, world.rack(replier), world.rules, self.width)
         cells = world.board.cells
         self.base = [(play, _clearance(cells, play)) for play in plays]
         self.complete = len(plays) < self.width or world.board.tile_count == 0
