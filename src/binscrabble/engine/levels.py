@@ -56,7 +56,10 @@ STRATEGIES: Final[Mapping[str, str]] = {
     "random": "a random legal play",
     "greedy": "the highest-scoring play",
     "equity": "score plus the value of the tiles kept; exchanges when that is worth more",
-    "simulation": "Monte-Carlo look-ahead, two plies, over the best equity plays (1.5 s a move)",
+    "simulation": (
+        "Monte-Carlo look-ahead, two plies, for the chance of winning, over the best equity "
+        "plays (1.5 s a move)"
+    ),
 }
 #: Names whose players think for a while, and so take a time budget (``@SECONDS``).
 THINKING: Final = frozenset({"simulation", "hard", "max"})
@@ -116,12 +119,18 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
         return SimulationPlayer(
             budget=seconds or 4.5, candidates=8, plies=1, table=table, seed=seed, name=name
         )
-    # "simulation" looks two plies ahead (the opponent's reply and our answer), "hard" one.
+    if name == "simulation":
+        # Two plies (the opponent's reply and our answer), and the chance of winning after
+        # them rather than the mean spread: the games are won, not the points.
+        return SimulationPlayer(
+            budget=seconds or 1.5,
+            candidates=6,
+            plies=2,
+            table=table,
+            seed=seed,
+            name=name,
+            objective="win",
+        )
     return SimulationPlayer(
-        budget=seconds or 1.5,
-        candidates=6,
-        plies=2 if name == "simulation" else 1,
-        table=table,
-        seed=seed,
-        name=name,
+        budget=seconds or 1.5, candidates=6, plies=1, table=table, seed=seed, name=name
     )
