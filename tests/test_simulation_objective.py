@@ -1,0 +1,190 @@
+"""The win-chance objective of the simulation (objective="win", WinChance)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.levels import player_from_name
+from binscrabble.engine.players import Candidate, GreedyPlayer, ranked_candidates
+from binscrabble.engine.simulation import (
+    MOVER_EDGE,
+    PRIOR_ITERATIONS,
+    CandidateStatistics,
+    SimulationPlayer,
+    WinChance,
+    _settle,
+)
+from binscrabble.game import Game
+from binscrabble.move import Pass
+
+
+def midgame(seed: int = 3, turns: int = 6) -> Game:
+    """A game a few greedy turns in (the bag still holds tiles)."""
+    game = Game(("A", "B"), seed=seed)
+    greedy = GreedyPlayer()
+    for _ in range(turns):
+        game.push(greedy.choose(game))
+    assert game.bag_size > 0
+    return game
+
+
+def statistics_with(
+    values: list[float], deviation: float, chance: WinChance, equity: float = 0.0
+) -> CandidateStatistics:
+    entry = CandidateStatistics(Candidate(Pass(), 0, "", equity), chance=chance)
+    for value in values:
+        entry.add(value, deviation)
+    return entry
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+def test_chance_grows_with_the_value_and_is_half_at_the_movers_edge() -> None:
+    chance = WinChance.for_decision(spread=0.0, bag=40)
+    deviation = WinChance.deviation(20)
+    values = [chance.utility(value, deviation) for value in range(-200, 201, 10)]
+    assert values == sorted(values)
+    assert values[0] < values[-1]
+    assert chance.utility(MOVER_EDGE, deviation) == pytest.approx(chance.scale / 2)
+    # Near an even game one point of spread is worth about one unit of the scale.
+    slope = chance.utility(MOVER_EDGE + 0.5, WinChance.deviation(40)) - chance.utility(
+        MOVER_EDGE - 0.5, WinChance.deviation(40)
+    )
+    assert slope == pytest.approx(1.0, rel=1e-3)
+
+
+def test_a_finished_game_counts_its_result() -> None:
+    chance = WinChance(spread=-10.0, scale=2.0)
+    assert chance.utility(9.0, 0.0) == 0.0  # lost by 1
+    assert chance.utility(10.0, 0.0) == 1.0  # a draw is half a win
+    assert chance.utility(11.0, 0.0) == 2.0  # won by 1
+
+
+def test_the_spread_still_to_come_shrinks_as_the_game_ends() -> None:
+    deviations = [WinChance.deviation(bag) for bag in (80, 40, 10, 1)]
+    assert deviations == sorted(deviations, reverse=True)
+    assert WinChance.deviation(0, 18) > WinChance.deviation(0, 9) > WinChance.deviation(0, 2)
+    assert WinChance.deviation(0, 1) > 0
+
+
+def test_far_ahead_the_steady_candidate_wins_and_far_behind_the_risky_one() -> None:
+    deviation = WinChance.deviation(10)
+    for spread, steady_wins in ((90.0, True), (-60.0, False)):
+        chance = WinChance.for_decision(spread=spread, bag=10)
+        # The same mean (and equity), but one candidate's rollouts swing far more.
+        steady = statistics_with([0.0, 0.0, 0.0, 0.0], deviation, chance)
+        risky = statistics_with([-80.0, 80.0, -80.0, 80.0], deviation, chance)
+        _settle([steady, risky], iterations=4)
+        assert (steady.mean > risky.mean) is steady_wins, spread
+
+
+def test_points_decide_in_an_even_game() -> None:
+    chance = WinChance.for_decision(spread=0.0, bag=30)
+    deviation = WinChance.deviation(25)
+    better = statistics_with([MOVER_EDGE + 10.0] * 3, deviation, chance)
+    worse = statistics_with([MOVER_EDGE - 10.0] * 3, deviation, chance)
+    _settle([better, worse], iterations=3)
+    assert better.mean > worse.mean
+
+
+def test_the_prior_pulls_the_chance_towards_the_equity() -> None:
+    chance = WinChance.for_decision(spread=0.0, bag=30)
+    deviation = WinChance.deviation(25)
+    # Candidate equity 10; its two rollouts say 40 on average. The other candidates' mean
+    # change is 0, so the prior is the equity itself: the chance of the values shifted by -30.
+    entry = statistics_with([20.0, 60.0], deviation, chance, equity=10.0)
+    other = statistics_with([0.0, 0.0], deviation, chance, equity=0.0)
+    _settle([entry, other], iterations=2)
+    change = ((40.0 - 10.0) + 0.0) / 2
+    assert entry.prior == pytest.approx(10.0 + change)
+    shift = entry.prior - 40.0
+    simulated = chance.utility(20.0, deviation) + chance.utility(60.0, deviation)
+    prior = (chance.utility(20.0 + shift, deviation) + chance.utility(60.0 + shift, deviation)) / 2
+    expected = (simulated + PRIOR_ITERATIONS * prior) / (2 + PRIOR_ITERATIONS)
+    assert entry.mean == pytest.approx(expected)
+    # Before settling, and without the objective, the mean stays in points.
+    plain = CandidateStatistics(Candidate(Pass(), 0, "", 10.0))
+    plain.add(20.0)
+    plain.add(60.0)
+    assert plain.mean == pytest.approx(40.0)
+
+
+def test_values_dropped_with_an_unfinished_iteration_drop_their_deviations() -> None:
+    chance = WinChance.for_decision(spread=0.0, bag=30)
+    entry = statistics_with([1.0, 2.0, 3.0], 50.0, chance)
+    other = statistics_with([1.0, 2.0], 50.0, chance)
+    _settle([entry, other], iterations=2)
+    assert entry.values == [1.0, 2.0] and entry.deviations == [50.0, 50.0]
+    assert math.isfinite(entry.mean)
+
+
+# -- the player ----------------------------------------------------------------------------------
+
+
+def test_only_the_simulation_strategy_plays_for_the_win() -> None:
+    simulation = player_from_name("simulation@0.5")
+    assert isinstance(simulation, SimulationPlayer)
+    assert (simulation.objective, simulation.plies) == ("win", 2)
+    for name in ("hard", "max", "hard@1"):
+        level = player_from_name(name)
+        assert isinstance(level, SimulationPlayer)
+        assert (level.objective, level.plies) == ("spread", 1), name
+
+
+def test_an_unknown_objective_is_refused() -> None:
+    with pytest.raises(ValueError, match="objective"):
+        SimulationPlayer(objective="points")
+
+
+def test_the_win_objective_simulates_and_records_the_horizon() -> None:
+    game = midgame()
+    player = SimulationPlayer(
+        budget=60.0, candidates=3, plies=2, max_iterations=2, seed=4, objective="win"
+    )
+    move = player.choose(game)
+    report = player.last_report
+    assert game.is_legal(move)
+    assert report.iterations == 2
+    assert report.rollouts == 2 * len(report.candidates)
+    seat = game.to_move
+    lead = game.scores[seat] - game.scores[1 - seat]
+    for entry in report.candidates:
+        assert entry.chance is not None and entry.chance.spread == lead
+        assert len(entry.deviations) == entry.count == 2
+        assert all(deviation > 0 for deviation in entry.deviations)
+        # The settled mean is a chance on its scale: between 0 and the scale.
+        assert 0.0 <= entry.mean <= entry.chance.scale
+    best = max(report.candidates, key=lambda entry: (entry.mean, entry.candidate.equity))
+    assert move == best.candidate.move
+
+
+def test_the_win_objective_is_deterministic_with_a_seed_and_an_iteration_bound() -> None:
+    def run() -> tuple[object, list[float]]:
+        player = SimulationPlayer(
+            budget=60.0, candidates=3, plies=2, max_iterations=2, seed=9, objective="win"
+        )
+        move = player.choose(midgame(5, 4))
+        return move, [entry.mean for entry in player.last_report.candidates]
+
+    assert run() == run()
+
+
+def test_the_spread_objective_is_unchanged_by_the_new_bookkeeping() -> None:
+    # hard and max (objective "spread") compare plain means with the equity prior.
+    game = midgame(5, 4)
+    player = SimulationPlayer(budget=60.0, candidates=3, max_iterations=2, seed=2)
+    player.choose(game)
+    table = LeaveTable.default()
+    equities = {c.move: c.equity for c in ranked_candidates(game, table, limit=3, distinct=True)}
+    for entry in player.last_report.candidates:
+        assert entry.chance is None
+        assert entry.candidate.equity == pytest.approx(equities[entry.candidate.move])
+        if entry.count and entry.prior is not None:
+            expected = (sum(entry.values) + PRIOR_ITERATIONS * entry.prior) / (
+                entry.count + PRIOR_ITERATIONS
+            )
+            assert entry.mean == pytest.approx(expected)
