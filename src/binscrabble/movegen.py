@@ -394,6 +394,11 @@ class _Context:
     kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
+    #: For the sides of a play that adds the new `=`: the same rules with one `=` fewer on
+    #: the rack (a natural one when the rack holds one, else a blank), since that `=` takes
+    #: a tile every such equation needs (:func:`_make_context`). None when those sides are
+    #: this context's own (or no `=` can be added).
+    equals_sides: _Context | None = None
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -410,6 +415,27 @@ _FIELD_MASK: Final = (1 << _FIELD_BITS) - 1
 
 
 def _make_context(rack: str, rules: Rules) -> _Context:
+    """The context of one call, with its :attr:`_Context.equals_sides`.
+
+    Sides beside the new `=` are enumerated for the rack without that `=`: without a
+    natural `=` it takes a blank, and the sides then have one blank fewer to show any option
+    with (on a 9-tile rack with one blank and no `=` that is the difference between strings
+    of the rack's own faces and strings of all eleven faces). The join still checks every
+    equation against the whole rack, the new `=` included, so the equations are the same;
+    only fillings no equation could use are never made. Which tile the new `=` spends does
+    not matter: the blanks an option usage needs beyond the natural tiles are the same
+    either way (one more `=` counted against the whole rack, or one `=` fewer on the rack).
+    """
+    context = _make_rack_context(rack, rules)
+    # A natural `=` shows in a side only rotated: without `rotated_equals` the sides of the
+    # rack with one `=` fewer are this rack's own, so they share this context's caches.
+    if context.equals_usable and ("=" not in rack or rules.rotated_equals):
+        spent = "=" if "=" in rack else BLANK
+        context.equals_sides = _make_rack_context(rack.replace(spent, "", 1), rules)
+    return context
+
+
+def _make_rack_context(rack: str, rules: Rules) -> _Context:
     counts = [0] * (_BLANK_FIELD + 1)
     for code in rack:
         if code == BLANK:
@@ -991,8 +1017,13 @@ def _join(
     equals_slot: int,
     out: list[_JoinGroup],
     reach: Callable[[int], bool] | None = None,
+    side_context: _Context | None = None,
 ) -> bool:
     """Pair up fillings of the sides that share a value and that the rack can show together.
+
+    Sides are enumerated and cached in `side_context` (by default `context`: the sides of a
+    play that adds the new `=` come from :attr:`_Context.equals_sides`); the rack check of
+    the join is always against `context`, the whole rack.
 
     `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
     or -1; it is inserted into the options there. Appends the equations as groups
@@ -1004,7 +1035,9 @@ def _join(
     large enough bonus, the costliest side is not enumerated, and this returns False (the
     equations appended are then not all of them).
     """
-    side_cache = context.side_cache
+    if side_context is None:
+        side_context = context
+    side_cache = side_context.side_cache
     layouts = context.layouts
     # Two sides are the commonest join: looked up without a comprehension's own frame.
     if len(sides) == 2:
@@ -1071,7 +1104,7 @@ def _join(
                 return False
             enumerated = known[position]
             if enumerated is None:
-                enumerated = _enumerate_side(context, sides[position])
+                enumerated = _enumerate_side(side_context, sides[position])
             tables[position] = enumerated
             shared = set(enumerated) if shared is None else shared.intersection(enumerated)
             if not shared:
@@ -1225,6 +1258,7 @@ def _segment_groups(
                 complete = _join(context, sides, -1, out, reach)
             break
     if context.equals_usable:
+        equals_sides = context.equals_sides or context
         splits = context.splits
         free_index = -1
         last = len(items) - 1
@@ -1249,7 +1283,9 @@ def _segment_groups(
             if right is _UNSPLIT:
                 right = splits[half] = _split_sides(half)
             if right is not None:
-                complete = _join(context, left + right, free_index, out, reach) and complete
+                complete = (
+                    _join(context, left + right, free_index, out, reach, equals_sides) and complete
+                )
     return out, complete
 
 
