@@ -951,6 +951,31 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     return results
 
 
+def _narrowed_side(
+    context: _Context, items: tuple[str | int, ...], whole: dict[int, _SideBucket]
+) -> dict[int, _SideBucket]:
+    """:func:`_enumerate_side` for `context`, from the side's fillings for a larger rack.
+
+    `whole` holds the side's fillings for the whole rack (the side was met beside a fixed
+    `=` too); those `context` (the rack with one `=` fewer) can show are exactly its usage
+    groups that fit the smaller rack, so they are kept by group, not enumerated again.
+    """
+    guarded = context.rack_guarded
+    blanks = context.blanks
+    results: dict[int, _SideBucket] = {}
+    for value, bucket in whole.items():
+        kept = {
+            usage: parts
+            for usage, parts in bucket.items()
+            if (guarded - usage) & _GUARDS == _GUARDS
+            or (blanks and _deficit(context, usage) <= blanks)
+        }
+        if kept:
+            results[value] = kept
+    context.side_cache[items] = results
+    return results
+
+
 def _identity_kinds(rules: Rules) -> tuple[int, ...]:
     """Per identity marks (see :func:`_push`): -1 when the rules forbid a side with them
     (a fragment whose switch is off, or a chain within the side while ``identity_chains``
@@ -1104,7 +1129,13 @@ def _join(
                 return False
             enumerated = known[position]
             if enumerated is None:
-                enumerated = _enumerate_side(side_context, sides[position])
+                side = sides[position]
+                whole = context.side_cache.get(side) if side_context is not context else None
+                enumerated = (
+                    _enumerate_side(side_context, side)
+                    if whole is None
+                    else _narrowed_side(side_context, side, whole)
+                )
             tables[position] = enumerated
             shared = set(enumerated) if shared is None else shared.intersection(enumerated)
             if not shared:
