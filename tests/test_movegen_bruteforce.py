@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 from typing import Any
 
 from bruteforce import legal_placements
@@ -43,8 +44,10 @@ RACKS = ((3, 0), (4, 0), (3, 1), (3, 2), (3, 3))
 # 12 games x 5 moments x 5 racks = 300 positions.
 
 
+@cache
 def _positions() -> list[Case]:
-    """The 300 positions, built the same way on every run."""
+    """The 300 positions, built the same way on every run (once per test session: playing
+    the games takes seconds, and the tests only read them)."""
     found = []
     for seed, rules in enumerate(RULE_SETS):
         rng = random.Random(seed)
@@ -90,6 +93,30 @@ def test_positions_cover_what_they_should() -> None:
     assert any(all(row == "." * 15 for row in rows) for _, rows, *_ in cases)
     assert any(sum(row.count(".") for row in rows) < 225 - 60 for _, rows, *_ in cases)
     assert any(rotated for *_, rotated, _ in cases)
+
+
+def test_positions_cover_the_racks_whose_new_equals_narrows_the_sides() -> None:
+    # Sides beside a new `=` are enumerated for the rack without that `=` (docs/movegen.md,
+    # step 4): without a natural `=` on the rack it takes a blank, and under rotated_equals a
+    # natural `=` spent on it no longer shows in a side. The oracle must see both kinds of
+    # rack, with plays found that put a new flat `=` down in each.
+    games = [game_of(case) for case in _positions()]
+    blank_for_equals = [game for game in games if BLANK in game.rack() and "=" not in game.rack()]
+    rotated_with_natural = [
+        game
+        for game in games
+        if game.rules.rotated_equals and "=" in game.rack() and BLANK in game.rack()
+    ]
+    for group in (blank_for_equals, rotated_with_natural):
+        adding_equals = 0
+        for game in group:
+            for move in generate_placements(game.board, game.rack(), game.rules):
+                if any(tile.face == "=" and not tile.rotated for tile in move.tiles):
+                    adding_equals += 1
+                    break
+            if adding_equals == 5:
+                break
+        assert adding_equals == 5, (len(group), adding_equals)
 
 
 def test_generator_equals_bruteforce_on_300_positions() -> None:
