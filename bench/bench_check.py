@@ -148,8 +148,26 @@ def command_rate(texts: list[str], passes: int = 3) -> tuple[float, float]:
         os.unlink(path)
 
 
+def machine_speed(passes: int = 5) -> float:
+    """CPU milliseconds of a fixed counting loop (3 million additions), best of `passes`.
+
+    The machine's own speed drifts (the same loop takes 120-220 ms from one minute to the
+    next): printed before and after the library figures, it tells a slow spell of the host
+    from a slow change of the code.
+    """
+    best = float("inf")
+    for _ in range(passes):
+        started = time.process_time()
+        total = 0
+        for number in range(3_000_000):
+            total += number
+        best = min(best, time.process_time() - started)
+    return 1000 * best
+
+
 def main() -> None:
     rules = Rules()
+    print(f"machine speed: a 3-million-addition loop takes {machine_speed():.0f} ms (CPU)")
     started = time.perf_counter()
     texts = corpus(rules)
     built = time.perf_counter() - started
@@ -168,6 +186,7 @@ def main() -> None:
         f"wall ({1e6 / wall:.2f} µs), {cpu:,.0f} strings/s CPU ({1e6 / cpu:.2f} µs); "
         f"median pass {median:,.0f}/s"
     )
+    print(f"machine speed: the same loop now takes {machine_speed():.0f} ms (CPU)")
     wall, cpu = command_rate(texts)
     print(
         f"binscrabble check < corpus (whole process): {wall:,.0f} strings/s wall, "
