@@ -57,6 +57,17 @@ def test_chance_grows_with_the_value_and_is_half_at_the_movers_edge() -> None:
     assert slope == pytest.approx(1.0, rel=1e-3)
 
 
+def test_the_edge_goes_to_the_seat_to_move_at_the_horizon() -> None:
+    deviation = WinChance.deviation(30)
+    # Two plies: the opponent moves next, so an even spread there is less than even for us.
+    two = WinChance.for_decision(spread=0.0, bag=40, plies=2)
+    one = WinChance.for_decision(spread=0.0, bag=40, plies=1)
+    assert not two.ours_to_move and one.ours_to_move
+    assert two.utility(0.0, deviation) < two.scale / 2 < one.utility(0.0, deviation)
+    assert two.utility(MOVER_EDGE, deviation) == pytest.approx(two.scale / 2)
+    assert one.utility(-MOVER_EDGE, deviation) == pytest.approx(one.scale / 2)
+
+
 def test_a_finished_game_counts_its_result() -> None:
     chance = WinChance(spread=-10.0, scale=2.0)
     assert chance.utility(9.0, 0.0) == 0.0  # lost by 1

@@ -140,8 +140,9 @@ class WinChance:
     A rollout ends `value` points better off than the decision started (our points minus the
     opponent's, plus the leaves), `spread` being our lead then. The rest of the game is
     modelled as normal noise (REMAINING_SPREAD_BASE): its standard deviation `deviation`
-    shrinks as the bag empties, and the seat to move at the horizon (the opponent, after our
-    answer) has an edge of MOVER_EDGE. The chance is multiplied by `scale` (the decision's
+    shrinks as the bag empties, and the seat to move at the horizon has an edge of
+    MOVER_EDGE: the opponent after our answer (two plies), we after its reply (one ply,
+    `ours_to_move`). The chance is multiplied by `scale` (the decision's
     deviation times the square root of 2 pi), so that in an even game one point of spread
     is worth about one unit: far ahead or far behind, points count for less, and the
     objective prefers safe moves when ahead and risky ones when behind, as the chance of
@@ -158,6 +159,9 @@ class WinChance:
 
     spread: float
     scale: float
+    #: Whether our seat is to move at the rollout's horizon (an odd number of plies: the
+    #: edge of the seat to move is then ours).
+    ours_to_move: bool = False
 
     @staticmethod
     def deviation(bag: int, rack_tiles: int = 18) -> float:
@@ -172,9 +176,14 @@ class WinChance:
         return max(MIN_REMAINING_SPREAD, EMPTY_BAG_SPREAD * rack_tiles * rack_tiles)
 
     @classmethod
-    def for_decision(cls, spread: float, bag: int) -> WinChance:
-        """The objective of a decision taken with a lead of `spread` and `bag` tiles left."""
-        return cls(spread=spread, scale=cls.deviation(bag) * math.sqrt(2 * math.pi))
+    def for_decision(cls, spread: float, bag: int, plies: int = 2) -> WinChance:
+        """The objective of a decision taken with a lead of `spread` and `bag` tiles left,
+        whose rollouts play `plies` moves after the candidate."""
+        return cls(
+            spread=spread,
+            scale=cls.deviation(bag) * math.sqrt(2 * math.pi),
+            ours_to_move=plies % 2 == 1,
+        )
 
     def utility(self, value: float, deviation: float) -> float:
         """The chance of winning after a rollout worth `value` points, whose horizon leaves
@@ -182,7 +191,8 @@ class WinChance:
         if deviation <= 0:
             final = self.spread + value
             return self.scale * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
-        margin = self.spread + value - min(MOVER_EDGE, EDGE_PER_DEVIATION * deviation)
+        edge = min(MOVER_EDGE, EDGE_PER_DEVIATION * deviation)
+        margin = self.spread + value + (edge if self.ours_to_move else -edge)
         return self.scale * 0.5 * (1.0 + math.erf(margin / (deviation * math.sqrt(2.0))))
 
 
@@ -417,7 +427,7 @@ class SimulationPlayer:
         seat = game.to_move
         chance = None
         if self.objective == "win":
-            chance = WinChance.for_decision(_spread(game.scores, seat), game.bag_size)
+            chance = WinChance.for_decision(_spread(game.scores, seat), game.bag_size, self.plies)
         statistics = [CandidateStatistics(candidate, chance=chance) for candidate in top]
         self.last_report.candidates = statistics
         if len(top) == 1:
