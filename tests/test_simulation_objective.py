@@ -8,7 +8,13 @@ import pytest
 
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
-from binscrabble.engine.players import Candidate, GreedyPlayer, ranked_candidates
+from binscrabble.engine.players import (
+    Candidate,
+    EquityEvaluator,
+    EquityPlayer,
+    GreedyPlayer,
+    ranked_candidates,
+)
 from binscrabble.engine.simulation import (
     MOVER_EDGE,
     PRIOR_ITERATIONS,
@@ -16,9 +22,12 @@ from binscrabble.engine.simulation import (
     SimulationPlayer,
     WinChance,
     _settle,
+    answer_with_blanks_as_ones,
+    rollout_reply,
 )
 from binscrabble.game import Game
-from binscrabble.move import Pass
+from binscrabble.move import Exchange, Pass, Place
+from binscrabble.rules import BLANK
 
 
 def midgame(seed: int = 3, turns: int = 6) -> Game:
@@ -199,3 +208,48 @@ def test_the_spread_objective_is_unchanged_by_the_new_bookkeeping() -> None:
                 entry.count + PRIOR_ITERATIONS
             )
             assert entry.mean == pytest.approx(expected)
+
+
+# -- our answer with a kept blank (two plies) -------------------------------------------------
+
+
+def equity_game_position(seed: int, turns: int) -> Game:
+    game = Game(("A", "B"), seed=seed)
+    equity = EquityPlayer()
+    for _ in range(turns):
+        game.push(equity.choose(game))
+    return game
+
+
+def test_two_plies_no_longer_throw_the_blank_back() -> None:
+    # Seed 3 after 5 equity turns: rack =~0=00?0= with 67 tiles in the bag. Answering
+    # without the blank, the two-ply rollouts exchanged 00===? (the blank with them);
+    # with the blank standing for a 1 they keep it.
+    game = equity_game_position(3, 5)
+    assert BLANK in game.rack() and game.bag_size == 67
+    for objective in ("spread", "win"):
+        player = SimulationPlayer(
+            budget=60.0, candidates=6, plies=2, max_iterations=2, seed=7, objective=objective
+        )
+        move = player.choose(game)
+        assert isinstance(move, Exchange), move
+        assert BLANK not in move.tiles, (objective, move)
+
+
+def test_the_answer_keeps_the_blanks_it_does_not_need() -> None:
+    table = LeaveTable.default()
+    game = equity_game_position(3, 5)
+    rack = game.rack()
+    answer = answer_with_blanks_as_ones(game, table)
+    evaluator = EquityEvaluator(game, table)
+    assert answer.equity == pytest.approx(answer.score + evaluator.leave_value(answer.leave))
+    if isinstance(answer.move, Place):
+        used_ones = sum(1 for tile in answer.move.tiles if tile.face == "1")
+        needed = max(0, used_ones - rack.count("1"))
+        assert answer.leave.count(BLANK) == rack.count(BLANK) - needed
+    # Like every rollout move, it is chosen among the best scores only: here it plays the
+    # blank as a 1 for 22 points where the best play without the blank makes 16 (keeping
+    # the blank, whose leave is then about as good).
+    without = rollout_reply(game, table, keep_blanks=True)
+    assert answer.score > without.score
+    assert answer.equity == pytest.approx(without.equity, abs=1.0)
