@@ -564,7 +564,7 @@ class SimulationPlayer:
                 if ply == 0 and replies is not None:
                     reply = replies.reply(candidate.move)
                 else:
-                    reply = rollout_reply(world, self.table, keep_blanks=ply == 1)
+                    reply = rollout_reply(world, self.table)
                 world.push(reply.move, checked=False)
                 pushed += 1
                 if ply == 0:
@@ -689,8 +689,9 @@ def rollout_reply(world: Game, table: LeaveTable, *, keep_blanks: bool = False) 
     candidates are played in one deal.)
 
     With `keep_blanks`, only plays without the rack's blanks are looked at (their leave
-    keeps the blanks): our own answer in a two-ply rollout, where a blank kept from the
-    candidate would make every answer cost 3 to 10 times as much to find.
+    keeps the blanks): a cheap answer for a rack with a blank, but one tile short of a rack
+    whose blank was played, so the two-ply simulation answers a kept blank with
+    :func:`answer_with_blanks_as_ones` instead.
     """
     rack = world.rack()
     if keep_blanks and BLANK in rack:
