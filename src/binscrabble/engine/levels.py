@@ -12,8 +12,9 @@ The levels, weakest first:
 - ``easy`` sees half of the plays and takes the best-scoring one it sees;
 - ``medium`` is the equity player (score plus leave value, sees everything);
 - ``hard`` simulates (up to) the 6 best equity moves for about 1.5 s per move;
-- ``max`` simulates (up to) the 8 best equity moves for about 4.5 s per move (three times the
-  iterations of ``hard``).
+- ``max`` simulates (up to) the 8 best equity moves for about 4.5 s per move, two plies ahead
+  (the opponent's reply and our answer) and for the chance of winning, like the
+  ``simulation`` strategy.
 
 >>> player_from_name("greedy").name
 'greedy'
@@ -49,7 +50,7 @@ LEVELS: Final[Mapping[str, str]] = {
     "easy": "sees half of the plays, takes the best-scoring it sees",
     "medium": "best score plus the value of the tiles kept (equity)",
     "hard": "looks a move ahead by simulation, about 1.5 s a move",
-    "max": "looks a move ahead by longer simulation, about 4.5 s a move",
+    "max": "looks two moves ahead by simulation, for the win, about 4.5 s a move",
 }
 #: The strategies the levels are built from.
 STRATEGIES: Final[Mapping[str, str]] = {
@@ -116,8 +117,17 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name == "easy":
         return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
     if name == "max":
+        # The `simulation` strategy (two plies, for the chance of winning) with three times
+        # hard's time: a longer one-ply simulation converges to moves no stronger than
+        # equity's (docs/engine.md), so the time goes to looking further instead.
         return SimulationPlayer(
-            budget=seconds or 4.5, candidates=8, plies=1, table=table, seed=seed, name=name
+            budget=seconds or 4.5,
+            candidates=8,
+            plies=2,
+            table=table,
+            seed=seed,
+            name=name,
+            objective="win",
         )
     if name == "simulation":
         # Two plies (the opponent's reply and our answer), and the chance of winning after
