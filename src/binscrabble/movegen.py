@@ -1860,7 +1860,13 @@ def _search(
     cross_cache = _cross_cache(rules)
     cells = board.cells
     first_play = board.is_empty()
+    # At most one `=` goes down as an `=` (RULES.md §4); the others only rotated, under
+    # rotated_equals. A segment needs one tile per free square, so with two `=` or more on
+    # a rack (common late in a game), the longest segments cannot be filled at all.
+    equals_count = rack.count("=")
     rack_size = len(rack)
+    if equals_count > 1 and not rules.rotated_equals:
+        rack_size -= equals_count - 1
     bingo = rules.bingo_bonus
     parallel = rules.parallel_numbers
     keeper = _BestScores(limit) if limit is not None else None
