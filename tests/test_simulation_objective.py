@@ -145,14 +145,23 @@ def test_values_dropped_with_an_unfinished_iteration_drop_their_deviations() -> 
 # -- the player ----------------------------------------------------------------------------------
 
 
-def test_only_the_simulation_strategy_plays_for_the_win() -> None:
+def test_the_simulation_strategy_and_max_play_for_the_win_hard_for_points() -> None:
     simulation = player_from_name("simulation@0.5")
     assert isinstance(simulation, SimulationPlayer)
-    assert (simulation.objective, simulation.plies) == ("win", 2)
-    for name in ("hard", "max", "hard@1"):
+    assert (simulation.objective, simulation.plies, simulation.rollout_exchanges) == (
+        "win",
+        2,
+        True,
+    )
+    # max is the simulation strategy with more time (commit 3100aea), without the rollouts'
+    # exchanges, which were added after its measurements.
+    level = player_from_name("max")
+    assert isinstance(level, SimulationPlayer)
+    assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
+    for name in ("hard", "hard@1"):
         level = player_from_name(name)
         assert isinstance(level, SimulationPlayer)
-        assert (level.objective, level.plies) == ("spread", 1), name
+        assert (level.objective, level.plies, level.rollout_exchanges) == ("spread", 1, False)
 
 
 def test_an_unknown_objective_is_refused() -> None:

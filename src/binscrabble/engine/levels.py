@@ -140,6 +140,7 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
             seed=seed,
             name=name,
             objective="win",
+            rollout_exchanges=True,
         )
     return SimulationPlayer(
         budget=seconds or 1.5, candidates=6, plies=1, table=table, seed=seed, name=name
