@@ -1,0 +1,158 @@
+"""Exchanges in the rollouts (rollout_exchanges, best_exchange): the opponent's reply and our
+two-ply answer may be exchanges, as the equity player's moves may."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from binscrabble.board import Board
+from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.players import (
+    Candidate,
+    EquityEvaluator,
+    GreedyPlayer,
+    candidate_order,
+    distinct_subsets,
+    ranked_candidates,
+)
+from binscrabble.engine.simulation import (
+    SimulationPlayer,
+    _spread,
+    answer_with_blanks_as_ones,
+    best_exchange,
+    blanks_to_the_bag,
+    imagined_game,
+    rollout_reply,
+)
+from binscrabble.game import Game
+from binscrabble.move import Exchange
+from binscrabble.rules import BLANK, Rules
+
+TABLE = LeaveTable.default()
+
+
+def midgame(seed: int, turns: int = 4) -> Game:
+    game = Game(("A", "B"), seed=seed)
+    greedy = GreedyPlayer()
+    for _ in range(turns):
+        game.push(greedy.choose(game))
+    assert game.bag_size >= 9
+    return game
+
+
+def test_best_exchange_keeps_the_most_valuable_tiles() -> None:
+    for seed in range(6):
+        game = midgame(seed)
+        exchange = best_exchange(game, TABLE)
+        assert exchange is not None
+        assert isinstance(exchange.move, Exchange)
+        rack = game.rack()
+        evaluator = EquityEvaluator(game, TABLE)
+        # Every strict sub-rack may be kept; the best leave value wins.
+        values = [evaluator.leave_value(kept) for kept in distinct_subsets(rack)]
+        assert exchange.equity == max(values[:-1])
+        assert exchange.score == 0
+        assert sorted(exchange.leave + exchange.move.tiles) == sorted(rack)
+        assert len(exchange.leave) < len(rack)
+
+
+def test_no_exchange_with_a_short_bag() -> None:
+    game = Game.from_setup(Rules(), Board(), ["===+-1", "000"], bag=list("10=" * 2 + "01"))
+    assert game.bag_size == 8
+    assert best_exchange(game, TABLE) is None
+    game = Game.from_setup(Rules(), Board(), ["===+-1", "000"], bag=list("10=" * 3))
+    exchange = best_exchange(game, TABLE)
+    assert exchange is not None and exchange.leave == "1"
+
+
+def expected_rollout(world: Game, seat: int, candidate: Candidate) -> tuple[float, int]:
+    """The two-ply rollout value with exchanges, computed step by step; and how many of its
+    two moves were exchanges that beat the placements."""
+    exchanges = 0
+    before = world.scores[:]
+    pushed = 0
+    try:
+        world.push(candidate.move, checked=False)
+        pushed += 1
+        value = candidate.equity
+        if not world.is_over():
+            reply = rollout_reply(world, TABLE)
+            exchange = best_exchange(world, TABLE)
+            if exchange is not None and candidate_order(exchange) < candidate_order(reply):
+                reply, exchanges = exchange, exchanges + 1
+            world.push(reply.move, checked=False)
+            pushed += 1
+            value -= reply.equity
+            if not world.is_over():
+                blank = BLANK in world.rack()
+                if blank:
+                    answer = answer_with_blanks_as_ones(world, TABLE)
+                else:
+                    answer = rollout_reply(world, TABLE)
+                exchange = best_exchange(world, TABLE)
+                if exchange is not None and candidate_order(exchange) < candidate_order(answer):
+                    answer, blank, exchanges = exchange, True, exchanges + 1
+                value += answer.equity - (candidate.equity - candidate.score)
+                if not blank:
+                    world.push(answer.move, checked=False)
+                    pushed += 1
+        if world.is_over():
+            return float(_spread(world.scores, seat) - _spread(before, seat)), exchanges
+        return value, exchanges
+    finally:
+        for _ in range(pushed):
+            world.pop()
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_rollouts_let_exchanges_compete(seed: int) -> None:
+    game = midgame(seed)
+    seat = game.to_move
+    candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
+    with_exchanges = SimulationPlayer(plies=2, rollout_exchanges=True)
+    without = SimulationPlayer(plies=2)
+    unseen = list(game.unseen(seat))
+    dealt = len(game.racks[1 - seat])
+    rng = random.Random(seed)
+    exchanges = 0
+    for _ in range(6):
+        rng.shuffle(unseen)
+        world = imagined_game(game, seat, blanks_to_the_bag(unseen, dealt), seed=3)
+        snapshot = (world.board.cells[:], [rack for rack in world.racks], world.bag_size)
+        for candidate in candidates:
+            expected, used = expected_rollout(world, seat, candidate)
+            value, _ = with_exchanges._rollout(world, seat, candidate)
+            assert value == pytest.approx(expected)
+            plain, _ = without._rollout(world, seat, candidate)
+            if used:
+                exchanges += 1
+                # An exchange is only taken when it is worth more to its side.
+                assert value != plain
+            else:
+                assert value == plain
+            # The rollout takes every move back.
+            assert (world.board.cells[:], list(world.racks), world.bag_size) == snapshot
+    # The positions were chosen so that some deal leaves a side a rack worth exchanging.
+    assert exchanges > 0
+
+
+def test_the_answer_exchanges_a_hopeless_rack() -> None:
+    # We keep six = after our play; whatever we draw, the best equity is to exchange them.
+    board = Game(("A", "B"), seed=1).board
+    game = Game.from_setup(
+        Rules(), board, ["1=1======", "110100110"], bag=list("=" * 4 + "+-" * 4 + "1" * 12)
+    )
+    candidate = next(
+        entry
+        for entry in ranked_candidates(game, TABLE, include_exchanges=False)
+        if entry.leave.count("=") >= 5
+    )
+    world = game.copy()
+    value, _ = SimulationPlayer(plies=2, rollout_exchanges=True)._rollout(world, 0, candidate)
+    plain, _ = SimulationPlayer(plies=2)._rollout(world, 0, candidate)
+    expected, used = expected_rollout(world, 0, candidate)
+    assert used >= 1
+    assert value == pytest.approx(expected)
+    assert value > plain
