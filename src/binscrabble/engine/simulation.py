@@ -731,7 +731,7 @@ def best_exchange(world: Game, table: LeaveTable) -> Candidate | None:
 
     With ``rollout_exchanges`` (the ``simulation`` strategy) it competes with the rollouts'
     placements, for the opponent's reply and our answer, as it does for the equity player:
-    in the rollouts of 22 middle-game decisions (two equity games), it was the better
+    in the rollouts of 23 middle-game decisions (two equity games), it was the better
     equity in 97 of 484 replies and answers, by 13 points on average.
 
     >>> from binscrabble.board import Board
