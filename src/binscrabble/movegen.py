@@ -551,6 +551,10 @@ _ROTATED_CHARACTER: Final = "R"
 _OPTION_OF_CHARACTER: Final = {
     character: option for option, character in enumerate(_SIDE_CHARACTERS)
 }
+#: (option, character) for every character a free square can show in a side's text, and
+#: the new `=` (``=``, which shows in no side).
+_EQUALS_CHARACTER: Final = "="
+_CHARACTER_OPTIONS: Final = tuple(enumerate(_SIDE_CHARACTERS))
 _CHARACTER_EFFECTS: Final = {
     "0": (_DIGITS, 2, 0, 1),
     "1": (_DIGITS, 2, 1, 1),
@@ -1498,7 +1502,7 @@ def generate_placements(
         if limit is not None:
             return MoveList(moves)
         total = rows.move_count(found)
-    return MoveList._lazy(total, _listed(found, rows))
+    return MoveList._lazy(total, _listed(found, rows.batches()))
 
 
 @contextmanager
@@ -1540,10 +1544,31 @@ def _row_moves(rack: _Rack, row: _Row) -> list[GeneratedMove]:
     return moves
 
 
-def _listed(rack: _Rack, rows: Iterable[_Row]) -> Iterator[GeneratedMove]:
+def _listed(rack: _Rack, batches: Iterable[list[_Row]]) -> Iterator[GeneratedMove]:
     """The moves of the rows in the order they were found (that of generate_placements)."""
-    for row in rows:
-        yield from _row_moves(rack, row)
+    for rows in batches:
+        yield from _batch_moves(rack, rows)
+
+
+def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
+    """The moves of `rows`, in order: :func:`_row_moves` of each."""
+    moves: list[GeneratedMove] = []
+    append = moves.append
+    if not rack.blanks:
+        for squares, options, text, value, direction, score, _, _ in rows:
+            append(GeneratedMove(squares, options, (), score, text, value, direction))
+        return moves
+    known = rack.realizations
+    for squares, options, text, value, direction, natural_score, losses, _ in rows:
+        realizations = known.get(options)
+        if realizations is None:
+            realizations = _realizations(rack, options)
+        for blanks in realizations:
+            score = natural_score
+            for position in blanks:
+                score -= losses[position][options[position]]
+            append(GeneratedMove(squares, options, blanks, score, text, value, direction))
+    return moves
 
 
 _HeapEntry = tuple[
@@ -2075,9 +2100,14 @@ class _FoundRows:
         self.extra: list[_Row] = []
 
     def __iter__(self) -> Iterator[_Row]:
+        for batch in self.batches():
+            yield from batch
+
+    def batches(self) -> Iterator[list[_Row]]:
+        """The rows, a segment at a time."""
         for segment in self.segments:
-            yield from segment
-        yield from self.extra
+            yield segment.rows()
+        yield self.extra
 
     def move_count(self, rack: _Rack) -> int:
         """How many moves the rows make (blank variants included)."""
@@ -2353,6 +2383,34 @@ def _emit_segment(
                 )
 
 
+_READINGS: dict[tuple[int, int, tuple[int, ...] | None], dict[str, tuple[int, int]]] = {}
+
+
+def _reading(
+    sq: int, word_multiplier: int, cross_scores: tuple[int, ...] | None
+) -> dict[str, tuple[int, int]]:
+    """Per character a free square at `sq` may show: its option, and what it adds to a
+    play's natural score there (letter points times the play's word multiplier, plus the
+    crossing run's score `cross_scores`). Cached: squares recur in every segment through
+    them."""
+    key = (sq, word_multiplier, cross_scores)
+    found = _READINGS.get(key)
+    if found is None:
+        letter_table = _LETTER_TABLES[sq]
+        found = {
+            character: (
+                option,
+                letter_table[option] * word_multiplier
+                + (0 if cross_scores is None else cross_scores[option]),
+            )
+            for option, character in _CHARACTER_OPTIONS
+        }
+        if len(_READINGS) >= 1 << 16:
+            _READINGS.clear()
+        _READINGS[key] = found
+    return found
+
+
 class _SegmentScoring:
     """What scores the equations of one segment: per free square and option, the letter
     score in the main run, the crossing run's whole score, and what a blank loses there."""
@@ -2392,6 +2450,16 @@ class _SegmentScoring:
         # Under parallel_numbers a number crossing does not count as touching: a segment
         # that touches only through crossings keeps the equations with an equation crossing.
         self.check_touch = check_touch
+
+    def reading(self) -> list[dict[str, tuple[int, int]]]:
+        """Per free square, per character of a side's text (:func:`_frontier`; ``=`` for
+        the new `=`): the option it shows and what it adds to the natural score (letter
+        points times the word multiplier, plus the crossing run's score)."""
+        word_multiplier = self.word_multiplier
+        return [
+            _reading(sq, word_multiplier, cross_table)
+            for sq, cross_table in zip(self.squares, self.cross_tables, strict=True)
+        ]
 
     def row(self, filling: _Filling) -> _Row | None:
         """The row of one equation; None when it does not touch (see `check_touch`)."""
@@ -2444,15 +2512,106 @@ class _SegmentRows:
         self.made: list[_Row] | None = None
 
     def __iter__(self) -> Iterator[_Row]:
+        return iter(self.rows())
+
+    def rows(self) -> list[_Row]:
+        """Every row, in the order of the groups' equations (:func:`_group_fillings`)."""
         if self.made is not None:
-            yield from self.made
-            return
-        row_of = self.scoring.row
-        for group in self.groups:
-            for filling in _group_fillings(group, self.chains, self.rotated):
-                row = row_of(filling)
-                if row is not None:
-                    yield row
+            return self.made
+        scoring = self.scoring
+        chains = self.chains
+        rotated = self.rotated
+        found: list[_Row] = []
+        if scoring.check_touch:
+            # Under parallel_numbers, a segment touching only through crossings (rare).
+            row_of = scoring.row
+            for group in self.groups:
+                for filling in _group_fillings(group, chains, rotated):
+                    row = row_of(filling)
+                    if row is not None:
+                        found.append(row)
+            return found
+        append = found.append
+        reading = scoring.reading()
+        squares = scoring.squares
+        direction = scoring.direction
+        word_multiplier = scoring.word_multiplier
+        bingo = scoring.bingo
+        blank_losses = scoring.blank_losses
+        for value, equals_slot, free_positions, parts, usage, _ in self.groups:
+            if len(parts) != 2:
+                row_of = scoring.row
+                for filling in _group_fillings(
+                    (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
+                ):
+                    row = row_of(filling)
+                    if row is not None:
+                        append(row)
+                continue
+            # Two sides (the commonest case): each side's fillings read once (options,
+            # and points: letter points times the word multiplier plus crossing scores),
+            # then paired.
+            first_positions, second_positions = free_positions
+            first_count = len(first_positions)
+            points = bonus(value) * word_multiplier + bingo
+            if equals_slot >= 0:
+                equals_options: tuple[int, ...] = (_EQUALS_OPTION,)
+                points += reading[first_count][_EQUALS_CHARACTER][1]
+                second_start = first_count + 1
+            else:
+                equals_options = ()
+                second_start = first_count
+            first_places = [(at, reading[index]) for index, at in enumerate(first_positions)]
+            second_places = [
+                (at, reading[index]) for index, at in enumerate(second_positions, second_start)
+            ]
+            (first_plain, first_fragments), (second_plain, second_fragments) = parts
+            if chains:
+                pairs = [(first_plain + first_fragments, second_plain + second_fragments)]
+            else:
+                pairs = [(first_plain, second_plain)]
+                if first_fragments:
+                    pairs.append((first_fragments, second_plain))
+                if second_fragments:
+                    pairs.append((first_plain, second_fragments))
+            for first_texts, second_texts in pairs:
+                if not first_texts or not second_texts:
+                    continue
+                second_read = []
+                for text in second_texts:
+                    options = []
+                    gained = 0
+                    for at, table in second_places:
+                        option, option_points = table[text[at]]
+                        options.append(option)
+                        gained += option_points
+                    if rotated:
+                        text = text.replace(_ROTATED_CHARACTER, "11")
+                    second_read.append(("=" + text, tuple(options), gained))
+                for text in first_texts:
+                    options = []
+                    gained = points
+                    for at, table in first_places:
+                        option, option_points = table[text[at]]
+                        options.append(option)
+                        gained += option_points
+                    if rotated:
+                        text = text.replace(_ROTATED_CHARACTER, "11")
+                    first_options = (*options, *equals_options)
+                    for second_text, second_options, second_points in second_read:
+                        append(
+                            (
+                                squares,
+                                first_options + second_options,
+                                text + second_text,
+                                value,
+                                direction,
+                                gained + second_points,
+                                blank_losses,
+                                usage,
+                            )
+                        )
+        return found
 
     def move_count(self, rack: _Rack) -> int:
         """How many moves the rows make (blank variants included)."""
@@ -2484,7 +2643,7 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
         rack, found, _ = _search(game.board, game.rack(), game.rules, None)
         rows = list(found)
         if not rack.blanks:
-            moves = MoveList(_listed(rack, rows))
+            moves = MoveList(_batch_moves(rack, rows))
             list.sort(moves, key=sort_key)
             return moves
         total = sum(_variant_count(rack, row[7]) for row in rows)
