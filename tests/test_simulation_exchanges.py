@@ -156,3 +156,20 @@ def test_the_answer_exchanges_a_hopeless_rack() -> None:
     assert used >= 1
     assert value == pytest.approx(expected)
     assert value > plain
+
+
+def test_best_exchange_is_found_per_rack_and_per_table() -> None:
+    bag = list("10=" * 5)
+    first = Game.from_setup(Rules(), Board(), ["1+=0=&1", "000"], bag=bag)
+    again = Game.from_setup(Rules(), Board(), ["=&01+1=", "000"], bag=bag)
+    one, two = best_exchange(first, TABLE), best_exchange(again, TABLE)
+    assert one is not None and two is not None
+    assert one.leave == two.leave and one.equity == two.equity
+    for exchange, game in ((one, first), (two, again)):
+        assert isinstance(exchange.move, Exchange)
+        assert sorted(exchange.move.tiles + exchange.leave) == sorted(game.rack())
+    # Another table keeps other tiles: the remembered choice belongs to the table.
+    likes_operators = LeaveTable({"has:&x1": 20.0, "has:+x1": 20.0})
+    other = best_exchange(first, likes_operators)
+    assert other is not None and other.leave == "&+"
+    assert best_exchange(first, TABLE) == one
