@@ -1355,6 +1355,19 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
+    # What the choice depends on: per field, its squares, how many natural tiles it has,
+    # whether a blank may show it; the same for many options (and racks), so it is cached.
+    pattern = (
+        rack.blanks,
+        *[
+            (tuple(squares), counts[field] if natural[field] else 0, designable[field])
+            for field, squares in positions.items()
+        ],
+    )
+    found = _PATTERN_REALIZATIONS.get(pattern)
+    if found is not None:
+        rack.realizations[options] = found
+        return found
     # Partial choices of blank squares, field by field, within the rack's blanks.
     partials: list[tuple[int, tuple[int, ...]]] = [(rack.blanks, ())]
     for field, squares in positions.items():
@@ -1376,8 +1389,16 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
         if not partials:
             break
     found = [tuple(sorted(blank_at)) for _, blank_at in partials]
+    if len(_PATTERN_REALIZATIONS) >= 1 << 14:
+        _PATTERN_REALIZATIONS.clear()
+    _PATTERN_REALIZATIONS[pattern] = found
     rack.realizations[options] = found
     return found
+
+
+#: :func:`_realizations` by what they depend on (the rack's blanks, then per field: its
+#: squares, its natural tiles, whether a blank may show it), for every rack and call.
+_PATTERN_REALIZATIONS: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 
 
 def _variant_count(rack: _Rack, usage: int) -> int:
