@@ -513,11 +513,16 @@ def _deficit(context: _Context, usage: int) -> int:
     """How many blanks the options counted in `usage` need beyond the natural tiles."""
     found = context.deficits.get(usage)
     if found is None:
+        # Each field of the guarded difference is 16 + natural tiles - used (usage fields
+        # stay below 16, so nothing borrows): a field short of tiles has lost its guard
+        # bit, and lacks 16 minus the field's value.
+        difference = context.rack_guarded - usage
+        short = ~difference & _GUARDS
         found = 0
-        for field in range(_BLANK_FIELD):
-            used = usage >> (_FIELD_BITS * field) & _FIELD_MASK
-            if used > context.rack_counts[field]:
-                found += used - context.rack_counts[field]
+        while short:
+            guard = short & -short
+            found += _GUARD - (difference >> (guard.bit_length() - _FIELD_BITS) & _FIELD_MASK)
+            short ^= guard
         context.deficits[usage] = found
     return found
 
@@ -1420,8 +1425,12 @@ def _variant_count(rack: _Rack, usage: int) -> int:
         designable = rack.designable
         # Ways so far, by how many blanks are still unspent.
         ways = {rack.blanks: 1}
-        for field in range(_BLANK_FIELD):
-            used = usage >> (_FIELD_BITS * field) & _FIELD_MASK
+        field = -1
+        rest = usage
+        while rest:
+            used = rest & _FIELD_MASK
+            rest >>= _FIELD_BITS
+            field += 1
             if not used:
                 continue
             if not designable[field]:
