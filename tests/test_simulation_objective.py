@@ -153,11 +153,11 @@ def test_the_simulation_strategy_and_max_play_for_the_win_hard_for_points() -> N
         2,
         True,
     )
-    # max is the simulation strategy with more time (commit 3100aea), without the rollouts'
-    # exchanges, which were added after its measurements.
+    # max is the simulation strategy with more time and candidates, exchanges included.
     level = player_from_name("max")
     assert isinstance(level, SimulationPlayer)
-    assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
+    assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, True)
+    assert (level.budget, level.candidate_count) == (4.5, 8)
     for name in ("hard", "hard@1"):
         level = player_from_name(name)
         assert isinstance(level, SimulationPlayer)

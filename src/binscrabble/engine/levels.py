@@ -117,31 +117,30 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name == "easy":
         return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
     if name == "max":
-        # The `simulation` strategy (two plies, for the chance of winning) with three times
-        # hard's time: a longer one-ply simulation converges to moves no stronger than
-        # equity's (docs/engine.md), so the time goes to looking further instead.
-        return SimulationPlayer(
-            budget=seconds or 4.5,
-            candidates=8,
-            plies=2,
-            table=table,
-            seed=seed,
-            name=name,
-            objective="win",
-        )
+        # The `simulation` strategy with three times hard's time and more candidates: a
+        # longer one-ply simulation converges to moves no stronger than equity's
+        # (docs/engine.md), so the time goes to looking a ply further instead.
+        return _two_plies_for_the_win(seconds or 4.5, 8, table, seed, name)
     if name == "simulation":
-        # Two plies (the opponent's reply and our answer), and the chance of winning after
-        # them rather than the mean spread: the games are won, not the points.
-        return SimulationPlayer(
-            budget=seconds or 1.5,
-            candidates=6,
-            plies=2,
-            table=table,
-            seed=seed,
-            name=name,
-            objective="win",
-            rollout_exchanges=True,
-        )
+        return _two_plies_for_the_win(seconds or 1.5, 6, table, seed, name)
     return SimulationPlayer(
         budget=seconds or 1.5, candidates=6, plies=1, table=table, seed=seed, name=name
+    )
+
+
+def _two_plies_for_the_win(
+    budget: float, candidates: int, table: LeaveTable | None, seed: int | None, name: str
+) -> SimulationPlayer:
+    """The two-ply simulation of the `simulation` strategy and of `max`: the opponent's reply
+    and our answer (either may be an exchange, as the equity player's may), and the chance of
+    winning after them rather than the mean spread, since games are won, not points."""
+    return SimulationPlayer(
+        budget=budget,
+        candidates=candidates,
+        plies=2,
+        table=table,
+        seed=seed,
+        name=name,
+        objective="win",
+        rollout_exchanges=True,
     )
