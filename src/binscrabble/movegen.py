@@ -1953,9 +1953,13 @@ def _search(
             # letter points in the main run, and the crossing run's score.
             letter_bounds: list[int] = []
             cross_bounds: list[int] = []
+            # Whether the line holds a tile or a square with a crossing run: a play must
+            # touch one (but the first), so a line without either holds no segment.
+            anchored = first_play
             for sq in squares:
                 tile = cells[sq]
                 if tile is not None:
+                    anchored = True
                     texts.append(tile.text)
                     masks.append(0)
                     crosses.append(None)
@@ -1975,6 +1979,7 @@ def _search(
                     info = None
                     mask = _ALL_OPTIONS
                 else:
+                    anchored = True
                     before, after = _perpendicular_texts(cells, sq, cross_step)
                     known = cross_cache.get((before, after, wanted))
                     info = known if known is not None else _cross_info(before, after, rules, wanted)
@@ -1998,6 +2003,8 @@ def _search(
                         )
                     )
 
+            if not anchored:
+                continue
             for start in range(SIZE):
                 if start > 0 and texts[start - 1] is not None:
                     continue
@@ -2338,59 +2345,24 @@ def _emit_segment(
                 group_cache[shape] = groups
     if not groups:
         return
-    free_indexes = []
-    free_squares = []
-    word_multiplier = 1
-    for index in range(start, end + 1):
-        if texts[index] is None:
-            sq = squares[index]
-            free_indexes.append(index)
-            free_squares.append(sq)
-            word_multiplier *= WORD_MULTIPLIERS[sq]
-    # Per free square and option (natural tile): the letter score in the main run, the
-    # crossing run's whole score (0 when there is none or it is a number under
-    # parallel_numbers), and what the play loses when a blank shows that option there.
-    letter_tables: list[tuple[int, ...]] = []
-    cross_tables: list[tuple[int, ...] | None] = []
-    blank_losses: list[tuple[int, ...]] = []
-    equation_crossings: list[tuple[bool, ...] | None] = []
-    with_blanks = context.blanks > 0
-    for sq, index in zip(free_squares, free_indexes, strict=True):
-        letter_table = _LETTER_TABLES[sq]
-        letter_tables.append(letter_table)
-        info = crosses[index]
-        if info is None:
-            cross_tables.append(None)
-            equation_crossings.append(None)
-            if with_blanks:
-                blank_losses.append(_blank_losses(sq, word_multiplier, None))
-            continue
-        crossing, cross_scores = _crossing_tables(sq, info)
-        equation_crossings.append(crossing)
-        cross_tables.append(cross_scores)
-        if with_blanks:
-            blank_losses.append(_blank_losses(sq, word_multiplier, crossing))
-    squares_tuple = tuple(free_squares)
-    scoring = _SegmentScoring(
-        squares_tuple,
-        direction,
-        letter_tables,
-        cross_tables,
-        blank_losses,
-        equation_crossings,
-        word_multiplier,
-        bingo,
-        parallel and not touches,
-    )
     rules = context.rules
+    place = (direction, squares, texts, crosses, start, end, bingo, parallel and not touches)
+    with_blanks = context.blanks > 0
     if keeper is None:
-        segment_rows = _SegmentRows(scoring, groups, rules.identity_chains, rules.rotated_equals)
-        if scoring.check_touch:
+        # The scoring tables are made when the rows are read, not here: counting the
+        # moves needs none of them.
+        segment_rows = _SegmentRows(
+            place, with_blanks, groups, rules.identity_chains, rules.rotated_equals
+        )
+        if parallel and not touches:
             # Under parallel_numbers some equations may not touch: their rows are made now,
             # so that they are counted right.
             segment_rows.made = list(segment_rows)
         emit(segment_rows)
         return
+    scoring = _segment_scoring(place, with_blanks)
+    squares_tuple = scoring.squares
+    blank_losses = scoring.blank_losses
     rack = context.rack
     for group in groups:
         for filling in _group_fillings(group, rules.identity_chains, rules.rotated_equals):
@@ -2411,6 +2383,58 @@ def _emit_segment(
                 emit(
                     GeneratedMove(squares_tuple, options, blanks, score, row[2], row[3], direction)
                 )
+
+
+#: Where a segment is, for its scoring tables: (direction, squares of the line, texts,
+#: cross-checks, start, end, bingo, whether its equations must be checked for touching).
+_Place = tuple[Direction, range, list[str | None], list["_CrossInfo | None"], int, int, int, bool]
+
+
+def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
+    """The scoring tables of a segment (see :class:`_SegmentScoring`)."""
+    direction, squares, texts, crosses, start, end, bingo, check_touch = place
+    free_indexes = []
+    free_squares = []
+    word_multiplier = 1
+    for index in range(start, end + 1):
+        if texts[index] is None:
+            sq = squares[index]
+            free_indexes.append(index)
+            free_squares.append(sq)
+            word_multiplier *= WORD_MULTIPLIERS[sq]
+    # Per free square and option (natural tile): the letter score in the main run, the
+    # crossing run's whole score (0 when there is none or it is a number under
+    # parallel_numbers), and what the play loses when a blank shows that option there.
+    letter_tables: list[tuple[int, ...]] = []
+    cross_tables: list[tuple[int, ...] | None] = []
+    blank_losses: list[tuple[int, ...]] = []
+    equation_crossings: list[tuple[bool, ...] | None] = []
+    for sq, index in zip(free_squares, free_indexes, strict=True):
+        letter_table = _LETTER_TABLES[sq]
+        letter_tables.append(letter_table)
+        info = crosses[index]
+        if info is None:
+            cross_tables.append(None)
+            equation_crossings.append(None)
+            if with_blanks:
+                blank_losses.append(_blank_losses(sq, word_multiplier, None))
+            continue
+        crossing, cross_scores = _crossing_tables(sq, info)
+        equation_crossings.append(crossing)
+        cross_tables.append(cross_scores)
+        if with_blanks:
+            blank_losses.append(_blank_losses(sq, word_multiplier, crossing))
+    return _SegmentScoring(
+        tuple(free_squares),
+        direction,
+        letter_tables,
+        cross_tables,
+        blank_losses,
+        equation_crossings,
+        word_multiplier,
+        bingo,
+        check_touch,
+    )
 
 
 _READINGS: dict[tuple[int, int, tuple[int, ...] | None], dict[str, tuple[int, int]]] = {}
@@ -2530,12 +2554,18 @@ class _SegmentRows:
     equation of a group has the same rack usage, so the same number of blank variants.
     """
 
-    __slots__ = ("chains", "groups", "made", "rotated", "scoring")
+    __slots__ = ("chains", "groups", "made", "place", "rotated", "with_blanks")
 
     def __init__(
-        self, scoring: _SegmentScoring, groups: list[_JoinGroup], chains: bool, rotated: bool
+        self,
+        place: _Place,
+        with_blanks: bool,
+        groups: list[_JoinGroup],
+        chains: bool,
+        rotated: bool,
     ) -> None:
-        self.scoring = scoring
+        self.place = place
+        self.with_blanks = with_blanks
         self.groups = groups
         self.chains = chains
         self.rotated = rotated
@@ -2548,7 +2578,7 @@ class _SegmentRows:
         """Every row, in the order of the groups' equations (:func:`_group_fillings`)."""
         if self.made is not None:
             return self.made
-        scoring = self.scoring
+        scoring = _segment_scoring(self.place, self.with_blanks)
         chains = self.chains
         rotated = self.rotated
         found: list[_Row] = []
