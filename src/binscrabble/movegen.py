@@ -2505,16 +2505,6 @@ class _SegmentScoring:
         # that touches only through crossings keeps the equations with an equation crossing.
         self.check_touch = check_touch
 
-    def reading(self) -> list[dict[str, tuple[int, int]]]:
-        """Per free square, per character of a side's text (:func:`_frontier`; ``=`` for
-        the new `=`): the option it shows and what it adds to the natural score (letter
-        points times the word multiplier, plus the crossing run's score)."""
-        word_multiplier = self.word_multiplier
-        return [
-            _reading(sq, word_multiplier, cross_table)
-            for sq, cross_table in zip(self.squares, self.cross_tables, strict=True)
-        ]
-
     def row(self, filling: _Filling) -> _Row | None:
         """The row of one equation; None when it does not touch (see `check_touch`)."""
         options, text, value, usage = filling
@@ -2578,13 +2568,13 @@ class _SegmentRows:
         """Every row, in the order of the groups' equations (:func:`_group_fillings`)."""
         if self.made is not None:
             return self.made
-        scoring = _segment_scoring(self.place, self.with_blanks)
+        place = self.place
         chains = self.chains
         rotated = self.rotated
         found: list[_Row] = []
-        if scoring.check_touch:
+        if place[7]:
             # Under parallel_numbers, a segment touching only through crossings (rare).
-            row_of = scoring.row
+            row_of = _segment_scoring(place, self.with_blanks).row
             for group in self.groups:
                 for filling in _group_fillings(group, chains, rotated):
                     row = row_of(filling)
@@ -2592,15 +2582,43 @@ class _SegmentRows:
                         found.append(row)
             return found
         append = found.append
-        reading = scoring.reading()
-        squares = scoring.squares
-        direction = scoring.direction
-        word_multiplier = scoring.word_multiplier
-        bingo = scoring.bingo
-        blank_losses = scoring.blank_losses
+        direction, line_squares, texts, crosses, start, end, bingo, _ = place
+        # What the rows need of the scoring tables (see _segment_scoring): per free square
+        # its reading (:func:`_reading`) and what a blank loses there.
+        free_squares = []
+        free_crosses = []
+        word_multiplier = 1
+        for index in range(start, end + 1):
+            if texts[index] is None:
+                sq = line_squares[index]
+                free_squares.append(sq)
+                free_crosses.append(crosses[index])
+                word_multiplier *= WORD_MULTIPLIERS[sq]
+        squares = tuple(free_squares)
+        reading = []
+        blank_losses = []
+        with_blanks = self.with_blanks
+        for sq, info in zip(free_squares, free_crosses, strict=True):
+            if info is None:
+                reading.append(_reading(sq, word_multiplier, None))
+                if with_blanks:
+                    blank_losses.append(_blank_losses(sq, word_multiplier, None))
+            else:
+                crossing, cross_scores = _crossing_tables(sq, info)
+                reading.append(_reading(sq, word_multiplier, cross_scores))
+                if with_blanks:
+                    blank_losses.append(_blank_losses(sq, word_multiplier, crossing))
+        # Consecutive groups mostly come from one join: where their sides' free squares
+        # are read is worked out once for them.
+        last_positions: tuple[tuple[int, ...], ...] | None = None
+        last_slot = -2
+        first_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
+        second_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
+        equals_points = 0
+        equals_options: tuple[int, ...] = ()
         for value, equals_slot, free_positions, parts, usage, _ in self.groups:
             if len(parts) != 2:
-                row_of = scoring.row
+                row_of = _segment_scoring(place, with_blanks).row
                 for filling in _group_fillings(
                     (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
                 ):
@@ -2611,20 +2629,24 @@ class _SegmentRows:
             # Two sides (the commonest case): each side's fillings read once (options,
             # and points: letter points times the word multiplier plus crossing scores),
             # then paired.
-            first_positions, second_positions = free_positions
-            first_count = len(first_positions)
-            points = bonus(value) * word_multiplier + bingo
-            if equals_slot >= 0:
-                equals_options: tuple[int, ...] = (_EQUALS_OPTION,)
-                points += reading[first_count][_EQUALS_CHARACTER][1]
-                second_start = first_count + 1
-            else:
-                equals_options = ()
-                second_start = first_count
-            first_places = [(at, reading[index]) for index, at in enumerate(first_positions)]
-            second_places = [
-                (at, reading[index]) for index, at in enumerate(second_positions, second_start)
-            ]
+            if free_positions is not last_positions or equals_slot != last_slot:
+                last_positions = free_positions
+                last_slot = equals_slot
+                first_positions, second_positions = free_positions
+                first_count = len(first_positions)
+                if equals_slot >= 0:
+                    equals_options = (_EQUALS_OPTION,)
+                    equals_points = reading[first_count][_EQUALS_CHARACTER][1]
+                    second_start = first_count + 1
+                else:
+                    equals_options = ()
+                    equals_points = 0
+                    second_start = first_count
+                first_places = [(at, reading[index]) for index, at in enumerate(first_positions)]
+                second_places = [
+                    (at, reading[index]) for index, at in enumerate(second_positions, second_start)
+                ]
+            points = bonus(value) * word_multiplier + bingo + equals_points
             (first_plain, first_fragments), (second_plain, second_fragments) = parts
             if chains:
                 pairs = [(first_plain + first_fragments, second_plain + second_fragments)]
