@@ -1911,7 +1911,8 @@ def _search(
         return context.rack, rows, moves
     # Cross-checks only try what this rack can put down.
     wanted = context.wanted
-    equals_usable = context.equals_usable
+    # A free square may take the new `=` when its mask has this bit.
+    equals_bit = 1 << _EQUALS_OPTION if context.equals_usable else 0
     cross_cache = _cross_cache(rules)
     cells = board.cells
     first_play = board.is_empty()
@@ -2005,6 +2006,8 @@ def _search(
 
             if not anchored:
                 continue
+            # A sentinel past the line's end: a segment may end where the next text is None.
+            texts.append(None)
             for start in range(SIZE):
                 if start > 0 and texts[start - 1] is not None:
                     continue
@@ -2035,7 +2038,7 @@ def _search(
                         if mask == 0:
                             break  # nothing may go here, and every segment through it fails
                         items.append(mask)
-                        if equals_usable and mask >> _EQUALS_OPTION & 1:
+                        if mask & equals_bit:
                             may_equal = True
                         if crosses[end] is not None:
                             has_cross = True
@@ -2053,7 +2056,7 @@ def _search(
                             items[-1] = items[-1] + text
                         else:
                             items.append(text)
-                    if end < SIZE - 1 and texts[end + 1] is not None:
+                    if texts[end + 1] is not None:
                         continue
                     if free == 0 or end == start or not may_equal or end < need:
                         continue
