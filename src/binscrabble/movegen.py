@@ -865,11 +865,13 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 continue
             bucket = results.get(value)
             if bucket is None:
-                bucket = results[value] = {}
+                results[value] = {usage: ([], [text]) if kind else ([text], [])}
+                continue
             parts = bucket.get(usage)
             if parts is None:
-                parts = bucket[usage] = ([], [])
-            parts[kind].append(text)
+                bucket[usage] = ([], [text]) if kind else ([text], [])
+            else:
+                parts[kind].append(text)
     else:
         blanks = context.blanks
         mask = cast(int, item)
@@ -949,13 +951,20 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 kind = kinds[marks]
                 if kind < 0:
                     continue
+                # A new value or usage group gets its lists made with its first filling.
                 bucket = results.get(value)
                 if bucket is None:
-                    bucket = results[value] = {}
+                    results[value] = {
+                        usage + one: ([], [text + character]) if kind else ([text + character], [])
+                    }
+                    continue
                 parts = bucket.get(usage + one)
                 if parts is None:
-                    parts = bucket[usage + one] = ([], [])
-                parts[kind].append(text + character)
+                    bucket[usage + one] = (
+                        ([], [text + character]) if kind else ([text + character], [])
+                    )
+                else:
+                    parts[kind].append(text + character)
     context.side_cache[items] = results
     return results
 
