@@ -2105,9 +2105,38 @@ def _search(
                         score_parts.append((letters, word, crossing + segment_bingo))
 
     if keeper is None:
+        # What _emit_segment does without best moves, inline (a call per segment costs).
         emit = rows.segments.append
-        for segment in segments:
-            _emit_segment(context, *segment, parallel, group_cache, emit, None)
+        with_blanks = context.blanks > 0
+        chains = rules.identity_chains
+        rotated = rules.rotated_equals
+        for (
+            shape,
+            direction,
+            squares,
+            texts,
+            crosses,
+            start,
+            end,
+            touches,
+            bonus_points,
+        ) in segments:
+            groups = group_cache.get(shape)
+            if groups is None:
+                groups = group_cache[shape] = _segment_groups(context, shape)[0]
+            if not groups:
+                continue
+            check_touch = parallel and not touches
+            segment_rows = _SegmentRows(
+                (direction, squares, texts, crosses, start, end, bonus_points, check_touch),
+                with_blanks,
+                groups,
+                chains,
+                rotated,
+            )
+            if check_touch:
+                segment_rows.made = list(segment_rows)
+            emit(segment_rows)
     else:
         # Most promising segments first; stop once no later one can reach the floor.
         order = sorted(range(len(segments)), key=bounds.__getitem__, reverse=True)
@@ -2335,43 +2364,28 @@ def _emit_segment(
     parallel: bool,
     group_cache: dict[tuple[str | int, ...], list[_JoinGroup]],
     emit: Callable[[Any], None],
-    keeper: _BestScores | None,
+    keeper: _BestScores,
     score_parts: tuple[int, int, int] = (0, 1, 0),
 ) -> None:
-    """Find the equations of one segment: as a :class:`_SegmentRows` for `emit`, or with
-    `keeper` (best moves) as the moves that reach its floor; `score_parts` then bound the segment's
-    scores: (letter points, word multiplier, crossing scores and bingo)."""
+    """Find the equations of one segment for best moves: the moves that reach the floor of
+    `keeper`, for `emit`; `score_parts` bound the segment's scores: (letter points, word
+    multiplier, crossing scores and bingo). (Without best moves, :func:`_search` does the
+    same inline, and keeps the equations as a :class:`_SegmentRows`.)"""
     groups = group_cache.get(shape)
     if groups is None:
-        if keeper is None:
-            groups, _ = _segment_groups(context, shape)
+        letters, word, rest = score_parts
+
+        def reach(bonus_bound: int) -> bool:
+            return (letters + bonus_bound) * word + rest >= keeper.floor
+
+        groups, complete = _segment_groups(context, shape, reach)
+        if complete:
             group_cache[shape] = groups
-        else:
-            letters, word, rest = score_parts
-
-            def reach(bonus_bound: int) -> bool:
-                return (letters + bonus_bound) * word + rest >= keeper.floor
-
-            groups, complete = _segment_groups(context, shape, reach)
-            if complete:
-                group_cache[shape] = groups
     if not groups:
         return
     rules = context.rules
     place = (direction, squares, texts, crosses, start, end, bingo, parallel and not touches)
     with_blanks = context.blanks > 0
-    if keeper is None:
-        # The scoring tables are made when the rows are read, not here: counting the
-        # moves needs none of them.
-        segment_rows = _SegmentRows(
-            place, with_blanks, groups, rules.identity_chains, rules.rotated_equals
-        )
-        if parallel and not touches:
-            # Under parallel_numbers some equations may not touch: their rows are made now,
-            # so that they are counted right.
-            segment_rows.made = list(segment_rows)
-        emit(segment_rows)
-        return
     scoring = _segment_scoring(place, with_blanks)
     squares_tuple = scoring.squares
     blank_losses = scoring.blank_losses
