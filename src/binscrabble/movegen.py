@@ -2018,7 +2018,8 @@ def _search(
             # A sentinel past the line's end: a segment may end where the next text is None.
             texts.append(None)
             for start in range(SIZE):
-                if start > 0 and texts[start - 1] is not None:
+                # (At start 0 this reads the sentinel, texts[-1].)
+                if texts[start - 1] is not None:
                     continue
                 # A segment from here must reach the first key square at or after `start`.
                 need = start
@@ -2037,6 +2038,9 @@ def _search(
                 # The segment's shape (see _emit_segment), grown square by square: the
                 # segments from one start are each other's beginnings.
                 items: list[str | int] = []
+                # Whether the last item is tiles, and their text (neighbouring tiles join).
+                after_tile = False
+                block = ""
                 for end in range(start, SIZE):
                     text = texts[end]
                     if text is None:
@@ -2047,6 +2051,7 @@ def _search(
                         if mask == 0:
                             break  # nothing may go here, and every segment through it fails
                         items.append(mask)
+                        after_tile = False
                         if mask & equals_bit:
                             may_equal = True
                         if crosses[end] is not None:
@@ -2061,13 +2066,16 @@ def _search(
                         width += len(text)
                         if "=" in text:
                             may_equal = True
-                        if items and type(items[-1]) is str:
-                            items[-1] = items[-1] + text
+                        if after_tile:
+                            block += text
+                            items[-1] = block
                         else:
-                            items.append(text)
+                            block = text
+                            items.append(block)
+                            after_tile = True
                     if texts[end + 1] is not None:
                         continue
-                    if free == 0 or end == start or not may_equal or end < need:
+                    if not may_equal or free == 0 or end == start or end < need:
                         continue
                     if first_play:
                         if free < 3 or CENTER not in squares[start : end + 1]:
