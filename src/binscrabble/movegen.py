@@ -1089,6 +1089,7 @@ def _join(
         known = [side_cache.get(side) for side in sides]
     shared: set[int] | None = None
     tables: list[dict[int, _SideBucket]]
+    free_positions: tuple[tuple[int, ...], ...]
     if reach is None and len(known) == 2 and known[0] is not None and known[1] is not None:
         # Two sides enumerated already (the commonest join): one intersection of their
         # values (CPython walks the smaller table).
@@ -1096,14 +1097,14 @@ def _join(
         if not shared:
             return True
         tables = cast("list[dict[int, _SideBucket]]", known)
-        free_positions = tuple(
-            [
-                layouts[side]
-                if side in layouts
-                else layouts.setdefault(side, _free_positions(side))
-                for side in sides
-            ]
-        )
+        first_side, second_side = sides
+        first_layout = layouts.get(first_side)
+        if first_layout is None:
+            first_layout = layouts[first_side] = _free_positions(first_side)
+        second_layout = layouts.get(second_side)
+        if second_layout is None:
+            second_layout = layouts[second_side] = _free_positions(second_side)
+        free_positions = (first_layout, second_layout)
     elif reach is None and None not in known:
         # Every side enumerated already (most joins: sides recur across segments).
         tables = cast("list[dict[int, _SideBucket]]", known)
