@@ -1124,17 +1124,25 @@ def _join(
         # Sides with the fewest free squares first: they are the cheapest to enumerate, and
         # when one has no filling (or no value another shares) the costly ones are not needed.
         tables = [{}] * len(sides)
-        free_positions = tuple(
-            [
-                layouts[side]
-                if side in layouts
-                else layouts.setdefault(side, _free_positions(side))
-                for side in sides
-            ]
-        )
         if len(sides) == 2:
-            order = [0, 1] if len(free_positions[0]) <= len(free_positions[1]) else [1, 0]
+            first_side, second_side = sides
+            first_layout = layouts.get(first_side)
+            if first_layout is None:
+                first_layout = layouts[first_side] = _free_positions(first_side)
+            second_layout = layouts.get(second_side)
+            if second_layout is None:
+                second_layout = layouts[second_side] = _free_positions(second_side)
+            free_positions = (first_layout, second_layout)
+            order = [0, 1] if len(first_layout) <= len(second_layout) else [1, 0]
         else:
+            free_positions = tuple(
+                [
+                    layouts[side]
+                    if side in layouts
+                    else layouts.setdefault(side, _free_positions(side))
+                    for side in sides
+                ]
+            )
             order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
         for position in order:
             # The equation's value is one the cheaper sides share, so is its bonus.
