@@ -1309,8 +1309,10 @@ def _segment_groups(
     as join groups; and whether that is all of them (see `reach` in :func:`_join`)."""
     out: list[_JoinGroup] = []
     complete = True
+    fixed_equals = False
     for item in items:
         if type(item) is str and "=" in item:
+            fixed_equals = True
             sides = _split_sides(items)
             if sides is not None:
                 complete = _join(context, sides, -1, out, reach)
@@ -1326,6 +1328,20 @@ def _segment_groups(
             free_index += 1
             # A side on each hand of the new `=`: not at either end.
             if not item >> _EQUALS_OPTION & 1 or position == 0 or position == last:  # type: ignore[operator]
+                continue
+            if not fixed_equals:
+                # The new `=` cuts the shape into its two sides.
+                complete = (
+                    _join(
+                        context,
+                        [items[:position], items[position + 1 :]],
+                        free_index,
+                        out,
+                        reach,
+                        equals_sides,
+                    )
+                    and complete
+                )
                 continue
             # The new `=` cuts the shape in two; each half is split at its own fixed `=`
             # signs. Halves recur (segments of a line that start, or end, alike), so their
