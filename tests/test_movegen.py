@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from binscrabble import movegen
 from binscrabble.board import Board, parse_square
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place, PlacedTile, move_notation, parse_move
@@ -289,3 +290,43 @@ def test_counted_moves_equal_the_listed_ones(case: dict[str, Any]) -> None:
     moves = generate_placements(game.board, game.rack(), game.rules)
     counted = len(moves)
     assert counted == len(list(moves)) == case["count"]
+
+
+CORPUS = Path(__file__).parent.parent / "bench" / "data" / "movegen_positions.jsonl"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "game05-opening-turn02-0blank",
+        "game08-crowded-turn09-0blank",
+        "game10-midgame-turn04-0blank",
+    ],
+)
+def test_the_tile_count_test_drops_only_joins_without_plays(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Joins of many free squares are skipped when the rack has too few digits for them
+    # (movegen._may_fill); on these racks, short of digits, it skips some, and the plays
+    # found are exactly those found with the test switched off.
+    records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    game = load_position(next(r["position"] for r in records if r["name"] == name))
+
+    skipped = 0
+    may_fill = movegen._may_fill
+
+    def counting(*arguments: Any) -> bool:
+        nonlocal skipped
+        found = may_fill(*arguments)
+        skipped += not found
+        return found
+
+    monkeypatch.setattr(movegen, "_may_fill", counting)
+    with_test = {
+        (m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)
+    }
+    assert skipped > 0
+    monkeypatch.setattr(movegen, "_LONG_JOIN", 99)
+    without = {(m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)}
+    assert with_test == without
+    assert with_test

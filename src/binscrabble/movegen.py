@@ -394,6 +394,11 @@ class _Context:
     kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
+    #: How many free squares the rack can fill with digits (a rotated `=` is one), with
+    #: binary operators, with NOT signs: blanks counted in each (see :func:`_may_fill`).
+    digit_capacity: int
+    operator_capacity: int
+    not_capacity: int
     #: For the sides of a play that adds the new `=`: the same rules with one `=` fewer on
     #: the rack (a natural one when the rack holds one, else a blank), since that `=` takes
     #: a tile every such equation needs (:func:`_make_context`). None when those sides are
@@ -489,6 +494,12 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         usable_last_steps={},
         kinds_by_marks=_identity_kinds(rules),
         deficits={},
+        digit_capacity=blanks
+        + counts[FACES.index("0")]
+        + counts[FACES.index("1")]
+        + (counts[_EQUALS_OPTION] if rules.rotated_equals else 0),
+        operator_capacity=blanks + sum(counts[FACES.index(symbol)] for symbol in _BINARY),
+        not_capacity=blanks + counts[FACES.index("~")],
         rack=_Rack(
             rack_counts=tuple(counts),
             blanks=blanks,
@@ -1134,6 +1145,7 @@ def _join(
                 second_layout = layouts[second_side] = _free_positions(second_side)
             free_positions = (first_layout, second_layout)
             order = [0, 1] if len(first_layout) <= len(second_layout) else [1, 0]
+            free = len(first_layout) + len(second_layout)
         else:
             free_positions = tuple(
                 [
@@ -1144,6 +1156,13 @@ def _join(
                 ]
             )
             order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
+            free = sum([len(positions) for positions in free_positions])
+        if (
+            free >= _LONG_JOIN
+            and free > context.digit_capacity
+            and not _may_fill(context, sides, free)
+        ):
+            return True
         for position in order:
             # The equation's value is one the cheaper sides share, so is its bonus.
             costliest = position == order[-1]
@@ -1239,6 +1258,59 @@ def _join(
                 if count:
                     out.append((value, equals_slot, free_positions, every, total, count))
     return True
+
+
+#: Joins of fewer free squares are not tested by :func:`_may_fill`: their sides are cheap to
+#: enumerate, and the test would cost more than it saves.
+_LONG_JOIN: Final = 6
+
+
+def _may_fill(context: _Context, sides: list[tuple[str | int, ...]], free: int) -> bool:
+    """Whether the rack holds enough digits for `sides` to take `free` tiles at all: False
+    only when no choice of tiles can fill them (a test of tile counts, no more).
+
+    In a side of `o` operands there are ``o - 1`` binary operators and at most `o` NOT
+    signs, and every operand holds a digit: a free square's, or one of a run of fixed
+    digits. So the free squares hold at most ``d + runs - sides - fixed operators`` binary
+    operators and ``d + runs`` NOT signs, `d` being the free squares showing digits (as many
+    as the rack allows: more digits only leave fewer squares to fill otherwise). Blanks
+    are counted as any of the three, which only makes the test weaker.
+    """
+    runs = operators = 0
+    counts = _TEXT_COUNTS
+    for side in sides:
+        for item in side:
+            if type(item) is str:
+                found = counts.get(item)
+                if found is None:
+                    found = counts[item] = _text_counts(item)
+                runs += found[0]
+                operators += found[1]
+    digits = min(context.digit_capacity, free)
+    binary = min(context.operator_capacity, digits + runs - len(sides) - operators)
+    negations = min(context.not_capacity, digits + runs)
+    return free - digits <= max(binary, 0) + max(negations, 0)
+
+
+#: Per fixed text: its runs of digits, and its binary operators (see :func:`_may_fill`).
+_TEXT_COUNTS: dict[str, tuple[int, int]] = {}
+
+
+def _text_counts(text: str) -> tuple[int, int]:
+    runs = operators = 0
+    after_digit = False
+    for symbol in text:
+        if symbol == "0" or symbol == "1":
+            if not after_digit:
+                runs += 1
+                after_digit = True
+        else:
+            after_digit = False
+            if symbol != "~":
+                operators += 1
+    if len(_TEXT_COUNTS) >= 1 << 14:
+        _TEXT_COUNTS.clear()
+    return runs, operators
 
 
 #: Equations of one segment that share a value and a rack usage: every combination of one
