@@ -151,12 +151,12 @@ def test_the_simulation_strategy_and_max_play_for_the_win_hard_for_points() -> N
     assert (simulation.objective, simulation.plies, simulation.rollout_exchanges) == (
         "win",
         2,
-        True,
+        False,
     )
-    # max is the simulation strategy with more time and candidates, exchanges included.
+    # max is the simulation strategy with more time and candidates.
     level = player_from_name("max")
     assert isinstance(level, SimulationPlayer)
-    assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, True)
+    assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
     assert (level.budget, level.candidate_count) == (4.5, 8)
     for name in ("hard", "hard@1"):
         level = player_from_name(name)
