@@ -2568,6 +2568,34 @@ def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
     )
 
 
+#: Per (square, word multiplier, cross-check): :func:`_square_tables`.
+_SQUARE_TABLES: dict[
+    tuple[int, int, _CrossInfo | None], tuple[dict[str, tuple[int, int]], tuple[int, ...]]
+] = {}
+
+
+def _square_tables(
+    sq: int, word_multiplier: int, info: _CrossInfo | None
+) -> tuple[dict[str, tuple[int, int]], tuple[int, ...]]:
+    """What rows need of a free square: its reading (:func:`_reading`) and what a blank
+    loses there (:func:`_blank_losses`), for a play of that word multiplier. Cached."""
+    if info is None:
+        found = (
+            _reading(sq, word_multiplier, None),
+            _blank_losses(sq, word_multiplier, None),
+        )
+    else:
+        crossing, cross_scores = _crossing_tables(sq, info)
+        found = (
+            _reading(sq, word_multiplier, cross_scores),
+            _blank_losses(sq, word_multiplier, crossing),
+        )
+    if len(_SQUARE_TABLES) >= 1 << 16:
+        _SQUARE_TABLES.clear()
+    _SQUARE_TABLES[(sq, word_multiplier, info)] = found
+    return found
+
+
 _READINGS: dict[tuple[int, int, tuple[int, ...] | None], dict[str, tuple[int, int]]] = {}
 
 
@@ -2729,16 +2757,15 @@ class _SegmentRows:
         reading = []
         blank_losses = []
         with_blanks = self.with_blanks
+        square_tables = _SQUARE_TABLES
         for sq, info in zip(free_squares, free_crosses, strict=True):
-            if info is None:
-                reading.append(_reading(sq, word_multiplier, None))
-                if with_blanks:
-                    blank_losses.append(_blank_losses(sq, word_multiplier, None))
-            else:
-                crossing, cross_scores = _crossing_tables(sq, info)
-                reading.append(_reading(sq, word_multiplier, cross_scores))
-                if with_blanks:
-                    blank_losses.append(_blank_losses(sq, word_multiplier, crossing))
+            key = (sq, word_multiplier, info)
+            tables = square_tables.get(key)
+            if tables is None:
+                tables = _square_tables(sq, word_multiplier, info)
+            reading.append(tables[0])
+            if with_blanks:
+                blank_losses.append(tables[1])
         # Consecutive groups mostly come from one join: where their sides' free squares
         # are read is worked out once for them.
         last_positions: tuple[tuple[int, ...], ...] | None = None
