@@ -2037,6 +2037,11 @@ def _search(
     free_width = 2 if wanted >> ROTATED & 1 else 1
     natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
     segments: list[_Segment] = []
+    # Without best moves, segments become _SegmentRows as they are found (see _emit_segment).
+    emit = rows.segments.append
+    with_blanks = context.blanks > 0
+    chains = rules.identity_chains
+    rotated = rules.rotated_equals
     bounds: list[int] = []
     score_parts: list[tuple[int, int, int]] = []
 
@@ -2187,6 +2192,36 @@ def _search(
                         ):
                             continue  # counted once, as an across play (see play_direction)
                     segment_bingo = bingo if free == rules.rack_size else 0
+                    if keeper is None:
+                        # Without best moves each segment's join groups are kept at once.
+                        shape = tuple(items)
+                        groups = group_cache.get(shape)
+                        if groups is None:
+                            groups = group_cache[shape] = _segment_groups(context, shape)[0]
+                        if groups:
+                            check_touch = parallel and not touches and not first_play
+                            segment_rows = _SegmentRows(
+                                (
+                                    direction,
+                                    squares,
+                                    texts,
+                                    crosses,
+                                    start,
+                                    end,
+                                    segment_bingo,
+                                    check_touch,
+                                ),
+                                with_blanks,
+                                groups,
+                                chains,
+                                rotated,
+                            )
+                            if check_touch:
+                                # Under parallel_numbers some equations may not touch:
+                                # their rows are made now, so that they are counted right.
+                                segment_rows.made = list(segment_rows)
+                            emit(segment_rows)
+                        continue
                     segments.append(
                         (
                             tuple(items),
@@ -2209,40 +2244,7 @@ def _search(
                         bounds.append((letters + bonus_bound) * word + crossing + segment_bingo)
                         score_parts.append((letters, word, crossing + segment_bingo))
 
-    if keeper is None:
-        # What _emit_segment does without best moves, inline (a call per segment costs).
-        emit = rows.segments.append
-        with_blanks = context.blanks > 0
-        chains = rules.identity_chains
-        rotated = rules.rotated_equals
-        for (
-            shape,
-            direction,
-            squares,
-            texts,
-            crosses,
-            start,
-            end,
-            touches,
-            bonus_points,
-        ) in segments:
-            groups = group_cache.get(shape)
-            if groups is None:
-                groups = group_cache[shape] = _segment_groups(context, shape)[0]
-            if not groups:
-                continue
-            check_touch = parallel and not touches
-            segment_rows = _SegmentRows(
-                (direction, squares, texts, crosses, start, end, bonus_points, check_touch),
-                with_blanks,
-                groups,
-                chains,
-                rotated,
-            )
-            if check_touch:
-                segment_rows.made = list(segment_rows)
-            emit(segment_rows)
-    else:
+    if keeper is not None:
         # Most promising segments first; stop once no later one can reach the floor.
         order = sorted(range(len(segments)), key=bounds.__getitem__, reverse=True)
         emit_move = moves.append
