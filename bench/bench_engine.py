@@ -2,8 +2,9 @@
 
 Prints figures; never passes or fails on time. Positions come from seeded games between
 greedy players (openings, middle games and late boards), so the run is the same every time.
-Wall-clock seconds are shown next to CPU seconds: on a busy machine the simulation's time
-budget is wall-clock, so its wall time stays near the budget while the CPU time shrinks.
+Wall-clock seconds are shown next to CPU seconds: the simulation's time budget is CPU time
+of its thread (at most three times the budget on the wall clock), so on a busy machine its
+CPU time stays near the budget while its wall time grows.
 """
 
 from __future__ import annotations
