@@ -2523,18 +2523,26 @@ def _emit_segment(
 _Place = tuple[Direction, range, list[str | None], list["_CrossInfo | None"], int, int, int, bool]
 
 
-def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
-    """The scoring tables of a segment (see :class:`_SegmentScoring`)."""
-    direction, squares, texts, crosses, start, end, bingo, check_touch = place
-    free_indexes = []
+def _free_squares(place: _Place) -> tuple[list[int], list[_CrossInfo | None], int]:
+    """A segment's free squares, in order, with their cross-checks, and the product of their
+    word multipliers."""
+    _, squares, texts, crosses, start, end, _, _ = place
     free_squares = []
+    free_crosses = []
     word_multiplier = 1
     for index in range(start, end + 1):
         if texts[index] is None:
             sq = squares[index]
-            free_indexes.append(index)
             free_squares.append(sq)
+            free_crosses.append(crosses[index])
             word_multiplier *= WORD_MULTIPLIERS[sq]
+    return free_squares, free_crosses, word_multiplier
+
+
+def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
+    """The scoring tables of a segment (see :class:`_SegmentScoring`)."""
+    direction, bingo, check_touch = place[0], place[6], place[7]
+    free_squares, free_crosses, word_multiplier = _free_squares(place)
     # Per free square and option (natural tile): the letter score in the main run, the
     # crossing run's whole score (0 when there is none or it is a number under
     # parallel_numbers), and what the play loses when a blank shows that option there.
@@ -2542,10 +2550,9 @@ def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
     cross_tables: list[tuple[int, ...] | None] = []
     blank_losses: list[tuple[int, ...]] = []
     equation_crossings: list[tuple[bool, ...] | None] = []
-    for sq, index in zip(free_squares, free_indexes, strict=True):
+    for sq, info in zip(free_squares, free_crosses, strict=True):
         letter_table = _LETTER_TABLES[sq]
         letter_tables.append(letter_table)
-        info = crosses[index]
         if info is None:
             cross_tables.append(None)
             equation_crossings.append(None)
@@ -2743,18 +2750,11 @@ class _SegmentRows:
                         found.append(row)
             return found
         append = found.append
-        direction, line_squares, texts, crosses, start, end, bingo, _ = place
+        direction = place[0]
+        bingo = place[6]
         # What the rows need of the scoring tables (see _segment_scoring): per free square
         # its reading (:func:`_reading`) and what a blank loses there.
-        free_squares = []
-        free_crosses = []
-        word_multiplier = 1
-        for index in range(start, end + 1):
-            if texts[index] is None:
-                sq = line_squares[index]
-                free_squares.append(sq)
-                free_crosses.append(crosses[index])
-                word_multiplier *= WORD_MULTIPLIERS[sq]
+        free_squares, free_crosses, word_multiplier = _free_squares(place)
         squares = tuple(free_squares)
         reading = []
         blank_losses = []
