@@ -1036,6 +1036,21 @@ def _free_positions(side: tuple[str | int, ...]) -> tuple[int, ...]:
     return tuple(positions)
 
 
+def _two_layouts(
+    layouts: dict[tuple[str | int, ...], tuple[int, ...]], sides: Sequence[tuple[str | int, ...]]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The free positions of a two-sided join's sides (:func:`_free_positions`), cached in
+    `layouts`: two plain lookups, since two sides are the commonest join."""
+    first_side, second_side = sides
+    first_layout = layouts.get(first_side)
+    if first_layout is None:
+        first_layout = layouts[first_side] = _free_positions(first_side)
+    second_layout = layouts.get(second_side)
+    if second_layout is None:
+        second_layout = layouts[second_side] = _free_positions(second_side)
+    return first_layout, second_layout
+
+
 def _split_sides(items: Sequence[str | int]) -> list[tuple[str | int, ...]] | None:
     """Cut a shape at its fixed `=` signs, merging neighbouring fixed text.
 
@@ -1108,14 +1123,7 @@ def _join(
         if not shared:
             return True
         tables = cast("list[dict[int, _SideBucket]]", known)
-        first_side, second_side = sides
-        first_layout = layouts.get(first_side)
-        if first_layout is None:
-            first_layout = layouts[first_side] = _free_positions(first_side)
-        second_layout = layouts.get(second_side)
-        if second_layout is None:
-            second_layout = layouts[second_side] = _free_positions(second_side)
-        free_positions = (first_layout, second_layout)
+        free_positions = _two_layouts(layouts, sides)
     elif reach is None and None not in known:
         # Every side enumerated already (most joins: sides recur across segments).
         tables = cast("list[dict[int, _SideBucket]]", known)
@@ -1136,14 +1144,7 @@ def _join(
         # when one has no filling (or no value another shares) the costly ones are not needed.
         tables = [{}] * len(sides)
         if len(sides) == 2:
-            first_side, second_side = sides
-            first_layout = layouts.get(first_side)
-            if first_layout is None:
-                first_layout = layouts[first_side] = _free_positions(first_side)
-            second_layout = layouts.get(second_side)
-            if second_layout is None:
-                second_layout = layouts[second_side] = _free_positions(second_side)
-            free_positions = (first_layout, second_layout)
+            free_positions = first_layout, second_layout = _two_layouts(layouts, sides)
             order = [0, 1] if len(first_layout) <= len(second_layout) else [1, 0]
             free = len(first_layout) + len(second_layout)
         else:
