@@ -1671,14 +1671,7 @@ _Row = tuple[
 
 def _row_moves(rack: _Rack, row: _Row) -> list[GeneratedMove]:
     """The moves of one row: one per way the rack can show it (:func:`_realizations`)."""
-    squares, options, text, value, direction, natural_score, losses, _ = row
-    moves = []
-    for blanks in _realizations(rack, options):
-        score = natural_score
-        for position in blanks:
-            score -= losses[position][options[position]]
-        moves.append(GeneratedMove(squares, options, blanks, score, text, value, direction))
-    return moves
+    return _batch_moves(rack, [row])
 
 
 def _listed(rack: _Rack, batches: Iterable[list[_Row]]) -> Iterator[GeneratedMove]:
@@ -1688,7 +1681,8 @@ def _listed(rack: _Rack, batches: Iterable[list[_Row]]) -> Iterator[GeneratedMov
 
 
 def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
-    """The moves of `rows`, in order: :func:`_row_moves` of each."""
+    """The moves of `rows`, in order: per row, one per way the rack can show it
+    (:func:`_realizations`)."""
     moves: list[GeneratedMove] = []
     append = moves.append
     if not rack.blanks:
@@ -2037,7 +2031,7 @@ def _search(
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
     free_width = 2 if wanted >> ROTATED & 1 else 1
     natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
-    segments: list[_Segment] = []
+    segments: list[tuple[tuple[str | int, ...], _Place]] = []
     # Without best moves, segments become _SegmentRows as they are found (see _emit_segment).
     emit = rows.segments.append
     with_blanks = context.blanks > 0
@@ -2193,49 +2187,34 @@ def _search(
                         ):
                             continue  # counted once, as an across play (see play_direction)
                     segment_bingo = bingo if free == rules.rack_size else 0
+                    shape = tuple(items)
+                    # Where the segment is, for its scoring tables (_Place); under
+                    # parallel_numbers a segment touching only through crossings must check
+                    # that its equations touch.
+                    place = (
+                        direction,
+                        squares,
+                        texts,
+                        crosses,
+                        start,
+                        end,
+                        segment_bingo,
+                        parallel and not touches and not first_play,
+                    )
                     if keeper is None:
                         # Without best moves each segment's join groups are kept at once.
-                        shape = tuple(items)
                         groups = group_cache.get(shape)
                         if groups is None:
                             groups = group_cache[shape] = _segment_groups(context, shape)[0]
                         if groups:
-                            check_touch = parallel and not touches and not first_play
-                            segment_rows = _SegmentRows(
-                                (
-                                    direction,
-                                    squares,
-                                    texts,
-                                    crosses,
-                                    start,
-                                    end,
-                                    segment_bingo,
-                                    check_touch,
-                                ),
-                                with_blanks,
-                                groups,
-                                chains,
-                                rotated,
-                            )
-                            if check_touch:
+                            segment_rows = _SegmentRows(place, with_blanks, groups, chains, rotated)
+                            if place[7]:
                                 # Under parallel_numbers some equations may not touch:
                                 # their rows are made now, so that they are counted right.
                                 segment_rows.made = list(segment_rows)
                             emit(segment_rows)
                         continue
-                    segments.append(
-                        (
-                            tuple(items),
-                            direction,
-                            squares,
-                            texts,
-                            crosses,
-                            start,
-                            end,
-                            touches or first_play,
-                            segment_bingo,
-                        )
-                    )
+                    segments.append((shape, place))
                     if keeper is not None:
                         # The equation has two sides or more around at least one `=`, so
                         # its value is that of a side at most (width - 1) // 2 characters
@@ -2252,15 +2231,8 @@ def _search(
         for index in order:
             if bounds[index] < keeper.floor:
                 break
-            _emit_segment(
-                context,
-                *segments[index],
-                parallel,
-                group_cache,
-                emit_move,
-                keeper,
-                score_parts[index],
-            )
+            shape, place = segments[index]
+            _emit_segment(context, shape, place, group_cache, emit_move, keeper, score_parts[index])
     if parallel and not first_play:
         lone_rows: list[_Row] = []
         # A lone digit's runs are its across and down runs: it touches a key square of
@@ -2301,20 +2273,6 @@ class _FoundRows:
         if not rack.blanks:
             return count + len(self.extra)
         return count + sum(_variant_count(rack, row[7]) for row in self.extra)
-
-
-#: (shape, direction, squares of the line, texts, cross-checks, start, end, touches, bingo).
-_Segment = tuple[
-    tuple[str | int, ...],
-    Direction,
-    range,
-    list[str | None],
-    list["_CrossInfo | None"],
-    int,
-    int,
-    bool,
-    int,
-]
 
 
 _MOST_POINTS: dict[int, int] = {}
@@ -2461,15 +2419,7 @@ def _blank_losses(
 def _emit_segment(
     context: _Context,
     shape: tuple[str | int, ...],
-    direction: Direction,
-    squares: range,
-    texts: list[str | None],
-    crosses: list[_CrossInfo | None],
-    start: int,
-    end: int,
-    touches: bool,
-    bingo: int,
-    parallel: bool,
+    place: _Place,
     group_cache: dict[tuple[str | int, ...], list[_JoinGroup]],
     emit: Callable[[Any], None],
     keeper: _BestScores,
@@ -2492,7 +2442,7 @@ def _emit_segment(
     if not groups:
         return
     rules = context.rules
-    place = (direction, squares, texts, crosses, start, end, bingo, parallel and not touches)
+    direction = place[0]
     with_blanks = context.blanks > 0
     scoring = _segment_scoring(place, with_blanks)
     squares_tuple = scoring.squares
