@@ -2039,6 +2039,16 @@ def _search(
     rotated = rules.rotated_equals
     bounds: list[int] = []
     score_parts: list[tuple[int, int, int]] = []
+    # The most letter points k tiles of the rack can score on plain squares: the sum of its
+    # k best natural tiles' points (a blank scores none). A segment's new tiles are
+    # distinct rack tiles, so on t triple-letter, d double-letter and k free squares in all
+    # they score at most top_points[t] + top_points[t + d] + top_points[k] (the best tiles
+    # on the best squares): far below the sum of each square's best option when the rack
+    # holds one tile worth more than the others (a `/` is worth 4, an `x` 2).
+    top_points = [0]
+    for points in sorted((TILE_POINTS[code] for code in rack if code != BLANK), reverse=True):
+        top_points.append(top_points[-1] + points)
+    top_points.extend([top_points[-1]] * (len(rack) + 1 - len(top_points)))
 
     for direction in (ACROSS, DOWN):
         cross_step = direction.other
@@ -2130,7 +2140,7 @@ def _search(
                 # An equation needs an `=`: one on the board, or a free square the rack's
                 # `=` (or a blank) may take.
                 may_equal = False
-                letters = crossing = width = 0
+                letters = crossing = width = tripled = doubled = 0
                 word = 1
                 # The segment's shape (see _emit_segment), grown square by square: the
                 # segments from one start are each other's beginnings.
@@ -2158,6 +2168,11 @@ def _search(
                             crossing += cross_bounds[end]
                             word *= WORD_MULTIPLIERS[squares[end]]
                             width += free_width
+                            multiplier = LETTER_MULTIPLIERS[squares[end]]
+                            if multiplier == 3:
+                                tripled += 1
+                            elif multiplier == 2:
+                                doubled += 1
                     else:
                         touches = True
                         width += len(text)
@@ -2221,8 +2236,15 @@ def _search(
                         # long: below 2 ** that in size (each operator's result is below
                         # 2 ** the length of its text), so its leading bit is at most half.
                         bonus_bound = 1 << max((width - 1) // 2 - 1, 0)
-                        bounds.append((letters + bonus_bound) * word + crossing + segment_bingo)
-                        score_parts.append((letters, word, crossing + segment_bingo))
+                        best_letters = (
+                            top_points[tripled] + top_points[tripled + doubled] + top_points[free]
+                        )
+                        if letters < best_letters:
+                            best_letters = letters
+                        bounds.append(
+                            (best_letters + bonus_bound) * word + crossing + segment_bingo
+                        )
+                        score_parts.append((best_letters, word, crossing + segment_bingo))
 
     if keeper is not None:
         # Most promising segments first; stop once no later one can reach the floor.
