@@ -183,3 +183,50 @@ def test_empty_touching_finds_nothing() -> None:
     game = POSITIONS[5][0]
     assert generate_placements(game.board, game.rack(), game.rules, touching=()) == []
     assert best_moves(game, 3, touching=set()) == []
+
+
+def test_min_score_cuts_the_best_moves() -> None:
+    # best_moves(..., min_score=m): the head of the unrestricted result cut at score m, with
+    # and without `touching` (the simulation asks near a candidate only for the plays that
+    # could enter its merge). The floors: the best score and one above it, a score inside
+    # the list (ties at the cut), and one below every play.
+    compared = cut = 0
+    for index, (game, touching_sets) in enumerate(POSITIONS[::2]):
+        board, rack, rules = game.board, game.rack(), game.rules
+        full = sorted(generate_placements(board, rack, rules), key=sort_key)
+        limit = 1 + index % 8
+        for touching in [None, *touching_sets[1:3]]:
+            expected = (
+                full
+                if touching is None
+                else [move for move in full if _runs_touch(board, move.place, touching)]
+            )
+            scores = sorted({move.score for move in expected}, reverse=True)
+            floors = {0, -5}
+            if scores:
+                floors |= {scores[0], scores[0] + 1, scores[len(scores) // 2]}
+            for floor in sorted(floors):
+                best = best_moves(game, limit, touching=touching, min_score=floor)
+                wanted = [move for move in expected[:limit] if move.score >= floor]
+                assert [(move.place, move.score) for move in best] == [
+                    (move.place, move.score) for move in wanted
+                ], (rules.differences(), board.rows(), rack, touching, limit, floor)
+                compared += 1
+                cut += len(wanted) < len(expected[:limit])
+    assert compared >= 500
+    assert cut >= compared // 5
+
+
+def test_min_score_keeps_a_lone_digit_beside_a_number() -> None:
+    # The lone-digit pass of parallel_numbers (I9 "1": "11" across is a number, "1=1" down
+    # scores 3) is cut by min_score like every other play.
+    rows = ["." * 15] * 15
+    rows[6] = "........1......"
+    rows[7] = "........=......"
+    rows[8] = ".......1......."
+    game = Game.from_setup(Rules(parallel_numbers=True), Board.from_rows(rows), ["1", None])
+    lone = Place((PlacedTile(parse_square("I9"), "1"),))
+    found = best_moves(game, 2, touching=[parse_square("H9")], min_score=3)
+    assert [(move.place, move.score) for move in found] == [(lone, 3)]
+    assert best_moves(game, 2, touching=[parse_square("H9")], min_score=4) == []
+    assert best_moves(game, 2, min_score=4) == []

@@ -22,7 +22,7 @@ from binscrabble.engine.simulation import (
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
-from binscrabble.movegen import generate_placements
+from binscrabble.movegen import best_moves, generate_placements, sort_key
 from binscrabble.rules import Rules
 
 TABLE = LeaveTable.default()
@@ -96,6 +96,44 @@ def test_narrow_shared_width_still_gives_the_same_replies() -> None:
         world = deals(game, rng, 1)[0]
         fallbacks += compare(world, ranked_candidates(world, TABLE, limit=8), width=REPLY_WIDTH)
     assert fallbacks > 0
+
+
+def test_the_floor_near_a_candidate_changes_no_fallback() -> None:
+    # The search near a candidate asks only for plays at or above a floor (the last base
+    # play left alone, or the last base play): the merge must fall back to the full
+    # generation exactly when the merge with every play near the candidate would have.
+    rng = random.Random(4)
+    decisions = fallbacks = 0
+    for width in (None, REPLY_WIDTH, 12):
+        for game in game_positions(11, every=4)[1:]:
+            world = deals(game, rng, 1)[0]
+            replies = DealReplies(world, TABLE, width=width)
+            replies.prepare()
+            for candidate in ranked_candidates(world, TABLE, limit=6, include_exchanges=False):
+                if not isinstance(candidate.move, Place):
+                    continue
+                squares = frozenset(tile.square for tile in candidate.move.tiles)
+                world.push(candidate.move, checked=False)
+                try:
+                    kept = [play for play, clear in replies.base if not clear & squares]
+                    near = best_moves(world, REPLY_WIDTH, touching=squares)
+                    merged = sorted([*kept[:REPLY_WIDTH], *near], key=sort_key)[:REPLY_WIDTH]
+                    last = sort_key(replies.base[-1][0])
+                    expected = not (
+                        replies.complete
+                        or len(kept) >= REPLY_WIDTH
+                        or (len(merged) == REPLY_WIDTH and sort_key(merged[-1]) < last)
+                    )
+                    before = replies.fallbacks
+                    assert replies.reply(candidate.move) == rollout_reply(world, TABLE)
+                    assert replies.fallbacks - before == expected, candidate.move
+                    decisions += 1
+                    fallbacks += expected
+                finally:
+                    world.pop()
+    # Both kinds of decision were made: merges and fallbacks.
+    assert decisions >= 50
+    assert 0 < fallbacks < decisions
 
 
 def test_shared_replies_on_the_first_move() -> None:

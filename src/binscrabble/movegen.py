@@ -2001,10 +2001,12 @@ def _search(
     rules: Rules,
     limit: int | None,
     touch_keys: _TouchKeys | None = None,
+    min_score: int | None = None,
 ) -> tuple[_Rack, _FoundRows, list[GeneratedMove]]:
     """Find every legal placement: as rows to be made when read (no `limit`) or, with
-    `limit`, as the moves that may be among the `limit` best; with `touch_keys`, only those
-    whose segment covers one of its squares of the segment's direction (see _touch_keys)."""
+    `limit`, as the moves that may be among the `limit` best (and, with `min_score`, score
+    at least that); with `touch_keys`, only those whose segment covers one of its squares of
+    the segment's direction (see _touch_keys)."""
     context = _make_context(rack, rules)
     rows = _FoundRows()
     moves: list[GeneratedMove] = []
@@ -2026,7 +2028,7 @@ def _search(
         rack_size -= equals_count - 1
     bingo = rules.bingo_bonus
     parallel = rules.parallel_numbers
-    keeper = _BestScores(limit) if limit is not None else None
+    keeper = _BestScores(limit, min_score) if limit is not None else None
     group_cache: dict[tuple[str | int, ...], list[_JoinGroup]] = {}
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
     free_width = 2 if wanted >> ROTATED & 1 else 1
@@ -2266,6 +2268,8 @@ def _search(
         else:
             for row in lone_rows:
                 moves.extend(_row_moves(context.rack, row))
+            if min_score is not None:
+                moves = [move for move in moves if move.score >= min_score]
     return context.rack, rows, moves
 
 
@@ -2361,15 +2365,17 @@ def _lone_digits_beside_numbers(
 
 
 class _BestScores:
-    """The `limit` best scores seen so far; `floor` is the lowest of them once full."""
+    """The `limit` best scores seen so far; `floor` is the lowest of them once full (and
+    `minimum`, when given, until then: no score below it is wanted)."""
 
     __slots__ = ("floor", "limit", "scores")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, minimum: int | None = None) -> None:
         self.limit = max(limit, 1)
         self.scores: list[int] = []
-        # Below every score until `limit` scores are in.
-        self.floor = -(1 << 62)
+        # Below every score until `limit` scores are in. Only scores reaching the floor are
+        # added, so once full the floor stays at `minimum` or above.
+        self.floor = -(1 << 62) if minimum is None else minimum
 
     def add(self, score: int) -> None:
         scores = self.scores
@@ -2866,7 +2872,11 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
 
 
 def best_moves(
-    game: Game, count: int, *, touching: Iterable[int] | None = None
+    game: Game,
+    count: int,
+    *,
+    touching: Iterable[int] | None = None,
+    min_score: int | None = None,
 ) -> list[GeneratedMove]:
     """The `count` best placements for the player to move, in :func:`sort_key` order.
 
@@ -2874,15 +2884,26 @@ def best_moves(
     blank variants) whose score cannot reach the `count`-th best found so far. With
     `touching` (square indexes), the `count` best of the plays with a run through one of
     those squares (see :func:`generate_placements`), found without searching the rest of
-    the board.
+    the board. With `min_score`, the `count` best of the plays scoring at least that (the
+    head of the unrestricted result, cut there): the search starts with that floor, so
+    it skips more (the simulation knows, before it looks near a candidate, the score the
+    plays found there must reach to matter).
     """
     if game.is_over():
         return MoveList()
-    return best_placements(game.board, game.rack(), game.rules, count, touching=touching)
+    return best_placements(
+        game.board, game.rack(), game.rules, count, touching=touching, min_score=min_score
+    )
 
 
 def best_placements(
-    board: Board, rack: str, rules: Rules, count: int, *, touching: Iterable[int] | None = None
+    board: Board,
+    rack: str,
+    rules: Rules,
+    count: int,
+    *,
+    touching: Iterable[int] | None = None,
+    min_score: int | None = None,
 ) -> list[GeneratedMove]:
     """The `count` best placements of any `rack` on `board`, in :func:`sort_key` order.
 
@@ -2892,10 +2913,18 @@ def best_placements(
     >>> from binscrabble.rules import Rules
     >>> [move.text for move in best_placements(Board(), "1=1", Rules(), 1)]
     ['1=1']
+    >>> board = Board.from_rows(["." * 15] * 7 + [".......1=1....."] + ["." * 15] * 7)
+    >>> [move.score for move in best_placements(board, "1+1=10x", Rules(), 30)][-3:]
+    [30, 30, 30]
+    >>> len(best_placements(board, "1+1=10x", Rules(), 30, min_score=33))  # 36 and 33s
+    21
     """
     if count <= 0:
         return MoveList()
-    moves = generate_placements(board, rack, rules, limit=count, touching=touching)
+    # generate_placements(..., limit=count) without its list type: the moves are all made.
+    keys = None if touching is None else _touch_keys(board.cells, touching)
+    with _collector_paused():
+        moves = _search(board, rack, rules, count, keys, min_score)[2]
     return MoveList(heapq.nsmallest(count, moves, key=sort_key))
 
 

@@ -904,7 +904,18 @@ class DealReplies:
             return rollout_reply(world, self.table)
         squares = frozenset(tile.square for tile in move.tiles)
         kept = [play for play, clearance in self.base if not clearance & squares]
-        near = best_moves(world, REPLY_WIDTH, touching=squares)
+        # Only the plays near the candidate that could enter the merge below are looked for:
+        # with REPLY_WIDTH base plays left alone, those scoring at least the last of them;
+        # else those scoring at least the last base play (a merge that needs any lower one is
+        # not exact and falls back, with or without it). Same merge, same fallbacks: the
+        # search near the candidate just starts with that floor.
+        if self.complete:
+            floor = None
+        elif len(kept) >= REPLY_WIDTH:
+            floor = kept[REPLY_WIDTH - 1].score
+        else:
+            floor = self.base[-1][0].score
+        near = best_moves(world, REPLY_WIDTH, touching=squares, min_score=floor)
         merged = heapq.nsmallest(REPLY_WIDTH, [*kept[:REPLY_WIDTH], *near], key=sort_key)
         # The merge is exact when every play it could miss (a base play beyond the ones
         # found) ranks after its last.
