@@ -31,6 +31,7 @@ from __future__ import annotations
 import gc
 import heapq
 import operator
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -2007,7 +2008,12 @@ def _search(
     `limit`, as the moves that may be among the `limit` best (and, with `min_score`, score
     at least that); with `touch_keys`, only those whose segment covers one of its squares of
     the segment's direction (see _touch_keys)."""
-    context = _make_context(rack, rules)
+    group_cache: dict[tuple[str | int, ...], list[_JoinGroup]]
+    if limit is None:
+        context = _make_context(rack, rules)
+        group_cache = {}
+    else:
+        context, group_cache = _kept_context(rack, rules)
     rows = _FoundRows()
     moves: list[GeneratedMove] = []
     if not rack:
@@ -2029,7 +2035,6 @@ def _search(
     bingo = rules.bingo_bonus
     parallel = rules.parallel_numbers
     keeper = _BestScores(limit, min_score) if limit is not None else None
-    group_cache: dict[tuple[str | int, ...], list[_JoinGroup]] = {}
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
     free_width = 2 if wanted >> ROTATED & 1 else 1
     natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
@@ -2271,6 +2276,44 @@ def _search(
             if min_score is not None:
                 moves = [move for move in moves if move.score >= min_score]
     return context.rack, rows, moves
+
+
+#: Best moves keep the context of the last few racks, per thread (:func:`_kept_context`).
+_KEPT: Final = threading.local()
+#: How many racks' contexts a thread keeps; and the most sides one may hold before it is
+#: started afresh (a few megabytes; a heavy position enumerates some 300 sides).
+_KEPT_RACKS: Final = 3
+_KEPT_SIDES: Final = 4000
+
+
+def _kept_context(
+    rack: str, rules: Rules
+) -> tuple[_Context, dict[tuple[str | int, ...], list[_JoinGroup]]]:
+    """The context of `rack` under `rules` for best moves, with its complete join groups
+    by shape, kept across calls.
+
+    Everything a context caches (side fillings, automaton steps, join groups of a shape)
+    depends on the rack, the rules and the shapes only, never on the board: a shape carries
+    its fixed texts and its squares' cross-check masks. The simulation asks for the same
+    rack many times in a row (the opponent's dealt rack: its best plays before our move,
+    then near each candidate, or in full after each), so the sides enumerated for one board
+    serve the next. Kept per thread (a context's caches are filled as it is used), for the
+    last _KEPT_RACKS racks.
+    """
+    kept: dict[tuple[str, Rules], tuple[_Context, dict[tuple[str | int, ...], list[_JoinGroup]]]]
+    if hasattr(_KEPT, "contexts"):
+        kept = _KEPT.contexts
+    else:
+        kept = _KEPT.contexts = {}
+    key = (rack, rules)
+    found = kept.pop(key, None)
+    if found is None or len(found[0].side_cache) > _KEPT_SIDES:
+        found = (_make_context(rack, rules), {})
+        if len(kept) >= _KEPT_RACKS:
+            del kept[next(iter(kept))]
+    # The most recently used last.
+    kept[key] = found
+    return found
 
 
 class _FoundRows:

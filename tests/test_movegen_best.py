@@ -1,0 +1,91 @@
+"""Best moves (`best_moves`, `best_placements`) across calls: the context of a rack (its
+side fillings and join groups, which depend on the rack, the rules and the shapes only) is
+kept from one call to the next, as the simulation asks for one rack on many boards. The
+results must be those of a fresh search: the head of the full generation in sort order."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from movegen_positions import advance
+
+import binscrabble.movegen as movegen
+from binscrabble.board import Board
+from binscrabble.game import Game
+from binscrabble.movegen import best_placements, generate_placements, sort_key
+from binscrabble.rules import Rules
+
+#: Racks asked about on every board, in turn (so a kept context meets many boards, and
+#: racks alternate as our answers and the opponent's replies do in a rollout).
+RACKS = ("10+1=x0/1", "=1-0&1=0", "1?=+01")
+
+
+def _boards(rules: Rules, seed: int) -> list[Board]:
+    game = Game(("A", "B"), rules, seed=seed)
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(5):
+        advance(game, rng, 3, part=5)
+        boards.append(game.board.copy())
+    return boards
+
+
+def _head(board: Board, rack: str, rules: Rules, count: int) -> list[tuple[object, int]]:
+    every = sorted(generate_placements(board, rack, rules), key=sort_key)
+    return [(move.place, move.score) for move in every[:count]]
+
+
+def _forget() -> None:
+    if hasattr(movegen._KEPT, "contexts"):
+        movegen._KEPT.contexts.clear()
+
+
+def test_kept_contexts_give_the_results_of_a_fresh_search() -> None:
+    checked = 0
+    for seed, rules in enumerate((Rules(), Rules(parallel_numbers=True), Rules.preset("expert"))):
+        _forget()
+        for board in _boards(rules, seed):
+            for count in (1, 8, 48):
+                for rack in RACKS:
+                    found = best_placements(board, rack, rules, count)
+                    assert [(move.place, move.score) for move in found] == _head(
+                        board, rack, rules, count
+                    ), (rules.differences(), board.rows(), rack, count)
+                    checked += 1
+    assert checked == 3 * 5 * 3 * len(RACKS)
+
+
+def test_a_rack_under_other_rules_gets_its_own_context() -> None:
+    # The same rack, first under rules that allow more equations, then under the default:
+    # what the first call enumerated must not leak into the second.
+    board = _boards(Rules(), 7)[2]
+    _forget()
+    loose = Rules(allow_negatives=True, leading_zeros=True, identity_chains=True)
+    rack = "0-1=01-1"
+    best_placements(board, rack, loose, 48)
+    assert [(move.place, move.score) for move in best_placements(board, rack, Rules(), 48)] == (
+        _head(board, rack, Rules(), 48)
+    )
+
+
+def test_contexts_are_kept_per_thread_and_bounded() -> None:
+    board = _boards(Rules(), 3)[3]
+    _forget()
+    for rack in (*RACKS, "11=1+0", "0=0x1-1"):
+        best_placements(board, rack, Rules(), 8)
+    assert len(movegen._KEPT.contexts) == movegen._KEPT_RACKS
+    # The most recent racks are the ones kept.
+    assert [rack for rack, _ in movegen._KEPT.contexts] == ["1?=+01", "11=1+0", "0=0x1-1"]
+    seen: list[int] = []
+
+    def other_thread() -> None:
+        seen.append(len(getattr(movegen._KEPT, "contexts", {})))
+        best_placements(board, RACKS[0], Rules(), 8)
+        seen.append(len(movegen._KEPT.contexts))
+
+    worker = threading.Thread(target=other_thread)
+    worker.start()
+    worker.join()
+    assert seen == [0, 1]
+    assert len(movegen._KEPT.contexts) == movegen._KEPT_RACKS
