@@ -2038,6 +2038,9 @@ def _search(
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
     free_width = 2 if wanted >> ROTATED & 1 else 1
     natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
+    # The most points a natural tile scores on a plain square without crossing run.
+    plain_points = _most_points(wanted & natural_mask)
+    square_fields = _SQUARE_FIELDS[free_width]
     segments: list[tuple[tuple[str | int, ...], _Place]] = []
     # Without best moves, segments become _SegmentRows as they are found (see _emit_segment).
     emit = rows.segments.append
@@ -2073,10 +2076,10 @@ def _search(
             texts: list[str | None] = []
             masks: list[int] = []
             crosses: list[_CrossInfo | None] = []
-            # Per square, the most its tile can add to the play's score (for best moves):
-            # letter points in the main run, and the crossing run's score.
-            letter_bounds: list[int] = []
-            cross_bounds: list[int] = []
+            # For best moves, what bounds the score of a segment, per square packed in one
+            # integer (see _square_fields) and summed from the line's start: sums[j] covers
+            # the squares before index j, so a segment's sums are one subtraction.
+            sums = [0]
             # Whether the line holds a tile or a square with a crossing run: a play must
             # touch one (but the first), so a line without either holds no segment.
             anchored = first_play
@@ -2087,8 +2090,8 @@ def _search(
                     texts.append(tile.text)
                     masks.append(0)
                     crosses.append(None)
-                    letter_bounds.append(0)
-                    cross_bounds.append(0)
+                    if keeper is not None:
+                        sums.append(sums[-1] + (len(tile.text) << _WIDTH_SHIFT))
                     continue
                 texts.append(None)
                 # Most empty squares have no tile beside them across the line: looking at
@@ -2112,20 +2115,21 @@ def _search(
                 crosses.append(info)
                 if keeper is None:
                     continue
-                usable = mask & wanted
-                # A blank scores no points: only the rack's natural tiles count here.
-                natural_usable = usable & natural_mask
-                letter_bounds.append(_most_points(natural_usable) * LETTER_MULTIPLIERS[sq])
                 if info is None:
-                    cross_bounds.append(0)
-                else:
-                    cross_scores = _crossing_tables(sq, info)[1]
-                    cross_bounds.append(
-                        max(
-                            (cross_scores[o] for o in range(OPTION_COUNT) if usable >> o & 1),
-                            default=0,
-                        )
+                    sums.append(
+                        sums[-1] + square_fields[sq] + plain_points * LETTER_MULTIPLIERS[sq]
                     )
+                    continue
+                # The square's letter and crossing bounds depend on its crossing texts and
+                # the rack only: kept across calls (the boards of a rollout differ little).
+                square_key = (sq, before, after, wanted, natural_mask)
+                square_bounds = _SQUARE_BOUNDS.get(square_key)
+                if square_bounds is None:
+                    square_bounds = _square_bounds(sq, info, wanted, natural_mask)
+                    if len(_SQUARE_BOUNDS) >= 1 << 16:
+                        _SQUARE_BOUNDS.clear()
+                    _SQUARE_BOUNDS[square_key] = square_bounds
+                sums.append(sums[-1] + square_fields[sq] + square_bounds)
 
             if not anchored:
                 continue
@@ -2147,8 +2151,6 @@ def _search(
                 # An equation needs an `=`: one on the board, or a free square the rack's
                 # `=` (or a blank) may take.
                 may_equal = False
-                letters = crossing = width = tripled = doubled = 0
-                word = 1
                 # The segment's shape (see _emit_segment), grown square by square: the
                 # segments from one start are each other's beginnings.
                 items: list[str | int] = []
@@ -2170,19 +2172,8 @@ def _search(
                             may_equal = True
                         if crosses[end] is not None:
                             has_cross = True
-                        if keeper is not None:
-                            letters += letter_bounds[end]
-                            crossing += cross_bounds[end]
-                            word *= WORD_MULTIPLIERS[squares[end]]
-                            width += free_width
-                            multiplier = LETTER_MULTIPLIERS[squares[end]]
-                            if multiplier == 3:
-                                tripled += 1
-                            elif multiplier == 2:
-                                doubled += 1
                     else:
                         touches = True
-                        width += len(text)
                         if "=" in text:
                             may_equal = True
                         if after_tile:
@@ -2237,21 +2228,27 @@ def _search(
                             emit(segment_rows)
                         continue
                     segments.append((shape, place))
-                    if keeper is not None:
-                        # The equation has two sides or more around at least one `=`, so
-                        # its value is that of a side at most (width - 1) // 2 characters
-                        # long: below 2 ** that in size (each operator's result is below
-                        # 2 ** the length of its text), so its leading bit is at most half.
-                        bonus_bound = 1 << max((width - 1) // 2 - 1, 0)
-                        best_letters = (
-                            top_points[tripled] + top_points[tripled + doubled] + top_points[free]
-                        )
-                        if letters < best_letters:
-                            best_letters = letters
-                        bounds.append(
-                            (best_letters + bonus_bound) * word + crossing + segment_bingo
-                        )
-                        score_parts.append((best_letters, word, crossing + segment_bingo))
+                    # The segment's bound: its letter points (the sum of each free square's
+                    # best, or the rack's best tiles on its best squares, whichever is
+                    # less) plus the bonus, times the word multipliers, plus the crossing
+                    # runs' scores and the bingo.
+                    fields = sums[end + 1] - sums[start]
+                    letters = fields & _FIELD_BYTE
+                    tripled = fields >> _TRIPLED_SHIFT & _FIELD_BYTE
+                    best_letters = (
+                        top_points[tripled]
+                        + top_points[tripled + (fields >> _DOUBLED_SHIFT & _FIELD_BYTE)]
+                        + top_points[free]
+                    )
+                    if letters < best_letters:
+                        best_letters = letters
+                    word = _WORD_PRODUCTS[fields >> _WORD_SHIFT & _WORD_MASK]
+                    crossing = (fields >> _CROSSING_SHIFT) + segment_bingo
+                    bound = (
+                        best_letters + _BONUS_BOUNDS[fields >> _WIDTH_SHIFT & _FIELD_BYTE]
+                    ) * word + crossing
+                    bounds.append(bound)
+                    score_parts.append((best_letters, word, crossing))
 
     if keeper is not None:
         # Most promising segments first; stop once no later one can reach the floor.
@@ -2405,6 +2402,65 @@ def _lone_digits_beside_numbers(
             losses = ((loss,) * OPTION_COUNT,)
             usage = _OPTION_USAGE[option]
             append(((sq,), (option,), number_text, number, ACROSS, score, losses, usage))
+
+
+# What bounds a segment's score (best moves), per square, packed in one integer so that a
+# line's running sums give a segment's in one subtraction: bits 0-7 the most letter points
+# its tile can score (letter multiplier included), 8-15 its width in characters (a tile's
+# text, or a free square's one or two), 16-23 and 24-31 whether it is a free triple- or
+# double-letter square, 32-35 and 36-39 whether it is a free double- or triple-word square,
+# 48 and up the best score of its crossing run. Every field but the last stays below its
+# next one on a line of 15 squares (at most 180 letter points, 30 characters, 15 squares,
+# 4 word squares), so sums never carry from one field into the next.
+_FIELD_BYTE: Final = 255
+_WIDTH_SHIFT: Final = 8
+_TRIPLED_SHIFT: Final = 16
+_DOUBLED_SHIFT: Final = 24
+_WORD_SHIFT: Final = 32
+_WORD_MASK: Final = _FIELD_BYTE
+_CROSSING_SHIFT: Final = 48
+#: The word multiplier of a segment by its packed counts of double- and triple-word squares.
+_WORD_PRODUCTS: Final = tuple(2 ** (index & 15) * 3 ** (index >> 4) for index in range(256))
+#: The bonus bound of an equation `width` characters wide: it has two sides or more around
+#: at least one `=`, so its value is that of a side at most (width - 1) // 2 characters
+#: long: below 2 ** that (each operator's result is below 2 ** the length of its text), so
+#: its leading bit is at most half of it.
+_BONUS_BOUNDS: Final = tuple(1 << max((width - 1) // 2 - 1, 0) for width in range(256))
+
+
+def _square_field(sq: int, free_width: int) -> int:
+    """The packed fields of an empty square `sq` that do not depend on the board: its
+    width, and its letter and word premiums."""
+    letter = LETTER_MULTIPLIERS[sq]
+    word = WORD_MULTIPLIERS[sq]
+    return (
+        (free_width << _WIDTH_SHIFT)
+        + ((letter == 3) << _TRIPLED_SHIFT)
+        + ((letter == 2) << _DOUBLED_SHIFT)
+        + ((word == 2) << _WORD_SHIFT)
+        + ((word == 3) << (_WORD_SHIFT + 4))
+    )
+
+
+#: Per free-square width (1, or 2 when a rotated `=` may go down), per square.
+_SQUARE_FIELDS: Final = {
+    width: tuple(_square_field(sq, width) for sq in range(SIZE * SIZE)) for width in (1, 2)
+}
+#: Packed letter and crossing bounds of an empty square with a crossing run, by (square,
+#: crossing texts, options wanted, the rack's natural options).
+_SQUARE_BOUNDS: dict[tuple[int, str, str, int, int], int] = {}
+
+
+def _square_bounds(sq: int, info: _CrossInfo, wanted: int, natural_mask: int) -> int:
+    """The packed letter and crossing bounds of an empty square with a crossing run: the
+    most points a natural tile of the rack allowed there scores (a blank scores none), and
+    the best score of the crossing run over the options allowed."""
+    usable = info[0] & wanted
+    cross_scores = _crossing_tables(sq, info)[1]
+    return _most_points(usable & natural_mask) * LETTER_MULTIPLIERS[sq] + (
+        max((cross_scores[o] for o in range(OPTION_COUNT) if usable >> o & 1), default=0)
+        << _CROSSING_SHIFT
+    )
 
 
 class _BestScores:
