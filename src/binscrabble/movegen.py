@@ -269,6 +269,7 @@ class GeneratedMove:
     """
 
     __slots__ = ("_place", "blanks", "direction", "options", "score", "squares", "text", "value")
+    _place: Place
 
     def __init__(
         self,
@@ -287,7 +288,8 @@ class GeneratedMove:
         self.text = text
         self.value = value
         self.direction = direction
-        self._place: Place | None = None
+        # `_place` is set on first use of :attr:`place` (a slot left empty until then:
+        # most generated moves are only ranked, and one store fewer per move counts).
 
     @property
     def tiles(self) -> tuple[PlacedTile, ...]:
@@ -297,22 +299,24 @@ class GeneratedMove:
     @property
     def place(self) -> Place:
         """This placement as a :class:`~binscrabble.move.Place`."""
-        place = self._place
-        if place is None:
-            blanks = self.blanks
-            place = self._place = Place(
-                tuple(
-                    PlacedTile(
-                        square,
-                        _OPTION_FACES[option],
-                        index in blanks,
-                        option == ROTATED,
-                    )
-                    for index, (square, option) in enumerate(
-                        zip(self.squares, self.options, strict=True)
-                    )
+        try:
+            return self._place
+        except AttributeError:
+            pass
+        blanks = self.blanks
+        place = self._place = Place(
+            tuple(
+                PlacedTile(
+                    square,
+                    _OPTION_FACES[option],
+                    index in blanks,
+                    option == ROTATED,
+                )
+                for index, (square, option) in enumerate(
+                    zip(self.squares, self.options, strict=True)
                 )
             )
+        )
         return place
 
     @property
