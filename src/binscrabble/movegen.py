@@ -1113,22 +1113,28 @@ def _join(
         side_context = context
     side_cache = side_context.side_cache
     layouts = context.layouts
-    # Two sides are the commonest join: looked up without a comprehension's own frame.
-    if len(sides) == 2:
-        known = [side_cache.get(sides[0]), side_cache.get(sides[1])]
-    else:
-        known = [side_cache.get(side) for side in sides]
     shared: set[int] | None = None
     tables: list[dict[int, _SideBucket]]
     free_positions: tuple[tuple[int, ...], ...]
-    if reach is None and len(known) == 2 and known[0] is not None and known[1] is not None:
-        # Two sides enumerated already (the commonest join): one intersection of their
-        # values (CPython walks the smaller table).
-        shared = known[0].keys() & known[1].keys()
-        if not shared:
-            return True
-        tables = cast("list[dict[int, _SideBucket]]", known)
-        free_positions = _two_layouts(layouts, sides)
+    # Two sides are the commonest join: looked up without a comprehension's own frame.
+    if len(sides) == 2:
+        first_known = side_cache.get(sides[0])
+        second_known = side_cache.get(sides[1])
+        if reach is None and first_known is not None and second_known is not None:
+            # Two sides enumerated already (the commonest join): one intersection of their
+            # values (CPython walks the smaller table).
+            shared = first_known.keys() & second_known.keys()
+            if not shared:
+                return True
+            known: list[dict[int, _SideBucket] | None] = []
+            tables = [first_known, second_known]
+            free_positions = _two_layouts(layouts, sides)
+        else:
+            known = [first_known, second_known]
+    else:
+        known = [side_cache.get(side) for side in sides]
+    if not known:
+        pass  # the two enumerated sides above
     elif reach is None and None not in known:
         # Every side enumerated already (most joins: sides recur across segments).
         tables = cast("list[dict[int, _SideBucket]]", known)
@@ -1381,64 +1387,86 @@ def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[
 
 
 def _segment_groups(
-    context: _Context, items: tuple[str | int, ...], reach: Callable[[int], bool] | None = None
+    context: _Context,
+    items: tuple[str | int, ...],
+    reach: Callable[[int], bool] | None = None,
+    equals_places: Sequence[tuple[int, int]] | None = None,
+    fixed_equals: bool | None = None,
 ) -> tuple[list[_JoinGroup], bool]:
     """Every way to fill a segment's free squares (as options) so it reads as an equation,
-    as join groups; and whether that is all of them (see `reach` in :func:`_join`)."""
+    as join groups; and whether that is all of them (see `reach` in :func:`_join`).
+
+    `equals_places` and `fixed_equals`, when given, say what the shape holds (the search
+    knows it from its walk): where the new `=` may go, as (position in `items`, index among
+    the free squares) for each free square that allows it, neither end; and whether a
+    fixed text holds an `=`.
+    """
     out: list[_JoinGroup] = []
     complete = True
-    fixed_equals = False
-    for item in items:
-        if type(item) is str and "=" in item:
-            fixed_equals = True
-            sides = _split_sides(items)
-            if sides is not None:
-                complete = _join(context, sides, -1, out, reach)
-            break
-    if context.equals_usable:
-        equals_sides = context.equals_sides or context
-        splits = context.splits
-        free_index = -1
-        last = len(items) - 1
-        for position, item in enumerate(items):
-            if type(item) is str:
-                continue
-            free_index += 1
-            # A side on each hand of the new `=`: not at either end.
-            if not item >> _EQUALS_OPTION & 1 or position == 0 or position == last:  # type: ignore[operator]
-                continue
-            if not fixed_equals:
-                # The new `=` cuts the shape into its two sides.
-                complete = (
-                    _join(
-                        context,
-                        [items[:position], items[position + 1 :]],
-                        free_index,
-                        out,
-                        reach,
-                        equals_sides,
-                    )
-                    and complete
+    if fixed_equals is None:
+        fixed_equals = False
+        for item in items:
+            if type(item) is str and "=" in item:
+                fixed_equals = True
+                break
+    if fixed_equals:
+        sides = _split_sides(items)
+        if sides is not None:
+            complete = _join(context, sides, -1, out, reach)
+    if not context.equals_usable:
+        return out, complete
+    if equals_places is None:
+        equals_places = _equals_places(items)
+    equals_sides = context.equals_sides or context
+    splits = context.splits
+    for position, free_index in equals_places:
+        if not fixed_equals:
+            # The new `=` cuts the shape into its two sides.
+            complete = (
+                _join(
+                    context,
+                    [items[:position], items[position + 1 :]],
+                    free_index,
+                    out,
+                    reach,
+                    equals_sides,
                 )
-                continue
-            # The new `=` cuts the shape in two; each half is split at its own fixed `=`
-            # signs. Halves recur (segments of a line that start, or end, alike), so their
-            # splits are kept.
-            half = items[:position]
-            left = splits.get(half, _UNSPLIT)
-            if left is _UNSPLIT:
-                left = splits[half] = _split_sides(half)
-            if left is None:
-                continue
-            half = items[position + 1 :]
-            right = splits.get(half, _UNSPLIT)
-            if right is _UNSPLIT:
-                right = splits[half] = _split_sides(half)
-            if right is not None:
-                complete = (
-                    _join(context, left + right, free_index, out, reach, equals_sides) and complete
-                )
+                and complete
+            )
+            continue
+        # The new `=` cuts the shape in two; each half is split at its own fixed `=`
+        # signs. Halves recur (segments of a line that start, or end, alike), so their
+        # splits are kept.
+        half = items[:position]
+        left = splits.get(half, _UNSPLIT)
+        if left is _UNSPLIT:
+            left = splits[half] = _split_sides(half)
+        if left is None:
+            continue
+        half = items[position + 1 :]
+        right = splits.get(half, _UNSPLIT)
+        if right is _UNSPLIT:
+            right = splits[half] = _split_sides(half)
+        if right is not None:
+            complete = (
+                _join(context, left + right, free_index, out, reach, equals_sides) and complete
+            )
     return out, complete
+
+
+def _equals_places(items: tuple[str | int, ...]) -> list[tuple[int, int]]:
+    """Where the new `=` may go in a shape (see :func:`_segment_groups`): each free square
+    whose mask allows it, but at either end (a side on each hand)."""
+    places = []
+    free_index = -1
+    last = len(items) - 1
+    for position, item in enumerate(items):
+        if type(item) is str:
+            continue
+        free_index += 1
+        if item >> _EQUALS_OPTION & 1 and 0 < position < last:  # type: ignore[operator]
+            places.append((position, free_index))
+    return places
 
 
 #: Marks a shape part not split yet (None is a result: the part cannot be sides).
@@ -2158,6 +2186,10 @@ def _search(
                 # The segment's shape (see _emit_segment), grown square by square: the
                 # segments from one start are each other's beginnings.
                 items: list[str | int] = []
+                # Where the new `=` may go (see _segment_groups), and whether a tile of
+                # the segment is an `=`.
+                equals_places: list[tuple[int, int]] = []
+                fixed_equals = False
                 # Whether the last item is tiles, and their text (neighbouring tiles join).
                 after_tile = False
                 block = ""
@@ -2174,12 +2206,14 @@ def _search(
                         after_tile = False
                         if mask & equals_bit:
                             may_equal = True
+                            if len(items) > 1:
+                                equals_places.append((len(items) - 1, free - 1))
                         if crosses[end] is not None:
                             has_cross = True
                     else:
                         touches = True
                         if "=" in text:
-                            may_equal = True
+                            may_equal = fixed_equals = True
                         if after_tile:
                             block += text
                             items[-1] = block
@@ -2222,7 +2256,12 @@ def _search(
                         # Without best moves each segment's join groups are kept at once.
                         groups = group_cache.get(shape)
                         if groups is None:
-                            groups = group_cache[shape] = _segment_groups(context, shape)[0]
+                            places = equals_places
+                            if places and places[-1][0] == len(items) - 1:
+                                places = places[:-1]  # not at the end
+                            groups = group_cache[shape] = _segment_groups(
+                                context, shape, None, places, fixed_equals
+                            )[0]
                         if groups:
                             segment_rows = _SegmentRows(place, with_blanks, groups, chains, rotated)
                             if place[7]:
