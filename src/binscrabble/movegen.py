@@ -141,6 +141,14 @@ def _transition_table(leading_zeros: bool) -> tuple[tuple[int, ...], ...]:
 
 
 _TRANSITIONS: Final = {zeros: _transition_table(zeros) for zeros in (False, True)}
+#: Per leading_zeros, per state: the next state after each face's symbol (fixed text is
+#: read a symbol at a time; a lookup instead of a call of _step).
+_SYMBOL_STEPS: Final = {
+    zeros: tuple(
+        {symbol: _step(state, symbol, zeros) for symbol in FACES} for state in range(_DEAD + 1)
+    )
+    for zeros in (False, True)
+}
 
 # -- side values ---------------------------------------------------------------------------
 
@@ -678,9 +686,9 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
 def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | None:
     """`partial` followed by fixed text (tiles on the board); None when that cannot be."""
     state, written, usage, needed, pending, current, width = partial
-    leading_zeros = context.rules.leading_zeros
+    steps = _SYMBOL_STEPS[context.rules.leading_zeros]
     for symbol in text:
-        next_state = _step(state, symbol, leading_zeros)
+        next_state = steps[state][symbol]
         if next_state == _DEAD:
             return None
         if symbol == "0" or symbol == "1":
@@ -733,6 +741,11 @@ def _usable_steps(steps: list[_Step], usage: int, blank_left: bool) -> list[_Usa
     return found
 
 
+#: Per (run of fixed digits, leading_zeros): the state after it from each state, its
+#: length and its value (the same runs recur in every call on a board).
+_DIGIT_RUNS: dict[tuple[str, bool], tuple[tuple[int, ...], int, int]] = {}
+
+
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
@@ -757,10 +770,15 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     if type(item) is str:
         if item.isdigit():
             # Digits only (the commonest fixed text): the operand grows, nothing is reduced.
-            leading_zeros = context.rules.leading_zeros
-            after = [_feed(state, item, leading_zeros) for state in range(_DEAD + 1)]
-            digits = len(item)
-            digits_value = int(item, 2)
+            run = (item, context.rules.leading_zeros)
+            known = _DIGIT_RUNS.get(run)
+            if known is None:
+                known = _DIGIT_RUNS[run] = (
+                    tuple(_feed(state, item, run[1]) for state in range(_DEAD + 1)),
+                    len(item),
+                    int(item, 2),
+                )
+            after, digits, digits_value = known
             for state, text, usage, needed, pending, current, width in parent:
                 state = after[state]
                 if state != _DEAD:
