@@ -453,6 +453,14 @@ def _make_context(rack: str, rules: Rules) -> _Context:
     return context
 
 
+#: How shapes split at their fixed `=` (:func:`_split_sides`) and where sides' free squares
+#: are (:func:`_free_positions`): they depend on the shape alone, and the same shapes recur
+#: from call to call (most sides are free squares and a few fixed digits), so these are
+#: kept for every call, each context's :attr:`_Context.splits` and :attr:`_Context.layouts`.
+_SPLITS: dict[tuple[str | int, ...], list[tuple[str | int, ...]] | None] = {}
+_LAYOUTS: dict[tuple[str | int, ...], tuple[int, ...]] = {}
+
+
 def _make_rack_context(rack: str, rules: Rules) -> _Context:
     counts = [0] * (_BLANK_FIELD + 1)
     for code in rack:
@@ -468,6 +476,10 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         (_GUARD + count) << (_FIELD_BITS * field) for field, count in enumerate(counts)
     )
     blanks = counts[_BLANK_FIELD]
+    if len(_SPLITS) >= 1 << 15:
+        _SPLITS.clear()
+    if len(_LAYOUTS) >= 1 << 15:
+        _LAYOUTS.clear()
     designations = {FACES.index(face) for face in faces_in_game(rules)} | {ROTATED}
     natural: list[bool] = []
     designable: list[bool] = []
@@ -497,8 +509,8 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
             1 << option for option in range(OPTION_COUNT) if natural[option] or designable[option]
         ),
         side_cache={},
-        splits={},
-        layouts={},
+        splits=_SPLITS,
+        layouts=_LAYOUTS,
         frontiers={},
         steps={},
         steps_by_state={},
@@ -2915,13 +2927,17 @@ class _SegmentRows:
         second_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
         equals_points = 0
         equals_options: tuple[int, ...] = ()
+        # Groups of three sides or more (a fixed `=` and the new one) are read through the
+        # segment's scoring tables, made once for them all.
+        scored_row: Callable[[_Filling], _Row | None] | None = None
         for value, equals_slot, free_positions, parts, usage, _ in self.groups:
             if len(parts) != 2:
-                row_of = _segment_scoring(place, with_blanks).row
+                if scored_row is None:
+                    scored_row = _segment_scoring(place, with_blanks).row
                 for filling in _group_fillings(
                     (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
                 ):
-                    row = row_of(filling)
+                    row = scored_row(filling)
                     if row is not None:
                         append(row)
                 continue
