@@ -1702,7 +1702,7 @@ def generate_placements(
         if limit is not None:
             return MoveList(moves)
         total = rows.move_count(found)
-    return MoveList._lazy(total, _listed(found, rows.batches()))
+    return MoveList._lazy(total, chain.from_iterable(rows.move_batches(found)))
 
 
 @contextmanager
@@ -1737,21 +1737,22 @@ def _row_moves(rack: _Rack, row: _Row) -> list[GeneratedMove]:
     return _batch_moves(rack, [row])
 
 
-def _listed(rack: _Rack, batches: Iterable[list[_Row]]) -> Iterator[GeneratedMove]:
-    """The moves of the rows in the order they were found (that of generate_placements)."""
-    for rows in batches:
-        yield from _batch_moves(rack, rows)
+def _plain_moves(rows: list[_Row]) -> list[GeneratedMove]:
+    """The moves of `rows` for a rack without blanks: one per row."""
+    moves: list[GeneratedMove] = []
+    append = moves.append
+    for squares, options, text, value, direction, score, _, _ in rows:
+        append(GeneratedMove(squares, options, (), score, text, value, direction))
+    return moves
 
 
 def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
     """The moves of `rows`, in order: per row, one per way the rack can show it
     (:func:`_realizations`)."""
+    if not rack.blanks:
+        return _plain_moves(rows)
     moves: list[GeneratedMove] = []
     append = moves.append
-    if not rack.blanks:
-        for squares, options, text, value, direction, score, _, _ in rows:
-            append(GeneratedMove(squares, options, (), score, text, value, direction))
-        return moves
     known = rack.realizations
     for squares, options, text, value, direction, natural_score, losses, _ in rows:
         realizations = known.get(options)
@@ -2406,6 +2407,17 @@ class _FoundRows:
             yield segment.rows()
         yield self.extra
 
+    def move_batches(self, rack: _Rack) -> Iterator[list[GeneratedMove]]:
+        """The moves of the rows, in order, a segment at a time (without blanks, made
+        straight from the join groups: :meth:`_SegmentRows.plain_moves`)."""
+        if rack.blanks:
+            for segment in self.segments:
+                yield _batch_moves(rack, segment.rows())
+        else:
+            for segment in self.segments:
+                yield segment.plain_moves()
+        yield _batch_moves(rack, self.extra)
+
     def move_count(self, rack: _Rack) -> int:
         """How many moves the rows make (blank variants included)."""
         count = sum(segment.move_count(rack) for segment in self.segments)
@@ -2885,12 +2897,23 @@ class _SegmentRows:
 
     def rows(self) -> list[_Row]:
         """Every row, in the order of the groups' equations (:func:`_group_fillings`)."""
+        rows: list[_Row] = self._read(False)
+        return rows
+
+    def plain_moves(self) -> list[GeneratedMove]:
+        """The moves of :meth:`rows` for a rack without blanks (one per row), made without
+        the rows themselves."""
+        moves: list[GeneratedMove] = self._read(True)
+        return moves
+
+    def _read(self, whole_moves: bool) -> list[Any]:
+        """The rows, or with `whole_moves` (a rack without blanks) their moves."""
         if self.made is not None:
-            return self.made
+            return _plain_moves(self.made) if whole_moves else self.made
         place = self.place
         chains = self.chains
         rotated = self.rotated
-        found: list[_Row] = []
+        found: list[Any] = []
         if place[7]:
             # Under parallel_numbers, a segment touching only through crossings (rare).
             row_of = _segment_scoring(place, self.with_blanks).row
@@ -2899,7 +2922,7 @@ class _SegmentRows:
                     row = row_of(filling)
                     if row is not None:
                         found.append(row)
-            return found
+            return _plain_moves(found) if whole_moves else found
         append = found.append
         direction = place[0]
         bingo = place[6]
@@ -2939,7 +2962,11 @@ class _SegmentRows:
                 ):
                     row = scored_row(filling)
                     if row is not None:
-                        append(row)
+                        append(
+                            GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4])
+                            if whole_moves
+                            else row
+                        )
                 continue
             # Two sides (the commonest case): each side's fillings read once (options,
             # and points: letter points times the word multiplier plus crossing scores),
@@ -2995,6 +3022,21 @@ class _SegmentRows:
                     if rotated:
                         text = text.replace(_ROTATED_CHARACTER, "11")
                     first_options = (*options, *equals_options)
+                    if whole_moves:
+                        # The move itself: no row to make and unpack again.
+                        for second_text, second_options, second_points in second_read:
+                            append(
+                                GeneratedMove(
+                                    squares,
+                                    first_options + second_options,
+                                    (),
+                                    gained + second_points,
+                                    text + second_text,
+                                    value,
+                                    direction,
+                                )
+                            )
+                        continue
                     for second_text, second_options, second_points in second_read:
                         append(
                             (
@@ -3038,11 +3080,11 @@ def generate_moves(game: Game) -> list[GeneratedMove]:
         return MoveList()
     with _collector_paused():
         rack, found, _ = _search(game.board, game.rack(), game.rules, None)
-        rows = list(found)
         if not rack.blanks:
-            moves = MoveList(_batch_moves(rack, rows))
+            moves = MoveList(chain.from_iterable(found.move_batches(rack)))
             list.sort(moves, key=sort_key)
             return moves
+        rows = list(found)
         total = sum(_variant_count(rack, row[7]) for row in rows)
     return MoveList._lazy(total, _BestFirst(rack, rows))
 
