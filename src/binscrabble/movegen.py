@@ -1440,7 +1440,10 @@ def _segment_groups(
                 fixed_equals = True
                 break
     if fixed_equals:
-        sides = _split_sides(items)
+        # Kept across calls: a whole shape recurs when a later call meets the same line.
+        sides = context.splits.get(items, _UNSPLIT)
+        if sides is _UNSPLIT:
+            sides = context.splits[items] = _split_sides(items)
         if sides is not None:
             complete = _join(context, sides, -1, out, reach)
     if not context.equals_usable:
@@ -2124,7 +2127,8 @@ def _search(
     top_points.extend([top_points[-1]] * (len(rack) + 1 - len(top_points)))
 
     for direction in (ACROSS, DOWN):
-        cross_step = direction.other
+        # A plain int: arithmetic on an IntEnum takes the interpreter's slow path.
+        cross_step = int(direction.other)
         direction_keys = None if touch_keys is None else touch_keys[direction != ACROSS]
         for line in range(SIZE):
             squares = _line_squares(direction, line)
@@ -2237,7 +2241,7 @@ def _search(
                         after_tile = False
                         if mask & equals_bit:
                             may_equal = True
-                            if len(items) > 1:
+                            if end != start:  # not the first item
                                 equals_places.append((len(items) - 1, free - 1))
                         if crosses[end] is not None:
                             has_cross = True
