@@ -2273,6 +2273,30 @@ def _search(
                         ):
                             continue  # counted once, as an across play (see play_direction)
                     segment_bingo = bingo if free == rules.rack_size else 0
+                    if keeper is not None:
+                        # The segment's bound: its letter points (the sum of each free square's
+                        # best, or the rack's best tiles on its best squares, whichever is
+                        # less) plus the bonus, times the word multipliers, plus the crossing
+                        # runs' scores and the bingo.
+                        fields = sums[end + 1] - sums[start]
+                        letters = fields & _FIELD_BYTE
+                        tripled = fields >> _TRIPLED_SHIFT & _FIELD_BYTE
+                        best_letters = (
+                            top_points[tripled]
+                            + top_points[tripled + (fields >> _DOUBLED_SHIFT & _FIELD_BYTE)]
+                            + top_points[free]
+                        )
+                        if letters < best_letters:
+                            best_letters = letters
+                        word = _WORD_PRODUCTS[fields >> _WORD_SHIFT & _WORD_MASK]
+                        crossing = (fields >> _CROSSING_SHIFT) + segment_bingo
+                        bound = (
+                            best_letters + _BONUS_BOUNDS[fields >> _WIDTH_SHIFT & _FIELD_BYTE]
+                        ) * word + crossing
+                        if bound < keeper.floor:
+                            # Below the floor before any segment is searched (min_score): it
+                            # never will be.
+                            continue
                     shape = tuple(items)
                     # Where the segment is, for its scoring tables (_Place); under
                     # parallel_numbers a segment touching only through crossings must check
@@ -2306,25 +2330,6 @@ def _search(
                             emit(segment_rows)
                         continue
                     segments.append((shape, place))
-                    # The segment's bound: its letter points (the sum of each free square's
-                    # best, or the rack's best tiles on its best squares, whichever is
-                    # less) plus the bonus, times the word multipliers, plus the crossing
-                    # runs' scores and the bingo.
-                    fields = sums[end + 1] - sums[start]
-                    letters = fields & _FIELD_BYTE
-                    tripled = fields >> _TRIPLED_SHIFT & _FIELD_BYTE
-                    best_letters = (
-                        top_points[tripled]
-                        + top_points[tripled + (fields >> _DOUBLED_SHIFT & _FIELD_BYTE)]
-                        + top_points[free]
-                    )
-                    if letters < best_letters:
-                        best_letters = letters
-                    word = _WORD_PRODUCTS[fields >> _WORD_SHIFT & _WORD_MASK]
-                    crossing = (fields >> _CROSSING_SHIFT) + segment_bingo
-                    bound = (
-                        best_letters + _BONUS_BOUNDS[fields >> _WIDTH_SHIFT & _FIELD_BYTE]
-                    ) * word + crossing
                     bounds.append(bound)
                     score_parts.append((best_letters, word, crossing))
 
