@@ -5,16 +5,19 @@ results must be those of a fresh search: the head of the full generation in sort
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 
+import pytest
 from movegen_positions import advance
 
 import binscrabble.movegen as movegen
 from binscrabble.board import Board
+from binscrabble.expr import bonus, equation_value_or_none
 from binscrabble.game import Game
 from binscrabble.movegen import best_placements, generate_placements, sort_key
-from binscrabble.rules import Rules
+from binscrabble.rules import Rules, faces_in_game
 
 #: Racks asked about on every board, in turn (so a kept context meets many boards, and
 #: racks alternate as our answers and the opponent's replies do in a rollout).
@@ -89,3 +92,49 @@ def test_contexts_are_kept_per_thread_and_bounded() -> None:
     worker.join()
     assert seen == [0, 1]
     assert len(movegen._KEPT.contexts) == movegen._KEPT_RACKS
+
+
+def _digits(text: str) -> int:
+    return text.count("0") + text.count("1")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(precedence="left-to-right", allow_negatives=True, leading_zeros=True),
+        Rules(xor_tiles=3, identity_chains=True),
+    ],
+    ids=["standard", "flat-negatives-zeros", "xor-chains"],
+)
+def test_bonus_bounds_hold_for_every_short_equation(rules: Rules) -> None:
+    # Best moves bound a segment's bonus by its width and by its digits: a value written
+    # with d digits is below 2 ** d, and the side with fewer digits bounds the equation.
+    # Every equation of up to 5 codes, asked of the referee.
+    faces = sorted(faces_in_game(rules))
+    checked = 0
+    for length in range(3, 6):
+        for codes in itertools.product(faces, repeat=length):
+            text = "".join(codes)
+            if "=" not in text:
+                continue
+            value = equation_value_or_none(text, rules)
+            if value is None:
+                continue
+            assert bonus(value) <= movegen._DIGIT_BONUS_BOUNDS[_digits(text)], text
+            assert bonus(value) <= movegen._BONUS_BOUNDS[len(text)], text
+            checked += 1
+    assert checked > 30
+
+
+def test_bonus_bounds_hold_for_generated_equations() -> None:
+    # Long equations (up to 15 characters, rotated `=` read as 11) from the generator.
+    checked = 0
+    for seed, rules in enumerate((Rules(), Rules(rotated_equals=True))):
+        for board in _boards(rules, 20 + seed)[2:4]:
+            for move in generate_placements(board, "1+10=1x0=", rules):
+                text = move.text
+                assert bonus(move.value) <= movegen._DIGIT_BONUS_BOUNDS[_digits(text)], text
+                assert bonus(move.value) <= movegen._BONUS_BOUNDS[len(text)], text
+                checked += 1
+    assert checked > 1000

@@ -2125,6 +2125,14 @@ def _search(
     for points in sorted((TILE_POINTS[code] for code in rack if code != BLANK), reverse=True):
         top_points.append(top_points[-1] + points)
     top_points.extend([top_points[-1]] * (len(rack) + 1 - len(top_points)))
+    # Likewise the most digit characters k tiles of the rack can write: a 0 or a 1 one, a
+    # blank one (two as a rotated `=`, "11"), an `=` two when it may go down rotated. An
+    # equation's value is below 2 ** the digits of either side (see _DIGIT_BONUS_BOUNDS).
+    rotated_digits = 2 if wanted >> ROTATED & 1 else 0
+    digit_counts = {"0": 1, "1": 1, BLANK: max(1, rotated_digits), "=": rotated_digits}
+    top_digits = [0]
+    for digits in sorted((digit_counts.get(code, 0) for code in rack), reverse=True):
+        top_digits.append(top_digits[-1] + digits)
 
     for direction in (ACROSS, DOWN):
         # A plain int: arithmetic on an IntEnum takes the interpreter's slow path.
@@ -2158,7 +2166,12 @@ def _search(
                     masks.append(0)
                     crosses.append(None)
                     if keeper is not None:
-                        sums.append(sums[-1] + (len(tile.text) << _WIDTH_SHIFT))
+                        tile_text = tile.text
+                        sums.append(
+                            sums[-1]
+                            + (len(tile_text) << _WIDTH_SHIFT)
+                            + ((tile_text.count("0") + tile_text.count("1")) << _DIGITS_SHIFT)
+                        )
                     continue
                 texts.append(None)
                 # Most empty squares have no tile beside them across the line: looking at
@@ -2290,9 +2303,11 @@ def _search(
                             best_letters = letters
                         word = _WORD_PRODUCTS[fields >> _WORD_SHIFT & _WORD_MASK]
                         crossing = (fields >> _CROSSING_SHIFT) + segment_bingo
-                        bound = (
-                            best_letters + _BONUS_BOUNDS[fields >> _WIDTH_SHIFT & _FIELD_BYTE]
-                        ) * word + crossing
+                        bonus_bound = _BONUS_BOUNDS[fields >> _WIDTH_SHIFT & _FIELD_BYTE]
+                        digits = (fields >> _DIGITS_SHIFT & _FIELD_BYTE) + top_digits[free]
+                        if _DIGIT_BONUS_BOUNDS[digits] < bonus_bound:
+                            bonus_bound = _DIGIT_BONUS_BOUNDS[digits]
+                        bound = (best_letters + bonus_bound) * word + crossing
                         if bound < keeper.floor:
                             # Below the floor before any segment is searched (min_score): it
                             # never will be.
@@ -2503,15 +2518,17 @@ def _lone_digits_beside_numbers(
 # its tile can score (letter multiplier included), 8-15 its width in characters (a tile's
 # text, or a free square's one or two), 16-23 and 24-31 whether it is a free triple- or
 # double-letter square, 32-35 and 36-39 whether it is a free double- or triple-word square,
-# 48 and up the best score of its crossing run. Every field but the last stays below its
-# next one on a line of 15 squares (at most 180 letter points, 30 characters, 15 squares,
-# 4 word squares), so sums never carry from one field into the next.
+# 40-47 the digit characters of its tile's text (a `0` or `1`; a rotated `=` reads `11`), 48
+# and up the best score of its crossing run. Every field but the last stays below its next
+# one on a line of 15 squares (at most 180 letter points, 30 characters, 15 squares, 4 word
+# squares, 30 digits), so sums never carry from one field into the next.
 _FIELD_BYTE: Final = 255
 _WIDTH_SHIFT: Final = 8
 _TRIPLED_SHIFT: Final = 16
 _DOUBLED_SHIFT: Final = 24
 _WORD_SHIFT: Final = 32
 _WORD_MASK: Final = _FIELD_BYTE
+_DIGITS_SHIFT: Final = 40
 _CROSSING_SHIFT: Final = 48
 #: The word multiplier of a segment by its packed counts of double- and triple-word squares.
 _WORD_PRODUCTS: Final = tuple(2 ** (index & 15) * 3 ** (index >> 4) for index in range(256))
@@ -2520,6 +2537,15 @@ _WORD_PRODUCTS: Final = tuple(2 ** (index & 15) * 3 ** (index >> 4) for index in
 #: long: below 2 ** that (each operator's result is below 2 ** the length of its text), so
 #: its leading bit is at most half of it.
 _BONUS_BOUNDS: Final = tuple(1 << max((width - 1) // 2 - 1, 0) for width in range(256))
+#: The bonus bound of an equation whose text holds `digits` digit characters: a value
+#: written with d digits is below 2 ** d, whatever the operators (a sum or a product of
+#: operands below 2 ** p and 2 ** q is below 2 ** (p + q); a difference, a quotient, AND,
+#: OR and XOR are no larger in size than their larger operand; NOT of d digits is below
+#: 2 ** d), and the two sides have equal values, so the one with fewer digits (at most half)
+#: bounds both.
+_DIGIT_BONUS_BOUNDS: Final = tuple(
+    1 << (digits // 2 - 1) if digits >= 2 else 0 for digits in range(512)
+)
 
 
 def _square_field(sq: int, free_width: int) -> int:
