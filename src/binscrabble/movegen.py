@@ -2676,9 +2676,9 @@ def _emit_segment(
     `keeper`, for `emit`; `score_parts` bound the segment's scores: (letter points, word
     multiplier, crossing scores and bingo). (Without best moves, :func:`_search` does the
     same inline, and keeps the equations as a :class:`_SegmentRows`.)"""
+    letters, word, rest = score_parts
     groups = group_cache.get(shape)
     if groups is None:
-        letters, word, rest = score_parts
 
         def reach(bonus_bound: int) -> bool:
             return (letters + bonus_bound) * word + rest >= keeper.floor
@@ -2690,12 +2690,17 @@ def _emit_segment(
         return
     rules = context.rules
     direction = place[0]
-    with_blanks = context.blanks > 0
-    scoring = _segment_scoring(place, with_blanks)
-    squares_tuple = scoring.squares
-    blank_losses = scoring.blank_losses
+    scoring: _SegmentScoring | None = None
     rack = context.rack
     for group in groups:
+        # Every equation of a group has the group's value: when its bonus cannot lift the
+        # segment's bound to the floor, none of them is read.
+        if (letters + bonus(group[0])) * word + rest < keeper.floor:
+            continue
+        if scoring is None:
+            scoring = _segment_scoring(place, context.blanks > 0)
+            squares_tuple = scoring.squares
+            blank_losses = scoring.blank_losses
         for filling in _group_fillings(group, rules.identity_chains, rules.rotated_equals):
             row = scoring.row(filling)
             if row is None:
