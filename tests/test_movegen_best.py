@@ -98,6 +98,15 @@ def _digits(text: str) -> int:
     return text.count("0") + text.count("1")
 
 
+def _assert_bounded(text: str, value: int) -> None:
+    """The bonus of an equation is within each bound best moves give it: by its width, by
+    its digits, and by the digits of each of its sides."""
+    assert bonus(value) <= movegen._BONUS_BOUNDS[len(text)], text
+    assert bonus(value) <= movegen._DIGIT_BONUS_BOUNDS[_digits(text)], text
+    for side in text.split("="):
+        assert bonus(value) <= movegen._SIDE_BONUS_BOUNDS[_digits(side)], text
+
+
 @pytest.mark.parametrize(
     "rules",
     [
@@ -109,7 +118,8 @@ def _digits(text: str) -> int:
 )
 def test_bonus_bounds_hold_for_every_short_equation(rules: Rules) -> None:
     # Best moves bound a segment's bonus by its width and by its digits: a value written
-    # with d digits is below 2 ** d, and the side with fewer digits bounds the equation.
+    # with d digits is below 2 ** d, and the side with fewer digits bounds the equation (a
+    # stretch between `=` tiles holds one side or more, so its digits bound it too).
     # Every equation of up to 5 codes, asked of the referee.
     faces = sorted(faces_in_game(rules))
     checked = 0
@@ -121,8 +131,7 @@ def test_bonus_bounds_hold_for_every_short_equation(rules: Rules) -> None:
             value = equation_value_or_none(text, rules)
             if value is None:
                 continue
-            assert bonus(value) <= movegen._DIGIT_BONUS_BOUNDS[_digits(text)], text
-            assert bonus(value) <= movegen._BONUS_BOUNDS[len(text)], text
+            _assert_bounded(text, value)
             checked += 1
     assert checked > 30
 
@@ -133,8 +142,6 @@ def test_bonus_bounds_hold_for_generated_equations() -> None:
     for seed, rules in enumerate((Rules(), Rules(rotated_equals=True))):
         for board in _boards(rules, 20 + seed)[2:4]:
             for move in generate_placements(board, "1+10=1x0=", rules):
-                text = move.text
-                assert bonus(move.value) <= movegen._DIGIT_BONUS_BOUNDS[_digits(text)], text
-                assert bonus(move.value) <= movegen._BONUS_BOUNDS[len(text)], text
+                _assert_bounded(move.text, move.value)
                 checked += 1
     assert checked > 1000

@@ -2155,6 +2155,8 @@ def _search(
             # integer (see _square_fields) and summed from the line's start: sums[j] covers
             # the squares before index j, so a segment's sums are one subtraction.
             sums = [0]
+            # Line indexes of the `=` tiles (for best moves' bonus bounds).
+            equals_at: list[int] = []
             # Whether the line holds a tile or a square with a crossing run: a play must
             # touch one (but the first), so a line without either holds no segment.
             anchored = first_play
@@ -2172,6 +2174,8 @@ def _search(
                             + (len(tile_text) << _WIDTH_SHIFT)
                             + ((tile_text.count("0") + tile_text.count("1")) << _DIGITS_SHIFT)
                         )
+                        if tile_text == "=":
+                            equals_at.append(len(texts) - 1)
                     continue
                 texts.append(None)
                 # Most empty squares have no tile beside them across the line: looking at
@@ -2307,6 +2311,32 @@ def _search(
                         digits = (fields >> _DIGITS_SHIFT & _FIELD_BYTE) + top_digits[free]
                         if _DIGIT_BONUS_BOUNDS[digits] < bonus_bound:
                             bonus_bound = _DIGIT_BONUS_BOUNDS[digits]
+                        if equals_at and equals_at[-1] >= start:
+                            # With `=` tiles in the segment, each stretch between them (and
+                            # the segment's ends) is a side, or holds several: the value is
+                            # below 2 ** the digits it can hold, whichever is fewest.
+                            side_start = start
+                            fewest = SIZE * 2
+                            for position in equals_at:
+                                if position < start:
+                                    continue
+                                if position > end:
+                                    break
+                                side = sums[position] - sums[side_start]
+                                side_digits = (side >> _DIGITS_SHIFT & _FIELD_BYTE) + top_digits[
+                                    side >> _FREE_SHIFT & _FIELD_BYTE
+                                ]
+                                if side_digits < fewest:
+                                    fewest = side_digits
+                                side_start = position + 1
+                            side = sums[end + 1] - sums[side_start]
+                            side_digits = (side >> _DIGITS_SHIFT & _FIELD_BYTE) + top_digits[
+                                side >> _FREE_SHIFT & _FIELD_BYTE
+                            ]
+                            if side_digits < fewest:
+                                fewest = side_digits
+                            if _SIDE_BONUS_BOUNDS[fewest] < bonus_bound:
+                                bonus_bound = _SIDE_BONUS_BOUNDS[fewest]
                         bound = (best_letters + bonus_bound) * word + crossing
                         if bound < keeper.floor:
                             # Below the floor before any segment is searched (min_score): it
@@ -2518,10 +2548,11 @@ def _lone_digits_beside_numbers(
 # its tile can score (letter multiplier included), 8-15 its width in characters (a tile's
 # text, or a free square's one or two), 16-23 and 24-31 whether it is a free triple- or
 # double-letter square, 32-35 and 36-39 whether it is a free double- or triple-word square,
-# 40-47 the digit characters of its tile's text (a `0` or `1`; a rotated `=` reads `11`), 48
-# and up the best score of its crossing run. Every field but the last stays below its next
-# one on a line of 15 squares (at most 180 letter points, 30 characters, 15 squares, 4 word
-# squares, 30 digits), so sums never carry from one field into the next.
+# 40-47 the digit characters of its tile's text (a `0` or `1`; a rotated `=` reads `11`),
+# 48-55 whether it is free, 56 and up the best score of its crossing run. Every field but
+# the last stays below its next one on a line of 15 squares (at most 180 letter points, 30
+# characters, 15 squares, 4 word squares, 30 digits), so sums never carry from one field
+# into the next.
 _FIELD_BYTE: Final = 255
 _WIDTH_SHIFT: Final = 8
 _TRIPLED_SHIFT: Final = 16
@@ -2529,7 +2560,8 @@ _DOUBLED_SHIFT: Final = 24
 _WORD_SHIFT: Final = 32
 _WORD_MASK: Final = _FIELD_BYTE
 _DIGITS_SHIFT: Final = 40
-_CROSSING_SHIFT: Final = 48
+_FREE_SHIFT: Final = 48
+_CROSSING_SHIFT: Final = 56
 #: The word multiplier of a segment by its packed counts of double- and triple-word squares.
 _WORD_PRODUCTS: Final = tuple(2 ** (index & 15) * 3 ** (index >> 4) for index in range(256))
 #: The bonus bound of an equation `width` characters wide: it has two sides or more around
@@ -2546,6 +2578,9 @@ _BONUS_BOUNDS: Final = tuple(1 << max((width - 1) // 2 - 1, 0) for width in rang
 _DIGIT_BONUS_BOUNDS: Final = tuple(
     1 << (digits // 2 - 1) if digits >= 2 else 0 for digits in range(512)
 )
+#: The bonus bound of an equation one of whose sides holds `digits` digit characters at
+#: most: its value is below 2 ** digits.
+_SIDE_BONUS_BOUNDS: Final = tuple(1 << (digits - 1) if digits >= 1 else 0 for digits in range(512))
 
 
 def _square_field(sq: int, free_width: int) -> int:
@@ -2559,6 +2594,7 @@ def _square_field(sq: int, free_width: int) -> int:
         + ((letter == 2) << _DOUBLED_SHIFT)
         + ((word == 2) << _WORD_SHIFT)
         + ((word == 3) << (_WORD_SHIFT + 4))
+        + (1 << _FREE_SHIFT)
     )
 
 
