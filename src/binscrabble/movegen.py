@@ -582,9 +582,9 @@ _NO_PENDING: Final[_Pending] = (0,)
 #: What a character does to the value: a digit (the operand is multiplied and added to,
 #: and grows by some digits: a rotated `=` adds two), NOT, or a binary operator.
 _DIGITS, _NOT_SIGN, _OPERATOR = 0, 1, 2
-#: (character, next state, field shift, one of that field, natural tiles, blank may show it,
-#: what it does, multiplier, addend, digits)
-_Step = tuple[str, int, int, int, int, bool, int, int, int, int]
+#: (field shift, natural tiles, blank may show it, the step by a natural tile, the step by
+#: a blank): the steps as :func:`_usable_steps` lists them (:data:`_UsableStep`), made once.
+_Step = tuple[int, int, bool, "_UsableStep", "_UsableStep"]
 #: A free square's character in a side's text: the face, or ``R`` for a rotated `=` (it
 #: reads ``11``, two characters, which would make positions ambiguous).
 _SIDE_CHARACTERS: Final = (*FACES, "R")
@@ -663,10 +663,11 @@ def _finish(
 def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
     """The options a free square of `mask` may show after `state`, with what each needs.
 
-    Each is (character in the side's text, next state, its rack field's shift, one of that
-    field, how many natural tiles of it the rack holds (0 when none may show it), whether a
-    blank may show it, and what it does to the value: :data:`_CHARACTER_EFFECTS`). Cached
-    per (state, mask): the search asks this once per partial.
+    Each is (its rack field's shift, how many natural tiles of it the rack holds (0 when
+    none may show it), whether a blank may show it, and the step as a natural tile and as a
+    blank: (character in the side's text, next state, one of that field, 0 or 1 blank, and
+    what it does to the value: :data:`_CHARACTER_EFFECTS`)). Cached per (state, mask): the
+    search asks this once per partial.
     """
     key = (state, mask)
     found = context.steps.get(key)
@@ -680,15 +681,14 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
             shift = _OPTION_SHIFT[option]
             natural = context.rack_counts[_OPTION_FIELD[option]] if context.natural[option] else 0
             character = _SIDE_CHARACTERS[option]
+            effects = _CHARACTER_EFFECTS[character]
             found.append(
                 (
-                    character,
-                    next_state,
                     shift,
-                    1 << shift,
                     natural,
                     context.designable[option],
-                    *_CHARACTER_EFFECTS[character],
+                    (character, next_state, 1 << shift, 0, *effects),
+                    (character, next_state, 1 << shift, 1, *effects),
                 )
             )
         context.steps[key] = found
@@ -731,25 +731,11 @@ def _usable_steps(steps: list[_Step], usage: int, blank_left: bool) -> list[_Usa
     """The steps (see :func:`_steps`) the rack still allows once `usage` is spent: by a
     natural tile while one of its kind is left, else by a blank when one is left."""
     found = []
-    for (
-        character,
-        next_state,
-        shift,
-        one,
-        natural,
-        blank_may,
-        effect,
-        multiplier,
-        addend,
-        digits,
-    ) in steps:
+    for shift, natural, blank_may, by_natural, by_blank in steps:
         if usage >> shift & _FIELD_MASK < natural:
-            blank_used = 0
+            found.append(by_natural)
         elif blank_may and blank_left:
-            blank_used = 1  # only a blank can show this one more time
-        else:
-            continue
-        found.append((character, next_state, one, blank_used, effect, multiplier, addend, digits))
+            found.append(by_blank)  # only a blank can show this one more time
     return found
 
 
@@ -924,7 +910,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         by_state = context.last_steps.get(mask)
         if by_state is None:
             by_state = context.last_steps[mask] = [
-                [step for step in _steps(context, state, mask) if step[1] in _ACCEPTING]
+                [step for step in _steps(context, state, mask) if step[3][1] in _ACCEPTING]
                 for state in range(_DEAD + 1)
             ]
         usable_by_state = context.usable_last_steps.get(mask)
