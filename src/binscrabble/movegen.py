@@ -2061,7 +2061,10 @@ def _search(
     at least that); with `touch_keys`, only those whose segment covers one of its squares of
     the segment's direction (see _touch_keys)."""
     group_cache: dict[tuple[str | int, ...], list[_JoinGroup]]
-    if limit is None:
+    if limit is None or BLANK in rack:
+        # A blank's fillings are many (tens of megabytes with two blanks), and the
+        # simulation's rollouts ask for racks without blanks (the opponent's are swapped
+        # into the bag, our answer's stand for 1s): such a context is not kept.
         context = _make_context(rack, rules)
         group_cache = {}
     else:
@@ -2409,7 +2412,7 @@ def _kept_context(
     rack many times in a row (the opponent's dealt rack: its best plays before our move,
     then near each candidate, or in full after each), so the sides enumerated for one board
     serve the next. Kept per thread (a context's caches are filled as it is used), for the
-    last _KEPT_RACKS racks.
+    last _KEPT_RACKS racks without blanks.
     """
     kept: dict[tuple[str, Rules], tuple[_Context, dict[tuple[str | int, ...], list[_JoinGroup]]]]
     if hasattr(_KEPT, "contexts"):
