@@ -771,6 +771,8 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
             run = (item, context.rules.leading_zeros)
             known = _DIGIT_RUNS.get(run)
             if known is None:
+                if len(_DIGIT_RUNS) >= 1 << 14:
+                    _DIGIT_RUNS.clear()
                 known = _DIGIT_RUNS[run] = (
                     tuple(_feed(state, item, run[1]) for state in range(_DEAD + 1)),
                     len(item),
