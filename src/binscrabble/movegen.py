@@ -3001,7 +3001,8 @@ class _SegmentRows:
         blank_losses = []
         with_blanks = self.with_blanks
         square_tables = _SQUARE_TABLES
-        for sq, info in zip(free_squares, free_crosses, strict=True):
+        # (Equal lengths; no `strict=`, whose keyword call is slow: this runs per segment.)
+        for sq, info in zip(free_squares, free_crosses):  # noqa: B905
             key = (sq, word_multiplier, info)
             tables = square_tables.get(key)
             if tables is None:
@@ -3051,10 +3052,11 @@ class _SegmentRows:
                     equals_options = ()
                     equals_points = 0
                     second_start = first_count
-                first_places = [(at, reading[index]) for index, at in enumerate(first_positions)]
-                second_places = [
-                    (at, reading[index]) for index, at in enumerate(second_positions, second_start)
-                ]
+                # Each side's positions with its free squares' tables (the first side's are
+                # the segment's first ones, the second side's its last ones). No `strict=`:
+                # zip called with a keyword takes CPython 3.11's slow call path.
+                first_places = list(zip(first_positions, reading))  # noqa: B905
+                second_places = list(zip(second_positions, reading[second_start:]))  # noqa: B905
             points = bonus(value) * word_multiplier + bingo + equals_points
             (first_plain, first_fragments), (second_plain, second_fragments) = parts
             if chains:
