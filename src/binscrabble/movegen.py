@@ -2306,26 +2306,18 @@ def _search(
                             # With `=` tiles in the segment, each stretch between them (and
                             # the segment's ends) is a side, or holds several: the value is
                             # below 2 ** the digits it can hold, whichever is fewest.
+                            stops = [at for at in equals_at if start <= at <= end]
+                            stops.append(end + 1)  # the last stretch ends with the segment
                             side_start = start
                             fewest = SIZE * 2
-                            for position in equals_at:
-                                if position < start:
-                                    continue
-                                if position > end:
-                                    break
-                                side = sums[position] - sums[side_start]
+                            for stop in stops:
+                                side = sums[stop] - sums[side_start]
                                 side_digits = (side >> _DIGITS_SHIFT & _FIELD_BYTE) + top_digits[
                                     side >> _FREE_SHIFT & _FIELD_BYTE
                                 ]
                                 if side_digits < fewest:
                                     fewest = side_digits
-                                side_start = position + 1
-                            side = sums[end + 1] - sums[side_start]
-                            side_digits = (side >> _DIGITS_SHIFT & _FIELD_BYTE) + top_digits[
-                                side >> _FREE_SHIFT & _FIELD_BYTE
-                            ]
-                            if side_digits < fewest:
-                                fewest = side_digits
+                                side_start = stop + 1
                             if _SIDE_BONUS_BOUNDS[fewest] < bonus_bound:
                                 bonus_bound = _SIDE_BONUS_BOUNDS[fewest]
                         bound = (best_letters + bonus_bound) * word + crossing
@@ -2560,18 +2552,16 @@ _WORD_PRODUCTS: Final = tuple(2 ** (index & 15) * 3 ** (index >> 4) for index in
 #: long: below 2 ** that (each operator's result is below 2 ** the length of its text), so
 #: its leading bit is at most half of it.
 _BONUS_BOUNDS: Final = tuple(1 << max((width - 1) // 2 - 1, 0) for width in range(256))
+#: The bonus bound of an equation one of whose sides holds `digits` digit characters at
+#: most: its value is below 2 ** digits.
+_SIDE_BONUS_BOUNDS: Final = tuple(1 << (digits - 1) if digits >= 1 else 0 for digits in range(512))
 #: The bonus bound of an equation whose text holds `digits` digit characters: a value
 #: written with d digits is below 2 ** d, whatever the operators (a sum or a product of
 #: operands below 2 ** p and 2 ** q is below 2 ** (p + q); a difference, a quotient, AND,
 #: OR and XOR are no larger in size than their larger operand; NOT of d digits is below
 #: 2 ** d), and the two sides have equal values, so the one with fewer digits (at most half)
-#: bounds both.
-_DIGIT_BONUS_BOUNDS: Final = tuple(
-    1 << (digits // 2 - 1) if digits >= 2 else 0 for digits in range(512)
-)
-#: The bonus bound of an equation one of whose sides holds `digits` digit characters at
-#: most: its value is below 2 ** digits.
-_SIDE_BONUS_BOUNDS: Final = tuple(1 << (digits - 1) if digits >= 1 else 0 for digits in range(512))
+#: bounds both: the bound of a side of half the digits (:data:`_SIDE_BONUS_BOUNDS`).
+_DIGIT_BONUS_BOUNDS: Final = tuple(_SIDE_BONUS_BOUNDS[digits // 2] for digits in range(512))
 
 
 def _square_field(sq: int, free_width: int) -> int:
