@@ -103,15 +103,8 @@ def _position_calls(game: Game, rng: random.Random, table: LeaveTable) -> list[C
         world.push(move, checked=False)
         squares = frozenset(tile.square for tile in move.tiles)
         if not world.is_over():
-            # The floor DealReplies.reply passes (see there).
-            kept = [play for play, clearance in shared.base if not clearance & squares]
-            floor = None
-            if not shared.complete:
-                floor = (
-                    kept[REPLY_WIDTH - 1].score
-                    if len(kept) >= REPLY_WIDTH
-                    else shared.base[-1][0].score
-                )
+            # The floor DealReplies.reply passes.
+            floor = shared.near_search(squares)[1]
             calls.append(
                 Call(
                     "near",

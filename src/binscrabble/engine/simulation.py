@@ -890,6 +890,23 @@ class DealReplies:
         self.complete = len(plays) < self.width or world.board.tile_count == 0
         self.prepared = True
 
+    def near_search(self, squares: frozenset[int]) -> tuple[list[GeneratedMove], int | None]:
+        """For a candidate on `squares`: the base plays it leaves alone, in order, and the
+        least score a play near it must reach to matter (None: any).
+
+        Only the plays near the candidate that could enter the merge of :meth:`reply` are
+        looked for: with REPLY_WIDTH base plays left alone, those scoring at least the last
+        of them; else those scoring at least the last base play (a merge that needs any
+        lower one is not exact and falls back, with or without it). Same merge, same
+        fallbacks: the search near the candidate just starts with that floor.
+        """
+        kept = [play for play, clearance in self.base if not clearance & squares]
+        if self.complete:
+            return kept, None
+        if len(kept) >= REPLY_WIDTH:
+            return kept, kept[REPLY_WIDTH - 1].score
+        return kept, self.base[-1][0].score
+
     def reply(self, move: Move) -> Candidate:
         """The rollout reply in :attr:`world`, where `move` (a candidate) was just pushed."""
         if not self.prepared:
@@ -903,18 +920,7 @@ class DealReplies:
             self.fallbacks += 1
             return rollout_reply(world, self.table)
         squares = frozenset(tile.square for tile in move.tiles)
-        kept = [play for play, clearance in self.base if not clearance & squares]
-        # Only the plays near the candidate that could enter the merge below are looked for:
-        # with REPLY_WIDTH base plays left alone, those scoring at least the last of them;
-        # else those scoring at least the last base play (a merge that needs any lower one is
-        # not exact and falls back, with or without it). Same merge, same fallbacks: the
-        # search near the candidate just starts with that floor.
-        if self.complete:
-            floor = None
-        elif len(kept) >= REPLY_WIDTH:
-            floor = kept[REPLY_WIDTH - 1].score
-        else:
-            floor = self.base[-1][0].score
+        kept, floor = self.near_search(squares)
         near = best_moves(world, REPLY_WIDTH, touching=squares, min_score=floor)
         merged = heapq.nsmallest(REPLY_WIDTH, [*kept[:REPLY_WIDTH], *near], key=sort_key)
         # The merge is exact when every play it could miss (a base play beyond the ones
