@@ -106,6 +106,13 @@ _ALL_OPTIONS: Final = (1 << OPTION_COUNT) - 1
 _EXPECT, _AFTER_NOT, _NUMBER, _ZERO, _NOT_DIGITS, _DEAD = range(6)
 _ACCEPTING: Final = frozenset({_NUMBER, _ZERO, _NOT_DIGITS})
 _BINARY: Final = frozenset("+-x/&|^")
+#: An equation starts with an operand (a digit, a rotated `=` reading ``11``, or NOT) and ends
+#: with a digit (RULES.md §6): the options a segment's first and last free squares need, and
+#: the symbols its first and last tiles' texts may not start or end with.
+_OPERAND_END_OPTIONS: Final = sum(1 << option for option in _DIGIT_OPTIONS)
+_OPERAND_START_OPTIONS: Final = _OPERAND_END_OPTIONS | 1 << FACES.index("~")
+_CANNOT_START: Final = frozenset("+-x/&|^=")
+_CANNOT_END: Final = frozenset("+-x/&|^=~")
 
 
 def _step(state: int, symbol: str, leading_zeros: bool) -> int:
@@ -2077,6 +2084,9 @@ def _search(
         return context.rack, rows, moves
     # Cross-checks only try what this rack can put down.
     wanted = context.wanted
+    # What a segment's first and last free squares must allow (see _OPERAND_START_OPTIONS).
+    can_start = wanted & _OPERAND_START_OPTIONS
+    can_end = wanted & _OPERAND_END_OPTIONS
     # A free square may take the new `=` when its mask has this bit.
     equals_bit = 1 << _EQUALS_OPTION if context.equals_usable else 0
     cross_cache = _cross_cache(rules)
@@ -2214,6 +2224,13 @@ def _search(
                 # (At start 0 this reads the sentinel, texts[-1].)
                 if texts[start - 1] is not None:
                     continue
+                # Nothing from here can be an equation when its first square cannot start one.
+                first_text = texts[start]
+                if first_text is None:
+                    if not masks[start] & can_start:
+                        continue
+                elif first_text[0] in _CANNOT_START:
+                    continue
                 # A segment from here must reach the first key square at or after `start`.
                 need = start
                 if direction_keys is not None:
@@ -2267,6 +2284,11 @@ def _search(
                     if texts[end + 1] is not None:
                         continue
                     if not may_equal or free == 0 or end == start or end < need:
+                        continue
+                    if text is None:
+                        if not mask & can_end:
+                            continue
+                    elif text[-1] in _CANNOT_END:
                         continue
                     if first_play:
                         if free < 3 or CENTER not in squares[start : end + 1]:
