@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import random
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from binscrabble.movegen import (
     sort_key,
 )
 from binscrabble.position import load_position
-from binscrabble.rules import Rules
+from binscrabble.rules import FACES, Rules
 
 BASELINE = Path(__file__).parent / "data" / "movegen_baseline.jsonl"
 
@@ -330,3 +331,34 @@ def test_the_tile_count_test_drops_only_joins_without_plays(
     without = {(m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)}
     assert with_test == without
     assert with_test
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
+def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
+    # Moves are counted by option usage (movegen._variant_count, with its own formula for
+    # one or two blanks) before any is made: each count must be the number of blank
+    # placements listed for any options of that usage (movegen._realizations).
+    rng = random.Random(4)
+    checked = nonzero = 0
+    for _ in range(600):
+        rack = "".join(rng.choice((*FACES, "?", "?")) for _ in range(rng.randint(1, 9)))
+        if not 1 <= rack.count("?") <= 3:
+            continue
+        context = movegen._make_rack_context(rack, rules)
+        showable = [
+            option
+            for option in range(movegen.OPTION_COUNT)
+            if context.natural[option] or context.designable[option]
+        ]
+        for _ in range(8):
+            options = tuple(
+                rng.choice(showable) if rng.random() < 0.8 else rng.randrange(movegen.OPTION_COUNT)
+                for _ in range(rng.randint(1, 7))
+            )
+            usage = sum(movegen._OPTION_USAGE[option] for option in options)
+            listed = len(movegen._realizations(context.rack, options))
+            assert movegen._variant_count(context.rack, usage) == listed, (rack, options)
+            checked += 1
+            nonzero += listed > 0
+    assert checked > 1000
+    assert nonzero > 300

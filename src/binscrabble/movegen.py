@@ -1587,6 +1587,8 @@ def _variant_count(rack: _Rack, usage: int) -> int:
         return found
     if not rack.blanks:
         found = 1
+    elif rack.blanks <= 2:
+        found = _few_blanks_variant_count(rack, usage)
     else:
         counts = rack.rack_counts
         natural = rack.natural
@@ -1617,6 +1619,49 @@ def _variant_count(rack: _Rack, usage: int) -> int:
         found = sum(ways.values())
     rack.variant_counts[usage] = found
     return found
+
+
+def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
+    """:func:`_variant_count` for a rack of one or two blanks (every rack of the standard
+    tile set): the ways by blanks spent (none, one, two) are three running products, not a
+    table by budget."""
+    counts = rack.rack_counts
+    natural = rack.natural
+    designable = rack.designable
+    # The ways so far that spend no blank, one, two; and per field the ways to put 0, 1 or
+    # 2 of its `used` squares on blanks: C(used, b) when the rack's natural tiles leave at
+    # least b of them to blanks and a blank may show the field, else none.
+    none_spent, one_spent, two_spent = 1, 0, 0
+    field = -1
+    rest = usage
+    while rest:
+        used = rest & _FIELD_MASK
+        rest >>= _FIELD_BITS
+        field += 1
+        if not used:
+            continue
+        lowest = used - counts[field] if natural[field] else used
+        if lowest <= 0:
+            if not designable[field]:
+                continue  # natural tiles only, and enough of them
+            none_spent, one_spent, two_spent = (
+                none_spent,
+                none_spent * used + one_spent,
+                none_spent * (used * (used - 1) // 2) + one_spent * used + two_spent,
+            )
+        elif lowest > 2 or not designable[field]:
+            return 0
+        elif lowest == 1:
+            none_spent, one_spent, two_spent = (
+                0,
+                none_spent * used,
+                none_spent * (used * (used - 1) // 2) + one_spent * used,
+            )
+        else:
+            none_spent, one_spent, two_spent = 0, 0, none_spent * (used * (used - 1) // 2)
+    if rack.blanks == 1:
+        return none_spent + one_spent
+    return none_spent + one_spent + two_spent
 
 
 def _line_squares(direction: Direction, line: int) -> range:
