@@ -227,10 +227,18 @@ def _cross_cache(rules: Rules) -> dict[tuple[str, str, int], _CrossInfo]:
     return found
 
 
-def _cross_info(before: str, after: str, rules: Rules, wanted: int = _ALL_OPTIONS) -> _CrossInfo:
+def _cross_info(
+    before: str,
+    after: str,
+    rules: Rules,
+    wanted: int = _ALL_OPTIONS,
+    cache: dict[tuple[str, str, int], _CrossInfo] | None = None,
+) -> _CrossInfo:
     """Which of the `wanted` options (a mask) may go between `before` and `after` (a
-    crossing run), and as what: kind (equation or number) and value per option."""
-    cache = _cross_cache(rules)
+    crossing run), and as what: kind (equation or number) and value per option. `cache` is
+    ``_cross_cache(rules)`` when the caller has it (a Rules hash is dear)."""
+    if cache is None:
+        cache = _cross_cache(rules)
     key = (before, after, wanted)
     found = cache.get(key)
     if found is not None:
@@ -2239,7 +2247,11 @@ def _search(
                     anchored = True
                     before, after = _perpendicular_texts(cells, sq, cross_step)
                     known = cross_cache.get((before, after, wanted))
-                    info = known if known is not None else _cross_info(before, after, rules, wanted)
+                    info = (
+                        known
+                        if known is not None
+                        else _cross_info(before, after, rules, wanted, cross_cache)
+                    )
                     mask = info[0]
                 masks.append(mask)
                 crosses.append(info)
