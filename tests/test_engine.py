@@ -351,7 +351,7 @@ def test_every_name_makes_a_player() -> None:
 
 def test_levels_think_within_their_budgets() -> None:
     hard, maximum = player_from_name("hard"), player_from_name("max")
-    assert isinstance(hard, SimulationPlayer) and hard.budget <= 2.0
+    assert isinstance(hard, EquityPlayer)
     assert isinstance(maximum, SimulationPlayer) and maximum.budget <= 5.0
     budgeted = player_from_name("simulation@0.5")
     assert isinstance(budgeted, SimulationPlayer) and budgeted.budget == 0.5
@@ -362,8 +362,9 @@ def test_levels_think_within_their_budgets() -> None:
     [
         ("grandmaster", "unknown player"),
         ("greedy@1", "takes no time budget"),
-        ("hard@-1", "above 0"),
-        ("hard@soon", "above 0"),
+        ("max@-1", "above 0"),
+        ("max@soon", "above 0"),
+        ("hard@1", "takes no time budget"),
         ("", "unknown player"),
     ],
 )
@@ -373,7 +374,8 @@ def test_bad_player_names_are_refused(text: str, fragment: str) -> None:
 
 
 def test_player_names_accept_the_terminal_prefix_and_any_case() -> None:
-    assert parse_player_name("CPU:Hard@2") == ("hard", 2.0)
+    assert parse_player_name("CPU:Max@2") == ("max", 2.0)
+    assert parse_player_name("Cpu:HARD") == ("hard", None)
 
 
 # -- leave table -----------------------------------------------------------------------------

@@ -145,7 +145,7 @@ def test_values_dropped_with_an_unfinished_iteration_drop_their_deviations() -> 
 # -- the player ----------------------------------------------------------------------------------
 
 
-def test_the_simulation_strategy_and_max_play_for_the_win_hard_for_points() -> None:
+def test_the_simulation_strategy_plays_for_the_win_max_for_points() -> None:
     simulation = player_from_name("simulation@0.5")
     assert isinstance(simulation, SimulationPlayer)
     assert (simulation.objective, simulation.plies, simulation.rollout_exchanges) == (
@@ -153,15 +153,13 @@ def test_the_simulation_strategy_and_max_play_for_the_win_hard_for_points() -> N
         2,
         False,
     )
-    # max is the simulation strategy with more time and candidates.
-    level = player_from_name("max")
-    assert isinstance(level, SimulationPlayer)
-    assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
-    assert (level.budget, level.candidate_count) == (4.5, 8)
-    for name in ("hard", "hard@1"):
+    # max is the one-ply simulation for points, and takes a budget.
+    for name in ("max", "max@1"):
         level = player_from_name(name)
         assert isinstance(level, SimulationPlayer)
         assert (level.objective, level.plies, level.rollout_exchanges) == ("spread", 1, False)
+        assert level.candidate_count == 6
+    assert player_from_name("max@1").budget == 1.0
 
 
 def test_an_unknown_objective_is_refused() -> None:

@@ -252,9 +252,9 @@ def test_our_answer_in_a_two_ply_rollout_keeps_the_blanks() -> None:
 
 def test_the_simulation_strategy_looks_two_plies_ahead() -> None:
     simulation = player_from_name("simulation@0.5")
-    hard = player_from_name("hard")
+    maximum = player_from_name("max")
     assert isinstance(simulation, SimulationPlayer) and simulation.plies == 2
-    assert isinstance(hard, SimulationPlayer) and hard.plies == 1
+    assert isinstance(maximum, SimulationPlayer) and maximum.plies == 1
     game = game_positions(12, every=5)[2]
     player = SimulationPlayer(budget=60.0, candidates=3, plies=2, max_iterations=2, seed=1)
     assert game.is_legal(player.choose(game))

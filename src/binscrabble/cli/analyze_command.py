@@ -10,7 +10,7 @@ from binscrabble.cli.common import load_record_or_exit, player_name_error
 EPILOG = """\
 For each turn: the move played, the engine's move, and what the move played gave away in
 points and in equity (score plus the value of the tiles kept). The default engine is the
-medium level (equity), which is quick; --player hard or max simulates (slower, stronger).
+hard level (equity), which is quick; --player max or simulation simulates (slower, stronger).
 """
 
 
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("record", metavar="RECORD", help="a game record (.bsr)")
     parser.add_argument(
-        "--player", default="medium", metavar="LEVEL", help="the engine (default: medium)"
+        "--player", default="hard", metavar="LEVEL", help="the engine (default: hard)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the engine's sampling")
     parser.add_argument("--json", action="store_true", help="one JSON object per turn")

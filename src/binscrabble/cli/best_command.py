@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("position", metavar="POSITION.json", help="a position file")
     parser.add_argument(
-        "--player", default="hard", metavar="LEVEL", help="who chooses (default: hard)"
+        "--player", default="max", metavar="LEVEL", help="who chooses (default: max)"
     )
     parser.add_argument(
         "--top", type=int, default=5, metavar="N", help="runners-up to show (default: 5)"

@@ -151,7 +151,7 @@ def _placement_key(move: Move) -> object:
 
 def analyze_position(
     game: Game,
-    player: str = "hard",
+    player: str = "max",
     runners_up: int = 5,
     seed: int | None = 0,
     budget: float | None = None,
@@ -209,7 +209,7 @@ def analyze_position(
 
 def analyze_game(
     game: Game,
-    player: str = "medium",
+    player: str = "hard",
     seed: int | None = 0,
     budget: float | None = None,
     table: LeaveTable | None = None,
