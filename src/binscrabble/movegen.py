@@ -759,6 +759,21 @@ def _usable_steps(steps: list[_Step], usage: int, blank_left: bool) -> list[_Usa
 _DIGIT_RUNS: dict[tuple[str, bool], tuple[tuple[int, ...], int, int]] = {}
 
 
+def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, int]:
+    """A run of fixed digits: the state after it from each state, its length, its value."""
+    run = (digits, leading_zeros)
+    known = _DIGIT_RUNS.get(run)
+    if known is None:
+        if len(_DIGIT_RUNS) >= 1 << 14:
+            _DIGIT_RUNS.clear()
+        known = _DIGIT_RUNS[run] = (
+            tuple(_feed(state, digits, leading_zeros) for state in range(_DEAD + 1)),
+            len(digits),
+            int(digits, 2),
+        )
+    return known
+
+
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
@@ -783,17 +798,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     if type(item) is str:
         if item.isdigit():
             # Digits only (the commonest fixed text): the operand grows, nothing is reduced.
-            run = (item, context.rules.leading_zeros)
-            known = _DIGIT_RUNS.get(run)
-            if known is None:
-                if len(_DIGIT_RUNS) >= 1 << 14:
-                    _DIGIT_RUNS.clear()
-                known = _DIGIT_RUNS[run] = (
-                    tuple(_feed(state, item, run[1]) for state in range(_DEAD + 1)),
-                    len(item),
-                    int(item, 2),
-                )
-            after, digits, digits_value = known
+            after, digits, digits_value = _digit_run(item, context.rules.leading_zeros)
             for state, text, usage, needed, pending, current, width in parent:
                 state = after[state]
                 if state != _DEAD:
@@ -865,6 +870,20 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                         else:
                             operand = ((1 << width) - 1) ^ current
                             literal = -1
+                    if len(pending) == 1:
+                        # Nothing waits (a side's first operator): no call needed.
+                        append(
+                            (
+                                next_state,
+                                text + character,
+                                usage + one,
+                                extra,
+                                (pending[0], (operand, character, literal)),
+                                0,
+                                0,
+                            )
+                        )
+                        continue
                     pushed = _push(pending, operand, literal, character, strength, operations)
                     if pushed is not None:
                         append((next_state, text + character, usage + one, extra, pushed, 0, 0))
@@ -889,11 +908,31 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     if cached is not None:
         return cached
     results: dict[int, _SideBucket] = {}
+    item = items[-1]
+    if type(item) is str and item[-1] != "0" and item[-1] != "1":
+        # A side ends in a digit (RULES.md §6), so one whose fixed text ends in an
+        # operator or NOT has no filling: its squares are not read (with two blanks such a
+        # side could cost as much as a real one, for nothing).
+        context.side_cache[items] = results
+        return results
     operations = context.operations
     kinds = context.kinds_by_marks
-    item = items[-1]
     if items in context.frontiers or type(item) is str or len(items) == 1:
-        for state, text, usage, _, pending, current, width in _frontier(context, items):
+        # A side that ends in fixed digits (common beside a tile) is read from the partials
+        # before them, the digits added in place: its own partials are not stored, since a
+        # whole side is seldom another's beginning.
+        ending = item if isinstance(item, str) else ""
+        digit_end = len(items) > 1 and ending.isdigit() and items not in context.frontiers
+        if digit_end:
+            after, digits, digits_value = _digit_run(ending, context.rules.leading_zeros)
+        for state, text, usage, _, pending, current, width in _frontier(
+            context, items[:-1] if digit_end else items
+        ):
+            if digit_end:
+                state = after[state]
+                current = (current << digits) + digits_value
+                width += digits
+                text += ending
             if state not in _ACCEPTING:
                 continue
             if state != _NOT_DIGITS:
