@@ -362,3 +362,32 @@ def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
             nonzero += listed > 0
     assert checked > 1000
     assert nonzero > 300
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
+def test_one_blank_placements_as_the_general_search_lists_them(rules: Rules) -> None:
+    # A rack of one blank lists its blank placements without the general search
+    # (movegen._one_blank_realizations): the same placements, in the same order.
+    rng = random.Random(5)
+    checked = nonzero = 0
+    for _ in range(900):
+        rack = "".join(rng.choice((*FACES, "?")) for _ in range(rng.randint(1, 9)))
+        if rack.count("?") != 1:
+            continue
+        context = movegen._make_rack_context(rack, rules)
+        showable = [
+            option
+            for option in range(movegen.OPTION_COUNT)
+            if context.natural[option] or context.designable[option]
+        ]
+        for _ in range(8):
+            options = tuple(
+                rng.choice(showable) if rng.random() < 0.85 else rng.randrange(movegen.OPTION_COUNT)
+                for _ in range(rng.randint(1, 8))
+            )
+            listed = movegen._one_blank_realizations(context.rack, options)
+            assert listed == movegen._searched_realizations(context.rack, options), (rack, options)
+            checked += 1
+            nonzero += bool(listed)
+    assert checked > 1000
+    assert nonzero > 300

@@ -1561,6 +1561,16 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
         found = [()]
         rack.realizations[options] = found
         return found
+    if rack.blanks == 1:
+        found = rack.realizations[options] = _one_blank_realizations(rack, options)
+        return found
+    found = rack.realizations[options] = _searched_realizations(rack, options)
+    return found
+
+
+def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """:func:`_realizations` for any rack with blanks, by a search field by field (kept by
+    what it depends on, for every rack and call)."""
     # Per rack field (an `=` and a rotated `=` share one): its squares, and how many of
     # them may or must be blanks. Whether a face can come from a natural tile or a blank
     # depends only on its field.
@@ -1586,7 +1596,6 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
     )
     found = _PATTERN_REALIZATIONS.get(pattern)
     if found is not None:
-        rack.realizations[options] = found
         return found
     # Partial choices of blank squares, field by field, within the rack's blanks.
     partials: list[tuple[int, tuple[int, ...]]] = [(rack.blanks, ())]
@@ -1612,7 +1621,40 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
     if len(_PATTERN_REALIZATIONS) >= 1 << 14:
         _PATTERN_REALIZATIONS.clear()
     _PATTERN_REALIZATIONS[pattern] = found
-    rack.realizations[options] = found
+    return found
+
+
+def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """:func:`_realizations` for a rack of one blank, in the same order, without the table
+    of partial choices: when some field's natural tiles fall one short, the blank is on one
+    of that field's squares; else it is on no square, or on any square a blank may show,
+    field by field from the last field to appear (as the general search lists them)."""
+    # Per rack field (an `=` and a rotated `=` share one), its squares, in the order the
+    # fields first appear.
+    positions: dict[int, list[int]] = {}
+    for position, option in enumerate(options):
+        field = _OPTION_FIELD[option]
+        bucket = positions.get(field)
+        if bucket is None:
+            positions[field] = [position]
+        else:
+            bucket.append(position)
+    counts = rack.rack_counts
+    natural = rack.natural
+    designable = rack.designable
+    short_of: list[int] | None = None
+    for field, squares in positions.items():
+        short = len(squares) - counts[field] if natural[field] else len(squares)
+        if short > 0:
+            if short > 1 or short_of is not None or not designable[field]:
+                return []
+            short_of = squares
+    if short_of is not None:
+        return [(position,) for position in short_of]
+    found: list[tuple[int, ...]] = [()]
+    for field in reversed(positions):
+        if designable[field]:
+            found.extend([(position,) for position in positions[field]])
     return found
 
 
