@@ -2421,7 +2421,8 @@ def _search(
                             after_tile = True
                     if texts[end + 1] is not None:
                         continue
-                    if not may_equal or free == 0 or end == start or end < need:
+                    # (An equation takes three squares at least: a digit, `=`, a digit.)
+                    if not may_equal or free == 0 or end - start < 2 or end < need:
                         continue
                     if text is None:
                         if not mask & can_end:
