@@ -2610,7 +2610,7 @@ class _FoundRows:
         straight from the join groups: :meth:`_SegmentRows.plain_moves`)."""
         if rack.blanks:
             for segment in self.segments:
-                yield _batch_moves(rack, segment.rows())
+                yield segment.blank_moves(rack)
         else:
             for segment in self.segments:
                 yield segment.plain_moves()
@@ -3124,10 +3124,18 @@ class _SegmentRows:
         moves: list[GeneratedMove] = self._read(True)
         return moves
 
-    def _read(self, whole_moves: bool) -> list[Any]:
-        """The rows, or with `whole_moves` (a rack without blanks) their moves."""
+    def blank_moves(self, rack: _Rack) -> list[GeneratedMove]:
+        """The moves of :meth:`rows` for a rack with blanks (per row, one per way the rack
+        can show it: :func:`_batch_moves`), made without the rows themselves."""
+        moves: list[GeneratedMove] = self._read(True, rack)
+        return moves
+
+    def _read(self, whole_moves: bool, rack: _Rack | None = None) -> list[Any]:
+        """The rows, or with `whole_moves` their moves (for a rack with blanks, `rack`)."""
         if self.made is not None:
-            return _plain_moves(self.made) if whole_moves else self.made
+            if not whole_moves:
+                return self.made
+            return _plain_moves(self.made) if rack is None else _batch_moves(rack, self.made)
         place = self.place
         chains = self.chains
         rotated = self.rotated
@@ -3140,10 +3148,13 @@ class _SegmentRows:
                     row = row_of(filling)
                     if row is not None:
                         found.append(row)
-            return _plain_moves(found) if whole_moves else found
+            if not whole_moves:
+                return found
+            return _plain_moves(found) if rack is None else _batch_moves(rack, found)
         append = found.append
         direction = place[0]
         bingo = place[6]
+        known_realizations = rack.realizations if rack is not None else {}
         # What the rows need of the scoring tables (see _segment_scoring): per free square
         # its reading (:func:`_reading`) and what a blank loses there.
         free_squares, free_crosses, word_multiplier = _free_squares(place)
@@ -3180,12 +3191,14 @@ class _SegmentRows:
                     (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
                 ):
                     row = scored_row(filling)
-                    if row is not None:
-                        append(
-                            GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4])
-                            if whole_moves
-                            else row
-                        )
+                    if row is None:
+                        continue
+                    if not whole_moves:
+                        append(row)
+                    elif rack is None:
+                        append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
+                    else:
+                        found.extend(_batch_moves(rack, [row]))
                 continue
             # Two sides (the commonest case): each side's fillings read once (options,
             # and points: letter points times the word multiplier plus crossing scores),
@@ -3242,6 +3255,32 @@ class _SegmentRows:
                     if rotated:
                         text = text.replace(_ROTATED_CHARACTER, "11")
                     first_options = (*options, *equals_options)
+                    if rack is not None:
+                        # The moves themselves, each way the rack can show the equation:
+                        # no row to make and unpack again.
+                        for second_text, second_options, second_points in second_read:
+                            every_option = first_options + second_options
+                            realizations = known_realizations.get(every_option)
+                            if realizations is None:
+                                realizations = _realizations(rack, every_option)
+                            natural_score = gained + second_points
+                            whole_text = text + second_text
+                            for blanks in realizations:
+                                score = natural_score
+                                for position in blanks:
+                                    score -= blank_losses[position][every_option[position]]
+                                append(
+                                    GeneratedMove(
+                                        squares,
+                                        every_option,
+                                        blanks,
+                                        score,
+                                        whole_text,
+                                        value,
+                                        direction,
+                                    )
+                                )
+                        continue
                     if whole_moves:
                         # The move itself: no row to make and unpack again.
                         for second_text, second_options, second_points in second_read:
