@@ -35,7 +35,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, combinations, islice, product
 from math import comb
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast, overload
@@ -432,6 +432,9 @@ class _Context:
     #: a tile every such equation needs (:func:`_make_context`). None when those sides are
     #: this context's own (or no `=` can be added).
     equals_sides: _Context | None = None
+    #: Per usage bucket of a side table (by ``id``: every bucket lives in a side cache as long
+    #: as the context), its groups by the blanks each needs alone (:func:`_deficit_levels`).
+    deficit_levels: dict[int, list[list[tuple[int, _KindParts]]]] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -656,23 +659,39 @@ def _push(
     return (marks, *pending[1:end], (operand, operator, literal))
 
 
-def _finish(
-    pending: _Pending, operand: int, literal: int, operations: Mapping[str, _Operation]
-) -> tuple[int, int] | None:
-    """The side's value once its last operand is read, and its identity marks (see
-    :func:`_push`); None when a step fails."""
-    marks = pending[0]
-    for index in range(len(pending) - 1, 0, -1):
-        left, waiting, left_literal = pending[index]
-        neutral, either_side, switch = _NEUTRAL[waiting]
-        if literal == neutral or (either_side and left_literal == neutral):
-            marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
-        result = operations[waiting](left, operand)
-        if result is None:
-            return None
-        operand = result
-        literal = -1
-    return operand, marks
+def _last_operations(
+    pending: _Pending, operations: Mapping[str, _Operation]
+) -> tuple[int, _Operation, int, bool, int, int, _Pending]:
+    """What `pending` does to a side's last operand, worked out once for many operands.
+
+    The strongest waiting operation's left operand, operation and neutral value; whether
+    that left operand is a neutral literal (a fragment whatever the last operand is); the
+    identity marks (see :func:`_push`) without and with a fragment there; and the weaker
+    operations in the order they apply. Only the strongest can have a bare literal on its
+    right, so the marks of the others are known before the last operand.
+    """
+    left, waiting, left_literal = pending[-1]
+    neutral, either_side, switch = _NEUTRAL[waiting]
+    marks_before = pending[0]
+    lower = pending[-2:0:-1]
+    for _, lower_operator, lower_literal in lower:
+        lower_neutral, lower_either, lower_switch = _NEUTRAL[lower_operator]
+        if lower_either and lower_literal == lower_neutral:
+            marks_before = (
+                marks_before + _ONE_FRAGMENT if marks_before < _TWO_FRAGMENTS else marks_before
+            ) | lower_switch
+    marks_with = (
+        marks_before + _ONE_FRAGMENT if marks_before < _TWO_FRAGMENTS else marks_before
+    ) | switch
+    return (
+        left,
+        operations[waiting],
+        neutral,
+        either_side and left_literal == neutral,
+        marks_before,
+        marks_with,
+        lower,
+    )
 
 
 def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
@@ -925,6 +944,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         digit_end = len(items) > 1 and ending.isdigit() and items not in context.frontiers
         if digit_end:
             after, digits, digits_value = _digit_run(ending, context.rules.leading_zeros)
+        last_pending: _Pending = _NO_PENDING
         for state, text, usage, _, pending, current, width in _frontier(
             context, items[:-1] if digit_end else items
         ):
@@ -940,11 +960,27 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             else:
                 operand = ((1 << width) - 1) ^ current
                 literal = -1
-            if len(pending) > 1:
-                finished = _finish(pending, operand, literal, operations)
-                if finished is None:
+            pending_length = len(pending)
+            if pending_length > 1:
+                # As at a last free square below: what the pending operations do to the
+                # last operand is worked out once for neighbours that share them.
+                if pending is not last_pending:
+                    last_pending = pending
+                    left, operate, neutral, left_neutral, marks_before, marks_with, lower = (
+                        _last_operations(pending, operations)
+                    )
+                reached = operate(left, operand)
+                if reached is None:
                     continue
-                value, marks = finished
+                if pending_length > 2:
+                    for lower_left, lower_operator, _ in lower:
+                        reached = operations[lower_operator](lower_left, reached)
+                        if reached is None:
+                            break
+                    if reached is None:
+                        continue
+                value = reached
+                marks = marks_with if left_neutral or literal == neutral else marks_before
             else:
                 value = operand
                 marks = pending[0]
@@ -983,7 +1019,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             pending_length = len(pending)
             if pending_length > 1:
                 # The last operand meets the strongest waiting operation first (applied
-                # here, not in _finish), then each weaker one in turn; only the first can
+                # here), then each weaker one in turn; only the first can
                 # have a bare literal on its right, so the identity marks of the others
                 # are known before the last square.
                 left, waiting, left_literal = pending[-1]
@@ -1279,18 +1315,30 @@ def _join(
         # Two sides (the commonest case): the product of their usage groups as two loops.
         deficits = context.deficits
         first_table, second_table = tables
+        candidates: Iterable[tuple[int, _KindParts]]
         for value in shared or ():
-            second_bucket = second_table[value].items()
+            second_bucket = second_table[value]
+            every_second = second_bucket.items()
             for first_usage, first_fillings in first_table[value].items():
                 usage = start_usage + first_usage
+                candidates = every_second
                 if (guarded - usage) & _GUARDS != _GUARDS:
                     if not blanks:
                         continue
                     needed = deficits.get(usage)
-                    if (needed if needed is not None else _deficit(context, usage)) > blanks:
+                    if needed is None:
+                        needed = _deficit(context, usage)
+                    if needed > blanks:
                         continue
+                    # The blanks this group needs cannot serve the second side: only its
+                    # groups that need at most the others alone can fit (a sum of usages
+                    # needs at least the blanks of its parts).
+                    levels = context.deficit_levels.get(id(second_bucket))
+                    if levels is None:
+                        levels = _deficit_levels(context, second_bucket)
+                    candidates = levels[blanks - needed]
                 first_plain, first_fragments = first_fillings
-                for second_usage, second_fillings in second_bucket:
+                for second_usage, second_fillings in candidates:
                     total = usage + second_usage
                     if (guarded - total) & _GUARDS != _GUARDS:
                         if not blanks:
@@ -1342,6 +1390,22 @@ def _join(
                 if count:
                     out.append((value, equals_slot, free_positions, every, total, count))
     return True
+
+
+def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[tuple[int, _KindParts]]]:
+    """The usage groups of `bucket`, for each number of blanks `k` below the rack's: those
+    that need at most `k` blanks alone (:func:`_deficit`), in the bucket's order. Kept in
+    :attr:`_Context.deficit_levels`."""
+    levels: list[list[tuple[int, _KindParts]]] = [[] for _ in range(context.blanks)]
+    deficits = context.deficits
+    for usage, parts in bucket.items():
+        needed = deficits.get(usage)
+        if needed is None:
+            needed = _deficit(context, usage)
+        for level in range(needed, context.blanks):
+            levels[level].append((usage, parts))
+    context.deficit_levels[id(bucket)] = levels
+    return levels
 
 
 #: Joins of fewer free squares are not tested by :func:`_may_fill`: their sides are cheap to
