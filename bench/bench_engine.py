@@ -1,4 +1,5 @@
-"""Engine benchmark: time per move of the hard and max levels, and of whole greedy games.
+"""Engine benchmark: time per move of the hard (equity) and max (simulation) levels, and of
+whole greedy games.
 
 Prints figures; never passes or fails on time. Positions come from seeded games between
 greedy players (openings, middle games and late boards), so the run is the same every time.
@@ -75,7 +76,7 @@ def equity_positions(seed: int) -> list[Game]:
 
 
 def rollouts_per_decision(budget: float = 0.5, plies: int = 1) -> None:
-    """Iterations and rollouts of a simulation of the 6 best candidates (as `hard` and
+    """Iterations and rollouts of a simulation of the 6 best candidates (as `max` and
     `simulation`) with `budget` seconds a move, on the positions of equity games."""
     print(f"rollouts per decision, 6 candidates, {plies} ply, {budget:g} s (CPU budget)")
     phases: dict[str, list[tuple[int, int, int]]] = {}
@@ -109,7 +110,7 @@ def main() -> int:
     positions = [position(seed, turns) for seed, turns in POSITIONS]
     print("time per move")
     time_level("hard", positions)
-    time_level("max", positions[1:4])
+    time_level("max", positions)
     print("greedy self-play games (whole games, both seats greedy)")
     seconds, cpus = [], []
     for index in range(4):
