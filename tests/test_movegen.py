@@ -11,6 +11,7 @@ import copy
 import json
 import pickle
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -333,16 +334,16 @@ def test_the_tile_count_test_drops_only_joins_without_plays(
     assert with_test
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
-def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
-    # Moves are counted by option usage (movegen._variant_count, with its own formula for
-    # one or two blanks) before any is made: each count must be the number of blank
-    # placements listed for any options of that usage (movegen._realizations).
-    rng = random.Random(4)
-    checked = nonzero = 0
-    for _ in range(600):
-        rack = "".join(rng.choice((*FACES, "?", "?")) for _ in range(rng.randint(1, 9)))
-        if not 1 <= rack.count("?") <= 3:
+def _random_racks_and_options(
+    rules: Rules, seed: int, blanks: tuple[int, ...], rack_tries: int, known_share: float
+) -> Iterator[tuple[Any, tuple[int, ...]]]:
+    """Random racks with a number of blanks in `blanks` (their movegen contexts) and, 8 per
+    rack, random options: mostly options the rack can show (`known_share`), some any."""
+    rng = random.Random(seed)
+    faces = (*FACES, *("?" * max(1, len(blanks) - 1)))
+    for _ in range(rack_tries):
+        rack = "".join(rng.choice(faces) for _ in range(rng.randint(1, 9)))
+        if rack.count("?") not in blanks:
             continue
         context = movegen._make_rack_context(rack, rules)
         showable = [
@@ -351,15 +352,29 @@ def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
             if context.natural[option] or context.designable[option]
         ]
         for _ in range(8):
-            options = tuple(
-                rng.choice(showable) if rng.random() < 0.8 else rng.randrange(movegen.OPTION_COUNT)
-                for _ in range(rng.randint(1, 7))
+            yield (
+                context,
+                tuple(
+                    rng.choice(showable)
+                    if rng.random() < known_share
+                    else rng.randrange(movegen.OPTION_COUNT)
+                    for _ in range(rng.randint(1, 8))
+                ),
             )
-            usage = sum(movegen._OPTION_USAGE[option] for option in options)
-            listed = len(movegen._realizations(context.rack, options))
-            assert movegen._variant_count(context.rack, usage) == listed, (rack, options)
-            checked += 1
-            nonzero += listed > 0
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
+def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
+    # Moves are counted by option usage (movegen._variant_count, with its own formula for
+    # one or two blanks) before any is made: each count must be the number of blank
+    # placements listed for any options of that usage (movegen._realizations).
+    checked = nonzero = 0
+    for context, options in _random_racks_and_options(rules, 4, (1, 2, 3), 600, 0.8):
+        usage = sum(movegen._OPTION_USAGE[option] for option in options)
+        listed = len(movegen._realizations(context.rack, options))
+        assert movegen._variant_count(context.rack, usage) == listed, (context.rack, options)
+        checked += 1
+        nonzero += listed > 0
     assert checked > 1000
     assert nonzero > 300
 
@@ -368,26 +383,11 @@ def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
 def test_one_blank_placements_as_the_general_search_lists_them(rules: Rules) -> None:
     # A rack of one blank lists its blank placements without the general search
     # (movegen._one_blank_realizations): the same placements, in the same order.
-    rng = random.Random(5)
     checked = nonzero = 0
-    for _ in range(900):
-        rack = "".join(rng.choice((*FACES, "?")) for _ in range(rng.randint(1, 9)))
-        if rack.count("?") != 1:
-            continue
-        context = movegen._make_rack_context(rack, rules)
-        showable = [
-            option
-            for option in range(movegen.OPTION_COUNT)
-            if context.natural[option] or context.designable[option]
-        ]
-        for _ in range(8):
-            options = tuple(
-                rng.choice(showable) if rng.random() < 0.85 else rng.randrange(movegen.OPTION_COUNT)
-                for _ in range(rng.randint(1, 8))
-            )
-            listed = movegen._one_blank_realizations(context.rack, options)
-            assert listed == movegen._searched_realizations(context.rack, options), (rack, options)
-            checked += 1
-            nonzero += bool(listed)
+    for context, options in _random_racks_and_options(rules, 5, (1,), 900, 0.85):
+        listed = movegen._one_blank_realizations(context.rack, options)
+        assert listed == movegen._searched_realizations(context.rack, options), options
+        checked += 1
+        nonzero += bool(listed)
     assert checked > 1000
     assert nonzero > 300

@@ -1632,12 +1632,9 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
     return found
 
 
-def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """:func:`_realizations` for any rack with blanks, by a search field by field (kept by
-    what it depends on, for every rack and call)."""
-    # Per rack field (an `=` and a rotated `=` share one): its squares, and how many of
-    # them may or must be blanks. Whether a face can come from a natural tile or a blank
-    # depends only on its field.
+def _field_positions(options: tuple[int, ...]) -> dict[int, list[int]]:
+    """Per rack field (an `=` and a rotated `=` share one), the positions of `options` it
+    holds, the fields in the order they first appear."""
     positions: dict[int, list[int]] = {}
     for position, option in enumerate(options):
         field = _OPTION_FIELD[option]
@@ -1646,6 +1643,15 @@ def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[
             positions[field] = [position]
         else:
             bucket.append(position)
+    return positions
+
+
+def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """:func:`_realizations` for any rack with blanks, by a search field by field (kept by
+    what it depends on, for every rack and call)."""
+    # Per rack field its squares, and how many of them may or must be blanks. Whether a
+    # face can come from a natural tile or a blank depends only on its field.
+    positions = _field_positions(options)
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
@@ -1654,8 +1660,12 @@ def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[
     pattern = (
         rack.blanks,
         *[
-            (tuple(squares), counts[field] if natural[field] else 0, designable[field])
-            for field, squares in positions.items()
+            (
+                tuple(squares),
+                counts[rack_field] if natural[rack_field] else 0,
+                designable[rack_field],
+            )
+            for rack_field, squares in positions.items()
         ],
     )
     found = _PATTERN_REALIZATIONS.get(pattern)
@@ -1663,13 +1673,13 @@ def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[
         return found
     # Partial choices of blank squares, field by field, within the rack's blanks.
     partials: list[tuple[int, tuple[int, ...]]] = [(rack.blanks, ())]
-    for field, squares in positions.items():
-        if not designable[field]:
-            if natural[field] and len(squares) <= counts[field]:
+    for rack_field, squares in positions.items():
+        if not designable[rack_field]:
+            if natural[rack_field] and len(squares) <= counts[rack_field]:
                 continue  # natural tiles only, and enough of them
             partials = []
             break
-        fewest = max(0, len(squares) - counts[field]) if natural[field] else len(squares)
+        fewest = max(0, len(squares) - counts[rack_field]) if natural[rack_field] else len(squares)
         extended: list[tuple[int, tuple[int, ...]]] = []
         for budget, blank_at in partials:
             for size in range(fewest, min(len(squares), budget) + 1):
@@ -1693,32 +1703,23 @@ def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple
     of partial choices: when some field's natural tiles fall one short, the blank is on one
     of that field's squares; else it is on no square, or on any square a blank may show,
     field by field from the last field to appear (as the general search lists them)."""
-    # Per rack field (an `=` and a rotated `=` share one), its squares, in the order the
-    # fields first appear.
-    positions: dict[int, list[int]] = {}
-    for position, option in enumerate(options):
-        field = _OPTION_FIELD[option]
-        bucket = positions.get(field)
-        if bucket is None:
-            positions[field] = [position]
-        else:
-            bucket.append(position)
+    positions = _field_positions(options)
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
     short_of: list[int] | None = None
-    for field, squares in positions.items():
-        short = len(squares) - counts[field] if natural[field] else len(squares)
+    for rack_field, squares in positions.items():
+        short = len(squares) - counts[rack_field] if natural[rack_field] else len(squares)
         if short > 0:
-            if short > 1 or short_of is not None or not designable[field]:
+            if short > 1 or short_of is not None or not designable[rack_field]:
                 return []
             short_of = squares
     if short_of is not None:
         return [(position,) for position in short_of]
     found: list[tuple[int, ...]] = [()]
-    for field in reversed(positions):
-        if designable[field]:
-            found.extend([(position,) for position in positions[field]])
+    for rack_field in reversed(positions):
+        if designable[rack_field]:
+            found.extend([(position,) for position in positions[rack_field]])
     return found
 
 
