@@ -435,6 +435,10 @@ class _Context:
     #: Per usage bucket of a side table (by ``id``: every bucket lives in a side cache as long
     #: as the context), its groups by the blanks each needs alone (:func:`_deficit_levels`).
     deficit_levels: dict[int, list[list[tuple[int, _KindParts]]]] = field(default_factory=dict)
+    #: Per pending operations tuple met at a side's end: what they do to the last operand
+    #: (:func:`_last_operations`). Partials that share their beginning share the tuple, and
+    #: about half of those at a side's end do, not always as neighbours.
+    last_operations: dict[_Pending, _LastOperations] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -659,9 +663,11 @@ def _push(
     return (marks, *pending[1:end], (operand, operator, literal))
 
 
-def _last_operations(
-    pending: _Pending, operations: Mapping[str, _Operation]
-) -> tuple[int, _Operation, int, bool, int, int, _Pending]:
+#: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
+_LastOperations = tuple[int, _Operation, int, bool, int, int, _Pending]
+
+
+def _last_operations(pending: _Pending, operations: Mapping[str, _Operation]) -> _LastOperations:
     """What `pending` does to a side's last operand, worked out once for many operands.
 
     The strongest waiting operation's left operand, operation and neutral value; whether
@@ -944,7 +950,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         digit_end = len(items) > 1 and ending.isdigit() and items not in context.frontiers
         if digit_end:
             after, digits, digits_value = _digit_run(ending, context.rules.leading_zeros)
-        last_pending: _Pending = _NO_PENDING
+        memo = context.last_operations
         for state, text, usage, _, pending, current, width in _frontier(
             context, items[:-1] if digit_end else items
         ):
@@ -962,13 +968,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 literal = -1
             pending_length = len(pending)
             if pending_length > 1:
-                # As at a last free square below: what the pending operations do to the
-                # last operand is worked out once for neighbours that share them.
-                if pending is not last_pending:
-                    last_pending = pending
-                    left, operate, neutral, left_neutral, marks_before, marks_with, lower = (
-                        _last_operations(pending, operations)
-                    )
+                # As at a last free square below.
+                summary = memo.get(pending)
+                if summary is None:
+                    summary = memo[pending] = _last_operations(pending, operations)
+                left, operate, neutral, left_neutral, marks_before, marks_with, lower = summary
                 reached = operate(left, operand)
                 if reached is None:
                     continue
@@ -1008,6 +1012,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         usable_by_state = context.usable_last_steps.get(mask)
         if usable_by_state is None:
             usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(_DEAD + 1)]
+        memo = context.last_operations
         for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
             usable = usable_by_state[state]
             key = usage if needed < blanks else ~usage
@@ -1019,27 +1024,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             pending_length = len(pending)
             if pending_length > 1:
                 # The last operand meets the strongest waiting operation first (applied
-                # here), then each weaker one in turn; only the first can
-                # have a bare literal on its right, so the identity marks of the others
-                # are known before the last square.
-                left, waiting, left_literal = pending[-1]
-                operate = operations[waiting]
-                neutral, either_side, switch = _NEUTRAL[waiting]
-                left_neutral = either_side and left_literal == neutral
-                marks_before = pending[0]
-                if pending_length > 2:
-                    lower = pending[-2:0:-1]
-                    for _, lower_operator, lower_literal in lower:
-                        lower_neutral, lower_either, lower_switch = _NEUTRAL[lower_operator]
-                        if lower_either and lower_literal == lower_neutral:
-                            marks_before = (
-                                marks_before + _ONE_FRAGMENT
-                                if marks_before < _TWO_FRAGMENTS
-                                else marks_before
-                            ) | lower_switch
-                marks_with = (
-                    marks_before + _ONE_FRAGMENT if marks_before < _TWO_FRAGMENTS else marks_before
-                ) | switch
+                # below), then each weaker one in turn (see _last_operations): worked out
+                # once per pending tuple, which partials with a common beginning share.
+                summary = memo.get(pending)
+                if summary is None:
+                    summary = memo[pending] = _last_operations(pending, operations)
+                left, operate, neutral, left_neutral, marks_before, marks_with, lower = summary
             for (
                 character,
                 next_state,
