@@ -439,6 +439,9 @@ class _Context:
     #: (:func:`_last_operations`). Partials that share their beginning share the tuple, and
     #: about half of those at a side's end do, not always as neighbours.
     last_operations: dict[_Pending, _LastOperations] = field(default_factory=dict)
+    #: Per (pending operations, operand, its literal value, operator): the pending
+    #: operations once the operator follows (:func:`_push`), or () when a step fails.
+    pushes: dict[tuple[_Pending, int, int, str], _Pending] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -847,6 +850,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
         blanks = context.blanks
         strength = context.strength
         operations = context.operations
+        pushes = context.pushes
         mask = cast(int, item)
         by_state = context.steps_by_state.get(mask)
         if by_state is None:
@@ -909,8 +913,17 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                             )
                         )
                         continue
-                    pushed = _push(pending, operand, literal, character, strength, operations)
-                    if pushed is not None:
+                    # Partials with equal pending operations and operand push alike (their
+                    # texts differ): on the heavy positions three pushes in five repeat
+                    # one made before, so each is worked out once per context (a failed
+                    # one kept as ()).
+                    push_key = (pending, operand, literal, character)
+                    pushed = pushes.get(push_key)
+                    if pushed is None:
+                        pushed = pushes[push_key] = (
+                            _push(pending, operand, literal, character, strength, operations) or ()
+                        )
+                    if pushed:
                         append((next_state, text + character, usage + one, extra, pushed, 0, 0))
                 else:
                     append((next_state, text + character, usage + one, extra, pending, 0, 0))
