@@ -1316,6 +1316,9 @@ def _join(
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
     if last == 1:
         # Two sides (the commonest case): the product of their usage groups as two loops.
+        # Whether a usage fits is read from the blanks it needs (_deficit, cached), not
+        # from the guarded subtraction: usages take up to 60 bits, and CPython's arithmetic
+        # on such ints makes a new object per step where a lookup makes none.
         deficits = context.deficits
         first_table, second_table = tables
         candidates: Iterable[tuple[int, _KindParts]]
@@ -1325,12 +1328,10 @@ def _join(
             for first_usage, first_fillings in first_table[value].items():
                 usage = start_usage + first_usage
                 candidates = every_second
-                if (guarded - usage) & _GUARDS != _GUARDS:
-                    if not blanks:
-                        continue
-                    needed = deficits.get(usage)
-                    if needed is None:
-                        needed = _deficit(context, usage)
+                needed = deficits.get(usage)
+                if needed is None:
+                    needed = _deficit(context, usage)
+                if needed:
                     if needed > blanks:
                         continue
                     # The blanks this group needs cannot serve the second side: only its
@@ -1343,12 +1344,9 @@ def _join(
                 first_plain, first_fragments = first_fillings
                 for second_usage, second_fillings in candidates:
                     total = usage + second_usage
-                    if (guarded - total) & _GUARDS != _GUARDS:
-                        if not blanks:
-                            continue
-                        needed = deficits.get(total)
-                        if (needed if needed is not None else _deficit(context, total)) > blanks:
-                            continue
+                    needed = deficits.get(total)
+                    if (needed if needed is not None else _deficit(context, total)) > blanks:
+                        continue
                     second_plain, second_fragments = second_fillings
                     if chains:
                         count = (len(first_plain) + len(first_fragments)) * (
