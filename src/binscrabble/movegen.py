@@ -1310,16 +1310,15 @@ def _join(
             if not shared:
                 return True
     blanks = context.blanks
-    guarded = context.rack_guarded
+    # Whether a usage fits is read from the blanks it needs (_deficit, cached), not from
+    # the guarded subtraction: usages take up to 60 bits, and CPython's arithmetic on such
+    # ints makes a new object per step where a lookup makes none.
+    deficits = context.deficits
     chains = context.rules.identity_chains
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
     if last == 1:
         # Two sides (the commonest case): the product of their usage groups as two loops.
-        # Whether a usage fits is read from the blanks it needs (_deficit, cached), not
-        # from the guarded subtraction: usages take up to 60 bits, and CPython's arithmetic
-        # on such ints makes a new object per step where a lookup makes none.
-        deficits = context.deficits
         first_table, second_table = tables
         candidates: Iterable[tuple[int, _KindParts]]
         for value in shared or ():
@@ -1379,9 +1378,8 @@ def _join(
             depth, usage, groups = stack.pop()
             for side_usage, fillings in buckets[depth].items():
                 total = usage + side_usage
-                if (guarded - total) & _GUARDS != _GUARDS and (
-                    not blanks or _deficit(context, total) > blanks
-                ):
+                needed = deficits.get(total)
+                if (needed if needed is not None else _deficit(context, total)) > blanks:
                     continue
                 if depth < last:
                     stack.append((depth + 1, total, (*groups, fillings)))
