@@ -770,20 +770,35 @@ def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | No
 
 
 #: A step the rack allows after a given usage (see :func:`_usable_steps`): (character,
-#: next state, one of its rack field, 1 when a blank must show it, what it does,
-#: multiplier, addend, digits).
+#: next state, the usage after it, the blanks needed after it, what it does, multiplier,
+#: addend, digits). In :data:`_Step`, one of its rack field and 1 when a blank must show it
+#: stand for the usage and the blanks after it.
 _UsableStep = tuple[str, int, int, int, int, int, int, int]
 
 
-def _usable_steps(steps: list[_Step], usage: int, blank_left: bool) -> list[_UsableStep]:
-    """The steps (see :func:`_steps`) the rack still allows once `usage` is spent: by a
-    natural tile while one of its kind is left, else by a blank when one is left."""
+def _usable_steps(steps: list[_Step], usage: int, needed: int, blanks: int) -> list[_UsableStep]:
+    """The steps (see :func:`_steps`) the rack still allows once `usage` is spent (which
+    needs `needed` of the rack's `blanks`): by a natural tile while one of its kind is
+    left, else by a blank when one is left.
+
+    Each carries the usage and blanks needed after it, added here once per usage rather
+    than by every partial that takes the step (usages take up to 60 bits, and CPython makes
+    a new object for any arithmetic on such ints).
+    """
     found = []
+    blank_left = needed < blanks
     for shift, natural, blank_may, by_natural, by_blank in steps:
         if usage >> shift & _FIELD_MASK < natural:
-            found.append(by_natural)
+            step, needed_after = by_natural, needed
         elif blank_may and blank_left:
-            found.append(by_blank)  # only a blank can show this one more time
+            # Only a blank can show this one more time.
+            step, needed_after = by_blank, needed + 1
+        else:
+            continue
+        character, next_state, one, _, effect, multiplier, addend, digits = step
+        found.append(
+            (character, next_state, usage + one, needed_after, effect, multiplier, addend, digits)
+        )
     return found
 
 
@@ -876,25 +891,24 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
             usable = usable_by_state[state] if needed < blanks else spent_by_state[state]
             steps = usable.get(usage)
             if steps is None:
-                steps = usable[usage] = _usable_steps(by_state[state], usage, needed < blanks)
+                steps = usable[usage] = _usable_steps(by_state[state], usage, needed, blanks)
             for (
                 character,
                 next_state,
-                one,
-                blank_used,
+                next_usage,
+                next_needed,
                 effect,
                 multiplier,
                 addend,
                 digits,
             ) in steps:
-                extra = needed + blank_used
                 if effect == _DIGITS:
                     append(
                         (
                             next_state,
                             text + character,
-                            usage + one,
-                            extra,
+                            next_usage,
+                            next_needed,
                             pending,
                             current * multiplier + addend,
                             width + digits,
@@ -913,8 +927,8 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                             (
                                 next_state,
                                 text + character,
-                                usage + one,
-                                extra,
+                                next_usage,
+                                next_needed,
                                 (pending[0], (operand, character, literal)),
                                 0,
                                 0,
@@ -932,9 +946,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                             _push(pending, operand, literal, character, strength, operations) or ()
                         )
                     if pushed:
-                        append((next_state, text + character, usage + one, extra, pushed, 0, 0))
+                        append(
+                            (next_state, text + character, next_usage, next_needed, pushed, 0, 0)
+                        )
                 else:
-                    append((next_state, text + character, usage + one, extra, pending, 0, 0))
+                    append((next_state, text + character, next_usage, next_needed, pending, 0, 0))
     cache[items] = found
     return found
 
@@ -1042,7 +1058,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             usable = usable_by_state[state] if needed < blanks else spent_by_state[state]
             steps = usable.get(usage)
             if steps is None:
-                steps = usable[usage] = _usable_steps(by_state[state], usage, needed < blanks)
+                steps = usable[usage] = _usable_steps(by_state[state], usage, needed, blanks)
             if not steps:
                 continue
             pending_length = len(pending)
@@ -1057,7 +1073,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             for (
                 character,
                 next_state,
-                one,
+                next_usage,
                 _,
                 _,
                 multiplier,
@@ -1093,12 +1109,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 bucket = results.get(value)
                 if bucket is None:
                     results[value] = {
-                        usage + one: ([], [text + character]) if kind else ([text + character], [])
+                        next_usage: ([], [text + character]) if kind else ([text + character], [])
                     }
                     continue
-                parts = bucket.get(usage + one)
+                parts = bucket.get(next_usage)
                 if parts is None:
-                    bucket[usage + one] = (
+                    bucket[next_usage] = (
                         ([], [text + character]) if kind else ([text + character], [])
                     )
                 else:
