@@ -415,12 +415,11 @@ class _Context:
     #: state (a side's last square).
     steps_by_state: dict[int, list[list[_Step]]]
     last_steps: dict[int, list[list[_Step]]]
-    #: Per mask: per state, by usage, the steps the rack still allows (:func:`_usable_steps`)
-    #: while a blank is left, and once none is; for every square, and for a side's last.
-    #: (Two tables rather than one key marking "no blank left": usages take up to 60 bits,
-    #: and CPython makes a new object for any arithmetic on such ints.)
-    usable_steps: dict[int, _UsableTables]
-    usable_last_steps: dict[int, _UsableTables]
+    #: Per mask and state, by usage: the steps the rack still allows (:func:`_usable_steps`);
+    #: for every square, and for a side's last. A usage decides the blanks it needs (each
+    #: option beyond the rack's natural tiles of its kind), so it is the whole key.
+    usable_steps: dict[int, list[dict[int, list[_UsableStep]]]]
+    usable_last_steps: dict[int, list[dict[int, list[_UsableStep]]]]
     kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
@@ -446,9 +445,6 @@ class _Context:
     pushes: dict[tuple[_Pending, int, int, str], _Pending] = field(default_factory=dict)
 
 
-#: Per state, by usage: the steps the rack still allows (see :attr:`_Context.usable_steps`),
-#: while a blank is left and once none is.
-_UsableTables = tuple[list[dict[int, list["_UsableStep"]]], list[dict[int, list["_UsableStep"]]]]
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
 #: those with none, and those with one allowed (or more, under ``identity_chains``).
 #: Fillings whose fragments the rules forbid are left out.
@@ -877,18 +873,14 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
             by_state = context.steps_by_state[mask] = [
                 _steps(context, state, mask) for state in range(_DEAD + 1)
             ]
-        usable_tables = context.usable_steps.get(mask)
-        if usable_tables is None:
-            usable_tables = context.usable_steps[mask] = (
-                [{} for _ in range(_DEAD + 1)],
-                [{} for _ in range(_DEAD + 1)],
-            )
-        usable_by_state, spent_by_state = usable_tables
+        usable_by_state = context.usable_steps.get(mask)
+        if usable_by_state is None:
+            usable_by_state = context.usable_steps[mask] = [{} for _ in range(_DEAD + 1)]
         for state, text, usage, needed, pending, current, width in parent:
             operand = -1
             # Only the steps the rack still allows after this usage (most partials share
             # their usage with many others, and most steps fail once tiles run out).
-            usable = usable_by_state[state] if needed < blanks else spent_by_state[state]
+            usable = usable_by_state[state]
             steps = usable.get(usage)
             if steps is None:
                 steps = usable[usage] = _usable_steps(by_state[state], usage, needed, blanks)
@@ -1046,16 +1038,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 [step for step in _steps(context, state, mask) if step[3][1] in _ACCEPTING]
                 for state in range(_DEAD + 1)
             ]
-        usable_tables = context.usable_last_steps.get(mask)
-        if usable_tables is None:
-            usable_tables = context.usable_last_steps[mask] = (
-                [{} for _ in range(_DEAD + 1)],
-                [{} for _ in range(_DEAD + 1)],
-            )
-        usable_by_state, spent_by_state = usable_tables
+        usable_by_state = context.usable_last_steps.get(mask)
+        if usable_by_state is None:
+            usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(_DEAD + 1)]
         memo = context.last_operations
         for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
-            usable = usable_by_state[state] if needed < blanks else spent_by_state[state]
+            usable = usable_by_state[state]
             steps = usable.get(usage)
             if steps is None:
                 steps = usable[usage] = _usable_steps(by_state[state], usage, needed, blanks)
