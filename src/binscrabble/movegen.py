@@ -443,6 +443,9 @@ class _Context:
     #: Per (pending operations, operand, its literal value, operator): the pending
     #: operations once the operator follows (:func:`_push`), or () when a step fails.
     pushes: dict[tuple[_Pending, int, int, str], _Pending] = field(default_factory=dict)
+    #: Per (state, pending operations, operand, its digit count, fixed text): where a partial
+    #: stands after the text (:func:`_read_text`).
+    readings: dict[tuple[int, _Pending, int, int, str], _Reading] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -739,14 +742,21 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
     return found
 
 
-def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | None:
-    """`partial` followed by fixed text (tiles on the board); None when that cannot be."""
-    state, written, usage, needed, pending, current, width = partial
+#: Where a partial stands after fixed text (see :func:`_read_text`): (automaton state, pending
+#: operations, the operand being read, its digit count), or () when the text cannot follow.
+_Reading = tuple[int, _Pending, int, int] | tuple[()]
+
+
+def _read_text(
+    context: _Context, state: int, pending: _Pending, current: int, width: int, text: str
+) -> _Reading:
+    """Where a partial standing at (`state`, `pending`, `current`, `width`) stands once fixed
+    text (tiles on the board) follows; () when that cannot be."""
     steps = _SYMBOL_STEPS[context.rules.leading_zeros]
     for symbol in text:
         next_state = steps[state][symbol]
         if next_state == _DEAD:
-            return None
+            return ()
         if symbol == "0" or symbol == "1":
             current = current * 2 + (symbol == "1")
             width += 1
@@ -758,11 +768,11 @@ def _read_text(context: _Context, partial: _Partial, text: str) -> _Partial | No
                 literal = -1
             found = _push(pending, operand, literal, symbol, context.strength, context.operations)
             if found is None:
-                return None
+                return ()
             pending = found
             current = width = 0
         state = next_state
-    return (state, written + text, usage, needed, pending, current, width)
+    return (state, pending, current, width)
 
 
 #: A step the rack allows after a given usage (see :func:`_usable_steps`): (character,
@@ -818,6 +828,13 @@ def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, 
     return known
 
 
+#: Fixed text after fewer partials than this is read by each (see :func:`_frontier`): the
+#: readings are kept only for the long frontiers of racks with many fillings, where many
+#: partials stand alike (kept from 16 partials on, they cost the small-rack and median
+#: positions 1-3 million instructions more than they saved).
+_SHARED_READINGS: Final = 128
+
+
 def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
@@ -857,11 +874,26 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                             width + digits,
                         )
                     )
+        elif len(parent) < _SHARED_READINGS:
+            for state, text, usage, needed, pending, current, width in parent:
+                read = _read_text(context, state, pending, current, width, item)
+                if read:
+                    state, pending, current, width = read
+                    append((state, text + item, usage, needed, pending, current, width))
         else:
-            for partial in parent:
-                extended = _read_text(context, partial, item)
-                if extended is not None:
-                    append(extended)
+            # Partials that stand alike before the text (many differ only in their text and
+            # usage) read it alike: each reading is worked out once per context.
+            readings = context.readings
+            for state, text, usage, needed, pending, current, width in parent:
+                reading_key = (state, pending, current, width, item)
+                reading = readings.get(reading_key)
+                if reading is None:
+                    reading = readings[reading_key] = _read_text(
+                        context, state, pending, current, width, item
+                    )
+                if reading:
+                    state, pending, current, width = reading
+                    append((state, text + item, usage, needed, pending, current, width))
     else:
         blanks = context.blanks
         strength = context.strength
