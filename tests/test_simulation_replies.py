@@ -254,7 +254,7 @@ def test_the_simulation_strategy_looks_two_plies_ahead() -> None:
     simulation = player_from_name("simulation@0.5")
     maximum = player_from_name("max")
     assert isinstance(simulation, SimulationPlayer) and simulation.plies == 2
-    assert isinstance(maximum, SimulationPlayer) and maximum.plies == 1
+    assert isinstance(maximum, SimulationPlayer) and maximum.plies == 2
     game = game_positions(12, every=5)[2]
     player = SimulationPlayer(budget=60.0, candidates=3, plies=2, max_iterations=2, seed=1)
     assert game.is_legal(player.choose(game))

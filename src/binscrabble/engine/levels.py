@@ -5,21 +5,21 @@ A player name is a strategy (``random``, ``greedy``, ``equity``, ``simulation``)
 terminal game writes opponents) and, for the players that think, followed by ``@SECONDS``,
 their time per move: ``simulation@0.5``.
 
-The levels, weakest first, each meant to beat the one below it (self-play shows it for
-easy, medium and hard; max's edge over hard is a few points at most: docs/engine.md,
-Strength):
+The levels, weakest first, each shown by self-play to beat the one below it (docs/engine.md,
+Strength; max's edge over hard is small, 52.8% of 2,000 games):
 
 - ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
   best-scoring one it sees;
 - ``easy`` sees half of the plays of at most 7 tiles and takes the best-scoring one it sees;
 - ``medium`` sees half of all the plays and takes the best-scoring one it sees;
 - ``hard`` is the equity player (score plus the value of the tiles kept; sees everything);
-- ``max`` simulates (up to) the 6 best equity moves one ply ahead (the opponent's reply) for
-  about 1.5 s per move.
+- ``max`` simulates (up to) the 6 best equity moves two plies ahead (the opponent's reply and
+  its own answer) for the chance of winning, for about 0.5 s per move: the ``simulation``
+  strategy with the budget at which self-play measured it.
 
-The ``simulation`` strategy looks two plies ahead (the opponent's reply and our answer) for
-the chance of winning; it is not a level, since it was not shown to beat ``max``'s one-ply
-simulation.
+The ``simulation`` strategy is the same player with 1.5 s per move by default. The one-ply
+simulation for points (``SimulationPlayer(plies=1)``, ``max`` until the ninth session) was
+not shown to beat ``hard`` (52.9% of 800 games).
 
 >>> player_from_name("greedy").name
 'greedy'
@@ -55,7 +55,7 @@ LEVELS: Final[Mapping[str, str]] = {
     "easy": "sees half of the plays of up to 7 tiles, takes the best-scoring it sees",
     "medium": "sees half of all the plays, takes the best-scoring it sees",
     "hard": "best score plus the value of the tiles kept (equity); sees everything",
-    "max": "looks a move ahead by simulation, about 1.5 s a move",
+    "max": "looks two moves ahead by simulation and plays to win, about 0.5 s a move",
 }
 #: The strategies the levels are built from.
 STRATEGIES: Final[Mapping[str, str]] = {
@@ -69,6 +69,9 @@ STRATEGIES: Final[Mapping[str, str]] = {
 }
 #: Names whose players think for a while, and so take a time budget (``@SECONDS``).
 THINKING: Final = frozenset({"simulation", "max"})
+#: The time per move of ``max`` when its name gives none, in seconds: the budget at which
+#: self-play showed it beats ``hard``.
+MAX_LEVEL_BUDGET: Final = 0.5
 #: The longest time per move a name may ask for, in seconds.
 MAX_BUDGET: Final = 600.0
 
@@ -125,12 +128,11 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
         return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
     if name == "simulation":
         return _two_plies_for_the_win(seconds or 1.5, 6, table, seed, name)
-    # max: one ply, for points. The two-ply simulation for the win with three times the
-    # time was not shown to beat it (48.0% of 150 games, docs/engine.md), so it takes less
-    # time for the same strength; against equity it scored 52.9% of 800 games.
-    return SimulationPlayer(
-        budget=seconds or 1.5, candidates=6, plies=1, table=table, seed=seed, name=name
-    )
+    # max: the two-ply simulation for the win at the budget self-play measured it at:
+    # against equity (hard) it scored 52.8% of 2,000 games (Wilson 50.6-55.0%), where the
+    # one-ply simulation for points at 1.5 s, max until the ninth session, scored 52.9% of
+    # 800 (49.5-56.4%: not shown). See docs/engine.md, Strength.
+    return _two_plies_for_the_win(seconds or MAX_LEVEL_BUDGET, 6, table, seed, name)
 
 
 def _two_plies_for_the_win(
