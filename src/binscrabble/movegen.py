@@ -1368,9 +1368,11 @@ def _join(
         # Two sides (the commonest case): the product of their usage groups as two loops.
         first_table, second_table = tables
         candidates: Iterable[tuple[int, _KindParts]]
+        levels: list[list[tuple[int, _KindParts]]] | None
         for value in shared or ():
             second_bucket = second_table[value]
             every_second = second_bucket.items()
+            levels = None
             for first_usage, first_fillings in first_table[value].items():
                 usage = start_usage + first_usage
                 candidates = every_second
@@ -1383,9 +1385,10 @@ def _join(
                     # The blanks this group needs cannot serve the second side: only its
                     # groups that need at most the others alone can fit (a sum of usages
                     # needs at least the blanks of its parts).
-                    levels = context.deficit_levels.get(id(second_bucket))
                     if levels is None:
-                        levels = _deficit_levels(context, second_bucket)
+                        levels = context.deficit_levels.get(id(second_bucket))
+                        if levels is None:
+                            levels = _deficit_levels(context, second_bucket)
                     candidates = levels[blanks - needed]
                 first_plain, first_fragments = first_fillings
                 for second_usage, second_fillings in candidates:
