@@ -945,8 +945,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                         else:
                             operand = ((1 << width) - 1) ^ current
                             literal = -1
-                    if len(pending) == 1:
-                        # Nothing waits (a side's first operator): no call needed.
+                    if pending is _NO_PENDING:
+                        # Nothing waits (a side's first operator): no call needed. Every
+                        # side starts from this one tuple and only a push replaces it, so
+                        # an identity test says so (any other tuple would take the push
+                        # below, which gives the same).
                         append(
                             (
                                 next_state,
