@@ -92,7 +92,7 @@ def test_narrow_shared_width_still_gives_the_same_replies() -> None:
     # exactness test must then send them to the full generation, never guess.
     rng = random.Random(3)
     fallbacks = 0
-    for game in game_positions(12, every=4)[1:]:
+    for game in game_positions(13, every=4)[1:]:
         world = deals(game, rng, 1)[0]
         fallbacks += compare(world, ranked_candidates(world, TABLE, limit=8), width=REPLY_WIDTH)
     assert fallbacks > 0

@@ -175,7 +175,7 @@ def ranked_candidates(
     >>> from binscrabble.board import Board
     >>> from binscrabble.game import Game
     >>> from binscrabble.rules import Rules
-    >>> game = Game.from_setup(Rules(), Board(), ["1+1=10", "000000"], bag=list("10=" * 5))
+    >>> game = Game.from_setup(Rules(), Board(), ["1+1=10x", "000000"], bag=list("10=" * 5))
     >>> table = LeaveTable.default()
     >>> [c.move.notation(game.board) for c in ranked_candidates(game, table, limit=3)]
     ['H4 0+1=1', 'H4 1+0=1', 'H4 1=0+1']
