@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "src" / "binscrabble" / "engine" / "data" / "leaves.json"
 ROUND_ONE = ROOT / "scripts" / "leaves_round1.json"
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "compare_leaves", ROOT / "scripts" / "compare_leaves.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["compare_leaves"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-compare = _load_script()
+compare = load_script("compare_leaves")
 
 
 def test_a_pair_of_games_swaps_the_tables_between_the_seats(

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "strength_chart", ROOT / "scripts" / "strength_chart.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strength_chart"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-chart = _load_script()
+chart = load_script("strength_chart")
 
 
 def _runs_file(tmp_path: Path, rows: list[dict[str, object]]) -> Path:
