@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from script_modules import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
 
 
