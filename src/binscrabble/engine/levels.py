@@ -18,7 +18,7 @@ Strength; max's edge over hard is small: 54.8% of 600 games):
   strategy with the budget at which self-play measured it.
 
 The ``simulation`` strategy is the same player with 1.5 s per move by default. The one-ply
-simulation for points (``SimulationPlayer(plies=1)``, ``max`` until the ninth session) was
+simulation for points (``SimulationPlayer(plies=1)``, ``max`` in the eighth session) was
 not shown to beat ``hard`` (52.9% of 800 games).
 
 >>> player_from_name("greedy").name
