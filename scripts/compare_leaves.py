@@ -12,6 +12,7 @@ shipped one before it replaces it (docs/engine.md, Equity and the leave table).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import multiprocessing
 import sys
@@ -51,7 +52,9 @@ def play(task: Task) -> GameResult:
     )
 
 
+@functools.cache
 def read_table(path: Path) -> LeaveTable:
+    """The table in `path`, read once per process (every game of a worker uses it)."""
     return LeaveTable.from_json(path.read_text(encoding="utf-8"), source=str(path))
 
 
