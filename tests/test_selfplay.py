@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from binscrabble.game import Game
 from binscrabble.rules import Rules
 
 SMALL = Rules(rack_size=4)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_games_of_a_pair_share_the_seed_and_swap_seats() -> None:
@@ -50,6 +52,22 @@ def test_scores_are_reported_in_match_order() -> None:
     game = Game(result.seats, rules=SMALL, seed=result.seed)
     assert result.seats[1] == "greedy"
     assert result.turns > 0 and game.players == result.seats
+
+
+def test_each_match_player_may_bring_its_own_leave_table() -> None:
+    # The equity player reads the table it is given; None (or no tables) is the shipped one.
+    shipped = str(ROOT / "src" / "binscrabble" / "engine" / "data" / "leaves.json")
+    round_one = str(ROOT / "scripts" / "leaves_round1.json")
+    players = ("equity", "greedy")
+    default = play_game(players, 0, seed=3, rules=SMALL)
+    same = play_game(players, 0, seed=3, rules=SMALL, tables=(shipped, None))
+    assert (same.scores, same.turns) == (default.scores, default.turns)
+    other = play_game(players, 0, seed=3, rules=SMALL, tables=(round_one, None))
+    assert other.seed == default.seed
+    assert (other.scores, other.turns) != (default.scores, default.turns)
+    # The tables follow the match players, not the seats: in game 1 greedy sits first.
+    swapped = play_game(("greedy", "equity"), 1, seed=3, rules=SMALL, tables=(None, round_one))
+    assert swapped.scores == tuple(reversed(other.scores))
 
 
 def test_match_is_reproducible_and_independent_of_jobs() -> None:

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import random
@@ -26,11 +27,17 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.stats import paired_interval, wilson_interval
 from binscrabble.game import Game
 from binscrabble.rules import Rules
 
 ProgressCallback = Callable[[int, int], None]
+#: Leave tables for the two match players, in match order, as paths of table files (JSON,
+#: as ``scripts/train_leaves.py`` writes them); ``None`` for the shipped table. Paths, not
+#: tables, so that a game's task stays small when it is sent to a worker process.
+LeaveTablePaths = tuple[str | None, str | None]
+_Task = tuple[tuple[str, str], int, int, Rules | None, LeaveTablePaths | None]
 #: Below this many complete pairs the table does not print the paired interval.
 MIN_PAIRS_FOR_INTERVAL = 10
 
@@ -162,9 +169,18 @@ def seats_for_game(players: tuple[str, str], index: int) -> tuple[str, str]:
 
 
 def play_game(
-    players: tuple[str, str], index: int, seed: int, rules: Rules | None = None
+    players: tuple[str, str],
+    index: int,
+    seed: int,
+    rules: Rules | None = None,
+    tables: LeaveTablePaths | None = None,
 ) -> GameResult:
-    """Play game `index` of a match between `players` (names) from the match `seed`."""
+    """Play game `index` of a match between `players` (names) from the match `seed`.
+
+    `tables` gives each match player its own leave table (see :data:`LeaveTablePaths`);
+    players that use none ignore it. This is how a newly trained table is judged against
+    the shipped one (``scripts/compare_leaves.py``).
+    """
     # Imported here so that the worker processes pay for it once, and to keep levels
     # (which import the simulation) out of this module's import time.
     from binscrabble.engine.levels import player_from_name
@@ -175,8 +191,12 @@ def play_game(
     # A player's own randomness depends on the pair and on which match player it is, not on
     # its seat, so both games of a pair see the same choices from it where positions agree.
     order = (0, 1) if index % 2 == 0 else (1, 0)
+    paths = tables if tables is not None else (None, None)
     engines = [
-        player_from_name(name, seed=game_seed + order[seat] + 1) for seat, name in enumerate(seats)
+        player_from_name(
+            name, seed=game_seed + order[seat] + 1, table=_leave_table(paths[order[seat]])
+        )
+        for seat, name in enumerate(seats)
     ]
     started = time.perf_counter()
     # A game needs distinct names; a player may meet itself (a useful sanity check).
@@ -208,7 +228,16 @@ def play_game(
     )
 
 
-def _play_game_task(task: tuple[tuple[str, str], int, int, Rules | None]) -> GameResult:
+@functools.cache
+def _leave_table(path: str | None) -> LeaveTable | None:
+    """The table in the file `path` (``None``: the shipped one), read once per process."""
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as file:
+        return LeaveTable.from_json(file.read(), source=path)
+
+
+def _play_game_task(task: _Task) -> GameResult:
     return play_game(*task)
 
 
@@ -219,11 +248,13 @@ def run_match(
     jobs: int | None = None,
     rules: Rules | None = None,
     progress: ProgressCallback | None = None,
+    tables: LeaveTablePaths | None = None,
 ) -> MatchResult:
     """Play `games` games between two players, in pairs with swapped seats.
 
     `jobs` worker processes share the games (default: the number of CPUs; 1 plays in this
-    process). `progress(done, total)` is called after each game.
+    process). `progress(done, total)` is called after each game. `tables` gives each player
+    its own leave table (see :func:`play_game`).
     """
     if len(players) != 2:
         raise ValueError(f"a match needs exactly two players, not {len(players)}")
@@ -231,7 +262,7 @@ def run_match(
         raise ValueError(f"a match needs at least one game, not {games}")
     pair = (players[0], players[1])
     jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), games))
-    tasks = [(pair, index, seed, rules) for index in range(games)]
+    tasks: list[_Task] = [(pair, index, seed, rules, tables) for index in range(games)]
     started = time.perf_counter()
     results: list[GameResult] = []
     for result in _run_tasks(tasks, jobs):
@@ -244,9 +275,7 @@ def run_match(
     )
 
 
-def _run_tasks(
-    tasks: list[tuple[tuple[str, str], int, int, Rules | None]], jobs: int
-) -> Iterator[GameResult]:
+def _run_tasks(tasks: list[_Task], jobs: int) -> Iterator[GameResult]:
     if jobs == 1:
         for task in tasks:
             yield _play_game_task(task)
