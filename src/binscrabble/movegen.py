@@ -419,7 +419,7 @@ class _Context:
     #: for every square, and for a side's last. A usage decides the blanks it needs (each
     #: option beyond the rack's natural tiles of its kind), so it is the whole key.
     usable_steps: dict[int, list[dict[int, list[_UsableStep]]]]
-    usable_last_steps: dict[int, list[dict[int, list[_UsableStep]]]]
+    usable_last_steps: dict[int, list[dict[int, list[_LastStep]]]]
     kinds_by_marks: tuple[int, ...]
     deficits: dict[int, int]
     rack: _Rack
@@ -671,18 +671,25 @@ def _push(
 
 
 #: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
-_LastOperations = tuple[int, _Operation, int, bool, int, int, _Pending]
+_LastOperations = tuple[int, _Operation, int, int, int, _Pending]
 
 
-def _last_operations(pending: _Pending, operations: Mapping[str, _Operation]) -> _LastOperations:
+def _last_operations(
+    pending: _Pending, operations: Mapping[str, _Operation], kinds: tuple[int, ...]
+) -> _LastOperations:
     """What `pending` does to a side's last operand, worked out once for many operands.
 
-    The strongest waiting operation's left operand, operation and neutral value; whether
-    that left operand is a neutral literal (a fragment whatever the last operand is); the
-    identity marks (see :func:`_push`) without and with a fragment there; and the weaker
-    operations in the order they apply. Only the strongest can have a bare literal on its
-    right, so the marks of the others are known before the last operand.
+    The strongest waiting operation's left operand, operation and neutral value; the
+    identity kind of the side (:attr:`_Context.kinds_by_marks`, negative when the rules
+    forbid its fragments) when the last operand is that neutral value as a bare literal,
+    and when it is anything else; and the weaker operations in the order they apply. Only
+    the strongest can have a bare literal on its right, so the marks of the others are
+    known before the last operand. With nothing pending the last operand is the value:
+    ``0 | operand``, and no operand is the neutral value -1.
     """
+    if len(pending) == 1:
+        kind = kinds[pending[0]]
+        return (0, operator.or_, -1, kind, kind, ())
     left, waiting, left_literal = pending[-1]
     neutral, either_side, switch = _NEUTRAL[waiting]
     marks_before = pending[0]
@@ -696,15 +703,10 @@ def _last_operations(pending: _Pending, operations: Mapping[str, _Operation]) ->
     marks_with = (
         marks_before + _ONE_FRAGMENT if marks_before < _TWO_FRAGMENTS else marks_before
     ) | switch
-    return (
-        left,
-        operations[waiting],
-        neutral,
-        either_side and left_literal == neutral,
-        marks_before,
-        marks_with,
-        lower,
-    )
+    kind_with = kinds[marks_with]
+    # A neutral literal on the left is a fragment whatever the last operand is.
+    kind_other = kind_with if either_side and left_literal == neutral else kinds[marks_before]
+    return (left, operations[waiting], neutral, kind_with, kind_other, lower)
 
 
 def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
@@ -804,6 +806,34 @@ def _usable_steps(steps: list[_Step], usage: int, needed: int, blanks: int) -> l
         character, next_state, one, _, effect, multiplier, addend, digits = step
         found.append(
             (character, next_state, usage + one, needed_after, effect, multiplier, addend, digits)
+        )
+    return found
+
+
+#: The states whose digits are NOT's (a side ending there ends in NOT's operand).
+_NEGATING: Final = frozenset({_AFTER_NOT, _NOT_DIGITS})
+#: A step to a side's last square the rack allows (see :func:`_usable_last_steps`):
+#: (character, the usage after it, multiplier, addend).
+_LastStep = tuple[str, int, int, int]
+
+
+def _usable_last_steps(
+    steps: list[_Step], usage: int, needed: int, blanks: int, negating: bool
+) -> list[_LastStep]:
+    """The steps of :func:`_usable_steps` onto a side's last square, all digits: what the
+    last operand needs of each. After NOT (`negating`) the operand read so far is
+    complemented, and so is each step's addend: NOT's digits ``c`` then ``a`` (``d``
+    digits) read ``~(c * 2 ** d + a) = ~c * 2 ** d + (2 ** d - 1 - a)`` over their width.
+    """
+    found = []
+    blank_left = needed < blanks
+    for shift, natural, blank_may, by_natural, _ in steps:
+        if not (usage >> shift & _FIELD_MASK < natural or (blank_may and blank_left)):
+            continue
+        # (The usage after a step is the same whether a natural tile or a blank shows it.)
+        character, _, one, _, _, multiplier, addend, _ = by_natural
+        found.append(
+            (character, usage + one, multiplier, multiplier - 1 - addend if negating else addend)
         )
     return found
 
@@ -1025,34 +1055,25 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 text += ending
             if state not in _ACCEPTING:
                 continue
-            if state != _NOT_DIGITS:
-                operand = literal = current
-            else:
-                operand = ((1 << width) - 1) ^ current
-                literal = -1
-            pending_length = len(pending)
-            if pending_length > 1:
-                # As at a last free square below.
-                summary = memo.get(pending)
-                if summary is None:
-                    summary = memo[pending] = _last_operations(pending, operations)
-                left, operate, neutral, left_neutral, marks_before, marks_with, lower = summary
-                reached = operate(left, operand)
-                if reached is None:
+            # As at a last free square below.
+            summary = memo.get(pending)
+            if summary is None:
+                summary = memo[pending] = _last_operations(pending, operations, kinds)
+            left, operate, neutral, kind_with, kind_other, lower = summary
+            if state == _NOT_DIGITS:
+                current ^= (1 << width) - 1
+                neutral = -1
+            value = operate(left, current)
+            if value is None:
+                continue
+            if lower:
+                for lower_left, lower_operator, _ in lower:
+                    value = operations[lower_operator](lower_left, value)
+                    if value is None:
+                        break
+                if value is None:
                     continue
-                if pending_length > 2:
-                    for lower_left, lower_operator, _ in lower:
-                        reached = operations[lower_operator](lower_left, reached)
-                        if reached is None:
-                            break
-                    if reached is None:
-                        continue
-                value = reached
-                marks = marks_with if left_neutral or literal == neutral else marks_before
-            else:
-                value = operand
-                marks = pending[0]
-            kind = kinds[marks]
+            kind = kind_with if current == neutral else kind_other
             if kind < 0:
                 continue
             bucket = results.get(value)
@@ -1081,51 +1102,36 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             usable = usable_by_state[state]
             steps = usable.get(usage)
             if steps is None:
-                steps = usable[usage] = _usable_steps(by_state[state], usage, needed, blanks)
+                steps = usable[usage] = _usable_last_steps(
+                    by_state[state], usage, needed, blanks, state in _NEGATING
+                )
             if not steps:
                 continue
-            pending_length = len(pending)
-            if pending_length > 1:
-                # The last operand meets the strongest waiting operation first (applied
-                # below), then each weaker one in turn (see _last_operations): worked out
-                # once per pending tuple, which partials with a common beginning share.
-                summary = memo.get(pending)
-                if summary is None:
-                    summary = memo[pending] = _last_operations(pending, operations)
-                left, operate, neutral, left_neutral, marks_before, marks_with, lower = summary
-            for (
-                character,
-                next_state,
-                next_usage,
-                _,
-                _,
-                multiplier,
-                addend,
-                digits,
-            ) in steps:
+            # The last operand meets the strongest waiting operation first, then each
+            # weaker one in turn (see _last_operations): worked out once per pending
+            # tuple, which partials with a common beginning share.
+            summary = memo.get(pending)
+            if summary is None:
+                summary = memo[pending] = _last_operations(pending, operations, kinds)
+            left, operate, neutral, kind_with, kind_other, lower = summary
+            if state in _NEGATING:
+                # The operand is NOT's digits: complemented here, and the steps carry
+                # complemented digits (_usable_last_steps); never a bare literal.
+                current ^= (1 << width) - 1
+                neutral = -1
+            for character, next_usage, multiplier, addend in steps:
                 operand = current * multiplier + addend
-                if next_state == _NOT_DIGITS:
-                    operand ^= (1 << (width + digits)) - 1
-                    literal = -1
-                else:
-                    literal = operand
-                if pending_length > 1:
-                    reached = operate(left, operand)
-                    if reached is None:
+                value = operate(left, operand)
+                if value is None:
+                    continue
+                if lower:
+                    for lower_left, lower_operator, _ in lower:
+                        value = operations[lower_operator](lower_left, value)
+                        if value is None:
+                            break
+                    if value is None:
                         continue
-                    if pending_length > 2:
-                        for lower_left, lower_operator, _ in lower:
-                            reached = operations[lower_operator](lower_left, reached)
-                            if reached is None:
-                                break
-                        if reached is None:
-                            continue
-                    value = reached
-                    marks = marks_with if left_neutral or literal == neutral else marks_before
-                else:
-                    value = operand
-                    marks = pending[0]
-                kind = kinds[marks]
+                kind = kind_with if operand == neutral else kind_other
                 if kind < 0:
                     continue
                 # A new value or usage group gets its lists made with its first filling.
