@@ -436,16 +436,22 @@ class _Context:
     #: Per usage bucket of a side table (by ``id``: every bucket lives in a side cache as long
     #: as the context), its groups by the blanks each needs alone (:func:`_deficit_levels`).
     deficit_levels: dict[int, list[list[tuple[int, _KindParts]]]] = field(default_factory=dict)
-    #: Per pending operations tuple met at a side's end: what they do to the last operand
-    #: (:func:`_last_operations`). Partials that stand alike hold equal tuples, seldom as
-    #: neighbours: on the heavy and median positions nine uses in ten find theirs kept.
-    last_operations: dict[_Pending, _LastOperations] = field(default_factory=dict)
-    #: Per (pending operations, operand, its literal value, operator): the pending
-    #: operations once the operator follows (:func:`_push`), or () when a step fails.
-    pushes: dict[tuple[_Pending, int, int, str], _Pending] = field(default_factory=dict)
-    #: Per (state, pending operations, operand, its digit count, fixed text): where a partial
-    #: stands after the text (:func:`_read_text`).
-    readings: dict[tuple[int, _Pending, int, int, str], _Reading] = field(default_factory=dict)
+    #: The pending operations tuples met, each once, by number (a partial holds the number,
+    #: see :data:`_Partial`; 0 is nothing pending), and the number of each tuple.
+    pending_tuples: list[_Pending] = field(default_factory=lambda: [_NO_PENDING])
+    pending_numbers: dict[_Pending, int] = field(default_factory=lambda: {_NO_PENDING: 0})
+    #: Per pending operations number, once met at a side's end: what they do to the last
+    #: operand (:func:`_last_operations`). Partials that stand alike hold equal pending
+    #: operations, seldom as neighbours: on the heavy and median positions nine uses in ten
+    #: find theirs kept.
+    last_operations: list[_LastOperations | None] = field(default_factory=lambda: [None])
+    #: Per (pending operations number, operand, its literal value, operator): the number of
+    #: the pending operations once the operator follows (:func:`_pushed`), -1 when a step
+    #: fails.
+    pushes: dict[tuple[int, int, int, str], int] = field(default_factory=dict)
+    #: Per (state, pending operations number, operand, its digit count, fixed text): where a
+    #: partial stands after the text (:func:`_read_text`).
+    readings: dict[tuple[int, int, int, int, str], _Reading] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -592,8 +598,10 @@ def _deficit(context: _Context, usage: int) -> int:
     return found
 
 
-#: A partial side: (automaton state, text, option usage, blanks needed, pending operations,
-#: the operand being read, its digit count). The pending operations are the identity marks
+#: A partial side: (automaton state, text, option usage, blanks needed, pending operations
+#: (by their number in :attr:`_Context.pending_tuples`: a number hashes and compares at
+#: once, where a tuple of tuples is hashed anew at every lookup), the operand being read, its
+#: digit count). The pending operations are the identity marks
 #: of what is written (see :func:`_push`), then (left operand, operator, the left operand's
 #: value if it is a bare literal or -1) for each operator still waiting for its right
 #: operand, weakest first (a shunting-yard stack: an operator first applies every pending
@@ -602,7 +610,7 @@ def _deficit(context: _Context, usage: int) -> int:
 #: step that fails (a negative difference, an inexact division) drops every side that
 #: starts with it.
 _Pending = tuple[Any, ...]
-_Partial = tuple[int, str, int, int, _Pending, int, int]
+_Partial = tuple[int, str, int, int, int, int, int]
 #: A side's identity marks: how many fragments (0, 1, or 2 for "more than one") times
 #: _ONE_FRAGMENT, plus the switches they need as bits.
 _ONE_FRAGMENT: Final = 8
@@ -637,37 +645,47 @@ _CHARACTER_EFFECTS: Final = {
 _Filling = tuple[tuple[int, ...], str, int, int]
 
 
-def _push(
-    pending: _Pending,
-    operand: int,
-    literal: int,
-    operator: str,
-    strength: Mapping[str, int],
-    operations: Mapping[str, _Operation],
-) -> _Pending | None:
-    """`pending` once `operand` is read and `operator` follows it; None when a step fails.
+def _pushed(context: _Context, pending: int, operand: int, literal: int, operator: str) -> int:
+    """The pending operations (by number, see :data:`_Partial`) once `operand` is read and
+    `operator` follows it; -1 when a step fails. Kept in :attr:`_Context.pushes`.
 
     `literal` is the operand's value when it is a bare number (not under NOT), else -1: an
     operation of the parse tree with a bare literal of its operator's neutral value as an
-    operand is an identity fragment (RULES.md §7), counted in the marks at ``pending[0]``.
+    operand is an identity fragment (RULES.md §7), counted in the marks at ``pending[0]``
+    of the pending operations tuple.
     """
-    level = strength[operator]
-    marks = pending[0]
-    end = len(pending)
-    while end > 1:
-        left, waiting, left_literal = pending[end - 1]
-        if strength[waiting] < level:
-            break
-        neutral, either_side, switch = _NEUTRAL[waiting]
-        if literal == neutral or (either_side and left_literal == neutral):
-            marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
-        result = operations[waiting](left, operand)
-        if result is None:
-            return None
-        operand = result
-        literal = -1
-        end -= 1
-    return (marks, *pending[1:end], (operand, operator, literal))
+    key = (pending, operand, literal, operator)
+    if pending:
+        waiting_tuple = context.pending_tuples[pending]
+        strength = context.strength
+        level = strength[operator]
+        marks = waiting_tuple[0]
+        end = len(waiting_tuple)
+        while end > 1:
+            left, waiting, left_literal = waiting_tuple[end - 1]
+            if strength[waiting] < level:
+                break
+            neutral, either_side, switch = _NEUTRAL[waiting]
+            if literal == neutral or (either_side and left_literal == neutral):
+                marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
+            result = context.operations[waiting](left, operand)
+            if result is None:
+                context.pushes[key] = -1
+                return -1
+            operand = result
+            literal = -1
+            end -= 1
+        found = (marks, *waiting_tuple[1:end], (operand, operator, literal))
+    else:
+        # Nothing waits (a side's first operator, number 0 is _NO_PENDING): nothing applies.
+        found = (0, (operand, operator, literal))
+    number = context.pending_numbers.get(found)
+    if number is None:
+        number = context.pending_numbers[found] = len(context.pending_tuples)
+        context.pending_tuples.append(found)
+        context.last_operations.append(None)
+    context.pushes[key] = number
+    return number
 
 
 #: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
@@ -745,12 +763,13 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
 
 
 #: Where a partial stands after fixed text (see :func:`_read_text`): (automaton state, pending
-#: operations, the operand being read, its digit count), or () when the text cannot follow.
-_Reading = tuple[int, _Pending, int, int] | tuple[()]
+#: operations number, the operand being read, its digit count), or () when the text cannot
+#: follow.
+_Reading = tuple[int, int, int, int] | tuple[()]
 
 
 def _read_text(
-    context: _Context, state: int, pending: _Pending, current: int, width: int, text: str
+    context: _Context, state: int, pending: int, current: int, width: int, text: str
 ) -> _Reading:
     """Where a partial standing at (`state`, `pending`, `current`, `width`) stands once fixed
     text (tiles on the board) follows; () when that cannot be."""
@@ -768,8 +787,10 @@ def _read_text(
             else:
                 operand = ((1 << width) - 1) ^ current
                 literal = -1
-            found = _push(pending, operand, literal, symbol, context.strength, context.operations)
+            found = context.pushes.get((pending, operand, literal, symbol))
             if found is None:
+                found = _pushed(context, pending, operand, literal, symbol)
+            if found < 0:
                 return ()
             pending = found
             current = width = 0
@@ -881,11 +902,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
     found = []
     append = found.append
     item = items[-1]
-    parent = (
-        _frontier(context, items[:-1])
-        if len(items) > 1
-        else [(_EXPECT, "", 0, 0, _NO_PENDING, 0, 0)]
-    )
+    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0, 0, 0, 0)]
     if type(item) is str:
         if item.isdigit():
             # Digits only (the commonest fixed text): the operand grows, nothing is reduced.
@@ -926,8 +943,6 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                     append((state, text + item, usage, needed, pending, current, width))
     else:
         blanks = context.blanks
-        strength = context.strength
-        operations = context.operations
         pushes = context.pushes
         mask = cast(int, item)
         by_state = context.steps_by_state.get(mask)
@@ -975,34 +990,14 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                         else:
                             operand = ((1 << width) - 1) ^ current
                             literal = -1
-                    if pending is _NO_PENDING:
-                        # Nothing waits (a side's first operator): no call needed. Every
-                        # side starts from this one tuple and only a push replaces it, so
-                        # an identity test says so (any other tuple would take the push
-                        # below, which gives the same).
-                        append(
-                            (
-                                next_state,
-                                text + character,
-                                next_usage,
-                                next_needed,
-                                (pending[0], (operand, character, literal)),
-                                0,
-                                0,
-                            )
-                        )
-                        continue
                     # Partials with equal pending operations and operand push alike (their
                     # texts differ): on the heavy positions three pushes in five repeat
                     # one made before, so each is worked out once per context (a failed
-                    # one kept as ()).
-                    push_key = (pending, operand, literal, character)
-                    pushed = pushes.get(push_key)
+                    # one kept as -1).
+                    pushed = pushes.get((pending, operand, literal, character))
                     if pushed is None:
-                        pushed = pushes[push_key] = (
-                            _push(pending, operand, literal, character, strength, operations) or ()
-                        )
-                    if pushed:
+                        pushed = _pushed(context, pending, operand, literal, character)
+                    if pushed >= 0:
                         append(
                             (next_state, text + character, next_usage, next_needed, pushed, 0, 0)
                         )
@@ -1056,9 +1051,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if state not in _ACCEPTING:
                 continue
             # As at a last free square below.
-            summary = memo.get(pending)
+            summary = memo[pending]
             if summary is None:
-                summary = memo[pending] = _last_operations(pending, operations, kinds)
+                summary = memo[pending] = _last_operations(
+                    context.pending_tuples[pending], operations, kinds
+                )
             left, operate, neutral, kind_with, kind_other, lower = summary
             if state == _NOT_DIGITS:
                 current ^= (1 << width) - 1
@@ -1110,9 +1107,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             # The last operand meets the strongest waiting operation first, then each
             # weaker one in turn (see _last_operations): worked out once per pending
             # tuple, which partials with a common beginning share.
-            summary = memo.get(pending)
+            summary = memo[pending]
             if summary is None:
-                summary = memo[pending] = _last_operations(pending, operations, kinds)
+                summary = memo[pending] = _last_operations(
+                    context.pending_tuples[pending], operations, kinds
+                )
             left, operate, neutral, kind_with, kind_other, lower = summary
             if state in _NEGATING:
                 # The operand is NOT's digits: complemented here, and the steps carry
