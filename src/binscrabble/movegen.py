@@ -192,7 +192,7 @@ _OPERATIONS: Final[dict[bool, dict[str, _Operation]]] = {
 
 # An identity fragment (RULES.md §7) is an operation of the parse tree with a bare number
 # literal of its operator's neutral value as an operand; sides count theirs as they are
-# written (see _push).
+# written (see _pushed).
 # Identity switches as bits (a side's fragments need all of its bits switched on).
 _TIMES_ONE, _PLUS_MINUS_ZERO, _AND_ONE_OR_ZERO = 1, 2, 4
 _SWITCH_BITS: Final = {
@@ -602,7 +602,7 @@ def _deficit(context: _Context, usage: int) -> int:
 #: (by their number in :attr:`_Context.pending_tuples`: a number hashes and compares at
 #: once, where a tuple of tuples is hashed anew at every lookup), the operand being read, its
 #: digit count). The pending operations are the identity marks
-#: of what is written (see :func:`_push`), then (left operand, operator, the left operand's
+#: of what is written (see :func:`_pushed`), then (left operand, operator, the left operand's
 #: value if it is a bare literal or -1) for each operator still waiting for its right
 #: operand, weakest first (a shunting-yard stack: an operator first applies every pending
 #: one at least as strong, so there is at most one per precedence level). The side's value
@@ -1177,7 +1177,7 @@ def _narrowed_side(
 
 
 def _identity_kinds(rules: Rules) -> tuple[int, ...]:
-    """Per identity marks (see :func:`_push`): -1 when the rules forbid a side with them
+    """Per identity marks (see :func:`_pushed`): -1 when the rules forbid a side with them
     (a fragment whose switch is off, or a chain within the side while ``identity_chains``
     is off), 1 when the side has fragments the rules allow, 0 when it has none."""
     allowed = sum(bit for switch, bit in _SWITCH_BITS.items() if getattr(rules, switch))
