@@ -1060,6 +1060,9 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if state == _NOT_DIGITS:
                 current ^= (1 << width) - 1
                 neutral = -1
+            kind = kind_with if current == neutral else kind_other
+            if kind < 0:
+                continue
             value = operate(left, current)
             if value is None:
                 continue
@@ -1070,9 +1073,6 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                         break
                 if value is None:
                     continue
-            kind = kind_with if current == neutral else kind_other
-            if kind < 0:
-                continue
             bucket = results.get(value)
             if bucket is None:
                 results[value] = {usage: ([], [text]) if kind else ([text], [])}
@@ -1120,6 +1120,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 neutral = -1
             for character, next_usage, multiplier, addend in steps:
                 operand = current * multiplier + addend
+                # (The identity kind first: a side whose fragments the rules forbid is
+                # dropped before its arithmetic.)
+                kind = kind_with if operand == neutral else kind_other
+                if kind < 0:
+                    continue
                 value = operate(left, operand)
                 if value is None:
                     continue
@@ -1130,9 +1135,6 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                             break
                     if value is None:
                         continue
-                kind = kind_with if operand == neutral else kind_other
-                if kind < 0:
-                    continue
                 # A new value or usage group gets its lists made with its first filling.
                 bucket = results.get(value)
                 if bucket is None:
