@@ -2742,7 +2742,19 @@ class _FoundRows:
 
     def move_count(self, rack: _Rack) -> int:
         """How many moves the rows make (blank variants included)."""
-        count = sum(segment.move_count(rack) for segment in self.segments)
+        # Segments of one shape share its join groups (one list, kept by shape for the
+        # call), so each list is counted once.
+        counts: dict[int, int] = {}
+        count = 0
+        for segment in self.segments:
+            if segment.made is None:
+                groups = id(segment.groups)
+                known = counts.get(groups)
+                if known is None:
+                    known = counts[groups] = segment.move_count(rack)
+                count += known
+            else:
+                count += segment.move_count(rack)
         if not rack.blanks:
             return count + len(self.extra)
         return count + sum(_variant_count(rack, row[7]) for row in self.extra)
