@@ -833,6 +833,10 @@ def _usable_steps(steps: list[_Step], usage: int, needed: int, blanks: int) -> l
 
 #: The states whose digits are NOT's (a side ending there ends in NOT's operand).
 _NEGATING: Final = frozenset({_AFTER_NOT, _NOT_DIGITS})
+#: These and the accepting states by state, for a test in a hot loop (an index is cheaper
+#: than a set lookup).
+_IS_NEGATING: Final = tuple(state in _NEGATING for state in range(_DEAD + 1))
+_IS_ACCEPTING: Final = tuple(state in _ACCEPTING for state in range(_DEAD + 1))
 #: A step to a side's last square the rack allows (see :func:`_usable_last_steps`):
 #: (character, the usage after it, multiplier, addend).
 _LastStep = tuple[str, int, int, int]
@@ -1048,7 +1052,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 current = (current << digits) + digits_value
                 width += digits
                 text += ending
-            if state not in _ACCEPTING:
+            if not _IS_ACCEPTING[state]:
                 continue
             # As at a last free square below.
             summary = memo[pending]
@@ -1113,7 +1117,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     context.pending_tuples[pending], operations, kinds
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
-            if state in _NEGATING:
+            if _IS_NEGATING[state]:
                 # The operand is NOT's digits: complemented here, and the steps carry
                 # complemented digits (_usable_last_steps); never a bare literal.
                 current ^= (1 << width) - 1
