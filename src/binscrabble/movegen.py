@@ -957,6 +957,8 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
         usable_by_state = context.usable_steps.get(mask)
         if usable_by_state is None:
             usable_by_state = context.usable_steps[mask] = [{} for _ in range(_DEAD + 1)]
+        # Module constants as locals: the loop below is the hottest of the search.
+        digit_effect, operator_effect, not_digits = _DIGITS, _OPERATOR, _NOT_DIGITS
         for state, text, usage, needed, pending, current, width in parent:
             operand = -1
             # Only the steps the rack still allows after this usage (most partials share
@@ -975,7 +977,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                 addend,
                 digits,
             ) in steps:
-                if effect == _DIGITS:
+                if effect == digit_effect:
                     append(
                         (
                             next_state,
@@ -987,9 +989,9 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                             width + digits,
                         )
                     )
-                elif effect == _OPERATOR:
+                elif effect == operator_effect:
                     if operand < 0:
-                        if state != _NOT_DIGITS:
+                        if state != not_digits:
                             operand = literal = current
                         else:
                             operand = ((1 << width) - 1) ^ current
@@ -1044,6 +1046,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         if digit_end:
             after, digits, digits_value = _digit_run(ending, context.rules.leading_zeros)
         memo = context.last_operations
+        is_accepting, not_digits = _IS_ACCEPTING, _NOT_DIGITS
         for state, text, usage, _, pending, current, width in _frontier(
             context, items[:-1] if digit_end else items
         ):
@@ -1052,7 +1055,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 current = (current << digits) + digits_value
                 width += digits
                 text += ending
-            if not _IS_ACCEPTING[state]:
+            if not is_accepting[state]:
                 continue
             # As at a last free square below.
             summary = memo[pending]
@@ -1061,7 +1064,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     context.pending_tuples[pending], operations, kinds
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
-            if state == _NOT_DIGITS:
+            if state == not_digits:
                 current ^= (1 << width) - 1
                 neutral = -1
             kind = kind_with if current == neutral else kind_other
@@ -1098,6 +1101,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         usable_by_state = context.usable_last_steps.get(mask)
         if usable_by_state is None:
             usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(_DEAD + 1)]
+        is_negating = _IS_NEGATING
         memo = context.last_operations
         for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
             usable = usable_by_state[state]
@@ -1117,7 +1121,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     context.pending_tuples[pending], operations, kinds
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
-            if _IS_NEGATING[state]:
+            if is_negating[state]:
                 # The operand is NOT's digits: complemented here, and the steps carry
                 # complemented digits (_usable_last_steps); never a bare literal.
                 current ^= (1 << width) - 1
