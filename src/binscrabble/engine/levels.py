@@ -6,7 +6,7 @@ terminal game writes opponents) and, for the players that think, followed by ``@
 their time per move: ``simulation@0.5``.
 
 The levels, weakest first, each shown by self-play to beat the one below it (docs/engine.md,
-Strength; max's edge over hard is small: 54.8% of 600 games):
+Strength; max's edge over hard is small: 54.2% of 1,000 games):
 
 - ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
   best-scoring one it sees;
@@ -129,8 +129,8 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name == "simulation":
         return _two_plies_for_the_win(seconds or 1.5, 6, table, seed, name)
     # max: the two-ply simulation for the win at the budget self-play measured it at:
-    # against equity (hard) it scored 54.8% of 600 games with the second round's leave
-    # table (Wilson 50.7-58.7%) and 52.8% of 2,000 with the first (50.6-55.0%), where the
+    # against equity (hard) it scored 54.2% of 1,000 games with the second round's leave
+    # table (Wilson 51.2-57.3%) and 52.8% of 2,000 with the first (50.6-55.0%), where the
     # one-ply simulation for points at 1.5 s, max in the eighth session, scored 52.9% of
     # 800 with the first (49.5-56.4%: not shown). See docs/engine.md, Strength.
     return _two_plies_for_the_win(seconds or MAX_LEVEL_BUDGET, 6, table, seed, name)
