@@ -70,6 +70,11 @@ def test_each_match_player_may_bring_its_own_leave_table() -> None:
     assert swapped.scores == tuple(reversed(other.scores))
 
 
+def test_a_missing_leave_table_is_an_error_not_ignored(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        run_match(["equity", "greedy"], 2, tables=(str(tmp_path / "missing.json"), None))
+
+
 def test_match_is_reproducible_and_independent_of_jobs() -> None:
     one = run_match(["greedy", "random"], 4, seed=5, jobs=1, rules=SMALL)
     two = run_match(["greedy", "random"], 4, seed=5, jobs=2, rules=SMALL)

@@ -261,6 +261,10 @@ def run_match(
     if games < 1:
         raise ValueError(f"a match needs at least one game, not {games}")
     pair = (players[0], players[1])
+    for path in tables or ():
+        # Read here, before any game: a missing or bad file fails at once (OSError,
+        # LeaveTableError), and forked workers find it read already.
+        _leave_table(path)
     jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), games))
     tasks: list[_Task] = [(pair, index, seed, rules, tables) for index in range(games)]
     started = time.perf_counter()
