@@ -18,8 +18,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from binscrabble.engine.leaves import LeaveTable, LeaveTableError
-from binscrabble.engine.selfplay import GameResult, play_game, run_match, seats_for_game
+from binscrabble.engine.leaves import LeaveTableError
+from binscrabble.engine.selfplay import (
+    GameResult,
+    play_game,
+    read_leave_table,
+    run_match,
+    seats_for_game,
+)
 
 # One game: the two tables' files, the game's index in the match and the match seed.
 Task = tuple[str, str, int, int]
@@ -46,7 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games must be an even number of at least 2 (games come in pairs)")
     for path in (args.first, args.second):
         try:
-            LeaveTable.from_json(path.read_text(encoding="utf-8"), source=str(path))
+            # Kept for the match too (read_leave_table reads a file once per process).
+            read_leave_table(str(path))
         except (OSError, LeaveTableError) as error:
             parser.error(f"cannot read the leave table {path}: {error}")
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from binscrabble.engine.leaves import LeaveTable, leave_features
+from binscrabble.engine.leaves import LeaveTable, LeaveTableError, leave_features
 from binscrabble.engine.players import ranked_candidates
 from binscrabble.game import Game
 from binscrabble.move import Move
@@ -193,7 +193,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    start = LeaveTable.from_json(args.start.read_text(encoding="utf-8"), source=str(args.start))
+    try:
+        start = LeaveTable.from_file(args.start)
+    except (OSError, LeaveTableError) as error:
+        parser.error(f"cannot read the leave table {args.start}: {error}")
     weights = {} if args.from_zero else dict(start.weights)
     # The table the games start from is also the prior the regression pulls towards.
     prior = dict(weights)

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from script_modules import load_script
 
 from binscrabble.board import Board
 from binscrabble.engine.leaves import BLANK_FACES, LeaveTable, LeaveTableError, leave_features
@@ -421,15 +422,20 @@ def test_leave_features_count_copies_and_shape() -> None:
 
 
 def training_script() -> Any:
-    import importlib.util
-    from pathlib import Path
+    return load_script("train_leaves")
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "train_leaves.py"
-    spec = importlib.util.spec_from_file_location("train_leaves", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+
+def test_training_refuses_an_unreadable_start_table(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    for start in (tmp_path / "missing.json", bad):
+        with pytest.raises(SystemExit) as stopped:
+            training_script().main(["--start", str(start), "--output", str(tmp_path / "out.json")])
+        assert stopped.value.code == 2
+        assert f"cannot read the leave table {start}" in capsys.readouterr().err
+    assert not (tmp_path / "out.json").exists()
 
 
 def test_training_script_fits_known_leave_values() -> None:

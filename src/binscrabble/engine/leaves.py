@@ -26,6 +26,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from importlib import resources
+from pathlib import Path
 from typing import Final
 
 from binscrabble.rules import BINARY_OPERATORS, BLANK, DIGITS, EQUALS, NOT
@@ -145,6 +146,12 @@ class LeaveTable:
         if not isinstance(metadata, dict):
             raise LeaveTableError(f"{source}: 'metadata' must be an object")
         return cls(weights, metadata)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> LeaveTable:
+        """Read the table file at `path` (:meth:`from_json`, naming the file in its errors);
+        an unreadable file raises OSError."""
+        return cls.from_json(Path(path).read_text(encoding="utf-8"), source=str(path))
 
     def to_json(self) -> str:
         """The table as JSON text, weights sorted by name, one per line."""

@@ -194,7 +194,7 @@ def play_game(
     paths = tables if tables is not None else (None, None)
     engines = [
         player_from_name(
-            name, seed=game_seed + order[seat] + 1, table=_leave_table(paths[order[seat]])
+            name, seed=game_seed + order[seat] + 1, table=read_leave_table(paths[order[seat]])
         )
         for seat, name in enumerate(seats)
     ]
@@ -229,12 +229,12 @@ def play_game(
 
 
 @functools.cache
-def _leave_table(path: str | None) -> LeaveTable | None:
-    """The table in the file `path` (``None``: the shipped one), read once per process."""
-    if path is None:
-        return None
-    with open(path, encoding="utf-8") as file:
-        return LeaveTable.from_json(file.read(), source=path)
+def read_leave_table(path: str | None) -> LeaveTable | None:
+    """The table in the file `path` (``None``: the shipped one), read once per process.
+
+    Raises OSError or :class:`~binscrabble.engine.leaves.LeaveTableError` for a bad file.
+    """
+    return None if path is None else LeaveTable.from_file(path)
 
 
 def _play_game_task(task: _Task) -> GameResult:
@@ -264,7 +264,7 @@ def run_match(
     for path in tables or ():
         # Read here, before any game: a missing or bad file fails at once (OSError,
         # LeaveTableError), and forked workers find it read already.
-        _leave_table(path)
+        read_leave_table(path)
     jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), games))
     tasks: list[_Task] = [(pair, index, seed, rules, tables) for index in range(games)]
     started = time.perf_counter()
