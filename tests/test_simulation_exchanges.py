@@ -67,9 +67,12 @@ def test_no_exchange_with_a_short_bag() -> None:
     assert exchange is not None and exchange.leave == "1"
 
 
-def expected_rollout(world: Game, seat: int, candidate: Candidate) -> tuple[float, int]:
+def expected_rollout(
+    world: Game, seat: int, candidate: Candidate, *, in_reply: bool = True
+) -> tuple[float, int]:
     """The two-ply rollout value with exchanges, computed step by step; and how many of its
-    two moves were exchanges that beat the placements."""
+    two moves were exchanges that beat the placements. Without `in_reply`, only our answer
+    may be an exchange (``answer_exchanges``)."""
     exchanges = 0
     before = world.scores[:]
     pushed = 0
@@ -79,7 +82,7 @@ def expected_rollout(world: Game, seat: int, candidate: Candidate) -> tuple[floa
         value = candidate.equity
         if not world.is_over():
             reply = rollout_reply(world, TABLE)
-            exchange = best_exchange(world, TABLE)
+            exchange = best_exchange(world, TABLE) if in_reply else None
             if exchange is not None and candidate_order(exchange) < candidate_order(reply):
                 reply, exchanges = exchange, exchanges + 1
             world.push(reply.move, checked=False)
@@ -154,6 +157,46 @@ def test_the_answer_exchanges_a_hopeless_rack() -> None:
     plain, _ = SimulationPlayer(plies=2)._rollout(world, 0, candidate)
     expected, used = expected_rollout(world, 0, candidate)
     assert used >= 1
+    assert value == pytest.approx(expected)
+    assert value > plain
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_answer_exchanges_leave_the_reply_alone(seed: int) -> None:
+    # answer_exchanges: our answer may be an exchange, the opponent's reply may not.
+    game = midgame(seed)
+    seat = game.to_move
+    candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
+    answering = SimulationPlayer(plies=2, answer_exchanges=True)
+    assert answering.answer_exchanges and not answering.rollout_exchanges
+    assert SimulationPlayer(plies=2, rollout_exchanges=True).answer_exchanges
+    unseen = list(game.unseen(seat))
+    dealt = len(game.racks[1 - seat])
+    rng = random.Random(seed)
+    for _ in range(6):
+        rng.shuffle(unseen)
+        world = imagined_game(game, seat, blanks_to_the_bag(unseen, dealt), seed=3)
+        for candidate in candidates:
+            expected, _ = expected_rollout(world, seat, candidate, in_reply=False)
+            value, _ = answering._rollout(world, seat, candidate)
+            assert value == pytest.approx(expected)
+
+
+def test_the_answer_alone_exchanges_a_hopeless_rack() -> None:
+    board = Game(("A", "B"), seed=1).board
+    game = Game.from_setup(
+        Rules(), board, ["1=1======", "110100110"], bag=list("=" * 4 + "+-" * 4 + "1" * 12)
+    )
+    candidate = next(
+        entry
+        for entry in ranked_candidates(game, TABLE, include_exchanges=False)
+        if entry.leave.count("=") >= 5
+    )
+    world = game.copy()
+    value, _ = SimulationPlayer(plies=2, answer_exchanges=True)._rollout(world, 0, candidate)
+    plain, _ = SimulationPlayer(plies=2)._rollout(world, 0, candidate)
+    expected, used = expected_rollout(world, 0, candidate, in_reply=False)
+    assert used == 1
     assert value == pytest.approx(expected)
     assert value > plain
 

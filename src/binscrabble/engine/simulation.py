@@ -342,7 +342,8 @@ class SimulationPlayer:
     rollouts) or ``"win"`` (the mean chance of winning after them: :class:`WinChance`);
     with `rollout_exchanges`, the rollouts' moves (the opponent's reply and our answer) may
     be exchanges, as the equity player's may (:func:`best_exchange`), not only placements
-    and pass.
+    and pass; with `answer_exchanges`, only our answer may (the last ply of two, counted for
+    its equity and not played, so the opponent's replies stay as cheap as before).
     """
 
     def __init__(
@@ -356,6 +357,7 @@ class SimulationPlayer:
         name: str = "simulation",
         objective: str = "spread",
         rollout_exchanges: bool = False,
+        answer_exchanges: bool = False,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
@@ -371,6 +373,7 @@ class SimulationPlayer:
         self.plies = plies
         self.objective = objective
         self.rollout_exchanges = rollout_exchanges
+        self.answer_exchanges = answer_exchanges or rollout_exchanges
         self.max_iterations = max_iterations
         self.table = table if table is not None else LeaveTable.default()
         self.random = random.Random(seed)
@@ -571,7 +574,7 @@ class SimulationPlayer:
                         answer = answer_with_blanks_as_ones(world, self.table)
                     else:
                         answer = rollout_reply(world, self.table)
-                    if self.rollout_exchanges:
+                    if self.answer_exchanges:
                         # An exchange competes, as it does for the equity player: a rack left
                         # poor is worth what we would keep of it, not our best play of it.
                         exchange = best_exchange(world, self.table)
