@@ -1893,27 +1893,31 @@ def _line_squares(direction: Direction, line: int) -> range:
 
 def _perpendicular_texts(cells: Sequence[Tile | None], sq: int, step: int) -> tuple[str, str]:
     """The texts of the tiles right before and after `sq` along `step` (ACROSS or DOWN)."""
-    if step == ACROSS:
-        low, high = sq - sq % SIZE, sq - sq % SIZE + SIZE - 1
+    # Crossing runs are short: strings joined as they are read beat a list and a join.
+    # (`step` is a plain int, 1 for ACROSS: comparing it with the IntEnum is slower.)
+    if step == 1:
+        low = sq - sq % SIZE
+        high = low + SIZE - 1
     else:
-        low, high = sq % SIZE, sq % SIZE + SIZE * (SIZE - 1)
-    before: list[str] = []
+        low = sq % SIZE
+        high = low + SIZE * (SIZE - 1)
+    before = ""
     current = sq - step
     while current >= low:
         tile = cells[current]
         if tile is None:
             break
-        before.append(tile.text)
+        before = tile.text + before
         current -= step
-    after: list[str] = []
+    after = ""
     current = sq + step
     while current <= high:
         tile = cells[current]
         if tile is None:
             break
-        after.append(tile.text)
+        after += tile.text
         current += step
-    return "".join(reversed(before)), "".join(after)
+    return before, after
 
 
 def generate_placements(
@@ -3301,7 +3305,17 @@ class _SegmentRows:
         known_realizations = rack.realizations if rack is not None else {}
         # What the rows need of the scoring tables (see _segment_scoring): per free square
         # its reading (:func:`_reading`) and what a blank loses there.
-        free_squares, free_crosses, word_multiplier = _free_squares(place)
+        # (_free_squares inline: this runs per segment.)
+        _, line_squares, texts, crosses, start, end, _, _ = place
+        free_squares = []
+        free_crosses = []
+        word_multiplier = 1
+        for index in range(start, end + 1):
+            if texts[index] is None:
+                sq = line_squares[index]
+                free_squares.append(sq)
+                free_crosses.append(crosses[index])
+                word_multiplier *= WORD_MULTIPLIERS[sq]
         squares = tuple(free_squares)
         reading = []
         blank_losses = []
@@ -3365,7 +3379,12 @@ class _SegmentRows:
                 # zip called with a keyword takes CPython 3.11's slow call path.
                 first_places = list(zip(first_positions, reading))  # noqa: B905
                 second_places = list(zip(second_positions, reading[second_start:]))  # noqa: B905
-            points = bonus(value) * word_multiplier + bingo + equals_points
+            # (bonus inline: the leading bit of the value, 0 for 0 or below.)
+            points = (
+                (1 << (value.bit_length() - 1) if value > 0 else 0) * word_multiplier
+                + bingo
+                + equals_points
+            )
             (first_plain, first_fragments), (second_plain, second_fragments) = parts
             if chains:
                 pairs = [(first_plain + first_fragments, second_plain + second_fragments)]
