@@ -41,13 +41,16 @@ True
 
 from __future__ import annotations
 
+import functools
 import heapq
+import json
 import math
 import random
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 
 from binscrabble.board import SIZE, Tile
 from binscrabble.engine.leaves import LeaveTable
@@ -343,7 +346,9 @@ class SimulationPlayer:
     with `rollout_exchanges`, the rollouts' moves (the opponent's reply and our answer) may
     be exchanges, as the equity player's may (:func:`best_exchange`), not only placements
     and pass; with `answer_exchanges`, only our answer may (the last ply of two, counted for
-    its equity and not played, so the opponent's replies stay as cheap as before).
+    its equity and not played, so the opponent's replies stay as cheap as before); with
+    `opponent_model`, the tiles the opponent kept at its last move are dealt with the
+    weights of :func:`opponent_weights` (:func:`deal_kept`) instead of uniformly.
     """
 
     def __init__(
@@ -358,6 +363,7 @@ class SimulationPlayer:
         objective: str = "spread",
         rollout_exchanges: bool = False,
         answer_exchanges: bool = False,
+        opponent_model: bool = False,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
@@ -374,6 +380,7 @@ class SimulationPlayer:
         self.objective = objective
         self.rollout_exchanges = rollout_exchanges
         self.answer_exchanges = answer_exchanges or rollout_exchanges
+        self.opponent_model = opponent_model
         self.max_iterations = max_iterations
         self.table = table if table is not None else LeaveTable.default()
         self.random = random.Random(seed)
@@ -444,6 +451,8 @@ class SimulationPlayer:
             return top[0].move
         unseen = list(game.unseen(seat))
         dealt = sum(len(rack) for other, rack in enumerate(game.racks) if other != seat)
+        kept = opponent_kept(game, seat) if self.opponent_model else 0
+        weights = opponent_weights() if kept else {}
         # What an iteration costs (see _Costs); the first estimates come from the time the
         # candidates took to find, and then follow the measured means.
         costs = _Costs(
@@ -458,8 +467,11 @@ class SimulationPlayer:
             active = sum(entry.active for entry in statistics)
             if iterations and self._clock() + costs.iteration(active) >= deadline:
                 break
-            self.random.shuffle(unseen)
-            deal = blanks_to_the_bag(unseen, dealt)
+            if kept:
+                deal = blanks_to_the_bag(list(deal_kept(unseen, kept, weights, self.random)), dealt)
+            else:
+                self.random.shuffle(unseen)
+                deal = blanks_to_the_bag(unseen, dealt)
             world = imagined_game(game, seat, deal, seed=self.random.getrandbits(32))
             replies: DealReplies | None = None
             if costs.sharing(active):
@@ -706,6 +718,64 @@ def blanks_to_the_bag(tiles: list[str], dealt: int) -> str:
             deal[position], deal[later] = deal[later], deal[position]
             later += 1
     return "".join(deal)
+
+
+def opponent_kept(game: Game, seat: int) -> int:
+    """How many of the opponent's tiles it kept at its last move, as `seat` can tell: its rack
+    size now less the tiles that move placed or exchanged (a pass kept them all). Only the
+    counts are public, and only they are used. 0 before the opponent has moved, and in games
+    of more than two players (whose racks are dealt uniformly).
+    """
+    if len(game.racks) != 2:
+        return 0
+    other = 1 - seat
+    for turn in reversed(game.history):
+        if turn.seat == other:
+            move = turn.move
+            used = len(move.tiles) if isinstance(move, (Place, Exchange)) else 0
+            return max(0, len(game.racks[other]) - used)
+    return 0
+
+
+def deal_kept(
+    unseen: Sequence[str], kept: int, weights: Mapping[str, float], rng: random.Random
+) -> str:
+    """The unseen tiles in dealing order: first `kept` of them drawn one by one with the
+    faces' `weights` (without replacement; a face without a weight counts 1), then the rest
+    in random order.
+
+    >>> deal_kept("01=", 1, {"=": 1e9}, random.Random(1))[0]
+    '='
+    >>> sorted(deal_kept("01=", 2, {}, random.Random(1)))
+    ['0', '1', '=']
+    """
+    pool = list(unseen)
+    chosen: list[str] = []
+    for _ in range(min(kept, len(pool))):
+        point = rng.random() * sum(weights.get(face, 1.0) for face in pool)
+        index = len(pool) - 1
+        for position, face in enumerate(pool):
+            point -= weights.get(face, 1.0)
+            if point < 0:
+                index = position
+                break
+        chosen.append(pool.pop(index))
+    rng.shuffle(pool)
+    return "".join(chosen) + "".join(pool)
+
+
+#: The package data of :func:`opponent_weights` (written by ``scripts/fit_opponent_model.py``).
+OPPONENT_FILE = "opponent.json"
+
+
+@functools.cache
+def opponent_weights() -> dict[str, float]:
+    """The weight of each face among the tiles an opponent keeps, relative to the tiles
+    unseen (fitted on equity self-play by ``scripts/fit_opponent_model.py``; shipped as
+    package data)."""
+    source = resources.files("binscrabble.engine") / "data" / OPPONENT_FILE
+    data = json.loads(source.read_text(encoding="utf-8"))
+    return {str(face): float(weight) for face, weight in data["weights"].items()}
 
 
 def rollout_reply(world: Game, table: LeaveTable, *, keep_blanks: bool = False) -> Candidate:
