@@ -2370,6 +2370,7 @@ def _search(
     if equals_count > 1 and not rules.rotated_equals:
         rack_size -= equals_count - 1
     bingo = rules.bingo_bonus
+    full_rack = rules.rack_size
     parallel = rules.parallel_numbers
     keeper = _BestScores(limit, min_score) if limit is not None else None
     # A free square reads as one character, or two when it may hold a rotated `=` ("11").
@@ -2408,6 +2409,8 @@ def _search(
     for direction in (ACROSS, DOWN):
         # A plain int: arithmetic on an IntEnum takes the interpreter's slow path.
         cross_step = int(direction.other)
+        # Tested per square and per segment: a plain bool (comparing IntEnums is slower).
+        across = direction == ACROSS
         direction_keys = None if touch_keys is None else touch_keys[direction != ACROSS]
         for line in range(SIZE):
             squares = _line_squares(direction, line)
@@ -2454,7 +2457,7 @@ def _search(
                 if first_play or (
                     (sq < SIZE or cells[sq - SIZE] is None)
                     and (sq >= SIZE * (SIZE - 1) or cells[sq + SIZE] is None)
-                    if direction == ACROSS
+                    if across
                     else (sq % SIZE == 0 or cells[sq - 1] is None)
                     and (sq % SIZE == SIZE - 1 or cells[sq + 1] is None)
                 ):
@@ -2570,14 +2573,14 @@ def _search(
                             continue
                     elif not touches and not has_cross:
                         continue
-                    if direction == DOWN and free == 1:
+                    if free == 1 and not across:
                         lone = next(squares[i] for i in range(start, end + 1) if texts[i] is None)
                         column = lone % SIZE
                         if (column > 0 and cells[lone - 1] is not None) or (
                             column < SIZE - 1 and cells[lone + 1] is not None
                         ):
                             continue  # counted once, as an across play (see play_direction)
-                    segment_bingo = bingo if free == rules.rack_size else 0
+                    segment_bingo = bingo if free == full_rack else 0
                     if keeper is not None:
                         # The segment's bound: its letter points (the sum of each free square's
                         # best, or the rack's best tiles on its best squares, whichever is
@@ -3303,6 +3306,13 @@ class _SegmentRows:
         direction = place[0]
         bingo = place[6]
         known_realizations = rack.realizations if rack is not None else {}
+        # What lists the blank squares of an equation the rack has not shown yet (see
+        # _realizations: this segment's rows all go the same way).
+        realize = (
+            _one_blank_realizations
+            if rack is not None and rack.blanks == 1
+            else _searched_realizations
+        )
         # What the rows need of the scoring tables (see _segment_scoring): per free square
         # its reading (:func:`_reading`) and what a blank loses there.
         # (_free_squares inline: this runs per segment.)
@@ -3425,7 +3435,9 @@ class _SegmentRows:
                             every_option = first_options + second_options
                             realizations = known_realizations.get(every_option)
                             if realizations is None:
-                                realizations = _realizations(rack, every_option)
+                                realizations = known_realizations[every_option] = realize(
+                                    rack, every_option
+                                )
                             natural_score = gained + second_points
                             whole_text = text + second_text
                             for blanks in realizations:
