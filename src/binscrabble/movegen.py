@@ -2348,7 +2348,7 @@ def _search(
         group_cache = {}
     else:
         context, group_cache = _kept_context(rack, rules)
-    rows = _FoundRows()
+    rows = _FoundRows(context.blanks > 0, rules.identity_chains, rules.rotated_equals)
     moves: list[GeneratedMove] = []
     if not rack:
         return context.rack, rows, moves
@@ -2380,7 +2380,7 @@ def _search(
     plain_points = _most_points(wanted & natural_mask)
     square_fields = _SQUARE_FIELDS[free_width]
     segments: list[tuple[tuple[str | int, ...], _Place]] = []
-    # Without best moves, segments become _SegmentRows as they are found (see _emit_segment).
+    # Without best moves, segments are kept as they are found (_Segment; see _emit_segment).
     emit = rows.segments.append
     with_blanks = context.blanks > 0
     chains = rules.identity_chains
@@ -2650,12 +2650,15 @@ def _search(
                                 context, shape, None, places, fixed_equals
                             )[0]
                         if groups:
-                            segment_rows = _SegmentRows(place, with_blanks, groups, chains, rotated)
                             if place[7]:
                                 # Under parallel_numbers some equations may not touch:
                                 # their rows are made now, so that they are counted right.
-                                segment_rows.made = list(segment_rows)
-                            emit(segment_rows)
+                                made = _read_segment(
+                                    (place, groups, None), with_blanks, chains, rotated, False
+                                )
+                                emit((place, groups, made))
+                            else:
+                                emit((place, groups, None))
                         continue
                     segments.append((shape, place))
                     bounds.append(bound)
@@ -2726,13 +2729,16 @@ def _kept_context(
 
 class _FoundRows:
     """The rows a search found: per segment, rows made from join groups when read
-    (:class:`_SegmentRows`), and a few made already."""
+    (:data:`_Segment`, :func:`_read_segment`), and a few made already."""
 
-    __slots__ = ("extra", "segments")
+    __slots__ = ("chains", "extra", "rotated", "segments", "with_blanks")
 
-    def __init__(self) -> None:
-        self.segments: list[_SegmentRows] = []
+    def __init__(self, with_blanks: bool, chains: bool, rotated: bool) -> None:
+        self.segments: list[_Segment] = []
         self.extra: list[_Row] = []
+        self.with_blanks = with_blanks
+        self.chains = chains
+        self.rotated = rotated
 
     def __iter__(self) -> Iterator[_Row]:
         for batch in self.batches():
@@ -2740,19 +2746,21 @@ class _FoundRows:
 
     def batches(self) -> Iterator[list[_Row]]:
         """The rows, a segment at a time."""
+        with_blanks, chains, rotated = self.with_blanks, self.chains, self.rotated
         for segment in self.segments:
-            yield segment.rows()
+            yield _read_segment(segment, with_blanks, chains, rotated, False)
         yield self.extra
 
     def move_batches(self, rack: _Rack) -> Iterator[list[GeneratedMove]]:
         """The moves of the rows, in order, a segment at a time (without blanks, made
-        straight from the join groups: :meth:`_SegmentRows.plain_moves`)."""
+        straight from the join groups: :func:`_read_segment`)."""
+        with_blanks, chains, rotated = self.with_blanks, self.chains, self.rotated
         if rack.blanks:
             for segment in self.segments:
-                yield segment.blank_moves(rack)
+                yield _read_segment(segment, with_blanks, chains, rotated, True, rack)
         else:
             for segment in self.segments:
-                yield segment.plain_moves()
+                yield _read_segment(segment, with_blanks, chains, rotated, True)
         yield _batch_moves(rack, self.extra)
 
     def move_count(self, rack: _Rack) -> int:
@@ -2762,14 +2770,14 @@ class _FoundRows:
         counts: dict[int, int] = {}
         count = 0
         for segment in self.segments:
-            if segment.made is None:
-                groups = id(segment.groups)
+            if segment[2] is None:
+                groups = id(segment[1])
                 known = counts.get(groups)
                 if known is None:
-                    known = counts[groups] = segment.move_count(rack)
+                    known = counts[groups] = _segment_move_count(segment, rack)
                 count += known
             else:
-                count += segment.move_count(rack)
+                count += _segment_move_count(segment, rack)
         if not rack.blanks:
             return count + len(self.extra)
         return count + sum(_variant_count(rack, row[7]) for row in self.extra)
@@ -3004,7 +3012,7 @@ def _emit_segment(
     """Find the equations of one segment for best moves: the moves that reach the floor of
     `keeper`, for `emit`; `score_parts` bound the segment's scores: (letter points, word
     multiplier, crossing scores and bingo). (Without best moves, :func:`_search` does the
-    same inline, and keeps the equations as a :class:`_SegmentRows`.)"""
+    same inline, and keeps the equations as a :data:`_Segment`.)"""
     letters, word, rest = score_parts
     groups = group_cache.get(shape)
     if groups is None:
@@ -3237,270 +3245,243 @@ class _SegmentScoring:
         )
 
 
-class _SegmentRows:
-    """The rows of one segment's equations, made from its join groups when read.
+#: One segment's equations, their rows made when read (:func:`_read_segment`): where the
+#: segment is, its join groups, and its rows when they were made at once (under
+#: parallel_numbers, a segment touching only through crossings), else None. Counting them
+#: needs no row: each group knows how many equations it joins, and every equation of a
+#: group has the same rack usage, so the same number of blank variants. (A tuple, not an
+#: object: a search makes one per segment with equations.)
+_Segment = tuple[_Place, list[_JoinGroup], "list[_Row] | None"]
 
-    Counting them needs no row: each group knows how many equations it joins, and every
-    equation of a group has the same rack usage, so the same number of blank variants.
-    """
 
-    __slots__ = ("chains", "groups", "made", "place", "rotated", "with_blanks")
-
-    def __init__(
-        self,
-        place: _Place,
-        with_blanks: bool,
-        groups: list[_JoinGroup],
-        chains: bool,
-        rotated: bool,
-    ) -> None:
-        self.place = place
-        self.with_blanks = with_blanks
-        self.groups = groups
-        self.chains = chains
-        self.rotated = rotated
-        self.made: list[_Row] | None = None
-
-    def __iter__(self) -> Iterator[_Row]:
-        return iter(self.rows())
-
-    def rows(self) -> list[_Row]:
-        """Every row, in the order of the groups' equations (:func:`_group_fillings`)."""
-        rows: list[_Row] = self._read(False)
-        return rows
-
-    def plain_moves(self) -> list[GeneratedMove]:
-        """The moves of :meth:`rows` for a rack without blanks (one per row), made without
-        the rows themselves."""
-        moves: list[GeneratedMove] = self._read(True)
-        return moves
-
-    def blank_moves(self, rack: _Rack) -> list[GeneratedMove]:
-        """The moves of :meth:`rows` for a rack with blanks (per row, one per way the rack
-        can show it: :func:`_batch_moves`), made without the rows themselves."""
-        moves: list[GeneratedMove] = self._read(True, rack)
-        return moves
-
-    def _read(self, whole_moves: bool, rack: _Rack | None = None) -> list[Any]:
-        """The rows, or with `whole_moves` their moves (for a rack with blanks, `rack`)."""
-        if self.made is not None:
-            if not whole_moves:
-                return self.made
-            return _plain_moves(self.made) if rack is None else _batch_moves(rack, self.made)
-        place = self.place
-        chains = self.chains
-        rotated = self.rotated
-        found: list[Any] = []
-        if place[7]:
-            # Under parallel_numbers, a segment touching only through crossings (rare).
-            row_of = _segment_scoring(place, self.with_blanks).row
-            for group in self.groups:
-                for filling in _group_fillings(group, chains, rotated):
-                    row = row_of(filling)
-                    if row is not None:
-                        found.append(row)
-            if not whole_moves:
-                return found
-            return _plain_moves(found) if rack is None else _batch_moves(rack, found)
-        append = found.append
-        direction = place[0]
-        bingo = place[6]
-        known_realizations = rack.realizations if rack is not None else {}
-        # What lists the blank squares of an equation the rack has not shown yet (see
-        # _realizations: this segment's rows all go the same way).
-        realize = (
-            _one_blank_realizations
-            if rack is not None and rack.blanks == 1
-            else _searched_realizations
-        )
-        # What the rows need of the scoring tables (see _segment_scoring): per free square
-        # its reading (:func:`_reading`) and what a blank loses there.
-        # (_free_squares inline: this runs per segment.)
-        _, line_squares, texts, crosses, start, end, _, _ = place
-        free_squares = []
-        free_crosses = []
-        word_multiplier = 1
-        for index in range(start, end + 1):
-            if texts[index] is None:
-                sq = line_squares[index]
-                free_squares.append(sq)
-                free_crosses.append(crosses[index])
-                word_multiplier *= WORD_MULTIPLIERS[sq]
-        squares = tuple(free_squares)
-        reading = []
-        blank_losses = []
-        with_blanks = self.with_blanks
-        square_tables = _SQUARE_TABLES
-        # (Equal lengths; no `strict=`, whose keyword call is slow: this runs per segment.)
-        for sq, info in zip(free_squares, free_crosses):  # noqa: B905
-            key = (sq, word_multiplier, info)
-            tables = square_tables.get(key)
-            if tables is None:
-                tables = _square_tables(sq, word_multiplier, info)
-            reading.append(tables[0])
-            if with_blanks:
-                blank_losses.append(tables[1])
-        # Consecutive groups mostly come from one join: where their sides' free squares
-        # are read is worked out once for them.
-        last_positions: tuple[tuple[int, ...], ...] | None = None
-        last_slot = -2
-        first_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
-        second_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
-        equals_points = 0
-        equals_options: tuple[int, ...] = ()
-        # Groups of three sides or more (a fixed `=` and the new one) are read through the
-        # segment's scoring tables, made once for them all.
-        scored_row: Callable[[_Filling], _Row | None] | None = None
-        for value, equals_slot, free_positions, parts, usage, _ in self.groups:
-            if len(parts) != 2:
-                if scored_row is None:
-                    scored_row = _segment_scoring(place, with_blanks).row
-                for filling in _group_fillings(
-                    (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
-                ):
-                    row = scored_row(filling)
-                    if row is None:
-                        continue
-                    if not whole_moves:
-                        append(row)
-                    elif rack is None:
-                        append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
-                    else:
-                        found.extend(_batch_moves(rack, [row]))
-                continue
-            # Two sides (the commonest case): each side's fillings read once (options,
-            # and points: letter points times the word multiplier plus crossing scores),
-            # then paired.
-            if free_positions is not last_positions or equals_slot != last_slot:
-                last_positions = free_positions
-                last_slot = equals_slot
-                first_positions, second_positions = free_positions
-                first_count = len(first_positions)
-                if equals_slot >= 0:
-                    equals_options = (_EQUALS_OPTION,)
-                    equals_points = reading[first_count][_EQUALS_CHARACTER][1]
-                    second_start = first_count + 1
-                else:
-                    equals_options = ()
-                    equals_points = 0
-                    second_start = first_count
-                # Each side's positions with its free squares' tables (the first side's are
-                # the segment's first ones, the second side's its last ones). No `strict=`:
-                # zip called with a keyword takes CPython 3.11's slow call path.
-                first_places = list(zip(first_positions, reading))  # noqa: B905
-                second_places = list(zip(second_positions, reading[second_start:]))  # noqa: B905
-            # (bonus inline: the leading bit of the value, 0 for 0 or below.)
-            points = (
-                (1 << (value.bit_length() - 1) if value > 0 else 0) * word_multiplier
-                + bingo
-                + equals_points
-            )
-            (first_plain, first_fragments), (second_plain, second_fragments) = parts
-            if chains:
-                pairs = [(first_plain + first_fragments, second_plain + second_fragments)]
-            else:
-                pairs = [(first_plain, second_plain)]
-                if first_fragments:
-                    pairs.append((first_fragments, second_plain))
-                if second_fragments:
-                    pairs.append((first_plain, second_fragments))
-            for first_texts, second_texts in pairs:
-                if not first_texts or not second_texts:
+def _read_segment(
+    segment: _Segment,
+    with_blanks: bool,
+    chains: bool,
+    rotated: bool,
+    whole_moves: bool,
+    rack: _Rack | None = None,
+) -> list[Any]:
+    """A segment's rows, in the order of its groups' equations (:func:`_group_fillings`);
+    or with `whole_moves` their moves (for a rack with blanks, `rack`: per row, one per way
+    the rack can show it, as :func:`_batch_moves` makes them), made without the rows
+    themselves. `with_blanks`: whether the rack holds a blank; `chains` and `rotated`:
+    the rules' identity_chains and rotated_equals."""
+    place, groups, made = segment
+    if made is not None:
+        if not whole_moves:
+            return made
+        return _plain_moves(made) if rack is None else _batch_moves(rack, made)
+    found: list[Any] = []
+    if place[7]:
+        # Under parallel_numbers, a segment touching only through crossings (rare).
+        row_of = _segment_scoring(place, with_blanks).row
+        for group in groups:
+            for filling in _group_fillings(group, chains, rotated):
+                row = row_of(filling)
+                if row is not None:
+                    found.append(row)
+        if not whole_moves:
+            return found
+        return _plain_moves(found) if rack is None else _batch_moves(rack, found)
+    append = found.append
+    direction = place[0]
+    bingo = place[6]
+    known_realizations = rack.realizations if rack is not None else {}
+    # What lists the blank squares of an equation the rack has not shown yet (see
+    # _realizations: this segment's rows all go the same way).
+    realize = (
+        _one_blank_realizations if rack is not None and rack.blanks == 1 else _searched_realizations
+    )
+    # What the rows need of the scoring tables (see _segment_scoring): per free square
+    # its reading (:func:`_reading`) and what a blank loses there.
+    # (_free_squares inline: this runs per segment.)
+    _, line_squares, texts, crosses, start, end, _, _ = place
+    free_squares = []
+    free_crosses = []
+    word_multiplier = 1
+    for index in range(start, end + 1):
+        if texts[index] is None:
+            sq = line_squares[index]
+            free_squares.append(sq)
+            free_crosses.append(crosses[index])
+            word_multiplier *= WORD_MULTIPLIERS[sq]
+    squares = tuple(free_squares)
+    reading = []
+    blank_losses = []
+    square_tables = _SQUARE_TABLES
+    # (Equal lengths; no `strict=`, whose keyword call is slow: this runs per segment.)
+    for sq, info in zip(free_squares, free_crosses):  # noqa: B905
+        key = (sq, word_multiplier, info)
+        tables = square_tables.get(key)
+        if tables is None:
+            tables = _square_tables(sq, word_multiplier, info)
+        reading.append(tables[0])
+        if with_blanks:
+            blank_losses.append(tables[1])
+    # Consecutive groups mostly come from one join: where their sides' free squares
+    # are read is worked out once for them.
+    last_positions: tuple[tuple[int, ...], ...] | None = None
+    last_slot = -2
+    first_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
+    second_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
+    equals_points = 0
+    equals_options: tuple[int, ...] = ()
+    # Groups of three sides or more (a fixed `=` and the new one) are read through the
+    # segment's scoring tables, made once for them all.
+    scored_row: Callable[[_Filling], _Row | None] | None = None
+    for value, equals_slot, free_positions, parts, usage, _ in groups:
+        if len(parts) != 2:
+            if scored_row is None:
+                scored_row = _segment_scoring(place, with_blanks).row
+            for filling in _group_fillings(
+                (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
+            ):
+                row = scored_row(filling)
+                if row is None:
                     continue
-                second_read = []
-                for text in second_texts:
-                    options = []
-                    gained = 0
-                    for at, table in second_places:
-                        option, option_points = table[text[at]]
-                        options.append(option)
-                        gained += option_points
-                    if rotated:
-                        text = text.replace(_ROTATED_CHARACTER, "11")
-                    second_read.append(("=" + text, tuple(options), gained))
-                for text in first_texts:
-                    options = []
-                    gained = points
-                    for at, table in first_places:
-                        option, option_points = table[text[at]]
-                        options.append(option)
-                        gained += option_points
-                    if rotated:
-                        text = text.replace(_ROTATED_CHARACTER, "11")
-                    first_options = (*options, *equals_options)
-                    if rack is not None:
-                        # The moves themselves, each way the rack can show the equation:
-                        # no row to make and unpack again.
-                        for second_text, second_options, second_points in second_read:
-                            every_option = first_options + second_options
-                            realizations = known_realizations.get(every_option)
-                            if realizations is None:
-                                realizations = known_realizations[every_option] = realize(
-                                    rack, every_option
-                                )
-                            natural_score = gained + second_points
-                            whole_text = text + second_text
-                            for blanks in realizations:
-                                score = natural_score
-                                for position in blanks:
-                                    score -= blank_losses[position][every_option[position]]
-                                append(
-                                    GeneratedMove(
-                                        squares,
-                                        every_option,
-                                        blanks,
-                                        score,
-                                        whole_text,
-                                        value,
-                                        direction,
-                                    )
-                                )
-                        continue
-                    if whole_moves:
-                        # The move itself: no row to make and unpack again.
-                        for second_text, second_options, second_points in second_read:
+                if not whole_moves:
+                    append(row)
+                elif rack is None:
+                    append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
+                else:
+                    found.extend(_batch_moves(rack, [row]))
+            continue
+        # Two sides (the commonest case): each side's fillings read once (options,
+        # and points: letter points times the word multiplier plus crossing scores),
+        # then paired.
+        if free_positions is not last_positions or equals_slot != last_slot:
+            last_positions = free_positions
+            last_slot = equals_slot
+            first_positions, second_positions = free_positions
+            first_count = len(first_positions)
+            if equals_slot >= 0:
+                equals_options = (_EQUALS_OPTION,)
+                equals_points = reading[first_count][_EQUALS_CHARACTER][1]
+                second_start = first_count + 1
+            else:
+                equals_options = ()
+                equals_points = 0
+                second_start = first_count
+            # Each side's positions with its free squares' tables (the first side's are
+            # the segment's first ones, the second side's its last ones). No `strict=`:
+            # zip called with a keyword takes CPython 3.11's slow call path.
+            first_places = list(zip(first_positions, reading))  # noqa: B905
+            second_places = list(zip(second_positions, reading[second_start:]))  # noqa: B905
+        # (bonus inline: the leading bit of the value, 0 for 0 or below.)
+        points = (
+            (1 << (value.bit_length() - 1) if value > 0 else 0) * word_multiplier
+            + bingo
+            + equals_points
+        )
+        (first_plain, first_fragments), (second_plain, second_fragments) = parts
+        if chains:
+            pairs = [(first_plain + first_fragments, second_plain + second_fragments)]
+        else:
+            pairs = [(first_plain, second_plain)]
+            if first_fragments:
+                pairs.append((first_fragments, second_plain))
+            if second_fragments:
+                pairs.append((first_plain, second_fragments))
+        for first_texts, second_texts in pairs:
+            if not first_texts or not second_texts:
+                continue
+            second_read = []
+            for text in second_texts:
+                options = []
+                gained = 0
+                for at, table in second_places:
+                    option, option_points = table[text[at]]
+                    options.append(option)
+                    gained += option_points
+                if rotated:
+                    text = text.replace(_ROTATED_CHARACTER, "11")
+                second_read.append(("=" + text, tuple(options), gained))
+            for text in first_texts:
+                options = []
+                gained = points
+                for at, table in first_places:
+                    option, option_points = table[text[at]]
+                    options.append(option)
+                    gained += option_points
+                if rotated:
+                    text = text.replace(_ROTATED_CHARACTER, "11")
+                first_options = (*options, *equals_options)
+                if rack is not None:
+                    # The moves themselves, each way the rack can show the equation:
+                    # no row to make and unpack again.
+                    for second_text, second_options, second_points in second_read:
+                        every_option = first_options + second_options
+                        realizations = known_realizations.get(every_option)
+                        if realizations is None:
+                            realizations = known_realizations[every_option] = realize(
+                                rack, every_option
+                            )
+                        natural_score = gained + second_points
+                        whole_text = text + second_text
+                        for blanks in realizations:
+                            score = natural_score
+                            for position in blanks:
+                                score -= blank_losses[position][every_option[position]]
                             append(
                                 GeneratedMove(
                                     squares,
-                                    first_options + second_options,
-                                    (),
-                                    gained + second_points,
-                                    text + second_text,
+                                    every_option,
+                                    blanks,
+                                    score,
+                                    whole_text,
                                     value,
                                     direction,
                                 )
                             )
-                        continue
+                    continue
+                if whole_moves:
+                    # The move itself: no row to make and unpack again.
                     for second_text, second_options, second_points in second_read:
                         append(
-                            (
+                            GeneratedMove(
                                 squares,
                                 first_options + second_options,
+                                (),
+                                gained + second_points,
                                 text + second_text,
                                 value,
                                 direction,
-                                gained + second_points,
-                                blank_losses,
-                                usage,
                             )
                         )
-        return found
+                    continue
+                for second_text, second_options, second_points in second_read:
+                    append(
+                        (
+                            squares,
+                            first_options + second_options,
+                            text + second_text,
+                            value,
+                            direction,
+                            gained + second_points,
+                            blank_losses,
+                            usage,
+                        )
+                    )
+    return found
 
-    def move_count(self, rack: _Rack) -> int:
-        """How many moves the rows make (blank variants included)."""
-        if self.made is not None:
-            if not rack.blanks:
-                return len(self.made)
-            return sum(_variant_count(rack, row[7]) for row in self.made)
+
+def _segment_move_count(segment: _Segment, rack: _Rack) -> int:
+    """How many moves a segment's rows make (blank variants included)."""
+    _, groups, made = segment
+    if made is not None:
         if not rack.blanks:
-            return sum([group[5] for group in self.groups])
-        known = rack.variant_counts
-        count = 0
-        for group in self.groups:
-            usage = group[4]
-            variants = known.get(usage)
-            count += group[5] * (variants if variants is not None else _variant_count(rack, usage))
-        return count
+            return len(made)
+        return sum(_variant_count(rack, row[7]) for row in made)
+    if not rack.blanks:
+        return sum([group[5] for group in groups])
+    known = rack.variant_counts
+    count = 0
+    for group in groups:
+        usage = group[4]
+        variants = known.get(usage)
+        count += group[5] * (variants if variants is not None else _variant_count(rack, usage))
+    return count
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
