@@ -2626,19 +2626,9 @@ def _search(
                             # never will be.
                             continue
                     shape = tuple(items)
-                    # Where the segment is, for its scoring tables (_Place); under
-                    # parallel_numbers a segment touching only through crossings must check
-                    # that its equations touch.
-                    place = (
-                        direction,
-                        squares,
-                        texts,
-                        crosses,
-                        start,
-                        end,
-                        segment_bingo,
-                        parallel and not touches and not first_play,
-                    )
+                    # Under parallel_numbers a segment touching only through crossings must
+                    # check that its equations touch.
+                    touch_check = parallel and not touches and not first_play
                     if keeper is None:
                         # Without best moves each segment's join groups are kept at once.
                         groups = group_cache.get(shape)
@@ -2649,17 +2639,40 @@ def _search(
                             groups = group_cache[shape] = _segment_groups(
                                 context, shape, None, places, fixed_equals
                             )[0]
-                        if groups:
-                            if place[7]:
-                                # Under parallel_numbers some equations may not touch:
-                                # their rows are made now, so that they are counted right.
-                                made = _read_segment(
-                                    (place, groups, None), with_blanks, chains, rotated, False
-                                )
-                                emit((place, groups, made))
-                            else:
-                                emit((place, groups, None))
+                        if not groups:
+                            continue
+                        # Where the segment is, for its scoring tables (_Place): made only
+                        # for a segment with equations.
+                        place = (
+                            direction,
+                            squares,
+                            texts,
+                            crosses,
+                            start,
+                            end,
+                            segment_bingo,
+                            touch_check,
+                        )
+                        if touch_check:
+                            # Under parallel_numbers some equations may not touch: their
+                            # rows are made now, so that they are counted right.
+                            made = _read_segment(
+                                (place, groups, None), with_blanks, chains, rotated, False
+                            )
+                            emit((place, groups, made))
+                        else:
+                            emit((place, groups, None))
                         continue
+                    place = (
+                        direction,
+                        squares,
+                        texts,
+                        crosses,
+                        start,
+                        end,
+                        segment_bingo,
+                        touch_check,
+                    )
                     segments.append((shape, place))
                     bounds.append(bound)
                     score_parts.append((best_letters, word, crossing))
