@@ -1699,42 +1699,37 @@ def _realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]
     return found
 
 
-def _field_positions(options: tuple[int, ...]) -> dict[int, list[int]]:
-    """Per rack field (an `=` and a rotated `=` share one), the positions of `options` it
-    holds, the fields in the order they first appear."""
+def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """:func:`_realizations` for any rack with blanks, by a search field by field (kept by
+    what it depends on, for every rack and call)."""
+    # Per rack field (an `=` and a rotated `=` share one), in the order fields first
+    # appear, its squares, and how many of them may or must be blanks. Whether a face can
+    # come from a natural tile or a blank depends only on its field. (Loops rather than a
+    # helper and comprehensions: this runs once per equation a rack with blanks shows.)
     positions: dict[int, list[int]] = {}
+    option_field = _OPTION_FIELD
     for position, option in enumerate(options):
-        field = _OPTION_FIELD[option]
+        field = option_field[option]
         bucket = positions.get(field)
         if bucket is None:
             positions[field] = [position]
         else:
             bucket.append(position)
-    return positions
-
-
-def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """:func:`_realizations` for any rack with blanks, by a search field by field (kept by
-    what it depends on, for every rack and call)."""
-    # Per rack field its squares, and how many of them may or must be blanks. Whether a
-    # face can come from a natural tile or a blank depends only on its field.
-    positions = _field_positions(options)
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
     # What the choice depends on: per field, its squares, how many natural tiles it has,
     # whether a blank may show it; the same for many options (and racks), so it is cached.
-    pattern = (
-        rack.blanks,
-        *[
+    parts: list[Any] = [rack.blanks]
+    for rack_field, squares in positions.items():
+        parts.append(
             (
                 tuple(squares),
                 counts[rack_field] if natural[rack_field] else 0,
                 designable[rack_field],
             )
-            for rack_field, squares in positions.items()
-        ],
-    )
+        )
+    pattern = tuple(parts)
     found = _PATTERN_REALIZATIONS.get(pattern)
     if found is not None:
         return found
@@ -1770,7 +1765,17 @@ def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple
     of partial choices: when some field's natural tiles fall one short, the blank is on one
     of that field's squares; else it is on no square, or on any square a blank may show,
     field by field from the last field to appear (as the general search lists them)."""
-    positions = _field_positions(options)
+    # Per field, in the order fields first appear, its positions in `options` (as in
+    # _searched_realizations).
+    positions: dict[int, list[int]] = {}
+    option_field = _OPTION_FIELD
+    for position, option in enumerate(options):
+        field = option_field[option]
+        bucket = positions.get(field)
+        if bucket is None:
+            positions[field] = [position]
+        else:
+            bucket.append(position)
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
