@@ -227,6 +227,10 @@ def _cross_cache(rules: Rules) -> dict[tuple[str, str, int], _CrossInfo]:
     return found
 
 
+#: Per mask of options: its options in order (the options a cross-check tries).
+_MASK_OPTIONS: dict[int, tuple[int, ...]] = {}
+
+
 def _cross_info(
     before: str,
     after: str,
@@ -246,11 +250,19 @@ def _cross_info(
     mask = 0
     kinds = [_CROSS_NONE] * OPTION_COUNT
     values = [0] * OPTION_COUNT
-    # Without an `=` in the run, only an `=` here could make it an equation.
+    # Without an `=` in the run, only an `=` here could make it an equation (and, under
+    # parallel_numbers, any option a number): the other options are not tried.
     has_equals = "=" in before or "=" in after
-    for option in range(OPTION_COUNT):
-        if not wanted >> option & 1:
-            continue
+    parallel = rules.parallel_numbers
+    if has_equals or parallel:
+        tried = _MASK_OPTIONS.get(wanted)
+        if tried is None:
+            tried = _MASK_OPTIONS[wanted] = tuple(
+                option for option in range(OPTION_COUNT) if wanted >> option & 1
+            )
+    else:
+        tried = (_EQUALS_OPTION,) if wanted >> _EQUALS_OPTION & 1 else ()
+    for option in tried:
         text = before + _OPTION_TEXTS[option] + after
         if has_equals or option == _EQUALS_OPTION:
             # Most options fail here: asking for None spares raising and catching.
@@ -260,7 +272,7 @@ def _cross_info(
                 kinds[option] = _CROSS_EQUATION
                 mask |= 1 << option
                 continue
-        if rules.parallel_numbers and all(symbol in "01" for symbol in text):
+        if parallel and all(symbol in "01" for symbol in text):
             try:
                 number_value(text, rules)
             except EquationError:
