@@ -154,11 +154,14 @@ def test_the_simulation_strategy_plays_for_the_win_max_for_points() -> None:
         2,
         False,
     )
+    # Our answer may be an exchange; the opponent's reply may not.
+    assert simulation.answer_exchanges
     # max is the same two-ply simulation for the win, at 0.5 s unless told otherwise.
     for name in ("max", "max@1"):
         level = player_from_name(name)
         assert isinstance(level, SimulationPlayer)
         assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
+        assert level.answer_exchanges
         assert level.candidate_count == 6
     assert player_from_name("max").budget == 0.5
     assert player_from_name("max@1").budget == 1.0

@@ -6,7 +6,7 @@ terminal game writes opponents) and, for the players that think, followed by ``@
 their time per move: ``simulation@0.5``.
 
 The levels, weakest first, each shown by self-play to beat the one below it (docs/engine.md,
-Strength; max's edge over hard is small: 54.2% of 1,000 games):
+Strength; max's edge over hard is small: 56.1% of 800 games):
 
 - ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
   best-scoring one it sees;
@@ -14,8 +14,8 @@ Strength; max's edge over hard is small: 54.2% of 1,000 games):
 - ``medium`` sees half of all the plays and takes the best-scoring one it sees;
 - ``hard`` is the equity player (score plus the value of the tiles kept; sees everything);
 - ``max`` simulates (up to) the 6 best equity moves two plies ahead (the opponent's reply and
-  its own answer) for the chance of winning, for about 0.5 s per move: the ``simulation``
-  strategy with the budget at which self-play measured it.
+  its own answer, which may be an exchange) for the chance of winning, for about 0.5 s per
+  move: the ``simulation`` strategy with the budget at which self-play measured it.
 
 The ``simulation`` strategy is the same player with 1.5 s per move by default. The one-ply
 simulation for points (``SimulationPlayer(plies=1)``, ``max`` in the eighth session) was
@@ -129,10 +129,9 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name == "simulation":
         return _two_plies_for_the_win(seconds or 1.5, 6, table, seed, name)
     # max: the two-ply simulation for the win at the budget self-play measured it at:
-    # against equity (hard) it scored 54.2% of 1,000 games with the second round's leave
-    # table (Wilson 51.2-57.3%) and 52.8% of 2,000 with the first (50.6-55.0%), where the
-    # one-ply simulation for points at 1.5 s, max in the eighth session, scored 52.9% of
-    # 800 with the first (49.5-56.4%: not shown). See docs/engine.md, Strength.
+    # against equity (hard) it scored 56.1% of 800 games with our answer's exchanges (the
+    # eleventh session, Wilson 52.7-59.5%), 54.2% of 1,000 without them on a slower host
+    # (51.2-57.3%). See docs/engine.md, Strength.
     return _two_plies_for_the_win(seconds or MAX_LEVEL_BUDGET, 6, table, seed, name)
 
 
@@ -143,9 +142,11 @@ def _two_plies_for_the_win(
     and our answer, and the chance of winning after them rather than the mean spread, since
     games are won, not points.
 
-    The rollouts' moves are placements and passes only (``rollout_exchanges`` off): with
-    exchanges as well, 400 games against equity gave 50.8% against 50.7% and 53.4% without
-    them (docs/engine.md), so the simpler model stays."""
+    The opponent's reply in a rollout is a placement or a pass (``rollout_exchanges`` off:
+    with exchanges in the replies as well, 400 games against equity gave 50.8% against
+    50.7% and 53.4% without them); our answer, counted for its equity and not played, may
+    also be the best exchange (``answer_exchanges``, from the eleventh session: 56.1% of
+    800 games against equity; docs/engine.md, Strength)."""
     return SimulationPlayer(
         budget=budget,
         candidates=candidates,
@@ -154,4 +155,5 @@ def _two_plies_for_the_win(
         seed=seed,
         name=name,
         objective="win",
+        answer_exchanges=True,
     )
