@@ -473,6 +473,8 @@ _KindParts = tuple[list[str], list[str]]
 # A side's fillings of one value, grouped by option usage: fillings that use the same
 # tiles fit the rack together with exactly the same partners, so pairs are checked once.
 _SideBucket = dict[int, _KindParts]
+#: A line beyond the board's edge (no tiles).
+_NO_LINE: Final[list[Tile | None]] = [None] * SIZE
 _OPTION_FIELD: Final = tuple(_EQUALS_OPTION if o == ROTATED else o for o in range(OPTION_COUNT))
 _OPTION_USAGE: Final = tuple(1 << (_FIELD_BITS * field) for field in _OPTION_FIELD)
 _OPTION_SHIFT: Final = tuple(_FIELD_BITS * field for field in _OPTION_FIELD)
@@ -2403,6 +2405,9 @@ def _search(
     chains = rules.identity_chains
     rotated = rules.rotated_equals
     bounds: list[int] = []
+    # Without best moves (no score bounds summed per square), a line is scanned for its
+    # tiles and crossing runs only (below).
+    plain_scan = keeper is None and not first_play
     score_parts: list[tuple[int, int, int]] = []
     # The most letter points k tiles of the rack can score on plain squares: the sum of its
     # k best natural tiles' points (a blank scores none). A segment's new tiles are
@@ -2439,81 +2444,119 @@ def _search(
                 line_keys = [index for index, sq in enumerate(squares) if sq in direction_keys]
                 if not line_keys:
                     continue
-            texts: list[str | None] = []
-            masks: list[int] = []
-            crosses: list[_CrossInfo | None] = []
-            # For best moves, what bounds the score of a segment, per square packed in one
-            # integer (see _square_fields) and summed from the line's start: sums[j] covers
-            # the squares before index j, so a segment's sums are one subtraction.
-            sums = [0]
-            # Line indexes of the `=` tiles (for best moves' bonus bounds).
-            equals_at: list[int] = []
-            # Whether the line holds a tile or a square with a crossing run: a play must
-            # touch one (but the first), so a line without either holds no segment.
-            anchored = first_play
-            for sq in squares:
-                tile = cells[sq]
-                if tile is not None:
-                    anchored = True
-                    texts.append(tile.text)
-                    masks.append(0)
-                    crosses.append(None)
-                    if keeper is not None:
-                        tile_text = tile.text
-                        sums.append(
-                            sums[-1]
-                            + (len(tile_text) << _WIDTH_SHIFT)
-                            + ((tile_text.count("0") + tile_text.count("1")) << _DIGITS_SHIFT)
-                        )
-                        if tile_text == "=":
-                            equals_at.append(len(texts) - 1)
-                    continue
-                texts.append(None)
-                # Most empty squares have no tile beside them across the line: looking at
-                # the two neighbours first spares reading the crossing texts.
-                if first_play or (
-                    (sq < SIZE or cells[sq - SIZE] is None)
-                    and (sq >= SIZE * (SIZE - 1) or cells[sq + SIZE] is None)
-                    if across
-                    else (sq % SIZE == 0 or cells[sq - 1] is None)
-                    and (sq % SIZE == SIZE - 1 or cells[sq + 1] is None)
-                ):
-                    info = None
-                    mask = _ALL_OPTIONS
+            texts: list[str | None]
+            masks: list[int]
+            crosses: list[_CrossInfo | None]
+            if plain_scan:
+                # The lists made whole (a free square without crossing run, and the
+                # sentinel past the line's end, see below); only the squares that differ
+                # are written. A square has a crossing run when the line before or after
+                # this one (read as slices of the board) holds a tile beside it.
+                texts = [None] * (SIZE + 1)
+                masks = [_ALL_OPTIONS] * SIZE
+                crosses = [None] * SIZE
+                if across:
+                    low = line * SIZE
+                    line_before = cells[low - SIZE : low] if line else _NO_LINE
+                    line_after = cells[low + SIZE : low + 2 * SIZE] if line < SIZE - 1 else _NO_LINE
                 else:
-                    anchored = True
-                    before, after = _perpendicular_texts(cells, sq, cross_step)
-                    known = cross_cache.get((before, after, wanted))
-                    info = (
-                        known
-                        if known is not None
-                        else _cross_info(before, after, rules, wanted, cross_cache)
-                    )
-                    mask = info[0]
-                masks.append(mask)
-                crosses.append(info)
-                if keeper is None:
+                    line_before = cells[line - 1 :: SIZE] if line else _NO_LINE
+                    line_after = cells[line + 1 :: SIZE] if line < SIZE - 1 else _NO_LINE
+                anchored = False
+                index = 0
+                for sq in squares:
+                    tile = cells[sq]
+                    if tile is not None:
+                        texts[index] = tile.text
+                        masks[index] = 0
+                        anchored = True
+                    elif line_before[index] is not None or line_after[index] is not None:
+                        anchored = True
+                        before, after = _perpendicular_texts(cells, sq, cross_step)
+                        info = cross_cache.get((before, after, wanted))
+                        if info is None:
+                            info = _cross_info(before, after, rules, wanted, cross_cache)
+                        masks[index] = info[0]
+                        crosses[index] = info
+                    index += 1  # noqa: SIM113 (enumerate costs more per square)
+                if not anchored:
                     continue
-                if info is None:
-                    sums.append(
-                        sums[-1] + square_fields[sq] + plain_points * LETTER_MULTIPLIERS[sq]
-                    )
-                    continue
-                # The square's letter and crossing bounds depend on its crossing texts and
-                # the rack only: kept across calls (the boards of a rollout differ little).
-                square_key = (sq, before, after, wanted, natural_mask)
-                square_bounds = _SQUARE_BOUNDS.get(square_key)
-                if square_bounds is None:
-                    square_bounds = _square_bounds(sq, info, wanted, natural_mask)
-                    if len(_SQUARE_BOUNDS) >= 1 << 16:
-                        _SQUARE_BOUNDS.clear()
-                    _SQUARE_BOUNDS[square_key] = square_bounds
-                sums.append(sums[-1] + square_fields[sq] + square_bounds)
+            else:
+                texts = []
+                masks = []
+                crosses = []
+                # For best moves, what bounds the score of a segment, per square packed in one
+                # integer (see _square_fields) and summed from the line's start: sums[j] covers
+                # the squares before index j, so a segment's sums are one subtraction.
+                sums = [0]
+                # Line indexes of the `=` tiles (for best moves' bonus bounds).
+                equals_at: list[int] = []
+                # Whether the line holds a tile or a square with a crossing run: a play must
+                # touch one (but the first), so a line without either holds no segment.
+                anchored = first_play
+                for sq in squares:
+                    tile = cells[sq]
+                    if tile is not None:
+                        anchored = True
+                        texts.append(tile.text)
+                        masks.append(0)
+                        crosses.append(None)
+                        if keeper is not None:
+                            tile_text = tile.text
+                            sums.append(
+                                sums[-1]
+                                + (len(tile_text) << _WIDTH_SHIFT)
+                                + ((tile_text.count("0") + tile_text.count("1")) << _DIGITS_SHIFT)
+                            )
+                            if tile_text == "=":
+                                equals_at.append(len(texts) - 1)
+                        continue
+                    texts.append(None)
+                    # Most empty squares have no tile beside them across the line: looking at
+                    # the two neighbours first spares reading the crossing texts.
+                    if first_play or (
+                        (sq < SIZE or cells[sq - SIZE] is None)
+                        and (sq >= SIZE * (SIZE - 1) or cells[sq + SIZE] is None)
+                        if across
+                        else (sq % SIZE == 0 or cells[sq - 1] is None)
+                        and (sq % SIZE == SIZE - 1 or cells[sq + 1] is None)
+                    ):
+                        info = None
+                        mask = _ALL_OPTIONS
+                    else:
+                        anchored = True
+                        before, after = _perpendicular_texts(cells, sq, cross_step)
+                        known = cross_cache.get((before, after, wanted))
+                        info = (
+                            known
+                            if known is not None
+                            else _cross_info(before, after, rules, wanted, cross_cache)
+                        )
+                        mask = info[0]
+                    masks.append(mask)
+                    crosses.append(info)
+                    if keeper is None:
+                        continue
+                    if info is None:
+                        sums.append(
+                            sums[-1] + square_fields[sq] + plain_points * LETTER_MULTIPLIERS[sq]
+                        )
+                        continue
+                    # The square's letter and crossing bounds depend on its crossing texts and
+                    # the rack only: kept across calls (the boards of a rollout differ little).
+                    square_key = (sq, before, after, wanted, natural_mask)
+                    square_bounds = _SQUARE_BOUNDS.get(square_key)
+                    if square_bounds is None:
+                        square_bounds = _square_bounds(sq, info, wanted, natural_mask)
+                        if len(_SQUARE_BOUNDS) >= 1 << 16:
+                            _SQUARE_BOUNDS.clear()
+                        _SQUARE_BOUNDS[square_key] = square_bounds
+                    sums.append(sums[-1] + square_fields[sq] + square_bounds)
 
-            if not anchored:
-                continue
-            # A sentinel past the line's end: a segment may end where the next text is None.
-            texts.append(None)
+                if not anchored:
+                    continue
+                # A sentinel past the line's end: a segment may end where the next text is None.
+                texts.append(None)
             for start in range(SIZE):
                 # (At start 0 this reads the sentinel, texts[-1].)
                 if texts[start - 1] is not None:
