@@ -2568,12 +2568,16 @@ def _search(
                         continue
                 elif first_text[0] in _CANNOT_START:
                     continue
-                # A segment from here must reach the first key square at or after `start`.
-                need = start
+                # A segment from here ends at `shortest` or later: an equation takes three
+                # squares at least (a digit, `=`, a digit), and the segment must reach the
+                # first key square at or after `start`.
+                shortest = start + 2
                 if direction_keys is not None:
                     need = next((index for index in line_keys if index >= start), SIZE)
                     if need == SIZE:
                         break
+                    if need > shortest:
+                        shortest = need
                 free = 0
                 touches = False
                 has_cross = False
@@ -2620,8 +2624,7 @@ def _search(
                             after_tile = True
                     if texts[end + 1] is not None:
                         continue
-                    # (An equation takes three squares at least: a digit, `=`, a digit.)
-                    if not may_equal or free == 0 or end - start < 2 or end < need:
+                    if not may_equal or free == 0 or end < shortest:
                         continue
                     if text is None:
                         if not mask & can_end:
