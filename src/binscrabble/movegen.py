@@ -541,6 +541,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         for option in range(OPTION_COUNT)
         if option != _EQUALS_OPTION and (natural[option] or designable[option])
     )
+    pending_tuples, pending_numbers, last_operations, pushes, readings = _arithmetic_tables(rules)
     return _Context(
         rules=rules,
         rack_counts=tuple(counts),
@@ -582,7 +583,39 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
             realizations={},
             variant_counts={},
         ),
+        pending_tuples=pending_tuples,
+        pending_numbers=pending_numbers,
+        last_operations=last_operations,
+        pushes=pushes,
+        readings=readings,
     )
+
+
+#: Per thread, per rules: the tables of pending operations (see :func:`_arithmetic_tables`).
+_ARITHMETIC: Final = threading.local()
+#: How many pushes and readings the tables of one rules may hold before new contexts start
+#: afresh ones (a few megabytes).
+_ARITHMETIC_ENTRIES: Final = 1 << 17
+
+
+def _arithmetic_tables(rules: Rules) -> _ArithmeticTables:
+    """The pending operations tables a context uses (:attr:`_Context.pending_tuples`,
+    ``pending_numbers``, ``last_operations``, ``pushes``, ``readings``), shared by every
+    context of these rules, across calls: they hold arithmetic only (what the operators do
+    under the rules' precedence and negatives, which parts are identity fragments), never
+    anything of the rack or the board, so each call starts with the pending operations the
+    earlier ones worked out. Kept per thread (a table is filled as it is used); a full one
+    is replaced for the contexts made afterwards, never cleared under one in use."""
+    kept: dict[Rules, _ArithmeticTables] | None = getattr(_ARITHMETIC, "tables", None)
+    if kept is None:
+        kept = _ARITHMETIC.tables = {}
+    found = kept.get(rules)
+    if found is None or len(found[3]) + len(found[4]) > _ARITHMETIC_ENTRIES:
+        if len(kept) >= 16:
+            kept.clear()
+        fresh: _ArithmeticTables = ([_NO_PENDING], {_NO_PENDING: 0}, [None], {}, {})
+        found = kept[rules] = fresh
+    return found
 
 
 def _side_options(context: _Context, mask: int) -> tuple[int, ...]:
@@ -780,6 +813,14 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
 #: operations number, the operand being read, its digit count), or () when the text cannot
 #: follow.
 _Reading = tuple[int, int, int, int] | tuple[()]
+#: The tables of pending operations of one rules (:func:`_arithmetic_tables`).
+_ArithmeticTables = tuple[
+    list[_Pending],
+    dict[_Pending, int],
+    list[_LastOperations | None],
+    dict[tuple[int, int, int, str], int],
+    dict[tuple[int, int, int, int, str], _Reading],
+]
 
 
 def _read_text(
