@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain, combinations, islice, product
 from math import comb
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast, overload
@@ -529,7 +530,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         _SPLITS.clear()
     if len(_LAYOUTS) >= 1 << 15:
         _LAYOUTS.clear()
-    designations = {FACES.index(face) for face in faces_in_game(rules)} | {ROTATED}
+    designations = _designations(rules)
     natural: list[bool] = []
     designable: list[bool] = []
     for option in range(OPTION_COUNT):
@@ -1241,10 +1242,18 @@ def _narrowed_side(
     return results
 
 
+@lru_cache(maxsize=64)
+def _designations(rules: Rules) -> frozenset[int]:
+    """The options a blank may show under `rules` (kept: every context asks)."""
+    return frozenset({FACES.index(face) for face in faces_in_game(rules)} | {ROTATED})
+
+
+@lru_cache(maxsize=64)
 def _identity_kinds(rules: Rules) -> tuple[int, ...]:
     """Per identity marks (see :func:`_pushed`): -1 when the rules forbid a side with them
     (a fragment whose switch is off, or a chain within the side while ``identity_chains``
-    is off), 1 when the side has fragments the rules allow, 0 when it has none."""
+    is off), 1 when the side has fragments the rules allow, 0 when it has none. Kept per
+    rules: every context asks."""
     allowed = sum(bit for switch, bit in _SWITCH_BITS.items() if getattr(rules, switch))
     kinds = []
     for marks in range(3 * _ONE_FRAGMENT):
