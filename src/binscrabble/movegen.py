@@ -228,6 +228,15 @@ def _cross_cache(rules: Rules) -> dict[tuple[str, str, int], _CrossInfo]:
     return found
 
 
+@lru_cache(maxsize=64)
+def _blank_options(rules: Rules) -> int:
+    """The options a blank may show under `rules`, as a mask: what a rack with a blank
+    wants (:attr:`_Context.wanted`)."""
+    return sum(
+        1 << option for option in _designations(rules) if option != ROTATED or rules.rotated_equals
+    )
+
+
 #: Per mask of options: its options in order (the options a cross-check tries).
 _MASK_OPTIONS: dict[int, tuple[int, ...]] = {}
 
@@ -238,16 +247,28 @@ def _cross_info(
     rules: Rules,
     wanted: int = _ALL_OPTIONS,
     cache: dict[tuple[str, str, int], _CrossInfo] | None = None,
+    every: int = -1,
 ) -> _CrossInfo:
     """Which of the `wanted` options (a mask) may go between `before` and `after` (a
     crossing run), and as what: kind (equation or number) and value per option. `cache` is
-    ``_cross_cache(rules)`` when the caller has it (a Rules hash is dear)."""
+    ``_cross_cache(rules)`` when the caller has it (a Rules hash is dear), and `every`
+    ``_blank_options(rules)``."""
     if cache is None:
         cache = _cross_cache(rules)
     key = (before, after, wanted)
     found = cache.get(key)
     if found is not None:
         return found
+    # A rack with a blank wants every option a blank may show: its cross-check, when made
+    # already (often: an earlier rack's), holds this rack's too, as every option is tried
+    # alone (kinds and values of options outside `wanted` are never read).
+    if every < 0:
+        every = _blank_options(rules)
+    if wanted != every:
+        whole = cache.get((before, after, every))
+        if whole is not None:
+            found = cache[key] = (whole[0] & wanted, whole[1], whole[2])
+            return found
     mask = 0
     kinds = [_CROSS_NONE] * OPTION_COUNT
     values = [0] * OPTION_COUNT
@@ -2429,6 +2450,7 @@ def _search(
     # A free square may take the new `=` when its mask has this bit.
     equals_bit = 1 << _EQUALS_OPTION if context.equals_usable else 0
     cross_cache = _cross_cache(rules)
+    blank_options = _blank_options(rules)
     cells = board.cells
     first_play = board.is_empty()
     # At most one `=` goes down as an `=` (RULES.md §4); the others only rotated, under
@@ -2525,7 +2547,9 @@ def _search(
                         before, after = _perpendicular_texts(cells, sq, cross_step)
                         info = cross_cache.get((before, after, wanted))
                         if info is None:
-                            info = _cross_info(before, after, rules, wanted, cross_cache)
+                            info = _cross_info(
+                                before, after, rules, wanted, cross_cache, blank_options
+                            )
                         masks[index] = info[0]
                         crosses[index] = info
                     index += 1  # noqa: SIM113 (enumerate costs more per square)
@@ -2580,7 +2604,9 @@ def _search(
                         info = (
                             known
                             if known is not None
-                            else _cross_info(before, after, rules, wanted, cross_cache)
+                            else _cross_info(
+                                before, after, rules, wanted, cross_cache, blank_options
+                            )
                         )
                         mask = info[0]
                     masks.append(mask)
