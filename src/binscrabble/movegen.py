@@ -2973,12 +2973,17 @@ def _lone_digits_beside_numbers(
     for sq in range(SIZE * SIZE) if candidates is None else sorted(candidates):
         if cells[sq] is not None:
             continue
+        # Most squares have no tile beside them both across and down: the neighbours are
+        # looked at before any text is read.
+        column = sq % SIZE
+        if (column == 0 or cells[sq - 1] is None) and (column == SIZE - 1 or cells[sq + 1] is None):
+            continue
+        if (sq < SIZE or cells[sq - SIZE] is None) and (
+            sq >= SIZE * (SIZE - 1) or cells[sq + SIZE] is None
+        ):
+            continue
         across = _perpendicular_texts(cells, sq, ACROSS)
-        if not across[0] and not across[1]:
-            continue
         down = _perpendicular_texts(cells, sq, DOWN)
-        if not down[0] and not down[1]:
-            continue
         _, down_kinds, down_values = _cross_info(down[0], down[1], rules, wanted)
         letter = LETTER_MULTIPLIERS[sq]
         word = WORD_MULTIPLIERS[sq]
