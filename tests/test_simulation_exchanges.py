@@ -116,6 +116,10 @@ def test_rollouts_let_exchanges_compete(seed: int) -> None:
     candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
     with_exchanges = SimulationPlayer(plies=2, rollout_exchanges=True)
     without = SimulationPlayer(plies=2)
+    # answer_exchanges: our answer may be an exchange, the opponent's reply may not.
+    answering = SimulationPlayer(plies=2, answer_exchanges=True)
+    assert answering.answer_exchanges and not answering.rollout_exchanges
+    assert with_exchanges.answer_exchanges
     unseen = list(game.unseen(seat))
     dealt = len(game.racks[1 - seat])
     rng = random.Random(seed)
@@ -128,6 +132,9 @@ def test_rollouts_let_exchanges_compete(seed: int) -> None:
             expected, used = expected_rollout(world, seat, candidate)
             value, _ = with_exchanges._rollout(world, seat, candidate)
             assert value == pytest.approx(expected)
+            answered, _ = answering._rollout(world, seat, candidate)
+            alone, _ = expected_rollout(world, seat, candidate, in_reply=False)
+            assert answered == pytest.approx(alone)
             plain, _ = without._rollout(world, seat, candidate)
             if used:
                 exchanges += 1
@@ -141,8 +148,10 @@ def test_rollouts_let_exchanges_compete(seed: int) -> None:
     assert exchanges > 0
 
 
-def test_the_answer_exchanges_a_hopeless_rack() -> None:
-    # We keep six = after our play; whatever we draw, the best equity is to exchange them.
+@pytest.mark.parametrize("in_reply", [True, False])
+def test_the_answer_exchanges_a_hopeless_rack(in_reply: bool) -> None:
+    # We keep six = after our play; whatever we draw, the best equity is to exchange them:
+    # with rollout_exchanges (in_reply) and with answer_exchanges alike.
     board = Game(("A", "B"), seed=1).board
     game = Game.from_setup(
         Rules(), board, ["1=1======", "110100110"], bag=list("=" * 4 + "+-" * 4 + "1" * 12)
@@ -153,50 +162,14 @@ def test_the_answer_exchanges_a_hopeless_rack() -> None:
         if entry.leave.count("=") >= 5
     )
     world = game.copy()
-    value, _ = SimulationPlayer(plies=2, rollout_exchanges=True)._rollout(world, 0, candidate)
+    if in_reply:
+        player = SimulationPlayer(plies=2, rollout_exchanges=True)
+    else:
+        player = SimulationPlayer(plies=2, answer_exchanges=True)
+    value, _ = player._rollout(world, 0, candidate)
     plain, _ = SimulationPlayer(plies=2)._rollout(world, 0, candidate)
-    expected, used = expected_rollout(world, 0, candidate)
-    assert used >= 1
-    assert value == pytest.approx(expected)
-    assert value > plain
-
-
-@pytest.mark.parametrize("seed", [11, 12])
-def test_answer_exchanges_leave_the_reply_alone(seed: int) -> None:
-    # answer_exchanges: our answer may be an exchange, the opponent's reply may not.
-    game = midgame(seed)
-    seat = game.to_move
-    candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
-    answering = SimulationPlayer(plies=2, answer_exchanges=True)
-    assert answering.answer_exchanges and not answering.rollout_exchanges
-    assert SimulationPlayer(plies=2, rollout_exchanges=True).answer_exchanges
-    unseen = list(game.unseen(seat))
-    dealt = len(game.racks[1 - seat])
-    rng = random.Random(seed)
-    for _ in range(6):
-        rng.shuffle(unseen)
-        world = imagined_game(game, seat, blanks_to_the_bag(unseen, dealt), seed=3)
-        for candidate in candidates:
-            expected, _ = expected_rollout(world, seat, candidate, in_reply=False)
-            value, _ = answering._rollout(world, seat, candidate)
-            assert value == pytest.approx(expected)
-
-
-def test_the_answer_alone_exchanges_a_hopeless_rack() -> None:
-    board = Game(("A", "B"), seed=1).board
-    game = Game.from_setup(
-        Rules(), board, ["1=1======", "110100110"], bag=list("=" * 4 + "+-" * 4 + "1" * 12)
-    )
-    candidate = next(
-        entry
-        for entry in ranked_candidates(game, TABLE, include_exchanges=False)
-        if entry.leave.count("=") >= 5
-    )
-    world = game.copy()
-    value, _ = SimulationPlayer(plies=2, answer_exchanges=True)._rollout(world, 0, candidate)
-    plain, _ = SimulationPlayer(plies=2)._rollout(world, 0, candidate)
-    expected, used = expected_rollout(world, 0, candidate, in_reply=False)
-    assert used == 1
+    expected, used = expected_rollout(world, 0, candidate, in_reply=in_reply)
+    assert used >= 1 if in_reply else used == 1
     assert value == pytest.approx(expected)
     assert value > plain
 
