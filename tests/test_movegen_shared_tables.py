@@ -15,14 +15,14 @@ from binscrabble.game import Game
 from binscrabble.movegen import generate_placements, sort_key
 from binscrabble.rules import Rules
 
-RACKS = ("10+1=x0/1", "1?=+01&~", "~0-1=x/0|")
+RACKS = ("10+1=x0", "1?=+01", "~0-1=x|")
 
 
 def _results(rules: Rules, seed: int) -> list[list[tuple[object, int]]]:
     game = Game(("A", "B"), rules, seed=seed)
     rng = random.Random(seed)
     found = []
-    for _ in range(3):
+    for _ in range(2):
         advance(game, rng, 3, part=5)
         for rack in RACKS:
             moves = sorted(generate_placements(game.board, rack, rules), key=sort_key)
