@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from binscrabble.engine.leaves import LeaveTable
@@ -64,36 +64,29 @@ def play_game(seed: int) -> list[Observation]:
     return found
 
 
+def _played(seeds: Sequence[int], jobs: int) -> Iterator[list[Observation]]:
+    """The observations of each game, in order (in this process with one job)."""
+    if jobs == 1:
+        yield from map(play_game, seeds)
+        return
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap(play_game, seeds)
+
+
 def collect(games: int, seed: int, jobs: int) -> list[Observation]:
-    seeds = list(range(seed, seed + games))
     found: list[Observation] = []
     started = time.monotonic()
-    with multiprocessing.Pool(jobs) if jobs > 1 else _Serial() as pool:
-        for done, observations in enumerate(pool.imap(play_game, seeds), 1):
-            found.extend(observations)
-            elapsed = time.monotonic() - started
-            print(
-                f"\r{done}/{games} games, {len(found)} moves, {elapsed:.0f} s",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+    for done, observations in enumerate(_played(range(seed, seed + games), jobs), 1):
+        found.extend(observations)
+        elapsed = time.monotonic() - started
+        print(
+            f"\r{done}/{games} games, {len(found)} moves, {elapsed:.0f} s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
     print(file=sys.stderr)
     return found
-
-
-class _Serial:
-    """A stand-in for a pool of one process."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap(self, function: object, items: Sequence[int]) -> object:
-        assert callable(function)
-        return map(function, items)
 
 
 def fit(observations: Sequence[Observation], seed: int = 1) -> dict[str, float]:
