@@ -744,6 +744,13 @@ def _pushed(context: _Context, pending: int, operand: int, literal: int, operato
             operand = result
             literal = -1
             end -= 1
+        if context.kinds_by_marks[marks] < 0:
+            # Fragments the rules forbid in one side (more than one without
+            # `identity_chains`, or one whose switch is off): marks only grow as a side is
+            # written, so no side that starts so is kept (see _last_operations); the
+            # partial is dropped here, with everything that would follow it.
+            context.pushes[key] = -1
+            return -1
         found = (marks, *waiting_tuple[1:end], (operand, operator, literal))
     else:
         # Nothing waits (a side's first operator, number 0 is _NO_PENDING): nothing applies.
