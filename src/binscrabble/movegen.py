@@ -635,9 +635,39 @@ def _arithmetic_tables(rules: Rules) -> _ArithmeticTables:
     if found is None or len(found[3]) + len(found[4]) > _ARITHMETIC_ENTRIES:
         if len(kept) >= 16:
             kept.clear()
-        fresh: _ArithmeticTables = ([_NO_PENDING], {_NO_PENDING: 0}, [None], {}, {})
+        fresh: _ArithmeticTables = (
+            [_NO_PENDING],
+            _kept_tracked({_NO_PENDING: 0}),
+            [None],
+            _kept_tracked({}),
+            _kept_tracked({}),
+        )
         found = kept[rules] = fresh
     return found
+
+
+class _Tracker:
+    """An object the cyclic garbage collector tracks (see :func:`_kept_tracked`)."""
+
+    __slots__ = ()
+
+
+_TRACKER: Final = _Tracker()
+
+
+def _kept_tracked(table: dict[Any, Any]) -> dict[Any, Any]:
+    """`table` with an entry no lookup asks for (keyed by :data:`_TRACKER`), so that the
+    collector never untracks it.
+
+    A dict whose keys and values are all untracked (tuples of numbers and strings, numbers)
+    is untracked by every full collection, and tracked again, as a young object, by the
+    next entry of a new tuple: the young collection that follows a call then walks the
+    whole table (the pending operations tables grow to tens of thousands of entries: on a
+    small rack's call after a full collection, a quarter of its instructions). Kept
+    tracked, such a table stays in the oldest generation, which only full collections
+    walk."""
+    table[_TRACKER] = None
+    return table
 
 
 def _side_options(context: _Context, mask: int) -> tuple[int, ...]:
