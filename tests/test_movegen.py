@@ -391,3 +391,29 @@ def test_one_blank_placements_as_the_general_search_lists_them(rules: Rules) -> 
         nonzero += bool(listed)
     assert checked > 1000
     assert nonzero > 300
+
+
+def test_collector_left_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search pauses the garbage collector and, when it made many objects and the caller
+    froze none, moves them to the oldest generation (gc.freeze, gc.unfreeze): afterwards
+    the collector runs again, the youngest generation is nearly empty, and a caller's
+    frozen objects stay frozen."""
+    import gc
+
+    monkeypatch.setattr(movegen, "_PROMOTED_FROM", 100)
+    rack, rules = "?1+0=1", Rules()
+    expected = len(generate_placements(Board(), rack, rules))
+    assert gc.isenabled()
+    kept = generate_placements(Board(), rack, rules)
+    assert len(kept) == expected
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+    assert len(gc.get_objects(0)) < 1000
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert len(generate_placements(Board(), rack, rules)) == expected
+        assert gc.isenabled()
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
