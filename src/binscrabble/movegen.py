@@ -212,6 +212,38 @@ _NEUTRAL: Final = {
 # -- cross-checks --------------------------------------------------------------------------
 
 _CROSS_NONE, _CROSS_EQUATION, _CROSS_NUMBER = 0, 1, 2
+
+
+class _Tracker:
+    """An object the cyclic garbage collector tracks (see :func:`_kept_tracked`)."""
+
+    __slots__ = ()
+
+
+_TRACKER: Final = _Tracker()
+
+
+def _kept_tracked(table: dict[Any, Any]) -> dict[Any, Any]:
+    """`table` with an entry no lookup asks for (keyed by :data:`_TRACKER`), so that the
+    collector never untracks it.
+
+    A dict whose keys and values are all untracked (tuples of numbers and strings, numbers)
+    is untracked by every full collection, and tracked again, as a young object, by the
+    next entry of a new tuple: the young collection that follows a call then walks the
+    whole table (the pending operations tables grow to tens of thousands of entries: on a
+    small rack's call after a full collection, a quarter of its instructions). Kept
+    tracked, such a table stays in the oldest generation, which only full collections
+    walk."""
+    table[_TRACKER] = None
+    return table
+
+
+def _clear_tracked(table: dict[Any, Any]) -> None:
+    """Empty a table of :func:`_kept_tracked`, keeping it tracked."""
+    table.clear()
+    table[_TRACKER] = None
+
+
 # (before, after, rules, wanted) -> (mask of allowed options, per option: kind, value)
 _CrossInfo = tuple[int, tuple[int, ...], tuple[int, ...]]
 #: Per rules, (before, after, wanted) -> cross-check: hashing a Rules (a dataclass of many
@@ -224,7 +256,7 @@ def _cross_cache(rules: Rules) -> dict[tuple[str, str, int], _CrossInfo]:
     if found is None:
         if len(_CROSS_CACHES) >= 64:
             _CROSS_CACHES.clear()
-        found = _CROSS_CACHES[rules] = {}
+        found = _CROSS_CACHES[rules] = _kept_tracked({})
     return found
 
 
@@ -238,7 +270,7 @@ def _blank_options(rules: Rules) -> int:
 
 
 #: Per mask of options: its options in order (the options a cross-check tries).
-_MASK_OPTIONS: dict[int, tuple[int, ...]] = {}
+_MASK_OPTIONS: dict[int, tuple[int, ...]] = _kept_tracked({})
 
 
 def _cross_info(
@@ -303,7 +335,7 @@ def _cross_info(
             mask |= 1 << option
     info = (mask, tuple(kinds), tuple(values))
     if len(cache) >= 1 << 16:
-        cache.clear()
+        _clear_tracked(cache)
     cache[key] = info
     return info
 
@@ -529,7 +561,7 @@ def _make_context(rack: str, rules: Rules) -> _Context:
 #: from call to call (most sides are free squares and a few fixed digits), so these are
 #: kept for every call, each context's :attr:`_Context.splits` and :attr:`_Context.layouts`.
 _SPLITS: dict[tuple[str | int, ...], list[tuple[str | int, ...]] | None] = {}
-_LAYOUTS: dict[tuple[str | int, ...], tuple[int, ...]] = {}
+_LAYOUTS: dict[tuple[str | int, ...], tuple[int, ...]] = _kept_tracked({})
 
 
 def _make_rack_context(rack: str, rules: Rules) -> _Context:
@@ -550,7 +582,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
     if len(_SPLITS) >= 1 << 15:
         _SPLITS.clear()
     if len(_LAYOUTS) >= 1 << 15:
-        _LAYOUTS.clear()
+        _clear_tracked(_LAYOUTS)
     designations = _designations(rules)
     natural: list[bool] = []
     designable: list[bool] = []
@@ -644,30 +676,6 @@ def _arithmetic_tables(rules: Rules) -> _ArithmeticTables:
         )
         found = kept[rules] = fresh
     return found
-
-
-class _Tracker:
-    """An object the cyclic garbage collector tracks (see :func:`_kept_tracked`)."""
-
-    __slots__ = ()
-
-
-_TRACKER: Final = _Tracker()
-
-
-def _kept_tracked(table: dict[Any, Any]) -> dict[Any, Any]:
-    """`table` with an entry no lookup asks for (keyed by :data:`_TRACKER`), so that the
-    collector never untracks it.
-
-    A dict whose keys and values are all untracked (tuples of numbers and strings, numbers)
-    is untracked by every full collection, and tracked again, as a young object, by the
-    next entry of a new tuple: the young collection that follows a call then walks the
-    whole table (the pending operations tables grow to tens of thousands of entries: on a
-    small rack's call after a full collection, a quarter of its instructions). Kept
-    tracked, such a table stays in the oldest generation, which only full collections
-    walk."""
-    table[_TRACKER] = None
-    return table
 
 
 def _side_options(context: _Context, mask: int) -> tuple[int, ...]:
@@ -979,7 +987,7 @@ def _usable_last_steps(
 
 #: Per (run of fixed digits, leading_zeros): the state after it from each state, its
 #: length and its value (the same runs recur in every call on a board).
-_DIGIT_RUNS: dict[tuple[str, bool], tuple[tuple[int, ...], int, int]] = {}
+_DIGIT_RUNS: dict[tuple[str, bool], tuple[tuple[int, ...], int, int]] = _kept_tracked({})
 
 
 def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, int]:
@@ -988,7 +996,7 @@ def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, 
     known = _DIGIT_RUNS.get(run)
     if known is None:
         if len(_DIGIT_RUNS) >= 1 << 14:
-            _DIGIT_RUNS.clear()
+            _clear_tracked(_DIGIT_RUNS)
         known = _DIGIT_RUNS[run] = (
             tuple(_feed(state, digits, leading_zeros) for state in range(_DEAD + 1)),
             len(digits),
@@ -1630,7 +1638,7 @@ def _may_fill(context: _Context, sides: list[tuple[str | int, ...]], free: int) 
 
 
 #: Per fixed text: its runs of digits, and its binary operators (see :func:`_may_fill`).
-_TEXT_COUNTS: dict[str, tuple[int, int]] = {}
+_TEXT_COUNTS: dict[str, tuple[int, int]] = _kept_tracked({})
 
 
 def _text_counts(text: str) -> tuple[int, int]:
@@ -1646,7 +1654,7 @@ def _text_counts(text: str) -> tuple[int, int]:
             if symbol != "~":
                 operators += 1
     if len(_TEXT_COUNTS) >= 1 << 14:
-        _TEXT_COUNTS.clear()
+        _clear_tracked(_TEXT_COUNTS)
     return runs, operators
 
 
@@ -2153,8 +2161,19 @@ def _plain_moves(rows: list[_Row]) -> list[GeneratedMove]:
     """The moves of `rows` for a rack without blanks: one per row."""
     moves: list[GeneratedMove] = []
     append = moves.append
+    new = object.__new__
     for squares, options, text, value, direction, score, _, _ in rows:
-        append(GeneratedMove(squares, options, (), score, text, value, direction))
+        # A move made without GeneratedMove.__init__: calling a class whose __init__ is
+        # Python code costs a quarter of a move's making more than setting its slots here.
+        move = new(GeneratedMove)
+        move.squares = squares
+        move.options = options
+        move.blanks = ()
+        move.score = score
+        move.text = text
+        move.value = value
+        move.direction = direction
+        append(move)
     return moves
 
 
@@ -2166,6 +2185,7 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
     moves: list[GeneratedMove] = []
     append = moves.append
     known = rack.realizations
+    new = object.__new__
     for squares, options, text, value, direction, natural_score, losses, _ in rows:
         realizations = known.get(options)
         if realizations is None:
@@ -2174,7 +2194,15 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
             score = natural_score
             for position in blanks:
                 score -= losses[position][options[position]]
-            append(GeneratedMove(squares, options, blanks, score, text, value, direction))
+            move = new(GeneratedMove)
+            move.squares = squares
+            move.options = options
+            move.blanks = blanks
+            move.score = score
+            move.text = text
+            move.value = value
+            move.direction = direction
+            append(move)
     return moves
 
 
@@ -2588,16 +2616,18 @@ def _search(
                 else:
                     line_before = cells[line - 1 :: SIZE] if line else _NO_LINE
                     line_after = cells[line + 1 :: SIZE] if line < SIZE - 1 else _NO_LINE
-                anchored = False
+                # Line indexes of the tiles and of the squares with a crossing run: a
+                # segment must hold one (below).
+                anchors = []
                 index = 0
                 for sq in squares:
                     tile = cells[sq]
                     if tile is not None:
                         texts[index] = tile.text
                         masks[index] = 0
-                        anchored = True
+                        anchors.append(index)
                     elif line_before[index] is not None or line_after[index] is not None:
-                        anchored = True
+                        anchors.append(index)
                         before, after = _perpendicular_texts(cells, sq, cross_step)
                         info = cross_cache.get((before, after, wanted))
                         if info is None:
@@ -2607,8 +2637,9 @@ def _search(
                         masks[index] = info[0]
                         crosses[index] = info
                     index += 1  # noqa: SIM113 (enumerate costs more per square)
-                if not anchored:
+                if not anchors:
                     continue
+                anchors.append(_PAST_LINE)
             else:
                 texts = []
                 masks = []
@@ -2621,11 +2652,11 @@ def _search(
                 equals_at: list[int] = []
                 # Whether the line holds a tile or a square with a crossing run: a play must
                 # touch one (but the first), so a line without either holds no segment.
-                anchored = first_play
+                anchors = []
                 for sq in squares:
                     tile = cells[sq]
                     if tile is not None:
-                        anchored = True
+                        anchors.append(len(texts))
                         texts.append(tile.text)
                         masks.append(0)
                         crosses.append(None)
@@ -2652,7 +2683,7 @@ def _search(
                         info = None
                         mask = _ALL_OPTIONS
                     else:
-                        anchored = True
+                        anchors.append(len(texts) - 1)
                         before, after = _perpendicular_texts(cells, sq, cross_step)
                         known = cross_cache.get((before, after, wanted))
                         info = (
@@ -2679,14 +2710,20 @@ def _search(
                     if square_bounds is None:
                         square_bounds = _square_bounds(sq, info, wanted, natural_mask)
                         if len(_SQUARE_BOUNDS) >= 1 << 16:
-                            _SQUARE_BOUNDS.clear()
+                            _clear_tracked(_SQUARE_BOUNDS)
                         _SQUARE_BOUNDS[square_key] = square_bounds
                     sums.append(sums[-1] + square_fields[sq] + square_bounds)
 
-                if not anchored:
+                if first_play:
+                    anchors = _EVERY_INDEX  # the first play need not touch anything
+                elif not anchors:
                     continue
+                else:
+                    anchors.append(_PAST_LINE)
                 # A sentinel past the line's end: a segment may end where the next text is None.
                 texts.append(None)
+            # The next anchor at or after the start (anchors end with _PAST_LINE).
+            next_anchor = 0
             for start in range(SIZE):
                 # (At start 0 this reads the sentinel, texts[-1].)
                 if texts[start - 1] is not None:
@@ -2697,6 +2734,15 @@ def _search(
                     if not masks[start] & can_start:
                         continue
                 elif first_text[0] in _CANNOT_START:
+                    continue
+                # A segment must hold a tile or a square with a crossing run (but the first
+                # play): none is reached from here when the rack cannot fill the free
+                # squares before the first one, nor from any later start past the last.
+                while anchors[next_anchor] < start:
+                    next_anchor += 1
+                if anchors[next_anchor] - start > rack_size:
+                    if anchors[next_anchor] == _PAST_LINE:
+                        break
                     continue
                 # A segment from here ends at `shortest` or later: an equation takes three
                 # squares at least (a digit, `=`, a digit), and the segment must reach the
@@ -2895,6 +2941,12 @@ def _search(
     return context.rack, rows, moves
 
 
+#: Past every line index: ends a line's list of anchors (see _search).
+_PAST_LINE: Final = 4 * SIZE
+#: The anchors of a line on the empty board (the first play need not touch a tile).
+_EVERY_INDEX: Final = [*range(SIZE), _PAST_LINE]
+
+
 #: Best moves keep the context of the last few racks, per thread (:func:`_kept_context`).
 _KEPT: Final = threading.local()
 #: How many racks' contexts a thread keeps; and the most sides one may hold before it is
@@ -2989,7 +3041,7 @@ class _FoundRows:
         return count + sum(_variant_count(rack, row[7]) for row in self.extra)
 
 
-_MOST_POINTS: dict[int, int] = {}
+_MOST_POINTS: dict[int, int] = _kept_tracked({})
 
 
 def _most_points(mask: int) -> int:
@@ -3116,7 +3168,7 @@ _SQUARE_FIELDS: Final = {
 }
 #: Packed letter and crossing bounds of an empty square with a crossing run, by (square,
 #: crossing texts, options wanted, the rack's natural options).
-_SQUARE_BOUNDS: dict[tuple[int, str, str, int, int], int] = {}
+_SQUARE_BOUNDS: dict[tuple[int, str, str, int, int], int] = _kept_tracked({})
 
 
 def _square_bounds(sq: int, info: _CrossInfo, wanted: int, natural_mask: int) -> int:
@@ -3157,7 +3209,9 @@ class _BestScores:
 _LETTER_TABLES: Final = tuple(
     tuple(points * LETTER_MULTIPLIERS[sq] for points in _OPTION_POINTS) for sq in range(SIZE * SIZE)
 )
-_CROSSING_CACHE: dict[tuple[int, _CrossInfo], tuple[tuple[bool, ...], tuple[int, ...]]] = {}
+_CROSSING_CACHE: dict[tuple[int, _CrossInfo], tuple[tuple[bool, ...], tuple[int, ...]]] = (
+    _kept_tracked({})
+)
 
 
 def _crossing_tables(sq: int, info: _CrossInfo) -> tuple[tuple[bool, ...], tuple[int, ...]]:
@@ -3176,12 +3230,12 @@ def _crossing_tables(sq: int, info: _CrossInfo) -> tuple[tuple[bool, ...], tuple
             for option in range(OPTION_COUNT)
         )
         if len(_CROSSING_CACHE) >= 1 << 16:
-            _CROSSING_CACHE.clear()
+            _clear_tracked(_CROSSING_CACHE)
         found = _CROSSING_CACHE[key] = (crossing, scores)
     return found
 
 
-_BLANK_LOSSES: dict[tuple[int, int, tuple[bool, ...] | None], tuple[int, ...]] = {}
+_BLANK_LOSSES: dict[tuple[int, int, tuple[bool, ...] | None], tuple[int, ...]] = _kept_tracked({})
 
 
 def _blank_losses(
@@ -3206,7 +3260,7 @@ def _blank_losses(
                 ]
             )
         if len(_BLANK_LOSSES) >= 1 << 16:
-            _BLANK_LOSSES.clear()
+            _clear_tracked(_BLANK_LOSSES)
         _BLANK_LOSSES[key] = found
     return found
 
@@ -3331,7 +3385,7 @@ def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
 #: Per (square, word multiplier, cross-check): :func:`_square_tables`.
 _SQUARE_TABLES: dict[
     tuple[int, int, _CrossInfo | None], tuple[dict[str, tuple[int, int]], tuple[int, ...]]
-] = {}
+] = _kept_tracked({})
 
 
 def _square_tables(
@@ -3351,12 +3405,14 @@ def _square_tables(
             _blank_losses(sq, word_multiplier, crossing),
         )
     if len(_SQUARE_TABLES) >= 1 << 16:
-        _SQUARE_TABLES.clear()
+        _clear_tracked(_SQUARE_TABLES)
     _SQUARE_TABLES[(sq, word_multiplier, info)] = found
     return found
 
 
-_READINGS: dict[tuple[int, int, tuple[int, ...] | None], dict[str, tuple[int, int]]] = {}
+_READINGS: dict[tuple[int, int, tuple[int, ...] | None], dict[str, tuple[int, int]]] = (
+    _kept_tracked({})
+)
 
 
 def _reading(
@@ -3379,7 +3435,7 @@ def _reading(
             for option, character in _CHARACTER_OPTIONS
         }
         if len(_READINGS) >= 1 << 16:
-            _READINGS.clear()
+            _clear_tracked(_READINGS)
         _READINGS[key] = found
     return found
 
@@ -3498,6 +3554,8 @@ def _read_segment(
     append = found.append
     direction = place[0]
     bingo = place[6]
+    # Moves are made without GeneratedMove.__init__ (see _plain_moves).
+    new = object.__new__
     known_realizations = rack.realizations if rack is not None else {}
     # What lists the blank squares of an equation the rack has not shown yet (see
     # _realizations: this segment's rows all go the same way).
@@ -3634,32 +3692,28 @@ def _read_segment(
                             score = natural_score
                             for position in blanks:
                                 score -= blank_losses[position][every_option[position]]
-                            append(
-                                GeneratedMove(
-                                    squares,
-                                    every_option,
-                                    blanks,
-                                    score,
-                                    whole_text,
-                                    value,
-                                    direction,
-                                )
-                            )
+                            move = new(GeneratedMove)
+                            move.squares = squares
+                            move.options = every_option
+                            move.blanks = blanks
+                            move.score = score
+                            move.text = whole_text
+                            move.value = value
+                            move.direction = direction
+                            append(move)
                     continue
                 if whole_moves:
                     # The move itself: no row to make and unpack again.
                     for second_text, second_options, second_points in second_read:
-                        append(
-                            GeneratedMove(
-                                squares,
-                                first_options + second_options,
-                                (),
-                                gained + second_points,
-                                text + second_text,
-                                value,
-                                direction,
-                            )
-                        )
+                        move = new(GeneratedMove)
+                        move.squares = squares
+                        move.options = first_options + second_options
+                        move.blanks = ()
+                        move.score = gained + second_points
+                        move.text = text + second_text
+                        move.value = value
+                        move.direction = direction
+                        append(move)
                     continue
                 for second_text, second_options, second_points in second_read:
                     append(
