@@ -2745,9 +2745,12 @@ def _search(
                         break
                     continue
                 # A segment from here ends at `shortest` or later: an equation takes three
-                # squares at least (a digit, `=`, a digit), and the segment must reach the
-                # first key square at or after `start`.
-                shortest = start + 2
+                # squares at least (a digit, `=`, a digit), the segment must reach the first
+                # anchor (so it touches the board) and the first key square at or after
+                # `start`.
+                shortest = anchors[next_anchor]
+                if shortest < start + 2:
+                    shortest = start + 2
                 if direction_keys is not None:
                     need = next((index for index in line_keys if index >= start), SIZE)
                     if need == SIZE:
@@ -2756,7 +2759,6 @@ def _search(
                         shortest = need
                 free = 0
                 touches = False
-                has_cross = False
                 # An equation needs an `=`: one on the board, or a free square the rack's
                 # `=` (or a blank) may take.
                 may_equal = False
@@ -2785,8 +2787,6 @@ def _search(
                             may_equal = True
                             if end != start:  # not the first item
                                 equals_places.append((len(items) - 1, free - 1))
-                        if crosses[end] is not None:
-                            has_cross = True
                     else:
                         touches = True
                         if "=" in text:
@@ -2807,10 +2807,7 @@ def _search(
                             continue
                     elif text[-1] in _CANNOT_END:
                         continue
-                    if first_play:
-                        if free < 3 or CENTER not in squares[start : end + 1]:
-                            continue
-                    elif not touches and not has_cross:
+                    if first_play and (free < 3 or CENTER not in squares[start : end + 1]):
                         continue
                     if free == 1 and not across:
                         lone = next(squares[i] for i in range(start, end + 1) if texts[i] is None)
