@@ -448,6 +448,9 @@ class _Rack:
     designable: tuple[bool, ...]
     realizations: dict[tuple[int, ...], list[tuple[int, ...]]]
     variant_counts: dict[int, int]
+    #: For a rack of one blank, per option usage: the field its natural tiles fall one
+    #: short of, or -1 (:func:`_short_field`).
+    short_fields: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -1923,6 +1926,33 @@ def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple
         if designable[rack_field]:
             found.extend([(position,) for position in positions[rack_field]])
     return found
+
+
+def _short_field(rack: _Rack, usage: int) -> int:
+    """For a rack of one blank: the field an equation of option usage `usage` has one
+    square more of than the rack's natural tiles, whose squares then take the blank
+    (:func:`_one_blank_realizations`); -1 when there is none, or when the rack cannot show
+    the usage at all. Kept in :attr:`_Rack.short_fields`."""
+    counts = rack.rack_counts
+    natural = rack.natural
+    designable = rack.designable
+    short_of = -1
+    field = -1
+    rest = usage
+    while rest:
+        used = rest & _FIELD_MASK
+        rest >>= _FIELD_BITS
+        field += 1
+        if not used:
+            continue
+        short = used - counts[field] if natural[field] else used
+        if short > 0:
+            if short > 1 or short_of >= 0 or not designable[field]:
+                short_of = -1
+                break
+            short_of = field
+    rack.short_fields[usage] = short_of
+    return short_of
 
 
 #: :func:`_realizations` by what they depend on (the rack's blanks, then per field: its
@@ -3556,9 +3586,12 @@ def _read_segment(
     known_realizations = rack.realizations if rack is not None else {}
     # What lists the blank squares of an equation the rack has not shown yet (see
     # _realizations: this segment's rows all go the same way).
-    realize = (
-        _one_blank_realizations if rack is not None and rack.blanks == 1 else _searched_realizations
-    )
+    one_blank = rack if rack is not None and rack.blanks == 1 else None
+    realize = _searched_realizations if one_blank is None else _one_blank_realizations
+    # With one blank, the field a group's usage is short of (every equation of a group has
+    # its usage): the blank is on one of that field's squares (see _short_field).
+    short = -1
+    option_field = _OPTION_FIELD
     # What the rows need of the scoring tables (see _segment_scoring): per free square
     # its reading (:func:`_reading`) and what a blank loses there.
     # (_free_squares inline: this runs per segment.)
@@ -3616,6 +3649,10 @@ def _read_segment(
         # Two sides (the commonest case): each side's fillings read once (options,
         # and points: letter points times the word multiplier plus crossing scores),
         # then paired.
+        if one_blank is not None:
+            short = one_blank.short_fields.get(usage, -2)
+            if short == -2:
+                short = _short_field(one_blank, usage)
         if free_positions is not last_positions or equals_slot != last_slot:
             last_positions = free_positions
             last_slot = equals_slot
@@ -3680,9 +3717,18 @@ def _read_segment(
                         every_option = first_options + second_options
                         realizations = known_realizations.get(every_option)
                         if realizations is None:
-                            realizations = known_realizations[every_option] = realize(
-                                rack, every_option
-                            )
+                            if short >= 0:
+                                # One blank, on a square of the short field (in square
+                                # order, as _one_blank_realizations lists them).
+                                realizations = []
+                                position = 0
+                                for option in every_option:
+                                    if option_field[option] == short:
+                                        realizations.append((position,))
+                                    position += 1  # noqa: SIM113 (cheaper than enumerate)
+                            else:
+                                realizations = realize(rack, every_option)
+                            known_realizations[every_option] = realizations
                         natural_score = gained + second_points
                         whole_text = text + second_text
                         for blanks in realizations:
