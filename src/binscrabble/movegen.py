@@ -1973,7 +1973,9 @@ def _variant_count(rack: _Rack, usage: int) -> int:
         return found
     if not rack.blanks:
         found = 1
-    elif rack.blanks <= 2:
+    elif rack.blanks == 1:
+        found = _one_blank_variant_count(rack, usage)
+    elif rack.blanks == 2:
         found = _few_blanks_variant_count(rack, usage)
     else:
         counts = rack.rack_counts
@@ -2007,10 +2009,40 @@ def _variant_count(rack: _Rack, usage: int) -> int:
     return found
 
 
+def _one_blank_variant_count(rack: _Rack, usage: int) -> int:
+    """:func:`_variant_count` for a rack of one blank: when the natural tiles of one field
+    fall one short, the blank is on one of its squares; else on none, or on any square of
+    a field a blank may show (:func:`_few_blanks_variant_count` with two running products
+    folded into a sum)."""
+    counts = rack.rack_counts
+    natural = rack.natural
+    designable = rack.designable
+    # Squares a blank may take when no field is short; the squares of the short field.
+    anywhere = 0
+    short_squares = -1
+    field = -1
+    rest = usage
+    while rest:
+        used = rest & _FIELD_MASK
+        rest >>= _FIELD_BITS
+        field += 1
+        if not used:
+            continue
+        lowest = used - counts[field] if natural[field] else used
+        if lowest <= 0:
+            if designable[field]:
+                anywhere += used
+        elif lowest > 1 or short_squares >= 0 or not designable[field]:
+            return 0
+        else:
+            short_squares = used
+    return short_squares if short_squares >= 0 else 1 + anywhere
+
+
 def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
-    """:func:`_variant_count` for a rack of one or two blanks (every rack of the standard
-    tile set): the ways by blanks spent (none, one, two) are three running products, not a
-    table by budget."""
+    """:func:`_variant_count` for a rack of two blanks (or one, which
+    :func:`_one_blank_variant_count` counts more simply): the ways by blanks spent (none,
+    one, two) are three running products, not a table by budget."""
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
