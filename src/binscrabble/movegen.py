@@ -449,8 +449,8 @@ class _Rack:
     realizations: dict[tuple[int, ...], list[tuple[int, ...]]]
     variant_counts: dict[int, int]
     #: For a rack of one blank, per option usage: the field its natural tiles fall one
-    #: short of, or -1 (:func:`_short_field`).
-    short_fields: dict[int, int] = field(default_factory=dict)
+    #: short of, or -1, and its number of ways to be shown (:func:`_one_blank_fields`).
+    short_fields: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -1928,15 +1928,22 @@ def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple
     return found
 
 
-def _short_field(rack: _Rack, usage: int) -> int:
-    """For a rack of one blank: the field an equation of option usage `usage` has one
-    square more of than the rack's natural tiles, whose squares then take the blank
-    (:func:`_one_blank_realizations`); -1 when there is none, or when the rack cannot show
-    the usage at all. Kept in :attr:`_Rack.short_fields`."""
+def _one_blank_fields(rack: _Rack, usage: int) -> tuple[int, int]:
+    """For a rack of one blank and an option usage: (the field the rack's natural tiles
+    fall one square short of, whose squares then take the blank, or -1; how many ways the
+    rack can show the usage, :func:`_variant_count`).
+
+    With a short field, the blank is on one of its squares (:func:`_one_blank_realizations`);
+    without one, on none or on any square of a field a blank may show (the running
+    products of :func:`_few_blanks_variant_count` folded into a sum). A usage short of more
+    than one tile, of two fields, or of a field no blank may show cannot be shown: (-1, 0).
+    Kept in :attr:`_Rack.short_fields`."""
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
     short_of = -1
+    short_squares = 0
+    anywhere = 0
     field = -1
     rest = usage
     while rest:
@@ -1946,13 +1953,19 @@ def _short_field(rack: _Rack, usage: int) -> int:
         if not used:
             continue
         short = used - counts[field] if natural[field] else used
-        if short > 0:
-            if short > 1 or short_of >= 0 or not designable[field]:
-                short_of = -1
-                break
+        if short <= 0:
+            if designable[field]:
+                anywhere += used
+        elif short > 1 or short_of >= 0 or not designable[field]:
+            found = rack.short_fields[usage] = (-1, 0)
+            return found
+        else:
             short_of = field
-    rack.short_fields[usage] = short_of
-    return short_of
+            short_squares = used
+    found = rack.short_fields[usage] = (
+        (short_of, short_squares) if short_of >= 0 else (-1, 1 + anywhere)
+    )
+    return found
 
 
 #: :func:`_realizations` by what they depend on (the rack's blanks, then per field: its
@@ -1974,7 +1987,8 @@ def _variant_count(rack: _Rack, usage: int) -> int:
     if not rack.blanks:
         found = 1
     elif rack.blanks == 1:
-        found = _one_blank_variant_count(rack, usage)
+        pair = rack.short_fields.get(usage)
+        found = (pair if pair is not None else _one_blank_fields(rack, usage))[1]
     elif rack.blanks == 2:
         found = _few_blanks_variant_count(rack, usage)
     else:
@@ -2009,39 +2023,9 @@ def _variant_count(rack: _Rack, usage: int) -> int:
     return found
 
 
-def _one_blank_variant_count(rack: _Rack, usage: int) -> int:
-    """:func:`_variant_count` for a rack of one blank: when the natural tiles of one field
-    fall one short, the blank is on one of its squares; else on none, or on any square of
-    a field a blank may show (:func:`_few_blanks_variant_count` with two running products
-    folded into a sum)."""
-    counts = rack.rack_counts
-    natural = rack.natural
-    designable = rack.designable
-    # Squares a blank may take when no field is short; the squares of the short field.
-    anywhere = 0
-    short_squares = -1
-    field = -1
-    rest = usage
-    while rest:
-        used = rest & _FIELD_MASK
-        rest >>= _FIELD_BITS
-        field += 1
-        if not used:
-            continue
-        lowest = used - counts[field] if natural[field] else used
-        if lowest <= 0:
-            if designable[field]:
-                anywhere += used
-        elif lowest > 1 or short_squares >= 0 or not designable[field]:
-            return 0
-        else:
-            short_squares = used
-    return short_squares if short_squares >= 0 else 1 + anywhere
-
-
 def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
     """:func:`_variant_count` for a rack of two blanks (or one, which
-    :func:`_one_blank_variant_count` counts more simply): the ways by blanks spent (none,
+    :func:`_one_blank_fields` counts more simply): the ways by blanks spent (none,
     one, two) are three running products, not a table by budget."""
     counts = rack.rack_counts
     natural = rack.natural
@@ -3621,7 +3605,7 @@ def _read_segment(
     one_blank = rack if rack is not None and rack.blanks == 1 else None
     realize = _searched_realizations if one_blank is None else _one_blank_realizations
     # With one blank, the field a group's usage is short of (every equation of a group has
-    # its usage): the blank is on one of that field's squares (see _short_field).
+    # its usage): the blank is on one of that field's squares (see _one_blank_fields).
     short = -1
     option_field = _OPTION_FIELD
     # What the rows need of the scoring tables (see _segment_scoring): per free square
@@ -3682,9 +3666,8 @@ def _read_segment(
         # and points: letter points times the word multiplier plus crossing scores),
         # then paired.
         if one_blank is not None:
-            short = one_blank.short_fields.get(usage, -2)
-            if short == -2:
-                short = _short_field(one_blank, usage)
+            pair = one_blank.short_fields.get(usage)
+            short = (pair if pair is not None else _one_blank_fields(one_blank, usage))[0]
         if free_positions is not last_positions or equals_slot != last_slot:
             last_positions = free_positions
             last_slot = equals_slot
