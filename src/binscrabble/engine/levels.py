@@ -6,7 +6,7 @@ terminal game writes opponents) and, for the players that think, followed by ``@
 their time per move: ``simulation@0.5``.
 
 The levels, weakest first, each shown by self-play to beat the one below it (docs/engine.md,
-Strength; max's edge over hard is small: 55.7% of 1,200 games):
+Strength; max's edge over hard is small: 54.7% of 1,600 games):
 
 - ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
   best-scoring one it sees;
@@ -129,9 +129,10 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name == "simulation":
         return _two_plies_for_the_win(seconds or 1.5, 6, table, seed, name)
     # max: the two-ply simulation for the win at the budget self-play measured it at:
-    # against equity (hard) it scored 55.7% of 1,200 games with our answer's exchanges (the
-    # eleventh session, Wilson 52.8-58.5%), 54.2% of 1,000 without them (51.2-57.3%) and
-    # 53.4% of 400 without them on the eleventh session's host. See docs/engine.md, Strength.
+    # against equity (hard) it scored 54.7% of 1,600 games with our answer's exchanges (the
+    # eleventh and twelfth sessions, Wilson 52.2-57.1%), 54.2% of 1,000 without them
+    # (51.2-57.3%) and 53.4% of 400 without them on the eleventh session's host. See
+    # docs/engine.md, Strength.
     return _two_plies_for_the_win(seconds or MAX_LEVEL_BUDGET, 6, table, seed, name)
 
 
@@ -145,8 +146,8 @@ def _two_plies_for_the_win(
     The opponent's reply in a rollout is a placement or a pass (``rollout_exchanges`` off:
     with exchanges in the replies as well, 400 games against equity gave 50.8% against
     50.7% and 53.4% without them); our answer, counted for its equity and not played, may
-    also be the best exchange (``answer_exchanges``, from the eleventh session: 55.7% of
-    1,200 games against equity; docs/engine.md, Strength)."""
+    also be the best exchange (``answer_exchanges``, from the eleventh session: 54.7% of
+    1,600 games against equity; docs/engine.md, Strength)."""
     return SimulationPlayer(
         budget=budget,
         candidates=candidates,
