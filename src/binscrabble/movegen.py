@@ -1928,6 +1928,24 @@ def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple
     return found
 
 
+def _field_uses(rack: _Rack, usage: int) -> list[tuple[int, int, int]]:
+    """Per rack field an option usage takes squares of, in field order: (the field, its
+    squares, how many of them the rack's natural tiles leave short: at most 0 when they
+    suffice). The walk the variant counts share (:func:`_variant_count`)."""
+    counts = rack.rack_counts
+    natural = rack.natural
+    uses = []
+    field = -1
+    rest = usage
+    while rest:
+        used = rest & _FIELD_MASK
+        rest >>= _FIELD_BITS
+        field += 1
+        if used:
+            uses.append((field, used, used - counts[field] if natural[field] else used))
+    return uses
+
+
 def _one_blank_fields(rack: _Rack, usage: int) -> tuple[int, int]:
     """For a rack of one blank and an option usage: (the field the rack's natural tiles
     fall one square short of, whose squares then take the blank, or -1; how many ways the
@@ -1938,29 +1956,19 @@ def _one_blank_fields(rack: _Rack, usage: int) -> tuple[int, int]:
     products of :func:`_few_blanks_variant_count` folded into a sum). A usage short of more
     than one tile, of two fields, or of a field no blank may show cannot be shown: (-1, 0).
     Kept in :attr:`_Rack.short_fields`."""
-    counts = rack.rack_counts
-    natural = rack.natural
     designable = rack.designable
     short_of = -1
     short_squares = 0
     anywhere = 0
-    field = -1
-    rest = usage
-    while rest:
-        used = rest & _FIELD_MASK
-        rest >>= _FIELD_BITS
-        field += 1
-        if not used:
-            continue
-        short = used - counts[field] if natural[field] else used
+    for rack_field, used, short in _field_uses(rack, usage):
         if short <= 0:
-            if designable[field]:
+            if designable[rack_field]:
                 anywhere += used
-        elif short > 1 or short_of >= 0 or not designable[field]:
+        elif short > 1 or short_of >= 0 or not designable[rack_field]:
             found = rack.short_fields[usage] = (-1, 0)
             return found
         else:
-            short_of = field
+            short_of = rack_field
             short_squares = used
     found = rack.short_fields[usage] = (
         (short_of, short_squares) if short_of >= 0 else (-1, 1 + anywhere)
@@ -1992,25 +2000,16 @@ def _variant_count(rack: _Rack, usage: int) -> int:
     elif rack.blanks == 2:
         found = _few_blanks_variant_count(rack, usage)
     else:
-        counts = rack.rack_counts
-        natural = rack.natural
         designable = rack.designable
         # Ways so far, by how many blanks are still unspent.
         ways = {rack.blanks: 1}
-        field = -1
-        rest = usage
-        while rest:
-            used = rest & _FIELD_MASK
-            rest >>= _FIELD_BITS
-            field += 1
-            if not used:
-                continue
-            if not designable[field]:
-                if natural[field] and used <= counts[field]:
-                    continue
+        for rack_field, used, short in _field_uses(rack, usage):
+            if not designable[rack_field]:
+                if short <= 0:
+                    continue  # natural tiles only, and enough of them
                 ways = {}
                 break
-            lowest = max(0, used - counts[field]) if natural[field] else used
+            lowest = max(0, short)
             spread: dict[int, int] = {}
             for budget, number in ways.items():
                 for size in range(lowest, min(used, budget) + 1):
@@ -2024,34 +2023,24 @@ def _variant_count(rack: _Rack, usage: int) -> int:
 
 
 def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
-    """:func:`_variant_count` for a rack of two blanks (or one, which
-    :func:`_one_blank_fields` counts more simply): the ways by blanks spent (none,
-    one, two) are three running products, not a table by budget."""
-    counts = rack.rack_counts
-    natural = rack.natural
+    """:func:`_variant_count` for a rack of two blanks (one is counted by
+    :func:`_one_blank_fields`): the ways by blanks spent (none, one, two) are three running
+    products, not a table by budget."""
     designable = rack.designable
     # The ways so far that spend no blank, one, two; and per field the ways to put 0, 1 or
     # 2 of its `used` squares on blanks: C(used, b) when the rack's natural tiles leave at
     # least b of them to blanks and a blank may show the field, else none.
     none_spent, one_spent, two_spent = 1, 0, 0
-    field = -1
-    rest = usage
-    while rest:
-        used = rest & _FIELD_MASK
-        rest >>= _FIELD_BITS
-        field += 1
-        if not used:
-            continue
-        lowest = used - counts[field] if natural[field] else used
+    for rack_field, used, lowest in _field_uses(rack, usage):
         if lowest <= 0:
-            if not designable[field]:
+            if not designable[rack_field]:
                 continue  # natural tiles only, and enough of them
             none_spent, one_spent, two_spent = (
                 none_spent,
                 none_spent * used + one_spent,
                 none_spent * (used * (used - 1) // 2) + one_spent * used + two_spent,
             )
-        elif lowest > 2 or not designable[field]:
+        elif lowest > 2 or not designable[rack_field]:
             return 0
         elif lowest == 1:
             none_spent, one_spent, two_spent = (
@@ -2061,8 +2050,6 @@ def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
             )
         else:
             none_spent, one_spent, two_spent = 0, 0, none_spent * (used * (used - 1) // 2)
-    if rack.blanks == 1:
-        return none_spent + one_spent
     return none_spent + one_spent + two_spent
 
 
