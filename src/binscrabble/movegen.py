@@ -417,6 +417,29 @@ class GeneratedMove:
         return f"<GeneratedMove {self.place!r} score={self.score}>"
 
 
+def _new_move(
+    squares: tuple[int, ...],
+    options: tuple[int, ...],
+    blanks: tuple[int, ...],
+    score: int,
+    text: str,
+    value: int,
+    direction: Direction,
+) -> GeneratedMove:
+    """A :class:`GeneratedMove`, its slots set here rather than by its ``__init__``: the
+    generator makes up to millions of moves a call, and calling a class whose
+    ``__init__`` is Python code costs more than a plain function call."""
+    move = object.__new__(GeneratedMove)
+    move.squares = squares
+    move.options = options
+    move.blanks = blanks
+    move.score = score
+    move.text = text
+    move.value = value
+    move.direction = direction
+    return move
+
+
 def sort_key(
     move: GeneratedMove,
 ) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -2194,19 +2217,9 @@ def _plain_moves(rows: list[_Row]) -> list[GeneratedMove]:
     """The moves of `rows` for a rack without blanks: one per row."""
     moves: list[GeneratedMove] = []
     append = moves.append
-    new = object.__new__
+    new_move = _new_move
     for squares, options, text, value, direction, score, _, _ in rows:
-        # A move made without GeneratedMove.__init__: calling a class whose __init__ is
-        # Python code costs a quarter of a move's making more than setting its slots here.
-        move = new(GeneratedMove)
-        move.squares = squares
-        move.options = options
-        move.blanks = ()
-        move.score = score
-        move.text = text
-        move.value = value
-        move.direction = direction
-        append(move)
+        append(new_move(squares, options, (), score, text, value, direction))
     return moves
 
 
@@ -2218,7 +2231,7 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
     moves: list[GeneratedMove] = []
     append = moves.append
     known = rack.realizations
-    new = object.__new__
+    new_move = _new_move
     for squares, options, text, value, direction, natural_score, losses, _ in rows:
         realizations = known.get(options)
         if realizations is None:
@@ -2227,15 +2240,7 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
             score = natural_score
             for position in blanks:
                 score -= losses[position][options[position]]
-            move = new(GeneratedMove)
-            move.squares = squares
-            move.options = options
-            move.blanks = blanks
-            move.score = score
-            move.text = text
-            move.value = value
-            move.direction = direction
-            append(move)
+            append(new_move(squares, options, blanks, score, text, value, direction))
     return moves
 
 
@@ -3585,7 +3590,7 @@ def _read_segment(
     direction = place[0]
     bingo = place[6]
     # Moves are made without GeneratedMove.__init__ (see _plain_moves).
-    new = object.__new__
+    new_move = _new_move
     known_realizations = rack.realizations if rack is not None else {}
     # What lists the blank squares of an equation the rack has not shown yet (see
     # _realizations: this segment's rows all go the same way).
@@ -3737,28 +3742,32 @@ def _read_segment(
                             score = natural_score
                             for position in blanks:
                                 score -= blank_losses[position][every_option[position]]
-                            move = new(GeneratedMove)
-                            move.squares = squares
-                            move.options = every_option
-                            move.blanks = blanks
-                            move.score = score
-                            move.text = whole_text
-                            move.value = value
-                            move.direction = direction
-                            append(move)
+                            append(
+                                new_move(
+                                    squares,
+                                    every_option,
+                                    blanks,
+                                    score,
+                                    whole_text,
+                                    value,
+                                    direction,
+                                )
+                            )
                     continue
                 if whole_moves:
                     # The move itself: no row to make and unpack again.
                     for second_text, second_options, second_points in second_read:
-                        move = new(GeneratedMove)
-                        move.squares = squares
-                        move.options = first_options + second_options
-                        move.blanks = ()
-                        move.score = gained + second_points
-                        move.text = text + second_text
-                        move.value = value
-                        move.direction = direction
-                        append(move)
+                        append(
+                            new_move(
+                                squares,
+                                first_options + second_options,
+                                (),
+                                gained + second_points,
+                                text + second_text,
+                                value,
+                                direction,
+                            )
+                        )
                     continue
                 for second_text, second_options, second_points in second_read:
                     append(
