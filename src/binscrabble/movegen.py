@@ -471,6 +471,10 @@ class _Rack:
     designable: tuple[bool, ...]
     realizations: dict[tuple[int, ...], list[tuple[int, ...]]]
     variant_counts: dict[int, int]
+    #: The rack's tile counts with guard bits (:attr:`_Context.rack_guarded`), and the
+    #: usage fields of the faces a blank may show, all bits set (see :func:`_one_blank_fields`).
+    guarded: int
+    designable_fields: int
     #: For a rack of one blank, per option usage: the field its natural tiles fall one
     #: short of, or -1, and its number of ways to be shown (:func:`_one_blank_fields`).
     short_fields: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -544,6 +548,9 @@ class _Context:
     #: Per (state, pending operations number, operand, its digit count, fixed text): where a
     #: partial stands after the text (:func:`_read_text`).
     readings: dict[tuple[int, int, int, int, str], _Reading] = field(default_factory=dict)
+    #: Per text of tiles: the side table of a side of those tiles alone (no free square),
+    #: the same for every rack: shared like the tables above (:func:`_enumerate_side`).
+    fixed_sides: dict[str, dict[int, _SideBucket]] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -621,7 +628,9 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         for option in range(OPTION_COUNT)
         if option != _EQUALS_OPTION and (natural[option] or designable[option])
     )
-    pending_tuples, pending_numbers, last_operations, pushes, readings = _arithmetic_tables(rules)
+    pending_tuples, pending_numbers, last_operations, pushes, readings, fixed_sides = (
+        _arithmetic_tables(rules)
+    )
     return _Context(
         rules=rules,
         rack_counts=tuple(counts),
@@ -662,12 +671,19 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
             designable=tuple(designable),
             realizations={},
             variant_counts={},
+            guarded=rack_guarded,
+            designable_fields=sum(
+                _FIELD_MASK << (_FIELD_BITS * face)
+                for face in range(len(FACES))
+                if designable[face]
+            ),
         ),
         pending_tuples=pending_tuples,
         pending_numbers=pending_numbers,
         last_operations=last_operations,
         pushes=pushes,
         readings=readings,
+        fixed_sides=fixed_sides,
     )
 
 
@@ -680,12 +696,13 @@ _ARITHMETIC_ENTRIES: Final = 1 << 17
 
 def _arithmetic_tables(rules: Rules) -> _ArithmeticTables:
     """The pending operations tables a context uses (:attr:`_Context.pending_tuples`,
-    ``pending_numbers``, ``last_operations``, ``pushes``, ``readings``), shared by every
-    context of these rules, across calls: they hold arithmetic only (what the operators do
-    under the rules' precedence and negatives, which parts are identity fragments), never
-    anything of the rack or the board, so each call starts with the pending operations the
-    earlier ones worked out. Kept per thread (a table is filled as it is used); a full one
-    is replaced for the contexts made afterwards, never cleared under one in use."""
+    ``pending_numbers``, ``last_operations``, ``pushes``, ``readings``, ``fixed_sides``),
+    shared by every context of these rules, across calls: they hold arithmetic only (what
+    the operators do under the rules' precedence and negatives, which parts are identity
+    fragments, what a side of tiles alone is worth), never anything of the rack or the
+    board, so each call starts with the pending operations the earlier ones worked out.
+    Kept per thread (a table is filled as it is used); a full one is replaced for the
+    contexts made afterwards, never cleared under one in use."""
     kept: dict[Rules, _ArithmeticTables] | None = getattr(_ARITHMETIC, "tables", None)
     if kept is None:
         kept = _ARITHMETIC.tables = {}
@@ -699,6 +716,7 @@ def _arithmetic_tables(rules: Rules) -> _ArithmeticTables:
             [None],
             _kept_tracked({}),
             _kept_tracked({}),
+            {},
         )
         found = kept[rules] = fresh
     return found
@@ -913,6 +931,7 @@ _ArithmeticTables = tuple[
     list[_LastOperations | None],
     dict[tuple[int, int, int, str], int],
     dict[tuple[int, int, int, int, str], _Reading],
+    "dict[str, dict[int, _SideBucket]]",
 ]
 
 
@@ -1175,8 +1194,16 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     cached = context.side_cache.get(items)
     if cached is not None:
         return cached
-    results: dict[int, _SideBucket] = {}
     item = items[-1]
+    # A side of tiles alone (one text: the shape merges neighbouring tiles) has no free
+    # square, so its table holds no rack usage and serves every rack: kept across calls,
+    # as the tiles of a board stay on the next ones.
+    if len(items) == 1 and type(item) is str:
+        cached = context.fixed_sides.get(item)
+        if cached is not None:
+            context.side_cache[items] = cached
+            return cached
+    results: dict[int, _SideBucket] = {}
     if type(item) is str and item[-1] != "0" and item[-1] != "1":
         # A side ends in a digit (RULES.md §6), so one whose fixed text ends in an
         # operator or NOT has no filling: its squares are not read (with two blanks such a
@@ -1306,7 +1333,13 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 else:
                     parts[kind].append(text + character)
     context.side_cache[items] = results
+    if len(items) == 1 and type(item) is str and len(context.fixed_sides) < _FIXED_SIDES:
+        context.fixed_sides[item] = results
     return results
+
+
+#: How many sides of tiles alone the tables of one rules keep (:attr:`_Context.fixed_sides`).
+_FIXED_SIDES: Final = 1 << 14
 
 
 def _narrowed_side(
@@ -1464,7 +1497,8 @@ def _join(
         else:
             known = [first_known, second_known]
     else:
-        known = [side_cache.get(side) for side in sides]
+        # (map: a comprehension is a function call of its own in CPython 3.11.)
+        known = list(map(side_cache.get, sides))
     if not known:
         pass  # the two enumerated sides above
     elif reach is None and None not in known:
@@ -1781,7 +1815,24 @@ def _segment_groups(
         equals_places = _equals_places(items)
     equals_sides = context.equals_sides or context
     splits = context.splits
+    # The new `=` ends the side before it, which must end with a digit, and starts the one
+    # after it, which must start with an operand (see _OPERAND_START_OPTIONS): a place
+    # beside a square or a tile that cannot is not joined (one of its sides has no filling).
+    can_end = context.wanted & _OPERAND_END_OPTIONS
+    can_start = context.wanted & _OPERAND_START_OPTIONS
     for position, free_index in equals_places:
+        before = items[position - 1]
+        if type(before) is str:
+            if before[-1] in _CANNOT_END:
+                continue
+        elif not before & can_end:  # type: ignore[operator]
+            continue
+        after = items[position + 1]
+        if type(after) is str:
+            if after[0] in _CANNOT_START:
+                continue
+        elif not after & can_start:  # type: ignore[operator]
+            continue
         if not fixed_equals:
             # The new `=` cuts the shape into its two sides.
             complete = (
@@ -1978,25 +2029,37 @@ def _one_blank_fields(rack: _Rack, usage: int) -> tuple[int, int]:
     without one, on none or on any square of a field a blank may show (the running
     products of :func:`_few_blanks_variant_count` folded into a sum). A usage short of more
     than one tile, of two fields, or of a field no blank may show cannot be shown: (-1, 0).
-    Kept in :attr:`_Rack.short_fields`."""
-    designable = rack.designable
-    short_of = -1
-    short_squares = 0
-    anywhere = 0
-    for rack_field, used, short in _field_uses(rack, usage):
-        if short <= 0:
-            if designable[rack_field]:
-                anywhere += used
-        elif short > 1 or short_of >= 0 or not designable[rack_field]:
-            found = rack.short_fields[usage] = (-1, 0)
-            return found
+    Kept in :attr:`_Rack.short_fields`.
+
+    Read from the guarded difference of the rack and the usage (see :func:`_deficit`), not
+    field by field: a field short of tiles has lost its guard bit, and holds 15 when it is
+    short of exactly one.
+    """
+    difference = rack.guarded - usage
+    short = ~difference & _GUARDS
+    if short:
+        shift = short.bit_length() - _FIELD_BITS
+        if (
+            short == _GUARD << shift
+            and difference >> shift & _FIELD_MASK == _GUARD - 1
+            and rack.designable[shift // _FIELD_BITS]
+        ):
+            found = (shift // _FIELD_BITS, usage >> shift & _FIELD_MASK)
         else:
-            short_of = rack_field
-            short_squares = used
-    found = rack.short_fields[usage] = (
-        (short_of, short_squares) if short_of >= 0 else (-1, 1 + anywhere)
-    )
+            found = (-1, 0)
+    else:
+        # The squares of the fields a blank may show: their fields summed by one
+        # multiplication, which adds every field into the top one (a usage takes at most
+        # a rack's tiles, far below a field's 31: no field carries into the next).
+        anywhere = (usage & rack.designable_fields) * _FIELD_ONES >> _TOP_FIELD_SHIFT & _FIELD_MASK
+        found = (-1, 1 + anywhere)
+    rack.short_fields[usage] = found
     return found
+
+
+#: One in every usage field: a usage times this holds the sum of its fields in the top one.
+_FIELD_ONES: Final = sum(1 << (_FIELD_BITS * field) for field in range(_BLANK_FIELD + 1))
+_TOP_FIELD_SHIFT: Final = _FIELD_BITS * _BLANK_FIELD
 
 
 #: :func:`_realizations` by what they depend on (the rack's blanks, then per field: its
@@ -2580,6 +2643,12 @@ def _search(
     rack_size = len(rack)
     if equals_count > 1 and not rules.rotated_equals:
         rack_size -= equals_count - 1
+    # Where the new `=` may go among a segment's first `k` squares when they are free
+    # squares that cross nothing (see the walk below): any but the first.
+    leading_places: list[list[tuple[int, int]]] = [
+        [(index, index) for index in range(1, lead)] if equals_bit else []
+        for lead in range(rack_size + 1)
+    ]
     bingo = rules.bingo_bonus
     full_rack = rules.rack_size
     parallel = rules.parallel_numbers
@@ -2762,7 +2831,10 @@ def _search(
                 texts.append(None)
             # The next anchor at or after the start (anchors end with _PAST_LINE).
             next_anchor = 0
-            for start in range(SIZE):
+            # No segment starting more free squares before the line's first anchor than the
+            # rack can fill reaches it: the walk starts no earlier (see below).
+            first_start = anchors[0] - rack_size
+            for start in range(first_start if first_start > 0 else 0, SIZE):
                 # (At start 0 this reads the sentinel, texts[-1].)
                 if texts[start - 1] is not None:
                     continue
@@ -2786,31 +2858,34 @@ def _search(
                 # squares at least (a digit, `=`, a digit), the segment must reach the first
                 # anchor (so it touches the board) and the first key square at or after
                 # `start`.
-                shortest = anchors[next_anchor]
-                if shortest < start + 2:
-                    shortest = start + 2
+                anchor = anchors[next_anchor]
+                shortest = anchor if anchor >= start + 2 else start + 2
                 if direction_keys is not None:
                     need = next((index for index in line_keys if index >= start), SIZE)
                     if need == SIZE:
                         break
                     if need > shortest:
                         shortest = need
-                free = 0
+                # The squares before the anchor are free and cross nothing, so they allow
+                # every option: their part of the walk below is written at once (the
+                # segment cannot end before the anchor), and the walk goes on from it.
+                lead = anchor - start
+                free = lead
                 touches = False
                 # An equation needs an `=`: one on the board, or a free square the rack's
                 # `=` (or a blank) may take.
-                may_equal = False
+                may_equal = lead > 0 and equals_bit != 0
                 # The segment's shape (see _emit_segment), grown square by square: the
                 # segments from one start are each other's beginnings.
-                items: list[str | int] = []
+                items: list[str | int] = [_ALL_OPTIONS] * lead
                 # Where the new `=` may go (see _segment_groups), and whether a tile of
                 # the segment is an `=`.
-                equals_places: list[tuple[int, int]] = []
+                equals_places = leading_places[lead][:]
                 fixed_equals = False
                 # Whether the last item is tiles, and their text (neighbouring tiles join).
                 after_tile = False
                 block = ""
-                for end in range(start, SIZE):
+                for end in range(anchor, SIZE):
                     text = texts[end]
                     if text is None:
                         free += 1
