@@ -505,7 +505,7 @@ class _Context:
     side_cache: dict[tuple[str | int, ...], dict[int, _SideBucket]]
     splits: dict[tuple[str | int, ...], list[tuple[str | int, ...]] | None]
     layouts: dict[tuple[str | int, ...], tuple[int, ...]]
-    frontiers: dict[tuple[str | int, ...], list[_Partial]]
+    frontiers: dict[tuple[str | int, ...], _Frontier]
     steps: dict[tuple[int, int], list[_Step]]
     #: Per mask, :func:`_steps` for every state; and only the steps into an accepting
     #: state (a side's last square).
@@ -530,8 +530,8 @@ class _Context:
     #: this context's own (or no `=` can be added).
     equals_sides: _Context | None = None
     #: Per usage bucket of a side table (by ``id``: every bucket lives in a side cache as long
-    #: as the context), its groups by the blanks each needs alone (:func:`_deficit_levels`).
-    deficit_levels: dict[int, list[list[tuple[int, _KindParts]]]] = field(default_factory=dict)
+    #: as the context), its usages by the blanks each needs alone (:func:`_deficit_levels`).
+    deficit_levels: dict[int, list[list[int]]] = field(default_factory=dict)
     #: The pending operations tuples met, each once, by number (a partial holds the number,
     #: see :data:`_Partial`; 0 is nothing pending), and the number of each tuple.
     pending_tuples: list[_Pending] = field(default_factory=lambda: [_NO_PENDING])
@@ -545,9 +545,9 @@ class _Context:
     #: the pending operations once the operator follows (:func:`_pushed`), -1 when a step
     #: fails.
     pushes: dict[tuple[int, int, int, str], int] = field(default_factory=dict)
-    #: Per (state, pending operations number, operand, its digit count, fixed text): where a
-    #: partial stands after the text (:func:`_read_text`).
-    readings: dict[tuple[int, int, int, int, str], _Reading] = field(default_factory=dict)
+    #: Per (state, pending operations number, operand, fixed text): where a partial stands
+    #: after the text (:func:`_read_text`).
+    readings: dict[tuple[int, int, int, str], _Reading] = field(default_factory=dict)
     #: Per text of tiles: the side table of a side of those tiles alone (no free square),
     #: the same for every rack: shared like the tables above (:func:`_enumerate_side`).
     fixed_sides: dict[str, dict[int, _SideBucket]] = field(default_factory=dict)
@@ -555,8 +555,14 @@ class _Context:
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
 #: those with none, and those with one allowed (or more, under ``identity_chains``).
-#: Fillings whose fragments the rules forbid are left out.
+#: Fillings whose fragments the rules forbid are left out. A kind without fillings (most
+#: groups have one kind only) is :data:`_NO_TEXTS`, not a list of its own.
 _KindParts = tuple[list[str], list[str]]
+#: No fillings: shared by every group that lacks a kind (a heavy call makes 10,000-25,000
+#: groups, and each list more is one more object to free at the call's end). Read as a
+#: list, and a tuple so that nothing can add to it: a group's first filling of a kind
+#: replaces it with a list of its own (see _enumerate_side).
+_NO_TEXTS: Final = cast("list[str]", ())
 # A side's fillings of one value, grouped by option usage: fillings that use the same
 # tiles fit the rack together with exactly the same partners, so pairs are checked once.
 _SideBucket = dict[int, _KindParts]
@@ -749,30 +755,45 @@ def _deficit(context: _Context, usage: int) -> int:
     return found
 
 
-#: A partial side: (automaton state, text, option usage, blanks needed, pending operations
-#: (by their number in :attr:`_Context.pending_tuples`: a number hashes and compares at
-#: once, where a tuple of tuples is hashed anew at every lookup), the operand being read, its
-#: digit count). The pending operations are the identity marks
-#: of what is written (see :func:`_pushed`), then (left operand, operator, the left operand's
-#: value if it is a bare literal or -1) for each operator still waiting for its right
-#: operand, weakest first (a shunting-yard stack: an operator first applies every pending
-#: one at least as strong, so there is at most one per precedence level). The side's value
-#: is thus worked out as it is written, each step once for every side sharing it, and a
-#: step that fails (a negative difference, an inexact division) drops every side that
-#: starts with it.
+#: A partial side: (automaton state, text, option usage, pending operations (by their number
+#: in :attr:`_Context.pending_tuples`: a number hashes and compares at once, where a tuple of
+#: tuples is hashed anew at every lookup), the operand being read). After NOT the operand
+#: is kept complemented, as NOT will read it (:data:`_CHARACTER_EFFECTS`), so that no digit
+#: count is needed: ``~c`` over `d` digits, then a digit ``a``, read
+#: ``~(2c + a) = 2 * ~c + (1 - a)`` over `d + 1`. (The blanks its usage needs are
+#: :func:`_deficit`'s: a blank is spent only once the natural tiles of its kind are.) The
+#: pending operations are the identity marks of what is written (see :func:`_pushed`), then
+#: (left operand, operator, the left operand's value if it is a bare literal or -1) for each
+#: operator still waiting for its right operand, weakest first (a shunting-yard stack: an
+#: operator first applies every pending one at least as strong, so there is at most one per
+#: precedence level). The side's value is thus worked out as it is written, each step once
+#: for every side sharing it, and a step that fails (a negative difference, an inexact
+#: division) drops every side that starts with it.
 _Pending = tuple[Any, ...]
-_Partial = tuple[int, str, int, int, int, int, int]
+_Partial = tuple[int, str, int, int, int]
+#: A frontier (:func:`_frontier`): its partials' fields one after the other in one flat list,
+#: _PARTIAL_FIELDS a partial, not a tuple per partial. A heavy call keeps 60,000-80,000
+#: partials, and freeing a tuple for each at the call's end, long after it was made, misses
+#: the caches (see docs/movegen.md). The partials are read back by ``zip`` of one iterator
+#: over the list, once per field (``fields = iter(frontier)``, ``zip(fields, fields, fields,
+#: fields, fields)``): it makes one tuple and, as each is unpacked at once, reuses it.
+_Frontier = list[Any]
+_PARTIAL_FIELDS: Final = 5
+#: The frontier before a side's first item: the empty side.
+_START: Final[list[Any]] = [_EXPECT, "", 0, 0, 0]
+
+
 #: A side's identity marks: how many fragments (0, 1, or 2 for "more than one") times
 #: _ONE_FRAGMENT, plus the switches they need as bits.
 _ONE_FRAGMENT: Final = 8
 _TWO_FRAGMENTS: Final = 16
 _NO_PENDING: Final[_Pending] = (0,)
-#: What a character does to the value: a digit (the operand is multiplied and added to,
-#: and grows by some digits: a rotated `=` adds two), NOT, or a binary operator.
+#: What a character does to the value: a digit (the operand is multiplied and added to: a
+#: rotated `=` adds two digits), NOT, or a binary operator.
 _DIGITS, _NOT_SIGN, _OPERATOR = 0, 1, 2
-#: (field shift, natural tiles, blank may show it, the step by a natural tile, the step by
-#: a blank): the steps as :func:`_usable_steps` lists them (:data:`_UsableStep`), made once.
-_Step = tuple[int, int, bool, "_UsableStep", "_UsableStep"]
+#: (field shift, natural tiles, blank may show it, the step): the step as :func:`_usable_steps`
+#: lists it (:data:`_UsableStep`), made once.
+_Step = tuple[int, int, bool, "_UsableStep"]
 #: A free square's character in a side's text: the face, or ``R`` for a rotated `=` (it
 #: reads ``11``, two characters, which would make positions ambiguous).
 _SIDE_CHARACTERS: Final = (*FACES, "R")
@@ -784,12 +805,14 @@ _OPTION_OF_CHARACTER: Final = {
 #: the new `=` (``=``, which shows in no side).
 _EQUALS_CHARACTER: Final = "="
 _CHARACTER_OPTIONS: Final = tuple(enumerate(_SIDE_CHARACTERS))
+#: (effect, multiplier, addend); after NOT a digit's addend is complemented (``multiplier -
+#: 1 - addend``: see :data:`_Partial`).
 _CHARACTER_EFFECTS: Final = {
-    "0": (_DIGITS, 2, 0, 1),
-    "1": (_DIGITS, 2, 1, 1),
-    "R": (_DIGITS, 4, 3, 2),
-    "~": (_NOT_SIGN, 1, 0, 0),
-    **{symbol: (_OPERATOR, 1, 0, 0) for symbol in _BINARY},
+    "0": (_DIGITS, 2, 0),
+    "1": (_DIGITS, 2, 1),
+    "R": (_DIGITS, 4, 3),
+    "~": (_NOT_SIGN, 1, 0),
+    **{symbol: (_OPERATOR, 1, 0) for symbol in _BINARY},
 }
 #: One way to fill a segment: (options of its free squares, the run's text, its value,
 #: option usage).
@@ -889,9 +912,9 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
     """The options a free square of `mask` may show after `state`, with what each needs.
 
     Each is (its rack field's shift, how many natural tiles of it the rack holds (0 when
-    none may show it), whether a blank may show it, and the step as a natural tile and as a
-    blank: (character in the side's text, next state, one of that field, 0 or 1 blank, and
-    what it does to the value: :data:`_CHARACTER_EFFECTS`)). Cached per (state, mask): the
+    none may show it), whether a blank may show it, and the step: (character in the side's
+    text, next state, one of that field, and what it does to the value:
+    :data:`_CHARACTER_EFFECTS`)). Cached per (state, mask): the
     search asks this once per partial.
     """
     key = (state, mask)
@@ -906,14 +929,15 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
             shift = _OPTION_SHIFT[option]
             natural = context.rack_counts[_OPTION_FIELD[option]] if context.natural[option] else 0
             character = _SIDE_CHARACTERS[option]
-            effects = _CHARACTER_EFFECTS[character]
+            effect, multiplier, addend = _CHARACTER_EFFECTS[character]
+            if effect == _DIGITS and state in _NEGATING:
+                addend = multiplier - 1 - addend
             found.append(
                 (
                     shift,
                     natural,
                     context.designable[option],
-                    (character, next_state, 1 << shift, 0, *effects),
-                    (character, next_state, 1 << shift, 1, *effects),
+                    (character, next_state, 1 << shift, effect, multiplier, addend),
                 )
             )
         context.steps[key] = found
@@ -921,80 +945,74 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
 
 
 #: Where a partial stands after fixed text (see :func:`_read_text`): (automaton state, pending
-#: operations number, the operand being read, its digit count), or () when the text cannot
-#: follow.
-_Reading = tuple[int, int, int, int] | tuple[()]
+#: operations number, the operand being read), or () when the text cannot follow.
+_Reading = tuple[int, int, int] | tuple[()]
 #: The tables of pending operations of one rules (:func:`_arithmetic_tables`).
 _ArithmeticTables = tuple[
     list[_Pending],
     dict[_Pending, int],
     list[_LastOperations | None],
     dict[tuple[int, int, int, str], int],
-    dict[tuple[int, int, int, int, str], _Reading],
+    dict[tuple[int, int, int, str], _Reading],
     "dict[str, dict[int, _SideBucket]]",
 ]
 
 
-def _read_text(
-    context: _Context, state: int, pending: int, current: int, width: int, text: str
-) -> _Reading:
-    """Where a partial standing at (`state`, `pending`, `current`, `width`) stands once fixed
-    text (tiles on the board) follows; () when that cannot be."""
+#: What a digit symbol adds to the operand (after NOT, complemented: see :data:`_Partial`).
+_BITS: Final = {"0": 0, "1": 1}
+_NOT_BITS: Final = {"0": 1, "1": 0}
+
+
+def _read_text(context: _Context, state: int, pending: int, current: int, text: str) -> _Reading:
+    """Where a partial standing at (`state`, `pending`, `current`) stands once fixed text
+    (tiles on the board) follows; () when that cannot be."""
     steps = _SYMBOL_STEPS[context.rules.leading_zeros]
     for symbol in text:
         next_state = steps[state][symbol]
         if next_state == _DEAD:
             return ()
         if symbol == "0" or symbol == "1":
-            current = current * 2 + (symbol == "1")
-            width += 1
+            # (NOT's digits complemented: see _Partial.)
+            bits = _NOT_BITS if next_state == _NOT_DIGITS else _BITS
+            current = current * 2 + bits[symbol]
         elif symbol != "~":
-            if state != _NOT_DIGITS:
-                operand = literal = current
-            else:
-                operand = ((1 << width) - 1) ^ current
-                literal = -1
+            # NOT's operand is never a bare literal.
+            literal = current if state != _NOT_DIGITS else -1
+            operand = current
             found = context.pushes.get((pending, operand, literal, symbol))
             if found is None:
                 found = _pushed(context, pending, operand, literal, symbol)
             if found < 0:
                 return ()
             pending = found
-            current = width = 0
+            current = 0
         state = next_state
-    return (state, pending, current, width)
+    return (state, pending, current)
 
 
 #: A step the rack allows after a given usage (see :func:`_usable_steps`): (character,
-#: next state, the usage after it, the blanks needed after it, what it does, multiplier,
-#: addend, digits). In :data:`_Step`, one of its rack field and 1 when a blank must show it
-#: stand for the usage and the blanks after it.
-_UsableStep = tuple[str, int, int, int, int, int, int, int]
+#: next state, the usage after it, what it does, multiplier, addend). In :data:`_Step`, one
+#: of its rack field stands for the usage after it.
+_UsableStep = tuple[str, int, int, int, int, int]
 
 
-def _usable_steps(steps: list[_Step], usage: int, needed: int, blanks: int) -> list[_UsableStep]:
-    """The steps (see :func:`_steps`) the rack still allows once `usage` is spent (which
-    needs `needed` of the rack's `blanks`): by a natural tile while one of its kind is
-    left, else by a blank when one is left.
+def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_UsableStep]:
+    """The steps (see :func:`_steps`) the rack still allows once `usage` is spent: by a
+    natural tile while one of its kind is left, else by a blank when one is left.
 
-    Each carries the usage and blanks needed after it, added here once per usage rather
+    Each carries the usage after it, added here once per usage rather
     than by every partial that takes the step (usages take up to 60 bits, and CPython makes
     a new object for any arithmetic on such ints).
     """
     found = []
-    blank_left = needed < blanks
-    for shift, natural, blank_may, by_natural, by_blank in steps:
-        if usage >> shift & _FIELD_MASK < natural:
-            step, needed_after = by_natural, needed
-        elif blank_may and blank_left:
-            # Only a blank can show this one more time.
-            step, needed_after = by_blank, needed + 1
-        else:
-            continue
-        character, next_state, one, _, effect, multiplier, addend, digits = step
-        found.append(
-            (character, next_state, usage + one, needed_after, effect, multiplier, addend, digits)
-        )
+    # (Without blanks on the rack, what a usage needs need not be looked up.)
+    blanks = context.blanks
+    blank_left = blanks and _deficit(context, usage) < blanks
+    for shift, natural, blank_may, step in steps:
+        # By a natural tile, or else only a blank can show this one more time.
+        if usage >> shift & _FIELD_MASK < natural or (blank_may and blank_left):
+            character, next_state, one, effect, multiplier, addend = step
+            found.append((character, next_state, usage + one, effect, multiplier, addend))
     return found
 
 
@@ -1009,34 +1027,29 @@ _IS_ACCEPTING: Final = tuple(state in _ACCEPTING for state in range(_DEAD + 1))
 _LastStep = tuple[str, int, int, int]
 
 
-def _usable_last_steps(
-    steps: list[_Step], usage: int, needed: int, blanks: int, negating: bool
-) -> list[_LastStep]:
+def _usable_last_steps(context: _Context, steps: list[_Step], usage: int) -> list[_LastStep]:
     """The steps of :func:`_usable_steps` onto a side's last square, all digits: what the
-    last operand needs of each. After NOT (`negating`) the operand read so far is
-    complemented, and so is each step's addend: NOT's digits ``c`` then ``a`` (``d``
-    digits) read ``~(c * 2 ** d + a) = ~c * 2 ** d + (2 ** d - 1 - a)`` over their width.
-    """
+    last operand needs of each (after NOT, complemented: see :data:`_Partial`)."""
     found = []
-    blank_left = needed < blanks
-    for shift, natural, blank_may, by_natural, _ in steps:
+    # (Without blanks on the rack, what a usage needs need not be looked up.)
+    blanks = context.blanks
+    blank_left = blanks and _deficit(context, usage) < blanks
+    for shift, natural, blank_may, step in steps:
         if not (usage >> shift & _FIELD_MASK < natural or (blank_may and blank_left)):
             continue
-        # (The usage after a step is the same whether a natural tile or a blank shows it.)
-        character, _, one, _, _, multiplier, addend, _ = by_natural
-        found.append(
-            (character, usage + one, multiplier, multiplier - 1 - addend if negating else addend)
-        )
+        character, _, one, _, multiplier, addend = step
+        found.append((character, usage + one, multiplier, addend))
     return found
 
 
 #: Per (run of fixed digits, leading_zeros): the state after it from each state, its
 #: length and its value (the same runs recur in every call on a board).
-_DIGIT_RUNS: dict[tuple[str, bool], tuple[tuple[int, ...], int, int]] = _kept_tracked({})
+_DIGIT_RUNS: dict[tuple[str, bool], tuple[tuple[int, ...], int, int, int]] = _kept_tracked({})
 
 
-def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, int]:
-    """A run of fixed digits: the state after it from each state, its length, its value."""
+def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, int, int]:
+    """A run of fixed digits: the state after it from each state, its length, its value, and
+    its value complemented (read as NOT's digits, see :data:`_Partial`)."""
     run = (digits, leading_zeros)
     known = _DIGIT_RUNS.get(run)
     if known is None:
@@ -1046,6 +1059,7 @@ def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, 
             tuple(_feed(state, digits, leading_zeros) for state in range(_DEAD + 1)),
             len(digits),
             int(digits, 2),
+            (1 << len(digits)) - 1 - int(digits, 2),
         )
     return known
 
@@ -1057,63 +1071,66 @@ def _digit_run(digits: str, leading_zeros: bool) -> tuple[tuple[int, ...], int, 
 _SHARED_READINGS: Final = 128
 
 
-def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]:
+def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
     """Every grammatical partial side over the shape `items`, as the rack allows.
 
     A partial (:data:`_Partial`) carries its text, usage and the value of what is written
-    so far. In the text a free square is one character (a rotated `=` is ``R``:
-    :data:`_SIDE_CHARACTERS`), so where each free square's option is can be read back from
-    the text. Frontiers are cached by shape prefix, so sides that start alike (very common:
-    most begin with a few free squares) share the work of their common beginning.
+    so far; a frontier holds them flat (:data:`_Frontier`). In the text a free square is
+    one character (a rotated `=` is ``R``: :data:`_SIDE_CHARACTERS`), so where each free
+    square's option is can be read back from the text. Frontiers are cached by shape
+    prefix, so sides that start alike (very common: most begin with a few free squares)
+    share the work of their common beginning.
     """
     cache = context.frontiers
-    found = cache.get(items)
-    if found is not None:
-        return found
-    found = []
-    append = found.append
+    known = cache.get(items)
+    if known is not None:
+        return known
+    # Each partial's fields go in as a tuple that the list copies and drops at once, while
+    # it is still in the caches (see _Frontier).
+    found: _Frontier = []
+    extend = found.extend
     item = items[-1]
-    parent = _frontier(context, items[:-1]) if len(items) > 1 else [(_EXPECT, "", 0, 0, 0, 0, 0)]
+    parent = _frontier(context, items[:-1]) if len(items) > 1 else _START
+    # (The frontier's partials, see _Frontier.)
+    fields = iter(parent)
     if type(item) is str:
         if item.isdigit():
             # Digits only (the commonest fixed text): the operand grows, nothing is reduced.
-            after, digits, digits_value = _digit_run(item, context.rules.leading_zeros)
-            for state, text, usage, needed, pending, current, width in parent:
+            after, digits, digits_value, complement = _digit_run(item, context.rules.leading_zeros)
+            for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
+                fields, fields, fields, fields, fields
+            ):
                 state = after[state]
                 if state != _DEAD:
-                    append(
-                        (
-                            state,
-                            text + item,
-                            usage,
-                            needed,
-                            pending,
-                            (current << digits) + digits_value,
-                            width + digits,
-                        )
+                    current = (current << digits) + (
+                        complement if state == _NOT_DIGITS else digits_value
                     )
-        elif len(parent) < _SHARED_READINGS:
-            for state, text, usage, needed, pending, current, width in parent:
-                read = _read_text(context, state, pending, current, width, item)
+                    extend((state, text + item, usage, pending, current))
+        elif len(parent) < _SHARED_READINGS * _PARTIAL_FIELDS:
+            for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
+                fields, fields, fields, fields, fields
+            ):
+                read = _read_text(context, state, pending, current, item)
                 if read:
-                    state, pending, current, width = read
-                    append((state, text + item, usage, needed, pending, current, width))
+                    state, pending, current = read
+                    extend((state, text + item, usage, pending, current))
         else:
             # Partials that stand alike before the text (many differ only in their text and
             # usage) read it alike: each reading is worked out once per context.
             readings = context.readings
-            for state, text, usage, needed, pending, current, width in parent:
-                reading_key = (state, pending, current, width, item)
+            for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
+                fields, fields, fields, fields, fields
+            ):
+                reading_key = (state, pending, current, item)
                 reading = readings.get(reading_key)
                 if reading is None:
                     reading = readings[reading_key] = _read_text(
-                        context, state, pending, current, width, item
+                        context, state, pending, current, item
                     )
                 if reading:
-                    state, pending, current, width = reading
-                    append((state, text + item, usage, needed, pending, current, width))
+                    state, pending, current = reading
+                    extend((state, text + item, usage, pending, current))
     else:
-        blanks = context.blanks
         pushes = context.pushes
         mask = cast(int, item)
         by_state = context.steps_by_state.get(mask)
@@ -1126,43 +1143,32 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
             usable_by_state = context.usable_steps[mask] = [{} for _ in range(_DEAD + 1)]
         # Module constants as locals: the loop below is the hottest of the search.
         digit_effect, operator_effect, not_digits = _DIGITS, _OPERATOR, _NOT_DIGITS
-        for state, text, usage, needed, pending, current, width in parent:
+        for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
+            fields, fields, fields, fields, fields
+        ):
             operand = -1
             # Only the steps the rack still allows after this usage (most partials share
             # their usage with many others, and most steps fail once tiles run out).
             usable = usable_by_state[state]
             steps = usable.get(usage)
             if steps is None:
-                steps = usable[usage] = _usable_steps(by_state[state], usage, needed, blanks)
-            for (
-                character,
-                next_state,
-                next_usage,
-                next_needed,
-                effect,
-                multiplier,
-                addend,
-                digits,
-            ) in steps:
+                steps = usable[usage] = _usable_steps(context, by_state[state], usage)
+            for character, next_state, next_usage, effect, multiplier, addend in steps:
                 if effect == digit_effect:
-                    append(
+                    extend(
                         (
                             next_state,
                             text + character,
                             next_usage,
-                            next_needed,
                             pending,
                             current * multiplier + addend,
-                            width + digits,
                         )
                     )
                 elif effect == operator_effect:
                     if operand < 0:
-                        if state != not_digits:
-                            operand = literal = current
-                        else:
-                            operand = ((1 << width) - 1) ^ current
-                            literal = -1
+                        # (NOT's operand, complemented already, is never a bare literal.)
+                        operand = current
+                        literal = current if state != not_digits else -1
                     # Partials with equal pending operations and operand push alike (their
                     # texts differ): on the heavy positions three pushes in five repeat
                     # one made before, so each is worked out once per context (a failed
@@ -1171,11 +1177,9 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> list[_Partial]
                     if pushed is None:
                         pushed = _pushed(context, pending, operand, literal, character)
                     if pushed >= 0:
-                        append(
-                            (next_state, text + character, next_usage, next_needed, pushed, 0, 0)
-                        )
+                        extend((next_state, text + character, next_usage, pushed, 0))
                 else:
-                    append((next_state, text + character, next_usage, next_needed, pending, 0, 0))
+                    extend((next_state, text + character, next_usage, pending, 0))
     cache[items] = found
     return found
 
@@ -1219,16 +1223,20 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         ending = item if isinstance(item, str) else ""
         digit_end = len(items) > 1 and ending.isdigit() and items not in context.frontiers
         if digit_end:
-            after, digits, digits_value = _digit_run(ending, context.rules.leading_zeros)
+            after, digits, digits_value, complement = _digit_run(
+                ending, context.rules.leading_zeros
+            )
         memo = context.last_operations
         is_accepting, not_digits = _IS_ACCEPTING, _NOT_DIGITS
-        for state, text, usage, _, pending, current, width in _frontier(
-            context, items[:-1] if digit_end else items
+        fields = iter(_frontier(context, items[:-1] if digit_end else items))
+        for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
+            fields, fields, fields, fields, fields
         ):
             if digit_end:
                 state = after[state]
-                current = (current << digits) + digits_value
-                width += digits
+                current = (current << digits) + (
+                    complement if state == not_digits else digits_value
+                )
                 text += ending
             if not is_accepting[state]:
                 continue
@@ -1240,7 +1248,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
             if state == not_digits:
-                current ^= (1 << width) - 1
+                # NOT's operand (complemented already) is never a bare literal.
                 neutral = -1
             kind = kind_with if current == neutral else kind_other
             if kind < 0:
@@ -1257,15 +1265,19 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     continue
             bucket = results.get(value)
             if bucket is None:
-                results[value] = {usage: ([], [text]) if kind else ([text], [])}
+                results[value] = {usage: (_NO_TEXTS, [text]) if kind else ([text], _NO_TEXTS)}
                 continue
             parts = bucket.get(usage)
             if parts is None:
-                bucket[usage] = ([], [text]) if kind else ([text], [])
+                bucket[usage] = (_NO_TEXTS, [text]) if kind else ([text], _NO_TEXTS)
             else:
-                parts[kind].append(text)
+                texts = parts[kind]
+                if texts:
+                    texts.append(text)
+                else:
+                    # The group's first filling of this kind: its own list.
+                    bucket[usage] = (parts[0], [text]) if kind else ([text], parts[1])
     else:
-        blanks = context.blanks
         mask = cast(int, item)
         by_state = context.last_steps.get(mask)
         if by_state is None:
@@ -1278,13 +1290,14 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(_DEAD + 1)]
         is_negating = _IS_NEGATING
         memo = context.last_operations
-        for state, text, usage, needed, pending, current, width in _frontier(context, items[:-1]):
+        fields = iter(_frontier(context, items[:-1]))
+        for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
+            fields, fields, fields, fields, fields
+        ):
             usable = usable_by_state[state]
             steps = usable.get(usage)
             if steps is None:
-                steps = usable[usage] = _usable_last_steps(
-                    by_state[state], usage, needed, blanks, state in _NEGATING
-                )
+                steps = usable[usage] = _usable_last_steps(context, by_state[state], usage)
             if not steps:
                 continue
             # The last operand meets the strongest waiting operation first, then each
@@ -1297,9 +1310,8 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
             if is_negating[state]:
-                # The operand is NOT's digits: complemented here, and the steps carry
-                # complemented digits (_usable_last_steps); never a bare literal.
-                current ^= (1 << width) - 1
+                # The operand is NOT's digits (complemented already, and the steps add
+                # complemented digits): never a bare literal.
                 neutral = -1
             for character, next_usage, multiplier, addend in steps:
                 operand = current * multiplier + addend
@@ -1318,20 +1330,31 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                             break
                     if value is None:
                         continue
-                # A new value or usage group gets its lists made with its first filling.
+                # A new value or usage group gets its list made with its first filling (as
+                # above).
                 bucket = results.get(value)
                 if bucket is None:
                     results[value] = {
-                        next_usage: ([], [text + character]) if kind else ([text + character], [])
+                        next_usage: (_NO_TEXTS, [text + character])
+                        if kind
+                        else ([text + character], _NO_TEXTS)
                     }
                     continue
                 parts = bucket.get(next_usage)
                 if parts is None:
                     bucket[next_usage] = (
-                        ([], [text + character]) if kind else ([text + character], [])
+                        (_NO_TEXTS, [text + character]) if kind else ([text + character], _NO_TEXTS)
                     )
                 else:
-                    parts[kind].append(text + character)
+                    texts = parts[kind]
+                    if texts:
+                        texts.append(text + character)
+                    else:
+                        bucket[next_usage] = (
+                            (parts[0], [text + character])
+                            if kind
+                            else ([text + character], parts[1])
+                        )
     context.side_cache[items] = results
     if len(items) == 1 and type(item) is str and len(context.fixed_sides) < _FIXED_SIDES:
         context.fixed_sides[item] = results
@@ -1575,15 +1598,14 @@ def _join(
     if last == 1:
         # Two sides (the commonest case): the product of their usage groups as two loops.
         first_table, second_table = tables
-        candidates: Iterable[tuple[int, _KindParts]]
-        levels: list[list[tuple[int, _KindParts]]] | None
+        candidates: Iterable[int]
+        levels: list[list[int]] | None
         for value in shared or ():
             second_bucket = second_table[value]
-            every_second = second_bucket.items()
             levels = None
             for first_usage, first_fillings in first_table[value].items():
                 usage = start_usage + first_usage
-                candidates = every_second
+                candidates = second_bucket
                 needed = deficits.get(usage)
                 if needed is None:
                     needed = _deficit(context, usage)
@@ -1599,11 +1621,12 @@ def _join(
                             levels = _deficit_levels(context, second_bucket)
                     candidates = levels[blanks - needed]
                 first_plain, first_fragments = first_fillings
-                for second_usage, second_fillings in candidates:
+                for second_usage in candidates:
                     total = usage + second_usage
                     needed = deficits.get(total)
                     if (needed if needed is not None else _deficit(context, total)) > blanks:
                         continue
+                    second_fillings = second_bucket[second_usage]
                     second_plain, second_fragments = second_fillings
                     if chains:
                         count = (len(first_plain) + len(first_fragments)) * (
@@ -1649,18 +1672,21 @@ def _join(
     return True
 
 
-def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[tuple[int, _KindParts]]]:
-    """The usage groups of `bucket`, for each number of blanks `k` below the rack's: those
-    that need at most `k` blanks alone (:func:`_deficit`), in the bucket's order. Kept in
-    :attr:`_Context.deficit_levels`."""
-    levels: list[list[tuple[int, _KindParts]]] = [[] for _ in range(context.blanks)]
+def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
+    """The usages of `bucket`, for each number of blanks `k` below the rack's: those that
+    need at most `k` blanks alone (:func:`_deficit`), in the bucket's order. Kept in
+    :attr:`_Context.deficit_levels`: the usages only, not (usage, fillings) pairs, which
+    would be one more object per entry to free at the call's end (10,000-15,000 on the
+    heavy racks); the join looks a usage's fillings up in the bucket once the rack allows
+    the pair."""
+    levels: list[list[int]] = [[] for _ in range(context.blanks)]
     deficits = context.deficits
-    for usage, parts in bucket.items():
+    for usage in bucket:
         needed = deficits.get(usage)
         if needed is None:
             needed = _deficit(context, usage)
         for level in range(needed, context.blanks):
-            levels[level].append((usage, parts))
+            levels[level].append(usage)
     context.deficit_levels[id(bucket)] = levels
     return levels
 
@@ -1752,7 +1778,7 @@ def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[
     value, equals_slot, free_positions, parts, usage, _ = group
     combinations: Iterable[tuple[str, ...]]
     if chains:
-        combinations = product(*(plain + with_fragments for plain, with_fragments in parts))
+        combinations = product(*([*plain, *with_fragments] for plain, with_fragments in parts))
     else:
         plain_lists = [plain for plain, _ in parts]
         runs = [product(*plain_lists)]
@@ -3761,7 +3787,7 @@ def _read_segment(
         )
         (first_plain, first_fragments), (second_plain, second_fragments) = parts
         if chains:
-            pairs = [(first_plain + first_fragments, second_plain + second_fragments)]
+            pairs = [([*first_plain, *first_fragments], [*second_plain, *second_fragments])]
         else:
             pairs = [(first_plain, second_plain)]
             if first_fragments:
