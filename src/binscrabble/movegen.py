@@ -417,29 +417,6 @@ class GeneratedMove:
         return f"<GeneratedMove {self.place!r} score={self.score}>"
 
 
-def _new_move(
-    squares: tuple[int, ...],
-    options: tuple[int, ...],
-    blanks: tuple[int, ...],
-    score: int,
-    text: str,
-    value: int,
-    direction: Direction,
-) -> GeneratedMove:
-    """A :class:`GeneratedMove`, its slots set here rather than by its ``__init__``: the
-    generator makes up to millions of moves a call, and calling a class whose
-    ``__init__`` is Python code costs more than a plain function call."""
-    move = object.__new__(GeneratedMove)
-    move.squares = squares
-    move.options = options
-    move.blanks = blanks
-    move.score = score
-    move.text = text
-    move.value = value
-    move.direction = direction
-    return move
-
-
 def sort_key(
     move: GeneratedMove,
 ) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -2306,7 +2283,7 @@ def _plain_moves(rows: list[_Row]) -> list[GeneratedMove]:
     """The moves of `rows` for a rack without blanks: one per row."""
     moves: list[GeneratedMove] = []
     append = moves.append
-    new_move = _new_move
+    new_move = GeneratedMove
     for squares, options, text, value, direction, score, _, _ in rows:
         append(new_move(squares, options, (), score, text, value, direction))
     return moves
@@ -2320,7 +2297,7 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
     moves: list[GeneratedMove] = []
     append = moves.append
     known = rack.realizations
-    new_move = _new_move
+    new_move = GeneratedMove
     for squares, options, text, value, direction, natural_score, losses, _ in rows:
         realizations = known.get(options)
         if realizations is None:
@@ -3691,7 +3668,7 @@ def _read_segment(
     direction = place[0]
     bingo = place[6]
     # Moves are made without GeneratedMove.__init__ (see _plain_moves).
-    new_move = _new_move
+    new_move = GeneratedMove
     known_realizations = rack.realizations if rack is not None else {}
     # What lists the blank squares of an equation the rack has not shown yet (see
     # _realizations: this segment's rows all go the same way).
