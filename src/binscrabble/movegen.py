@@ -1648,9 +1648,10 @@ def _join(
                                 value,
                                 equals_slot,
                                 free_positions,
-                                (first_fillings, second_fillings),
                                 total,
                                 count,
+                                first_fillings,
+                                second_fillings,
                             )
                         )
         return True
@@ -1672,7 +1673,7 @@ def _join(
                 every = (*groups, fillings)
                 count = _combinations(every, chains)
                 if count:
-                    out.append((value, equals_slot, free_positions, every, total, count))
+                    out.append((value, equals_slot, free_positions, total, count, *every))
     return True
 
 
@@ -1751,8 +1752,14 @@ def _text_counts(text: str) -> tuple[int, int]:
 #: Equations of one segment that share a value and a rack usage: every combination of one
 #: filling per side (:data:`_KindParts`, in side order) whose identity fragments the rules
 #: allow together. (value, free square of the new `=` or -1, per side where its free
-#: squares are in its text, per side its fillings, option usage, how many equations.)
-_JoinGroup = tuple[int, int, tuple[tuple[int, ...], ...], tuple[_KindParts, ...], int, int]
+#: squares are in its text, option usage, how many equations, then per side its fillings:
+#: in the tuple itself, not in a tuple of their own, which would be one more object for
+#: each of the 10,000-15,000 groups of a heavy call.)
+_JoinGroup = tuple[Any, ...]
+#: Where a join group's sides' fillings start (:data:`_JoinGroup`), and the length of a
+#: group of two sides (nearly all).
+_GROUP_SIDES: Final = 5
+_TWO_SIDED: Final = 7
 
 
 def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
@@ -1779,7 +1786,8 @@ def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
 
 def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[_Filling]:
     """The equations of a join group, as fillings (options, text, value, option usage)."""
-    value, equals_slot, free_positions, parts, usage, _ = group
+    value, equals_slot, free_positions, usage = group[:4]
+    parts = group[_GROUP_SIDES:]
     combinations: Iterable[tuple[str, ...]]
     if chains:
         combinations = product(*([*plain, *with_fragments] for plain, with_fragments in parts))
@@ -3742,13 +3750,11 @@ def _read_segment(
     # Groups of three sides or more (a fixed `=` and the new one) are read through the
     # segment's scoring tables, made once for them all.
     scored_row: Callable[[_Filling], _Row | None] | None = None
-    for value, equals_slot, free_positions, parts, usage, _ in groups:
-        if len(parts) != 2:
+    for group in groups:
+        if len(group) != _TWO_SIDED:
             if scored_row is None:
                 scored_row = _segment_scoring(place, with_blanks).row
-            for filling in _group_fillings(
-                (value, equals_slot, free_positions, parts, usage, 0), chains, rotated
-            ):
+            for filling in _group_fillings(group, chains, rotated):
                 row = scored_row(filling)
                 if row is None:
                     continue
@@ -3762,6 +3768,15 @@ def _read_segment(
         # Two sides (the commonest case): each side's fillings read once (options,
         # and points: letter points times the word multiplier plus crossing scores),
         # then paired.
+        (
+            value,
+            equals_slot,
+            free_positions,
+            usage,
+            _,
+            (first_plain, first_fragments),
+            (second_plain, second_fragments),
+        ) = group
         if one_blank is not None:
             pair = one_blank.short_fields.get(usage)
             short = (pair if pair is not None else _one_blank_fields(one_blank, usage))[0]
@@ -3789,7 +3804,6 @@ def _read_segment(
             + bingo
             + equals_points
         )
-        (first_plain, first_fragments), (second_plain, second_fragments) = parts
         if chains:
             pairs = [([*first_plain, *first_fragments], [*second_plain, *second_fragments])]
         else:
@@ -3898,13 +3912,13 @@ def _segment_move_count(segment: _Segment, rack: _Rack) -> int:
             return len(made)
         return sum(_variant_count(rack, row[7]) for row in made)
     if not rack.blanks:
-        return sum([group[5] for group in groups])
+        return sum([group[4] for group in groups])
     known = rack.variant_counts
     count = 0
     for group in groups:
-        usage = group[4]
+        usage = group[3]
         variants = known.get(usage)
-        count += group[5] * (variants if variants is not None else _variant_count(rack, usage))
+        count += group[4] * (variants if variants is not None else _variant_count(rack, usage))
     return count
 
 
