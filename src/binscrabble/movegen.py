@@ -538,15 +538,12 @@ class _Context:
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
-#: those with none, and those with one allowed (or more, under ``identity_chains``).
-#: Fillings whose fragments the rules forbid are left out. A kind without fillings (most
-#: groups have one kind only) is :data:`_NO_TEXTS`, not a list of its own.
-_KindParts = tuple[list[str], list[str]]
-#: No fillings: shared by every group that lacks a kind (a heavy call makes 10,000-25,000
-#: groups, and each list more is one more object to free at the call's end). Read as a
-#: list, and a tuple so that nothing can add to it: a group's first filling of a kind
-#: replaces it with a list of its own (see _enumerate_side).
-_NO_TEXTS: Final = cast("list[str]", ())
+#: those with none, and those with one allowed (or more, under ``identity_chains``), in one
+#: list: how many have none, then their texts, then the others' texts (``[plain, *texts]``).
+#: Fillings whose fragments the rules forbid are left out. One list a group, not a tuple of
+#: a list per kind: a heavy call makes 10,000-30,000 groups, and every object more is one
+#: more to free at the call's end (see docs/movegen.md).
+_KindParts = list[Any]
 # A side's fillings of one value, grouped by option usage: fillings that use the same
 # tiles fit the rack together with exactly the same partners, so pairs are checked once.
 _SideBucket = dict[int, _KindParts]
@@ -1269,18 +1266,19 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                     continue
             bucket = results.get(value)
             if bucket is None:
-                results[value] = {usage: (_NO_TEXTS, [text]) if kind else ([text], _NO_TEXTS)}
+                results[value] = {usage: [0, text] if kind else [1, text]}
                 continue
             parts = bucket.get(usage)
             if parts is None:
-                bucket[usage] = (_NO_TEXTS, [text]) if kind else ([text], _NO_TEXTS)
+                bucket[usage] = [0, text] if kind else [1, text]
+            elif kind:
+                parts.append(text)
             else:
-                texts = parts[kind]
-                if texts:
-                    texts.append(text)
-                else:
-                    # The group's first filling of this kind: its own list.
-                    bucket[usage] = (parts[0], [text]) if kind else ([text], parts[1])
+                # (A filling without fragments goes after the others without: see
+                # _KindParts.)
+                plain = parts[0] + 1
+                parts[0] = plain
+                parts.insert(plain, text)
     else:
         mask = cast(int, item)
         by_state = context.last_steps.get(mask)
@@ -1339,26 +1337,18 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 bucket = results.get(value)
                 if bucket is None:
                     results[value] = {
-                        next_usage: (_NO_TEXTS, [text + character])
-                        if kind
-                        else ([text + character], _NO_TEXTS)
+                        next_usage: [0, text + character] if kind else [1, text + character]
                     }
                     continue
                 parts = bucket.get(next_usage)
                 if parts is None:
-                    bucket[next_usage] = (
-                        (_NO_TEXTS, [text + character]) if kind else ([text + character], _NO_TEXTS)
-                    )
+                    bucket[next_usage] = [0, text + character] if kind else [1, text + character]
+                elif kind:
+                    parts.append(text + character)
                 else:
-                    texts = parts[kind]
-                    if texts:
-                        texts.append(text + character)
-                    else:
-                        bucket[next_usage] = (
-                            (parts[0], [text + character])
-                            if kind
-                            else ([text + character], parts[1])
-                        )
+                    plain = parts[0] + 1
+                    parts[0] = plain
+                    parts.insert(plain, text + character)
     context.side_cache[items] = results
     if len(items) == 1 and type(item) is str and len(context.fixed_sides) < _FIXED_SIDES:
         context.fixed_sides[item] = results
@@ -1624,23 +1614,22 @@ def _join(
                         if levels is None:
                             levels = _deficit_levels(context, second_bucket)
                     candidates = levels[blanks - needed]
-                first_plain, first_fragments = first_fillings
+                # (Counts of fillings: see _KindParts.)
+                first_plain = first_fillings[0]
+                first_all = len(first_fillings) - 1
                 for second_usage in candidates:
                     total = usage + second_usage
                     needed = deficits.get(total)
                     if (needed if needed is not None else _deficit(context, total)) > blanks:
                         continue
                     second_fillings = second_bucket[second_usage]
-                    second_plain, second_fragments = second_fillings
                     if chains:
-                        count = (len(first_plain) + len(first_fragments)) * (
-                            len(second_plain) + len(second_fragments)
-                        )
+                        count = first_all * (len(second_fillings) - 1)
                     else:
+                        # Fragments in one side at most: plain with any, fragments with plain.
                         count = (
-                            len(first_plain) * len(second_plain)
-                            + len(first_fragments) * len(second_plain)
-                            + len(first_plain) * len(second_fragments)
+                            first_plain * (len(second_fillings) - 1)
+                            + (first_all - first_plain) * second_fillings[0]
                         )
                     if count:
                         out.append(
@@ -1767,20 +1756,21 @@ def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
     number of sides under ``identity_chains``, else in one side at most."""
     if chains:
         count = 1
-        for plain, with_fragments in parts:
-            count *= len(plain) + len(with_fragments)
+        for fillings in parts:
+            count *= len(fillings) - 1
         return count
     plain_only = 1
-    for plain, _ in parts:
-        plain_only *= len(plain)
+    for fillings in parts:
+        plain_only *= fillings[0]
     count = plain_only
-    for index, (_, with_fragments) in enumerate(parts):
+    for index, fillings in enumerate(parts):
+        with_fragments = len(fillings) - 1 - fillings[0]
         if with_fragments:
             others = 1
-            for other, (plain, _) in enumerate(parts):
+            for other, other_fillings in enumerate(parts):
                 if other != index:
-                    others *= len(plain)
-            count += len(with_fragments) * others
+                    others *= other_fillings[0]
+            count += with_fragments * others
     return count
 
 
@@ -1789,15 +1779,20 @@ def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[
     value, equals_slot, free_positions, usage = group[:4]
     parts = group[_GROUP_SIDES:]
     combinations: Iterable[tuple[str, ...]]
+    # (Each side's fillings: see _KindParts.)
     if chains:
-        combinations = product(*([*plain, *with_fragments] for plain, with_fragments in parts))
+        combinations = product(*[fillings[1:] for fillings in parts])
     else:
-        plain_lists = [plain for plain, _ in parts]
+        plain_lists = [fillings[1 : fillings[0] + 1] for fillings in parts]
         runs = [product(*plain_lists)]
-        for index, (_, with_fragments) in enumerate(parts):
-            if with_fragments:
+        for index, fillings in enumerate(parts):
+            if len(fillings) - 1 > fillings[0]:
                 runs.append(
-                    product(*plain_lists[:index], with_fragments, *plain_lists[index + 1 :])
+                    product(
+                        *plain_lists[:index],
+                        fillings[fillings[0] + 1 :],
+                        *plain_lists[index + 1 :],
+                    )
                 )
         combinations = chain.from_iterable(runs)
     option_of = _OPTION_OF_CHARACTER
@@ -3774,8 +3769,8 @@ def _read_segment(
             free_positions,
             usage,
             _,
-            (first_plain, first_fragments),
-            (second_plain, second_fragments),
+            first_fillings,
+            second_fillings,
         ) = group
         if one_blank is not None:
             pair = one_blank.short_fields.get(usage)
@@ -3804,19 +3799,37 @@ def _read_segment(
             + bingo
             + equals_points
         )
+        # Each side's fillings (see _KindParts): read in place, each list's head (its
+        # count) skipped as it comes, under identity_chains (kinds pair freely) or when
+        # each side's fillings are of one kind; sliced by kind only otherwise.
+        pairs: list[tuple[list[Any], list[Any]]]
+        first_head = first_fillings[0]
+        second_head = second_fillings[0]
         if chains:
-            pairs = [([*first_plain, *first_fragments], [*second_plain, *second_fragments])]
+            pairs = [(first_fillings, second_fillings)]
         else:
-            pairs = [(first_plain, second_plain)]
-            if first_fragments:
-                pairs.append((first_fragments, second_plain))
-            if second_fragments:
-                pairs.append((first_plain, second_fragments))
+            first_end = first_head + 1
+            second_end = second_head + 1
+            if (not first_head or first_end == len(first_fillings)) and (
+                not second_head or second_end == len(second_fillings)
+            ):
+                # One kind a side: one pair at most (fragments in both are not joined).
+                pairs = [(first_fillings, second_fillings)] if first_head or second_head else []
+            else:
+                # (Slices hold no count: the heads below skip nothing in them. Only pairs
+                # of fillings on both sides.)
+                first_plain = first_fillings[1:first_end]
+                second_plain = second_fillings[1:second_end]
+                pairs = [(first_plain, second_plain)] if first_head and second_head else []
+                if second_head and len(first_fillings) > first_end:
+                    pairs.append((first_fillings[first_end:], second_plain))
+                if first_head and len(second_fillings) > second_end:
+                    pairs.append((first_plain, second_fillings[second_end:]))
         for first_texts, second_texts in pairs:
-            if not first_texts or not second_texts:
-                continue
             second_read = []
             for text in second_texts:
+                if text is second_head:
+                    continue  # the list's count (see above)
                 options = []
                 gained = 0
                 for at, table in second_places:
@@ -3827,6 +3840,8 @@ def _read_segment(
                     text = text.replace(_ROTATED_CHARACTER, "11")
                 second_read.append(("=" + text, tuple(options), gained))
             for text in first_texts:
+                if text is first_head:
+                    continue
                 options = []
                 gained = points
                 for at, table in first_places:
