@@ -535,6 +535,10 @@ class _Context:
     #: Per text of tiles: the side table of a side of those tiles alone (no free square),
     #: the same for every rack: shared like the tables above (:func:`_enumerate_side`).
     fixed_sides: dict[str, dict[int, _SideBucket]] = field(default_factory=dict)
+    #: The generation these tables belong to, and through it the one before (see
+    #: :func:`_arithmetic_tables`): what a table lacks is looked up there before it is
+    #: worked out.
+    generation: _Generation = field(default_factory=lambda: _Generation(None))
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -615,9 +619,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         for option in range(OPTION_COUNT)
         if option != _EQUALS_OPTION and (natural[option] or designable[option])
     )
-    pending_tuples, pending_numbers, last_operations, pushes, readings, fixed_sides = (
-        _arithmetic_tables(rules)
-    )
+    generation = _arithmetic_tables(rules)
     return _Context(
         rules=rules,
         rack_counts=tuple(counts),
@@ -665,47 +667,159 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
                 if designable[face]
             ),
         ),
-        pending_tuples=pending_tuples,
-        pending_numbers=pending_numbers,
-        last_operations=last_operations,
-        pushes=pushes,
-        readings=readings,
-        fixed_sides=fixed_sides,
+        pending_tuples=generation.pending_tuples,
+        pending_numbers=generation.pending_numbers,
+        last_operations=generation.last_operations,
+        pushes=generation.pushes,
+        readings=generation.readings,
+        fixed_sides=generation.fixed_sides,
+        generation=generation,
     )
 
 
-#: Per thread, per rules: the tables of pending operations (see :func:`_arithmetic_tables`).
+#: Per thread, per arithmetic (:func:`_arithmetic_key`): the tables of pending operations
+#: (see :func:`_arithmetic_tables`), the most recently used last.
 _ARITHMETIC: Final = threading.local()
-#: How many pushes and readings the tables of one rules may hold before new contexts start
-#: afresh ones (a few megabytes).
-_ARITHMETIC_ENTRIES: Final = 1 << 17
+#: How many pushes and readings one generation of tables may hold before new contexts start
+#: a new one (:func:`_arithmetic_tables`): about 30 MB (180 bytes an entry, see there).
+_ARITHMETIC_ENTRIES: Final = (1 << 17) + (1 << 15)
+#: How many pushes and readings the tables of one thread may hold, every arithmetic and
+#: both generations counted, before the least recently used arithmetic's are dropped: two
+#: generations at the cap, and what a heavy call adds before the next context checks
+#: (up to about 25,000): about 62 MB.
+_ARITHMETIC_BUDGET: Final = 2 * _ARITHMETIC_ENTRIES + (1 << 14)
 
 
-def _arithmetic_tables(rules: Rules) -> _ArithmeticTables:
-    """The pending operations tables a context uses (:attr:`_Context.pending_tuples`,
-    ``pending_numbers``, ``last_operations``, ``pushes``, ``readings``, ``fixed_sides``),
-    shared by every context of these rules, across calls: they hold arithmetic only (what
-    the operators do under the rules' precedence and negatives, which parts are identity
-    fragments, what a side of tiles alone is worth), never anything of the rack or the
-    board, so each call starts with the pending operations the earlier ones worked out.
-    Kept per thread (a table is filled as it is used); a full one is replaced for the
-    contexts made afterwards, never cleared under one in use."""
-    kept: dict[Rules, _ArithmeticTables] | None = getattr(_ARITHMETIC, "tables", None)
+class _Generation:
+    """One generation of the pending operations tables of one arithmetic: the tables a
+    context uses (:attr:`_Context.pending_tuples`, ``pending_numbers``,
+    ``last_operations``, ``pushes``, ``readings``, ``fixed_sides``), and the generation
+    before it (`older`, or None), which is only read: what these tables lack is looked
+    up there (:func:`_older_number`, :func:`_adopted`) before it is worked out.
+
+    The two generations number their pending operations apart (each a list indexed by
+    number), so `older_numbers` holds, per number of this generation looked up, the
+    older generation's number of the same tuple (-1 when it has none)."""
+
+    __slots__ = (
+        "fixed_sides",
+        "last_operations",
+        "older",
+        "older_numbers",
+        "pending_numbers",
+        "pending_tuples",
+        "pushes",
+        "readings",
+    )
+
+    def __init__(self, older: _Generation | None) -> None:
+        self.pending_tuples: list[_Pending] = [_NO_PENDING]
+        self.pending_numbers: dict[_Pending, int] = _kept_tracked({_NO_PENDING: 0})
+        self.last_operations: list[_LastOperations | None] = [None]
+        self.pushes: dict[tuple[int, int, int, str], int] = _kept_tracked({})
+        self.readings: dict[tuple[int, int, int, str], _Reading] = _kept_tracked({})
+        self.fixed_sides: dict[str, dict[int, _SideBucket]] = {}
+        self.older = older
+        self.older_numbers: dict[int, int] = {0: 0}
+
+    def entries(self) -> int:
+        """Pushes and readings held, the older generation's too."""
+        own = len(self.pushes) + len(self.readings)
+        older = self.older
+        return own if older is None else own + len(older.pushes) + len(older.readings)
+
+
+@lru_cache(maxsize=64)
+def _arithmetic_key(rules: Rules) -> tuple[object, ...]:
+    """What the pending operations tables' entries depend on, and nothing else: the
+    operators' precedence (:attr:`_Context.strength`) and negatives
+    (:attr:`_Context.operations`) for pushes and the last operations; which identity
+    fragments a side may hold (:func:`_identity_kinds`), for the pushes that fail on a
+    forbidden fragment and the last operations' kinds; leading zeros for the readings of
+    fixed text (:func:`_read_text`) and the sides of tiles alone (:func:`_digit_run`).
+    Rules that differ only elsewhere (``parallel_numbers``, ``rotated_equals``, the XOR
+    tiles, the rack size, the bonus) share the tables. (Kept per rules: the same key
+    object every call, so that moving it in the table of tables frees nothing, not even a
+    key a caller's ``gc.freeze()`` froze.)"""
+    return (
+        rules.precedence,
+        rules.allow_negatives,
+        rules.leading_zeros,
+        rules.identity_times_one,
+        rules.identity_plus_minus_zero,
+        rules.identity_and_one_or_zero,
+        rules.identity_chains,
+    )
+
+
+def _arithmetic_tables(rules: Rules) -> _Generation:
+    """The pending operations tables a context uses (see :class:`_Generation`), shared by
+    every context of rules of the same arithmetic (:func:`_arithmetic_key`), across calls:
+    they hold arithmetic only (what the operators do under the rules' precedence and
+    negatives, which parts are identity fragments, what a side of tiles alone is worth),
+    never anything of the rack or the board, so each call starts with the pending
+    operations the earlier ones worked out. Kept per thread (a table is filled as it is
+    used).
+
+    Two generations: a generation past _ARITHMETIC_ENTRIES pushes and readings becomes
+    the older one of a new, empty generation for the contexts made afterwards (never
+    cleared under a context in use), and the one before it is dropped. Entries the new
+    generation lacks are copied from the older one as they are asked for, so what calls
+    still use survives a change of generation, and what they no longer use goes with the
+    older one. Per thread at most _ARITHMETIC_BUDGET pushes and readings are kept over
+    every arithmetic: past it, the least recently used arithmetic's tables are dropped.
+    Memory: about 180 bytes an entry, pending operations, last operations and sides of
+    tiles included (tracemalloc, the tables after the bench's 72 positions: 153,519
+    entries, 27.1 MB; with two generations, 119,673 entries, 21.8 MB), so about 30 MB a
+    generation at its cap and at most about 62 MB per thread (_ARITHMETIC_BUDGET, plus
+    what the call in progress adds)."""
+    kept: dict[tuple[object, ...], _Generation] | None = getattr(_ARITHMETIC, "tables", None)
     if kept is None:
         kept = _ARITHMETIC.tables = {}
-    found = kept.get(rules)
-    if found is None or len(found[3]) + len(found[4]) > _ARITHMETIC_ENTRIES:
-        if len(kept) >= 16:
-            kept.clear()
-        fresh: _ArithmeticTables = (
-            [_NO_PENDING],
-            _kept_tracked({_NO_PENDING: 0}),
-            [None],
-            _kept_tracked({}),
-            _kept_tracked({}),
-            {},
-        )
-        found = kept[rules] = fresh
+    key = _arithmetic_key(rules)
+    found = kept.get(key)
+    if found is None or len(found.pushes) + len(found.readings) > _ARITHMETIC_ENTRIES:
+        if found is not None:
+            # The older generation's own older one goes (a context still using `found`
+            # then works out what it lacks).
+            found.older = None
+            found.older_numbers = {0: 0}
+        found = _Generation(found)
+        kept.pop(key, None)
+        kept[key] = found
+    elif next(reversed(kept)) != key:
+        # Most recently used last.
+        del kept[key]
+        kept[key] = found
+    total = sum(generation.entries() for generation in kept.values())
+    while total > _ARITHMETIC_BUDGET and len(kept) > 1:
+        total -= kept.pop(next(iter(kept))).entries()
+    if total > _ARITHMETIC_BUDGET and found.older is not None:
+        found.older = None
+        found.older_numbers = {0: 0}
+    return found
+
+
+def _older_number(generation: _Generation, older: _Generation, pending: int) -> int:
+    """The older generation's number of `generation`'s pending operations `pending`, or
+    -1 when it has none."""
+    numbers = generation.older_numbers
+    found = numbers.get(pending)
+    if found is None:
+        found = numbers[pending] = older.pending_numbers.get(generation.pending_tuples[pending], -1)
+    return found
+
+
+def _adopted(generation: _Generation, older: _Generation, number: int) -> int:
+    """`generation`'s number of the older generation's pending operations `number`, taken
+    in with its last operations when it lacks them."""
+    pending = older.pending_tuples[number]
+    found = generation.pending_numbers.get(pending)
+    if found is None:
+        found = generation.pending_numbers[pending] = len(generation.pending_tuples)
+        generation.pending_tuples.append(pending)
+        generation.last_operations.append(older.last_operations[number])
+        generation.older_numbers[found] = number
     return found
 
 
@@ -823,6 +937,17 @@ def _pushed(context: _Context, pending: int, operand: int, literal: int, operato
     1,974 and the pushes worked out from 7,088 to 5,871.)
     """
     key = (pending, operand, literal, operator)
+    generation = context.generation
+    older = generation.older
+    if older is not None:
+        # Worked out by the generation before? (Its numbers are its own.)
+        older_pending = _older_number(generation, older, pending)
+        if older_pending >= 0:
+            older_found = older.pushes.get((older_pending, operand, literal, operator))
+            if older_found is not None:
+                adopted = -1 if older_found < 0 else _adopted(generation, older, older_found)
+                context.pushes[key] = adopted
+                return adopted
     if pending:
         waiting_tuple = context.pending_tuples[pending]
         strength = context.strength
@@ -865,7 +990,14 @@ def _pushed(context: _Context, pending: int, operand: int, literal: int, operato
     if number is None:
         number = context.pending_numbers[found] = len(context.pending_tuples)
         context.pending_tuples.append(found)
-        context.last_operations.append(None)
+        summary = None
+        if older is not None:
+            # The older generation may hold the tuple (reached by another push), and what
+            # it does to a last operand.
+            older_number = generation.older_numbers[number] = older.pending_numbers.get(found, -1)
+            if older_number >= 0:
+                summary = older.last_operations[older_number]
+        context.last_operations.append(summary)
     context.pushes[key] = number
     return number
 
@@ -948,15 +1080,6 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
 #: Where a partial stands after fixed text (see :func:`_read_text`): (automaton state, pending
 #: operations number, the operand being read), or () when the text cannot follow.
 _Reading = tuple[int, int, int] | tuple[()]
-#: The tables of pending operations of one rules (:func:`_arithmetic_tables`).
-_ArithmeticTables = tuple[
-    list[_Pending],
-    dict[_Pending, int],
-    list[_LastOperations | None],
-    dict[tuple[int, int, int, str], int],
-    dict[tuple[int, int, int, str], _Reading],
-    "dict[str, dict[int, _SideBucket]]",
-]
 
 
 #: What a digit symbol adds to the operand (after NOT, complemented: see :data:`_Partial`).
@@ -989,6 +1112,23 @@ def _read_text(context: _Context, state: int, pending: int, current: int, text: 
             current = 0
         state = next_state
     return (state, pending, current)
+
+
+def _new_reading(context: _Context, state: int, pending: int, current: int, text: str) -> _Reading:
+    """:func:`_read_text` for :attr:`_Context.readings`: from the older generation of the
+    tables when it holds the reading (see :class:`_Generation`)."""
+    generation = context.generation
+    older = generation.older
+    if older is not None:
+        older_pending = _older_number(generation, older, pending)
+        if older_pending >= 0:
+            found = older.readings.get((state, older_pending, current, text))
+            if found is not None:
+                if not found:
+                    return found
+                state, older_pending, current = found
+                return (state, _adopted(generation, older, older_pending), current)
+    return _read_text(context, state, pending, current, text)
 
 
 #: A step the rack allows after a given usage (see :func:`_usable_steps`): (character,
@@ -1125,7 +1265,7 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                 reading_key = (state, pending, current, item)
                 reading = readings.get(reading_key)
                 if reading is None:
-                    reading = readings[reading_key] = _read_text(
+                    reading = readings[reading_key] = _new_reading(
                         context, state, pending, current, item
                     )
                 if reading:
@@ -1205,6 +1345,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     # as the tiles of a board stay on the next ones.
     if len(items) == 1 and type(item) is str:
         cached = context.fixed_sides.get(item)
+        if cached is None:
+            older = context.generation.older
+            if older is not None:
+                cached = older.fixed_sides.get(item)
+                if cached is not None and len(context.fixed_sides) < _FIXED_SIDES:
+                    context.fixed_sides[item] = cached
         if cached is not None:
             context.side_cache[items] = cached
             return cached
