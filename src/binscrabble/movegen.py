@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, combinations, islice, product
-from math import comb
+from math import comb, inf
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast, overload
 
 from binscrabble.board import (
@@ -480,6 +480,9 @@ class _Context:
     transitions: tuple[tuple[int, ...], ...]
     standard: bool
     operations: Mapping[str, _Operation]
+    #: The least value a side may take (see :func:`_last_operations`): 0 without
+    #: `allow_negatives`, else none.
+    floor: float
     strength: Mapping[str, int]
     options_by_mask: dict[int, tuple[int, ...]]
     natural: tuple[bool, ...]
@@ -628,6 +631,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         transitions=_TRANSITIONS[rules.leading_zeros],
         standard=rules.precedence == "standard",
         operations=_OPERATIONS[rules.allow_negatives],
+        floor=-inf if rules.allow_negatives else 0,
         strength=_STANDARD_STRENGTH if rules.precedence == "standard" else _FLAT_STRENGTH,
         options_by_mask={_ALL_OPTIONS: side_options},
         natural=tuple(natural),
@@ -968,24 +972,39 @@ def _pushed(context: _Context, pending: int, operand: int, literal: int, operato
             operand = result
             literal = -1
             end -= 1
-        if context.kinds_by_marks[marks] < 0:
+        # (Only what can still matter: see above.)
+        neutral, either_side, switch = _NEUTRAL[operator]
+        kept = literal if either_side and literal == neutral else -1
+        # A neutral literal on the left of a waiting operation is a fragment whatever its
+        # right operand (see _last_operations), and every waiting operation applies before
+        # the side ends: those fragments are written already.
+        certain = marks
+        for _, still_waiting, waiting_literal in waiting_tuple[1:end]:
+            if waiting_literal >= 0:
+                certain = _with_fragment(certain, _NEUTRAL[still_waiting][2])
+        if kept >= 0:
+            certain = _with_fragment(certain, switch)
+        if context.kinds_by_marks[certain] < 0:
             # Fragments the rules forbid in one side (more than one without
             # `identity_chains`, or one whose switch is off): marks only grow as a side is
             # written, so no side that starts so is kept (see _last_operations); the
             # partial is dropped here, with everything that would follow it.
             context.pushes[key] = -1
             return -1
-        # (Only what can still matter: see above.)
-        neutral, either_side, _ = _NEUTRAL[operator]
         found = (
             _ONE_FRAGMENT if marks >= _ONE_FRAGMENT else 0,
             *waiting_tuple[1:end],
-            (operand, operator, literal if either_side and literal == neutral else -1),
+            (operand, operator, kept),
         )
     else:
         # Nothing waits (a side's first operator, number 0 is _NO_PENDING): nothing applies.
-        neutral, either_side, _ = _NEUTRAL[operator]
-        found = (0, (operand, operator, literal if either_side and literal == neutral else -1))
+        neutral, either_side, switch = _NEUTRAL[operator]
+        kept = literal if either_side and literal == neutral else -1
+        if kept >= 0 and context.kinds_by_marks[_with_fragment(0, switch)] < 0:
+            # (A fragment written already, as above, whose switch is off.)
+            context.pushes[key] = -1
+            return -1
+        found = (0, (operand, operator, kept))
     number = context.pending_numbers.get(found)
     if number is None:
         number = context.pending_numbers[found] = len(context.pending_tuples)
@@ -1002,8 +1021,13 @@ def _pushed(context: _Context, pending: int, operand: int, literal: int, operato
     return number
 
 
+def _with_fragment(marks: int, switch: int) -> int:
+    """Identity marks (see :data:`_ONE_FRAGMENT`) with one fragment more, of `switch`."""
+    return (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
+
+
 #: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
-_LastOperations = tuple[int, _Operation, int, int, int, _Pending]
+_LastOperations = tuple[int, _Operation, int, int, int, list[tuple[int, _Operation]]]
 
 
 def _last_operations(
@@ -1017,16 +1041,20 @@ def _last_operations(
     and when it is anything else; and the weaker operations in the order they apply. Only
     the strongest can have a bare literal on its right, so the marks of the others are
     known before the last operand. With nothing pending the last operand is the value:
-    ``0 | operand``, and no operand is the neutral value -1.
+    ``0 | operand``, and no operand is the neutral value -1. The strongest operation
+    never fails by a negative difference: the caller drops a value below
+    :attr:`_Context.floor` (0 without `allow_negatives`).
     """
     if len(pending) == 1:
         kind = kinds[pending[0]]
-        return (0, operator.or_, -1, kind, kind, ())
+        return (0, operator.or_, -1, kind, kind, [])
     left, waiting, left_literal = pending[-1]
     neutral, either_side, switch = _NEUTRAL[waiting]
     marks_before = pending[0]
-    lower = pending[-2:0:-1]
-    for _, lower_operator, lower_literal in lower:
+    # (The weaker operations as (left operand, operation): no lookup by operator per side.)
+    lower: list[tuple[int, _Operation]] = []
+    for lower_left, lower_operator, lower_literal in pending[-2:0:-1]:
+        lower.append((lower_left, operations[lower_operator]))
         lower_neutral, lower_either, lower_switch = _NEUTRAL[lower_operator]
         if lower_either and lower_literal == lower_neutral:
             marks_before = (
@@ -1038,7 +1066,17 @@ def _last_operations(
     kind_with = kinds[marks_with]
     # A neutral literal on the left is a fragment whatever the last operand is.
     kind_other = kind_with if either_side and left_literal == neutral else kinds[marks_before]
-    return (left, operations[waiting], neutral, kind_with, kind_other, lower)
+    return (
+        left,
+        # (A difference as Python's, where a negative one fails: the side loops drop a
+        # value below the context's floor, and this saves a call of _natural_difference
+        # for each last operand.)
+        operator.sub if waiting == "-" else operations[waiting],
+        neutral,
+        kind_with,
+        kind_other,
+        lower,
+    )
 
 
 def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
@@ -1148,12 +1186,19 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
     found = []
     # (Without blanks on the rack, what a usage needs need not be looked up.)
     blanks = context.blanks
-    blank_left = blanks and _deficit(context, usage) < blanks
-    for shift, natural, blank_may, step in steps:
-        # By a natural tile, or else only a blank can show this one more time.
-        if usage >> shift & _FIELD_MASK < natural or (blank_may and blank_left):
-            character, next_state, one, effect, multiplier, addend = step
-            found.append((character, next_state, usage + one, effect, multiplier, addend))
+    if blanks and _deficit(context, usage) < blanks:
+        # A blank is left: it may show any option a blank may show; the others need a
+        # natural tile.
+        for shift, natural, blank_may, step in steps:
+            if blank_may or usage >> shift & _FIELD_MASK < natural:
+                character, next_state, one, effect, multiplier, addend = step
+                found.append((character, next_state, usage + one, effect, multiplier, addend))
+    else:
+        # By a natural tile only.
+        for shift, natural, _, step in steps:
+            if usage >> shift & _FIELD_MASK < natural:
+                character, next_state, one, effect, multiplier, addend = step
+                found.append((character, next_state, usage + one, effect, multiplier, addend))
     return found
 
 
@@ -1172,14 +1217,18 @@ def _usable_last_steps(context: _Context, steps: list[_Step], usage: int) -> lis
     """The steps of :func:`_usable_steps` onto a side's last square, all digits: what the
     last operand needs of each (after NOT, complemented: see :data:`_Partial`)."""
     found = []
-    # (Without blanks on the rack, what a usage needs need not be looked up.)
+    # (Without blanks on the rack, what a usage needs need not be looked up; as there.)
     blanks = context.blanks
-    blank_left = blanks and _deficit(context, usage) < blanks
-    for shift, natural, blank_may, step in steps:
-        if not (usage >> shift & _FIELD_MASK < natural or (blank_may and blank_left)):
-            continue
-        character, _, one, _, multiplier, addend = step
-        found.append((character, usage + one, multiplier, addend))
+    if blanks and _deficit(context, usage) < blanks:
+        for shift, natural, blank_may, step in steps:
+            if blank_may or usage >> shift & _FIELD_MASK < natural:
+                character, _, one, _, multiplier, addend = step
+                found.append((character, usage + one, multiplier, addend))
+    else:
+        for shift, natural, _, step in steps:
+            if usage >> shift & _FIELD_MASK < natural:
+                character, _, one, _, multiplier, addend = step
+                found.append((character, usage + one, multiplier, addend))
     return found
 
 
@@ -1363,6 +1412,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         return results
     operations = context.operations
     kinds = context.kinds_by_marks
+    floor = context.floor
     if items in context.frontiers or type(item) is str or len(items) == 1:
         # A side that ends in fixed digits (common beside a tile) is read from the partials
         # before them, the digits added in place: its own partials are not stored, since a
@@ -1401,11 +1451,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if kind < 0:
                 continue
             value = operate(left, current)
-            if value is None:
+            if value is None or value < floor:
                 continue
             if lower:
-                for lower_left, lower_operator, _ in lower:
-                    value = operations[lower_operator](lower_left, value)
+                for lower_left, lower_operate in lower:
+                    value = lower_operate(lower_left, value)
                     if value is None:
                         break
                 if value is None:
@@ -1469,11 +1519,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 if kind < 0:
                     continue
                 value = operate(left, operand)
-                if value is None:
+                if value is None or value < floor:
                     continue
                 if lower:
-                    for lower_left, lower_operator, _ in lower:
-                        value = operations[lower_operator](lower_left, value)
+                    for lower_left, lower_operate in lower:
+                        value = lower_operate(lower_left, value)
                         if value is None:
                             break
                     if value is None:
