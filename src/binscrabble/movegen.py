@@ -519,6 +519,15 @@ class _Context:
     #: Per usage bucket of a side table (by ``id``: every bucket lives in a side cache as long
     #: as the context), its usages by the blanks each needs alone (:func:`_deficit_levels`).
     deficit_levels: dict[int, list[list[int]]] = field(default_factory=dict)
+    #: Per usage bucket of a side table (by ``id``, as above), as the first side of a
+    #: two-sided join: its usage groups the rack can show (:func:`_first_groups`); for
+    #: joins without the new `=`, and with it.
+    first_groups: dict[int, list[tuple[int, int, int, int, _KindParts]]] = field(
+        default_factory=dict
+    )
+    equals_first_groups: dict[int, list[tuple[int, int, int, int, _KindParts]]] = field(
+        default_factory=dict
+    )
     #: The pending operations tuples met, each once, by number (a partial holds the number,
     #: see :data:`_Partial`; 0 is nothing pending), and the number of each tuple.
     pending_tuples: list[_Pending] = field(default_factory=lambda: [_NO_PENDING])
@@ -1790,18 +1799,59 @@ def _join(
         first_table, second_table = tables
         candidates: Iterable[int]
         levels: list[list[int]] | None
+        if not blanks:
+            # Without blanks (most racks of the median and of rollouts) a group is read in
+            # place: the groups it fits are those its partners fit (_first_groups below
+            # costs more there than it saves).
+            for value in shared or ():
+                second_bucket = second_table[value]
+                for first_usage, first_fillings in first_table[value].items():
+                    usage = start_usage + first_usage
+                    needed = deficits.get(usage)
+                    if needed if needed is not None else _deficit(context, usage):
+                        continue
+                    first_plain = first_fillings[0]
+                    first_all = len(first_fillings) - 1
+                    for second_usage in second_bucket:
+                        total = usage + second_usage
+                        needed = deficits.get(total)
+                        if needed if needed is not None else _deficit(context, total):
+                            continue
+                        second_fillings = second_bucket[second_usage]
+                        if chains:
+                            count = first_all * (len(second_fillings) - 1)
+                        else:
+                            count = (
+                                first_plain * (len(second_fillings) - 1)
+                                + (first_all - first_plain) * second_fillings[0]
+                            )
+                        if count:
+                            out.append(
+                                (
+                                    value,
+                                    equals_slot,
+                                    free_positions,
+                                    total,
+                                    count,
+                                    first_fillings,
+                                    second_fillings,
+                                )
+                            )
+            return True
+        # What a first group needs does not depend on its partner, and a bucket is the
+        # first side of many joins: its groups are read once (_first_groups) and kept.
+        first_groups = context.first_groups if equals_slot < 0 else context.equals_first_groups
         for value in shared or ():
             second_bucket = second_table[value]
+            first_bucket = first_table[value]
+            prepared = first_groups.get(id(first_bucket))
+            if prepared is None:
+                prepared = _first_groups(context, first_bucket, start_usage, first_groups)
             levels = None
-            for first_usage, first_fillings in first_table[value].items():
-                usage = start_usage + first_usage
-                candidates = second_bucket
-                needed = deficits.get(usage)
-                if needed is None:
-                    needed = _deficit(context, usage)
-                if needed:
-                    if needed > blanks:
-                        continue
+            for usage, room, with_length, with_head, first_fillings in prepared:
+                if room == blanks:
+                    candidates = second_bucket
+                else:
                     # The blanks this group needs cannot serve the second side: only its
                     # groups that need at most the others alone can fit (a sum of usages
                     # needs at least the blanks of its parts).
@@ -1809,10 +1859,8 @@ def _join(
                         levels = context.deficit_levels.get(id(second_bucket))
                         if levels is None:
                             levels = _deficit_levels(context, second_bucket)
-                    candidates = levels[blanks - needed]
+                    candidates = levels[room]
                 # (Counts of fillings: see _KindParts.)
-                first_plain = first_fillings[0]
-                first_all = len(first_fillings) - 1
                 for second_usage in candidates:
                     total = usage + second_usage
                     needed = deficits.get(total)
@@ -1820,12 +1868,12 @@ def _join(
                         continue
                     second_fillings = second_bucket[second_usage]
                     if chains:
-                        count = first_all * (len(second_fillings) - 1)
+                        count = with_length * (len(second_fillings) - 1)
                     else:
                         # Fragments in one side at most: plain with any, fragments with plain.
                         count = (
-                            first_plain * (len(second_fillings) - 1)
-                            + (first_all - first_plain) * second_fillings[0]
+                            with_length * (len(second_fillings) - 1)
+                            + with_head * second_fillings[0]
                         )
                     if count:
                         out.append(
@@ -1860,6 +1908,43 @@ def _join(
                 if count:
                     out.append((value, equals_slot, free_positions, total, count, *every))
     return True
+
+
+def _first_groups(
+    context: _Context,
+    bucket: _SideBucket,
+    start_usage: int,
+    kept: dict[int, list[tuple[int, int, int, int, _KindParts]]],
+) -> list[tuple[int, int, int, int, _KindParts]]:
+    """The usage groups of `bucket` the rack can show as the first side of a two-sided join
+    (with `start_usage`, the new `=`'s or none, added), in the bucket's order: for each,
+    (its usage with `start_usage`, the blanks the rack has left once it is shown, `a`, `b`,
+    its fillings), where it makes ``a * (len(other) - 1) + b * other[0]`` equations with a
+    group `other` of the second side (see _KindParts). Kept in `kept` by the bucket's
+    ``id``: a bucket is the first side of many joins (game08-midgame-turn06-2blank: 3,827
+    iterations of 914 buckets), and what a group needs does not depend on its partner."""
+    blanks = context.blanks
+    deficits = context.deficits
+    chains = context.rules.identity_chains
+    prepared: list[tuple[int, int, int, int, _KindParts]] = []
+    for usage, fillings in bucket.items():
+        usage += start_usage
+        needed = deficits.get(usage)
+        if needed is None:
+            needed = _deficit(context, usage)
+        if needed <= blanks:
+            # The pairs it makes with a group of the other side: `a` times all the other's
+            # fillings and `b` times those without fragments (see _KindParts); under
+            # identity_chains any with any, else fragments in one side at most.
+            if chains:
+                prepared.append((usage, blanks - needed, len(fillings) - 1, 0, fillings))
+            else:
+                plain = fillings[0]
+                prepared.append(
+                    (usage, blanks - needed, plain, len(fillings) - 1 - plain, fillings)
+                )
+    kept[id(bucket)] = prepared
+    return prepared
 
 
 def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
@@ -2346,7 +2431,19 @@ def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
     # 2 of its `used` squares on blanks: C(used, b) when the rack's natural tiles leave at
     # least b of them to blanks and a blank may show the field, else none.
     none_spent, one_spent, two_spent = 1, 0, 0
-    for rack_field, used, lowest in _field_uses(rack, usage):
+    # The walk of _field_uses, without its list: (the field, its squares, how many of them
+    # the rack's natural tiles leave short).
+    counts = rack.rack_counts
+    natural = rack.natural
+    rack_field = -1
+    rest = usage
+    while rest:
+        used = rest & _FIELD_MASK
+        rest >>= _FIELD_BITS
+        rack_field += 1
+        if not used:
+            continue
+        lowest = used - counts[rack_field] if natural[rack_field] else used
         if lowest <= 0:
             if not designable[rack_field]:
                 continue  # natural tiles only, and enough of them
