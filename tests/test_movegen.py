@@ -417,3 +417,88 @@ def test_collector_left_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def _usage_checks(context: Any, counted: list[int]) -> None:
+    """The usage of `counted` (squares by rack field) read back by every reader of usages,
+    each against what the counts themselves say (the encoding of movegen's usages: fields
+    of 5 bits from bit _FIELDS_AT, a mix of the counts below them)."""
+    usage = sum(
+        count * movegen._OPTION_USAGE[field] for field, count in enumerate(counted) if count
+    )
+    # The fields are the counts, untouched by the mix below them.
+    plain = sum(count << (movegen._FIELD_BITS * field) for field, count in enumerate(counted))
+    assert usage >> movegen._FIELDS_AT == plain
+    assert usage & movegen._MIX_ROOM == sum(
+        count * mix for count, mix in zip(counted, movegen._FIELD_MIX, strict=False)
+    )
+    rack = context.rack
+    natural = [
+        count if context.natural[field] else 0 for field, count in enumerate(rack.rack_counts)
+    ]
+    short = [max(0, used - natural[field]) for field, used in enumerate(counted)]
+    context.deficits.clear()
+    assert movegen._deficit(context, usage) == sum(short), (rack, counted)
+    fits = (context.rack_guarded - usage) & movegen._GUARDS == movegen._GUARDS
+    assert fits == (sum(short) == 0)
+    for option in range(movegen.OPTION_COUNT):
+        field = movegen._OPTION_FIELD[option]
+        assert usage >> movegen._OPTION_SHIFT[option] & movegen._FIELD_MASK == counted[field]
+    assert movegen._field_uses(rack, usage) == [
+        (field, used, used - natural[field] if context.natural[field] else used)
+        for field, used in enumerate(counted)
+        if used
+    ]
+    if rack.blanks == 1:
+        rack.short_fields.clear()
+        lacking = [field for field, lack in enumerate(short) if lack]
+        designable = rack.designable
+        if not lacking:
+            expected = (
+                -1,
+                1 + sum(used for field, used in enumerate(counted) if designable[field]),
+            )
+        elif len(lacking) == 1 and short[lacking[0]] == 1 and designable[lacking[0]]:
+            expected = (lacking[0], counted[lacking[0]])
+        else:
+            expected = (-1, 0)
+        assert movegen._one_blank_fields(rack, usage) == expected, (rack, counted)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
+def test_usage_fields_read_back_as_counted(rules: Rules) -> None:
+    # Every rack of up to 3 tiles (faces and blanks) with every usage of up to 2 squares,
+    # then random racks of up to 9 tiles (0-3 blanks) with random usages up to twice a
+    # rack (a join's sum of two sides): deficits, the natural-tiles test, the fields, the
+    # field walk of the variant counts and the one-blank fields agree with the counts.
+    codes = (*FACES, "?")
+    fields = len(FACES)
+    racks = [""]
+    for _ in range(3):
+        racks += [rack + code for rack in racks if len(rack) < 3 for code in codes]
+    racks = sorted({"".join(sorted(rack)) for rack in racks})
+    usages = [[0] * fields]
+    for _ in range(2):
+        usages += [
+            [count + (field == added) for field, count in enumerate(usage)]
+            for usage in usages
+            for added in range(fields)
+        ]
+    checked = 0
+    for rack in racks:
+        context = movegen._make_rack_context(rack, rules)
+        for counted in usages:
+            _usage_checks(context, counted)
+            checked += 1
+    rng = random.Random(19)
+    for _ in range(300):
+        rack = "".join(rng.choice(FACES) for _ in range(rng.randint(1, 9)))
+        rack = rack[: 9 - (blanks := rng.randint(0, 3))] + "?" * blanks
+        context = movegen._make_rack_context(rack, rules)
+        for _ in range(30):
+            counted = [0] * fields
+            for _ in range(rng.randint(1, 19)):
+                counted[rng.randrange(fields)] += 1
+            _usage_checks(context, counted)
+            checked += 1
+    assert checked > 20_000

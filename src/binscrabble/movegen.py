@@ -91,10 +91,23 @@ _DIGIT_OPTIONS: Final = frozenset({FACES.index("0"), FACES.index("1"), ROTATED})
 # Rack usage is one int with a 5-bit field per rack code (the faces, then the blank), so the
 # usage of two sides adds with `+` and "does the rack hold this?" is one subtraction: each
 # field of the rack carries a guard bit (16) that survives exactly when the usage fits.
+# The fields start at bit _FIELDS_AT; below them a usage holds a *mix* of its counts, each
+# face's weighted by a prime (_FIELD_MIX), which no field reads: usages are dict keys (the
+# steps a partial may take, side tables, deficits), and a dict finds a key by the low bits
+# of its hash, an int's own value. Fields alone would put only the first one or two there,
+# and usages that differ in a later field only would collide (game08-midgame-turn06-2blank:
+# 4.5-5.9 probes a key; with the mix about 1.4). Every field is at most 31, so the mix stays
+# below 341 * 2999 < 2 ** 20 and never carries into the fields; the rack's guarded counts
+# hold ones below the fields, so that a subtraction never borrows from them either.
 _FIELD_BITS: Final = 5
 _GUARD: Final = 16
 _BLANK_FIELD: Final = len(FACES)
-_GUARDS: Final = sum(_GUARD << (_FIELD_BITS * field) for field in range(_BLANK_FIELD + 1))
+_FIELDS_AT: Final = 20
+_FIELD_MIX: Final = (2999, 2731, 2503, 2287, 2069, 1811, 1597, 1297, 1009, 761, 523, 0)
+_MIX_ROOM: Final = (1 << _FIELDS_AT) - 1
+_GUARDS: Final = sum(
+    _GUARD << (_FIELDS_AT + _FIELD_BITS * field) for field in range(_BLANK_FIELD + 1)
+)
 
 
 _ALL_OPTIONS: Final = (1 << OPTION_COUNT) - 1
@@ -551,6 +564,8 @@ class _Context:
     #: :func:`_arithmetic_tables`): what a table lacks is looked up there before it is
     #: worked out.
     generation: _Generation = field(default_factory=lambda: _Generation(None))
+    #: Every usage a step leads to, once (see :func:`_usable_steps`).
+    usages: dict[int, int] = field(default_factory=dict)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -566,8 +581,10 @@ _SideBucket = dict[int, _KindParts]
 #: A line beyond the board's edge (no tiles).
 _NO_LINE: Final[list[Tile | None]] = [None] * SIZE
 _OPTION_FIELD: Final = tuple(_EQUALS_OPTION if o == ROTATED else o for o in range(OPTION_COUNT))
-_OPTION_USAGE: Final = tuple(1 << (_FIELD_BITS * field) for field in _OPTION_FIELD)
-_OPTION_SHIFT: Final = tuple(_FIELD_BITS * field for field in _OPTION_FIELD)
+_OPTION_USAGE: Final = tuple(
+    (1 << (_FIELDS_AT + _FIELD_BITS * field)) + _FIELD_MIX[field] for field in _OPTION_FIELD
+)
+_OPTION_SHIFT: Final = tuple(_FIELDS_AT + _FIELD_BITS * field for field in _OPTION_FIELD)
 _FIELD_MASK: Final = (1 << _FIELD_BITS) - 1
 
 
@@ -611,8 +628,8 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
             raise ValueError(f"{code!r} is not a rack tile code ({' '.join(FACES)} {BLANK})")
     if max(counts) >= _GUARD:
         raise ValueError(f"a rack may hold at most {_GUARD - 1} tiles of one kind")
-    rack_guarded = sum(
-        (_GUARD + count) << (_FIELD_BITS * field) for field, count in enumerate(counts)
+    rack_guarded = _MIX_ROOM + sum(
+        (_GUARD + count) << (_FIELDS_AT + _FIELD_BITS * field) for field, count in enumerate(counts)
     )
     blanks = counts[_BLANK_FIELD]
     if len(_SPLITS) >= 1 << 15:
@@ -675,7 +692,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
             variant_counts={},
             guarded=rack_guarded,
             designable_fields=sum(
-                _FIELD_MASK << (_FIELD_BITS * face)
+                _FIELD_MASK << (_FIELDS_AT + _FIELD_BITS * face)
                 for face in range(len(FACES))
                 if designable[face]
             ),
@@ -1117,7 +1134,7 @@ def _steps(context: _Context, state: int, mask: int) -> list[_Step]:
                     shift,
                     natural,
                     context.designable[option],
-                    (character, next_state, 1 << shift, effect, multiplier, addend),
+                    (character, next_state, _OPTION_USAGE[option], effect, multiplier, addend),
                 )
             )
         context.steps[key] = found
@@ -1189,10 +1206,13 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
     natural tile while one of its kind is left, else by a blank when one is left.
 
     Each carries the usage after it, added here once per usage rather
-    than by every partial that takes the step (usages take up to 60 bits, and CPython makes
+    than by every partial that takes the step (usages take up to 80 bits, and CPython makes
     a new object for any arithmetic on such ints).
     """
     found = []
+    # Every usage after a step is one object per context, so that the dicts keyed by usage
+    # (the steps of the partials that reach it, side tables) find it by identity.
+    intern = context.usages.setdefault
     # (Without blanks on the rack, what a usage needs need not be looked up.)
     blanks = context.blanks
     if blanks and _deficit(context, usage) < blanks:
@@ -1201,13 +1221,19 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
         for shift, natural, blank_may, step in steps:
             if blank_may or usage >> shift & _FIELD_MASK < natural:
                 character, next_state, one, effect, multiplier, addend = step
-                found.append((character, next_state, usage + one, effect, multiplier, addend))
+                after = usage + one
+                found.append(
+                    (character, next_state, intern(after, after), effect, multiplier, addend)
+                )
     else:
         # By a natural tile only.
         for shift, natural, _, step in steps:
             if usage >> shift & _FIELD_MASK < natural:
                 character, next_state, one, effect, multiplier, addend = step
-                found.append((character, next_state, usage + one, effect, multiplier, addend))
+                after = usage + one
+                found.append(
+                    (character, next_state, intern(after, after), effect, multiplier, addend)
+                )
     return found
 
 
@@ -1232,12 +1258,14 @@ def _usable_last_steps(context: _Context, steps: list[_Step], usage: int) -> lis
         for shift, natural, blank_may, step in steps:
             if blank_may or usage >> shift & _FIELD_MASK < natural:
                 character, _, one, _, multiplier, addend = step
-                found.append((character, usage + one, multiplier, addend))
+                after = usage + one
+                found.append((character, after, multiplier, addend))
     else:
         for shift, natural, _, step in steps:
             if usage >> shift & _FIELD_MASK < natural:
                 character, _, one, _, multiplier, addend = step
-                found.append((character, usage + one, multiplier, addend))
+                after = usage + one
+                found.append((character, after, multiplier, addend))
     return found
 
 
@@ -1788,7 +1816,7 @@ def _join(
                 return True
     blanks = context.blanks
     # Whether a usage fits is read from the blanks it needs (_deficit, cached), not from
-    # the guarded subtraction: usages take up to 60 bits, and CPython's arithmetic on such
+    # the guarded subtraction: usages take up to 80 bits, and CPython's arithmetic on such
     # ints makes a new object per step where a lookup makes none.
     deficits = context.deficits
     chains = context.rules.identity_chains
@@ -2324,7 +2352,7 @@ def _field_uses(rack: _Rack, usage: int) -> list[tuple[int, int, int]]:
     natural = rack.natural
     uses = []
     field = -1
-    rest = usage
+    rest = usage >> _FIELDS_AT
     while rest:
         used = rest & _FIELD_MASK
         rest >>= _FIELD_BITS
@@ -2356,9 +2384,9 @@ def _one_blank_fields(rack: _Rack, usage: int) -> tuple[int, int]:
         if (
             short == _GUARD << shift
             and difference >> shift & _FIELD_MASK == _GUARD - 1
-            and rack.designable[shift // _FIELD_BITS]
+            and rack.designable[(shift - _FIELDS_AT) // _FIELD_BITS]
         ):
-            found = (shift // _FIELD_BITS, usage >> shift & _FIELD_MASK)
+            found = ((shift - _FIELDS_AT) // _FIELD_BITS, usage >> shift & _FIELD_MASK)
         else:
             found = (-1, 0)
     else:
@@ -2373,7 +2401,7 @@ def _one_blank_fields(rack: _Rack, usage: int) -> tuple[int, int]:
 
 #: One in every usage field: a usage times this holds the sum of its fields in the top one.
 _FIELD_ONES: Final = sum(1 << (_FIELD_BITS * field) for field in range(_BLANK_FIELD + 1))
-_TOP_FIELD_SHIFT: Final = _FIELD_BITS * _BLANK_FIELD
+_TOP_FIELD_SHIFT: Final = _FIELDS_AT + _FIELD_BITS * _BLANK_FIELD
 
 
 #: :func:`_realizations` by what they depend on (the rack's blanks, then per field: its
@@ -2436,7 +2464,7 @@ def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
     counts = rack.rack_counts
     natural = rack.natural
     rack_field = -1
-    rest = usage
+    rest = usage >> _FIELDS_AT
     while rest:
         used = rest & _FIELD_MASK
         rest >>= _FIELD_BITS
