@@ -12,6 +12,7 @@ import json
 import pickle
 import random
 from collections.abc import Iterator
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -502,3 +503,22 @@ def test_usage_fields_read_back_as_counted(rules: Rules) -> None:
             _usage_checks(context, counted)
             checked += 1
     assert checked > 20_000
+
+
+@pytest.mark.parametrize("chains", [False, True])
+def test_join_counts_as_the_product_of_fillings(chains: bool) -> None:
+    # A join group counts its equations without listing them (movegen._combinations): one
+    # filling of each side, with identity fragments in one side at most unless
+    # identity_chains. Against the product itself, for two to four sides.
+    rng = random.Random(7)
+    for _ in range(400):
+        parts = []
+        for _ in range(rng.randint(2, 4)):
+            plain, fragments = rng.randint(0, 3), rng.randint(0, 3)
+            parts.append([plain, *("p" * plain), *("f" * fragments)])
+        listed = sum(
+            1
+            for combination in product(*[fillings[1:] for fillings in parts])
+            if chains or combination.count("f") <= 1
+        )
+        assert movegen._combinations(tuple(parts), chains) == listed, parts

@@ -566,6 +566,11 @@ class _Context:
     generation: _Generation = field(default_factory=lambda: _Generation(None))
     #: Every usage a step leads to, once (see :func:`_usable_steps`).
     usages: dict[int, int] = field(default_factory=dict)
+    #: The sums of usages a two-sided join met, by whether the rack can show them (whether
+    #: their :func:`_deficit` is at most the rack's blanks): a membership test per pair of
+    #: usage groups, not a call of ``deficits.get`` and a comparison.
+    fitting: set[int] = field(default_factory=set)
+    unfitting: set[int] = field(default_factory=set)
 
 
 #: A side's fillings of one value and usage, split by identity fragments (RULES.md §7):
@@ -1819,6 +1824,7 @@ def _join(
     # the guarded subtraction: usages take up to 80 bits, and CPython's arithmetic on such
     # ints makes a new object per step where a lookup makes none.
     deficits = context.deficits
+    fitting, unfitting = context.fitting, context.unfitting
     chains = context.rules.identity_chains
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
@@ -1891,9 +1897,13 @@ def _join(
                 # (Counts of fillings: see _KindParts.)
                 for second_usage in candidates:
                     total = usage + second_usage
-                    needed = deficits.get(total)
-                    if (needed if needed is not None else _deficit(context, total)) > blanks:
+                    if total in unfitting:
                         continue
+                    if total not in fitting:
+                        if _deficit(context, total) > blanks:
+                            unfitting.add(total)
+                            continue
+                        fitting.add(total)
                     second_fillings = second_bucket[second_usage]
                     if chains:
                         count = with_length * (len(second_fillings) - 1)
@@ -2063,6 +2073,19 @@ _TWO_SIDED: Final = 7
 def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
     """How many equations join one filling of each side: identity fragments may be in any
     number of sides under ``identity_chains``, else in one side at most."""
+    if len(parts) == 3:
+        # (Nearly every join of more than two sides.) Plain in all three, or fragments in
+        # one: all of the first's with plain of the others, and so on.
+        first, second, third = parts
+        if chains:
+            return (len(first) - 1) * (len(second) - 1) * (len(third) - 1)
+        plain_first, plain_second, plain_third = first[0], second[0], third[0]
+        joined: int = (
+            (len(first) - 1) * plain_second * plain_third
+            + plain_first * (len(second) - 1 - plain_second) * plain_third
+            + plain_first * plain_second * (len(third) - 1 - plain_third)
+        )
+        return joined
     if chains:
         count = 1
         for fillings in parts:
