@@ -522,3 +522,27 @@ def test_join_counts_as_the_product_of_fillings(chains: bool) -> None:
             if chains or combination.count("f") <= 1
         )
         assert movegen._combinations(tuple(parts), chains) == listed, parts
+
+
+@pytest.mark.parametrize("blanks", [1, 2, 3])
+def test_deficit_levels_hold_the_usages_each_level_allows(blanks: int) -> None:
+    # movegen._deficit_levels lists a side bucket's usages by the blanks the rack would have
+    # left for the other side (a list per level below the rack's blanks, with its own loop
+    # for two blanks): level k holds, in the bucket's order, those needing at most k.
+    rng = random.Random(blanks)
+    for _ in range(60):
+        rack = "".join(rng.choice(FACES) for _ in range(9 - blanks)) + "?" * blanks
+        context = movegen._make_rack_context(rack, Rules())
+        bucket: dict[int, list[Any]] = {}
+        for _ in range(rng.randint(1, 30)):
+            usage = sum(
+                movegen._OPTION_USAGE[rng.randrange(movegen.OPTION_COUNT)]
+                for _ in range(rng.randint(1, 8))
+            )
+            bucket[usage] = [1, "0"]
+        levels = movegen._deficit_levels(context, bucket)
+        assert levels == [
+            [usage for usage in bucket if movegen._deficit(context, usage) <= level]
+            for level in range(blanks)
+        ]
+        assert context.deficit_levels[id(bucket)] is levels

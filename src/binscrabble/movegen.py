@@ -1992,14 +1992,28 @@ def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
     would be one more object per entry to free at the call's end (10,000-15,000 on the
     heavy racks); the join looks a usage's fillings up in the bucket once the rack allows
     the pair."""
-    levels: list[list[int]] = [[] for _ in range(context.blanks)]
+    blanks = context.blanks
+    levels: list[list[int]] = [[] for _ in range(blanks)]
     deficits = context.deficits
-    for usage in bucket:
-        needed = deficits.get(usage)
-        if needed is None:
-            needed = _deficit(context, usage)
-        for level in range(needed, context.blanks):
-            levels[level].append(usage)
+    if blanks == 2:
+        # (The heavy racks.) Each level by itself, without a range per usage.
+        none, one = levels
+        for usage in bucket:
+            needed = deficits.get(usage)
+            if needed is None:
+                needed = _deficit(context, usage)
+            if needed == 0:
+                none.append(usage)
+                one.append(usage)
+            elif needed == 1:
+                one.append(usage)
+    else:
+        for usage in bucket:
+            needed = deficits.get(usage)
+            if needed is None:
+                needed = _deficit(context, usage)
+            for level in range(needed, blanks):
+                levels[level].append(usage)
     context.deficit_levels[id(bucket)] = levels
     return levels
 
