@@ -1993,11 +1993,13 @@ def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
     heavy racks); the join looks a usage's fillings up in the bucket once the rack allows
     the pair."""
     blanks = context.blanks
-    levels: list[list[int]] = [[] for _ in range(blanks)]
+    levels: list[list[int]]
     deficits = context.deficits
     if blanks == 2:
         # (The heavy racks.) Each level by itself, without a range per usage.
-        none, one = levels
+        none: list[int] = []
+        one: list[int] = []
+        levels = [none, one]
         for usage in bucket:
             needed = deficits.get(usage)
             if needed is None:
@@ -2008,6 +2010,7 @@ def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
             elif needed == 1:
                 one.append(usage)
     else:
+        levels = [[] for _ in range(blanks)]
         for usage in bucket:
             needed = deficits.get(usage)
             if needed is None:
@@ -2149,7 +2152,9 @@ def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[
         options = tuple(
             [
                 option_of[side[at]]
-                for side, positions in zip(combination, free_positions, strict=True)
+                # (Equal lengths; no `strict=`, whose keyword call is slow: this runs
+                # per equation.)
+                for side, positions in zip(combination, free_positions)  # noqa: B905
                 for at in positions
             ]
         )
@@ -3856,7 +3861,8 @@ def _segment_scoring(place: _Place, with_blanks: bool) -> _SegmentScoring:
     cross_tables: list[tuple[int, ...] | None] = []
     blank_losses: list[tuple[int, ...]] = []
     equation_crossings: list[tuple[bool, ...] | None] = []
-    for sq, info in zip(free_squares, free_crosses, strict=True):
+    # (Equal lengths; no `strict=`, whose keyword call is slow: this runs per segment read.)
+    for sq, info in zip(free_squares, free_crosses):  # noqa: B905
         letter_table = _LETTER_TABLES[sq]
         letter_tables.append(letter_table)
         if info is None:
@@ -3984,19 +3990,30 @@ class _SegmentScoring:
     def row(self, filling: _Filling) -> _Row | None:
         """The row of one equation; None when it does not touch (see `check_touch`)."""
         options, text, value, usage = filling
-        if self.check_touch and not any(
-            crossing is not None and crossing[option]
-            for crossing, option in zip(self.equation_crossings, options, strict=True)
-        ):
-            return None
         letters = 0
         crossing_score = 0
-        for letter_table, cross_table, option in zip(
-            self.letter_tables, self.cross_tables, options, strict=True
-        ):
-            letters += letter_table[option]
-            if cross_table is not None:
-                crossing_score += cross_table[option]
+        # (Equal lengths; no `strict=`: zip called with a keyword takes CPython 3.11's slow
+        # call path, and under parallel_numbers the search makes these rows itself.)
+        if self.check_touch:
+            # Whether it touches, in the same loop (not a generator of its own).
+            touches = False
+            for letter_table, cross_table, crossing, option in zip(  # noqa: B905
+                self.letter_tables, self.cross_tables, self.equation_crossings, options
+            ):
+                letters += letter_table[option]
+                if cross_table is not None:
+                    crossing_score += cross_table[option]
+                if crossing is not None and crossing[option]:
+                    touches = True
+            if not touches:
+                return None
+        else:
+            for letter_table, cross_table, option in zip(  # noqa: B905
+                self.letter_tables, self.cross_tables, options
+            ):
+                letters += letter_table[option]
+                if cross_table is not None:
+                    crossing_score += cross_table[option]
         # The score with natural tiles only; each blank then takes its tile's points away.
         natural_score = (
             (letters + bonus(value)) * self.word_multiplier + crossing_score + self.bingo
