@@ -1996,7 +1996,8 @@ def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
     levels: list[list[int]]
     deficits = context.deficits
     if blanks == 2:
-        # (The heavy racks.) Each level by itself, without a range per usage.
+        # (The heavy racks; one blank below.) Each level by itself, without a range per
+        # usage.
         none: list[int] = []
         one: list[int] = []
         levels = [none, one]
@@ -2009,6 +2010,15 @@ def _deficit_levels(context: _Context, bucket: _SideBucket) -> list[list[int]]:
                 one.append(usage)
             elif needed == 1:
                 one.append(usage)
+    elif blanks == 1:
+        none = []
+        levels = [none]
+        for usage in bucket:
+            needed = deficits.get(usage)
+            if needed is None:
+                needed = _deficit(context, usage)
+            if needed == 0:
+                none.append(usage)
     else:
         levels = [[] for _ in range(blanks)]
         for usage in bucket:
