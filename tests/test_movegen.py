@@ -546,3 +546,35 @@ def test_deficit_levels_hold_the_usages_each_level_allows(blanks: int) -> None:
             for level in range(blanks)
         ]
         assert context.deficit_levels[id(bucket)] is levels
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "game07-late-turn12-0blank",  # rotated_equals
+        "game08-midgame-turn06-2blank",  # the new `=` between the sides, fragments
+        "game10-late-turn12-0blank",  # identity_chains
+    ],
+)
+def test_two_sided_groups_read_as_the_general_product(name: str) -> None:
+    # A join group of two sides lists its equations through movegen._two_sided_fillings
+    # (options read from the text's bytes at once): the same fillings, in the same order,
+    # as the general product over the sides (movegen._general_fillings).
+    records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    game = load_position(next(r["position"] for r in records if r["name"] == name))
+    rules = game.rules
+    _, rows, _ = movegen._search(game.board, game.rack(), rules, None)
+    checked = equations = 0
+    for segment in rows.segments:
+        for group in segment[1]:
+            if len(group) != movegen._TWO_SIDED:
+                continue
+            fast = movegen._two_sided_fillings(group, rules.identity_chains, rules.rotated_equals)
+            if fast is None:
+                continue
+            general = movegen._general_fillings(group, rules.identity_chains, rules.rotated_equals)
+            assert fast == list(general), group[:5]
+            checked += 1
+            equations += len(fast)
+    assert checked > 10
+    assert equations >= checked

@@ -2133,8 +2133,80 @@ def _combinations(parts: tuple[_KindParts, ...], chains: bool) -> int:
     return count
 
 
-def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[_Filling]:
+#: Each character a side's text may hold (and the `=` between two sides) as the byte of
+#: its option, for :func:`_two_sided_fillings`.
+_OPTION_BYTES: Final = bytes.maketrans(
+    "".join([*_OPTION_OF_CHARACTER, _EQUALS_CHARACTER]).encode("ascii"),
+    bytes([*_OPTION_OF_CHARACTER.values(), _EQUALS_OPTION]),
+)
+
+
+def _group_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterable[_Filling]:
     """The equations of a join group, as fillings (options, text, value, option usage)."""
+    if len(group) == _TWO_SIDED:
+        found = _two_sided_fillings(group, chains, rotated)
+        if found is not None:
+            return found
+    return _general_fillings(group, chains, rotated)
+
+
+def _two_sided_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> list[_Filling] | None:
+    """:func:`_group_fillings` of a group of two sides (nearly all), in the same order, as
+    a list: each equation's options read from its text at once (the text's bytes mapped
+    to options, :data:`_OPTION_BYTES`, then picked at the free squares, the new `=`
+    included), not a comprehension per side and a tuple built around the `=` (under
+    parallel_numbers the search reads the groups of some segments itself, and best moves
+    read every group: game08-midgame-turn06-2blank 823 groups of 1-8 equations). None when
+    an equation has fewer than two free squares (a picker of one returns no tuple)."""
+    value, equals_slot, (first_at, second_at), usage, _, first, second = group
+    # A side's texts are all as long (a character per free square, then its tiles' texts).
+    width = len(first[1])
+    after = width + 1
+    if equals_slot >= 0:
+        # (The new `=` is the free square between the two sides.)
+        positions = (*first_at, width, *[after + at for at in second_at])
+    else:
+        positions = (*first_at, *[after + at for at in second_at])
+    if len(positions) < 2:
+        return None
+    read = operator.itemgetter(*positions)
+    codes = _OPTION_BYTES
+    first_plain, second_plain = first[0], second[0]
+    # The pairs in the order of _general_fillings: every with every under identity_chains,
+    # else plain with plain, then the first's fragments with the second's plain, then the
+    # first's plain with the second's fragments.
+    if chains:
+        runs = [(first[1:], second[1:])]
+    else:
+        first_plains = first[1 : first_plain + 1]
+        second_plains = second[1 : second_plain + 1]
+        runs = [(first_plains, second_plains)]
+        if len(first) - 1 > first_plain:
+            runs.append((first[first_plain + 1 :], second_plains))
+        if len(second) - 1 > second_plain:
+            runs.append((first_plains, second[second_plain + 1 :]))
+    found: list[_Filling] = []
+    append = found.append
+    for lefts, rights in runs:
+        for left in lefts:
+            head = left + "="
+            for right in rights:
+                text = head + right
+                # (A picker of two or more returns a tuple.)
+                options = read(text.encode("ascii").translate(codes))
+                append(
+                    (
+                        options,
+                        text.replace(_ROTATED_CHARACTER, "11") if rotated else text,
+                        value,
+                        usage,
+                    )
+                )
+    return found
+
+
+def _general_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> Iterator[_Filling]:
+    """:func:`_group_fillings` of any group, one equation at a time."""
     value, equals_slot, free_positions, usage = group[:4]
     parts = group[_GROUP_SIDES:]
     combinations: Iterable[tuple[str, ...]]
