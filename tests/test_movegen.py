@@ -8,6 +8,7 @@ after a deliberate rules or scoring change); the generator must reproduce it exa
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
 import random
@@ -578,3 +579,50 @@ def test_two_sided_groups_read_as_the_general_product(name: str) -> None:
             equations += len(fast)
     assert checked > 10
     assert equations >= checked
+
+
+@pytest.mark.parametrize(
+    ("name", "chains"),
+    [
+        ("game08-midgame-turn06-2blank", None),  # parallel_numbers, two blanks
+        ("game08-midgame-turn06-2blank", True),
+        ("game10-midgame-turn04-0blank", None),  # identity_chains, no blank
+        ("game05-crowded-turn09-0blank", None),
+        ("game07-crowded-turn09-2blank", None),  # rotated_equals
+    ],
+)
+def test_touching_only_through_crossings_counted_without_rows(
+    name: str, chains: bool | None
+) -> None:
+    # Under parallel_numbers a segment that touches the board only through crossing runs
+    # keeps the equations with an equation crossing; its rows are made only when read, and
+    # movegen._touching_move_count counts them per join group without rows: the same
+    # count as the rows read (blank variants included), and the lazy list's length is the
+    # number of moves it makes.
+    records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    game = load_position(next(r["position"] for r in records if r["name"] == name))
+    rules = dataclasses.replace(game.rules, parallel_numbers=True)
+    if chains is not None:
+        rules = dataclasses.replace(rules, identity_chains=chains)
+    rack, rows, _ = movegen._search(game.board, game.rack(), rules, None)
+    segments = groups = 0
+    for segment in rows.segments:
+        if not segment[0][7]:
+            continue
+        made = movegen._read_segment(segment, rows.with_blanks, rows.chains, rows.rotated, False)
+        eager = [
+            row
+            for group in segment[1]
+            for filling in movegen._group_fillings(group, rows.chains, rows.rotated)
+            if (row := movegen._segment_scoring(segment[0], rows.with_blanks).row(filling))
+        ]
+        assert made == eager
+        expected = sum(movegen._variant_count(rack, row[7]) for row in made)
+        assert movegen._segment_move_count(segment, rack, rows.chains) == expected
+        segments += 1
+        groups += len(segment[1])
+    assert segments >= 5
+    assert groups >= segments
+    if not rack.blanks:
+        found = generate_placements(game.board, game.rack(), rules)
+        assert len(found) == len(list(iter(found)))

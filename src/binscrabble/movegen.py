@@ -2154,9 +2154,9 @@ def _two_sided_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> list[
     """:func:`_group_fillings` of a group of two sides (nearly all), in the same order, as
     a list: each equation's options read from its text at once (the text's bytes mapped
     to options, :data:`_OPTION_BYTES`, then picked at the free squares, the new `=`
-    included), not a comprehension per side and a tuple built around the `=` (under
-    parallel_numbers the search reads the groups of some segments itself, and best moves
-    read every group: game08-midgame-turn06-2blank 823 groups of 1-8 equations). None when
+    included), not a comprehension per side and a tuple built around the `=` (best moves
+    read every group, and so does reading, under parallel_numbers, a segment that touches
+    only through crossings: game08-midgame-turn06-2blank 823 groups of 1-8 equations). None when
     an equation has fewer than two free squares (a picker of one returns no tuple)."""
     value, equals_slot, (first_at, second_at), usage, _, first, second = group
     # A side's texts are all as long (a character per free square, then its tiles' texts).
@@ -3140,9 +3140,6 @@ def _search(
     segments: list[tuple[tuple[str | int, ...], _Place]] = []
     # Without best moves, segments are kept as they are found (_Segment; see _emit_segment).
     emit = rows.segments.append
-    with_blanks = context.blanks > 0
-    chains = rules.identity_chains
-    rotated = rules.rotated_equals
     bounds: list[int] = []
     # Without best moves (no score bounds summed per square), a line is scanned for its
     # tiles and crossing runs only (below).
@@ -3480,15 +3477,10 @@ def _search(
                             segment_bingo,
                             touch_check,
                         )
-                        if touch_check:
-                            # Under parallel_numbers some equations may not touch: their
-                            # rows are made now, so that they are counted right.
-                            made = _read_segment(
-                                (place, groups, None), with_blanks, chains, rotated, False
-                            )
-                            emit((place, groups, made))
-                        else:
-                            emit((place, groups, None))
+                        # (Under parallel_numbers, with touch_check, some equations may
+                        # not touch: they are left out when read, and counted without
+                        # rows, _touching_move_count.)
+                        emit((place, groups))
                         continue
                     place = (
                         direction,
@@ -3616,14 +3608,14 @@ class _FoundRows:
         counts: dict[int, int] = {}
         count = 0
         for segment in self.segments:
-            if segment[2] is None:
+            if not segment[0][7]:
                 groups = id(segment[1])
                 known = counts.get(groups)
                 if known is None:
-                    known = counts[groups] = _segment_move_count(segment, rack)
+                    known = counts[groups] = _segment_move_count(segment, rack, self.chains)
                 count += known
             else:
-                count += _segment_move_count(segment, rack)
+                count += _segment_move_count(segment, rack, self.chains)
         if not rack.blanks:
             return count + len(self.extra)
         return count + sum(_variant_count(rack, row[7]) for row in self.extra)
@@ -4075,7 +4067,7 @@ class _SegmentScoring:
         letters = 0
         crossing_score = 0
         # (Equal lengths; no `strict=`: zip called with a keyword takes CPython 3.11's slow
-        # call path, and under parallel_numbers the search makes these rows itself.)
+        # call path, and best moves make a row per equation they read.)
         if self.check_touch:
             # Whether it touches, in the same loop (not a generator of its own).
             touches = False
@@ -4113,12 +4105,12 @@ class _SegmentScoring:
 
 
 #: One segment's equations, their rows made when read (:func:`_read_segment`): where the
-#: segment is, its join groups, and its rows when they were made at once (under
-#: parallel_numbers, a segment touching only through crossings), else None. Counting them
-#: needs no row: each group knows how many equations it joins, and every equation of a
-#: group has the same rack usage, so the same number of blank variants. (A tuple, not an
-#: object: a search makes one per segment with equations.)
-_Segment = tuple[_Place, list[_JoinGroup], "list[_Row] | None"]
+#: segment is, and its join groups. Counting them needs no row: each group knows how many
+#: equations it joins, and every equation of a group has the same rack usage, so the same
+#: number of blank variants (under parallel_numbers, a segment touching only through
+#: crossings keeps the equations that touch: :func:`_touching_move_count`). (A tuple, not
+#: an object: a search makes one per segment with equations.)
+_Segment = tuple[_Place, list[_JoinGroup]]
 
 
 def _read_segment(
@@ -4134,11 +4126,7 @@ def _read_segment(
     the rack can show it, as :func:`_batch_moves` makes them), made without the rows
     themselves. `with_blanks`: whether the rack holds a blank; `chains` and `rotated`:
     the rules' identity_chains and rotated_equals."""
-    place, groups, made = segment
-    if made is not None:
-        if not whole_moves:
-            return made
-        return _plain_moves(made) if rack is None else _batch_moves(rack, made)
+    place, groups = segment
     found: list[Any] = []
     if place[7]:
         # Under parallel_numbers, a segment touching only through crossings (rare).
@@ -4376,13 +4364,12 @@ def _read_segment(
     return found
 
 
-def _segment_move_count(segment: _Segment, rack: _Rack) -> int:
-    """How many moves a segment's rows make (blank variants included)."""
-    _, groups, made = segment
-    if made is not None:
-        if not rack.blanks:
-            return len(made)
-        return sum(_variant_count(rack, row[7]) for row in made)
+def _segment_move_count(segment: _Segment, rack: _Rack, chains: bool) -> int:
+    """How many moves a segment's rows make (blank variants included); `chains`: the
+    rules' identity_chains."""
+    place, groups = segment
+    if place[7]:
+        return _touching_move_count(place, groups, rack, chains)
     if not rack.blanks:
         return sum([group[4] for group in groups])
     known = rack.variant_counts
@@ -4392,6 +4379,119 @@ def _segment_move_count(segment: _Segment, rack: _Rack) -> int:
         variants = known.get(usage)
         count += group[4] * (variants if variants is not None else _variant_count(rack, usage))
     return count
+
+
+def _touching_move_count(place: _Place, groups: list[_JoinGroup], rack: _Rack, chains: bool) -> int:
+    """:func:`_segment_move_count` of a segment that touches the board only through
+    crossing runs under parallel_numbers, whose equations count only when one of its free
+    squares shows an option with an equation crossing (see _SegmentScoring.row): counted
+    without rows. Whether an equation touches depends on each side's filling alone, so per
+    group the equations that touch are all of them but those in which no side touches
+    (joined as :func:`_combinations` joins them)."""
+    free_squares, free_crosses, _ = _free_squares(place)
+    # Per free square: the characters whose option there has an equation crossing (None
+    # when none has).
+    touching: list[frozenset[str] | None] = []
+    equals_touches: list[bool] = []
+    # (Equal lengths; no `strict=`, whose keyword call is slow.)
+    for sq, info in zip(free_squares, free_crosses):  # noqa: B905
+        if info is None:
+            touching.append(None)
+            equals_touches.append(False)
+            continue
+        crossing = _crossing_tables(sq, info)[0]
+        shown = _TOUCHING_CHARACTERS.get(crossing, _UNSPLIT)
+        if shown is _UNSPLIT:
+            if len(_TOUCHING_CHARACTERS) >= 1 << 12:
+                _clear_tracked(_TOUCHING_CHARACTERS)
+            shown = _TOUCHING_CHARACTERS[crossing] = (
+                frozenset(
+                    [character for option, character in _CHARACTER_OPTIONS if crossing[option]]
+                )
+                or None
+            )
+        touching.append(shown)
+        equals_touches.append(crossing[_EQUALS_OPTION])
+    count = 0
+    blanks = rack.blanks
+    known = rack.variant_counts
+    # Consecutive groups mostly come from one join: where their sides' free squares are
+    # is worked out once for them.
+    last_positions: tuple[tuple[int, ...], ...] | None = None
+    last_slot = -2
+    equals_touch = False
+    side_checks: list[list[tuple[int, frozenset[str]]]] = []
+    for group in groups:
+        equals_slot = group[1]
+        positions = group[2]
+        if positions is not last_positions or equals_slot != last_slot:
+            last_positions = positions
+            last_slot = equals_slot
+            equals_touch = equals_slot >= 0 and equals_touches[equals_slot]
+            side_checks = []
+            index = 0
+            for side_positions in positions:
+                checks = []
+                for at in side_positions:
+                    if index == equals_slot:
+                        index += 1
+                    characters = touching[index]
+                    if characters is not None:
+                        checks.append((at, characters))
+                    index += 1
+                side_checks.append(checks)
+        equations = group[4]
+        if not equals_touch:
+            # The equations in which no side touches: per side its plain fillings and all
+            # its fillings (plain ones first) of which no free square touches.
+            plains: list[int] = []
+            alls: list[int] = []
+            for checks, fillings in zip(side_checks, group[_GROUP_SIDES:]):  # noqa: B905
+                plain = fillings[0]
+                if not checks:
+                    plains.append(plain)
+                    alls.append(len(fillings) - 1)
+                    continue
+                plain_apart = apart = 0
+                for number, text in enumerate(fillings):
+                    if number:
+                        for at, characters in checks:
+                            if text[at] in characters:
+                                break
+                        else:
+                            apart += 1
+                            if number <= plain:
+                                plain_apart += 1
+                plains.append(plain_apart)
+                alls.append(apart)
+            if chains:
+                apart = 1
+                for found in alls:
+                    apart *= found
+            else:
+                # Plain in every side, or fragments in one (see _combinations).
+                apart = 1
+                for found in plains:
+                    apart *= found
+                for side, found in enumerate(alls):
+                    fragments = found - plains[side]
+                    if fragments:
+                        for other, plain in enumerate(plains):
+                            if other != side:
+                                fragments *= plain
+                        apart += fragments
+            equations -= apart
+        if equations:
+            if blanks:
+                variants = known.get(group[3])
+                equations *= variants if variants is not None else _variant_count(rack, group[3])
+            count += equations
+    return count
+
+
+#: Per crossing table (:func:`_crossing_tables`): the characters of a side's text whose
+#: option has an equation crossing, None when none has (see _touching_move_count).
+_TOUCHING_CHARACTERS: dict[tuple[bool, ...], frozenset[str] | None] = _kept_tracked({})
 
 
 def generate_moves(game: Game) -> list[GeneratedMove]:
