@@ -2576,45 +2576,50 @@ def _variant_count(rack: _Rack, usage: int) -> int:
 
 def _few_blanks_variant_count(rack: _Rack, usage: int) -> int:
     """:func:`_variant_count` for a rack of two blanks (one is counted by
-    :func:`_one_blank_fields`): the ways by blanks spent (none, one, two) are three running
-    products, not a table by budget."""
-    designable = rack.designable
-    # The ways so far that spend no blank, one, two; and per field the ways to put 0, 1 or
-    # 2 of its `used` squares on blanks: C(used, b) when the rack's natural tiles leave at
-    # least b of them to blanks and a blank may show the field, else none.
-    none_spent, one_spent, two_spent = 1, 0, 0
-    # The walk of _field_uses, without its list: (the field, its squares, how many of them
-    # the rack's natural tiles leave short).
-    counts = rack.rack_counts
-    natural = rack.natural
-    rack_field = -1
-    rest = usage >> _FIELDS_AT
-    while rest:
-        used = rest & _FIELD_MASK
-        rest >>= _FIELD_BITS
-        rack_field += 1
-        if not used:
-            continue
-        lowest = used - counts[rack_field] if natural[rack_field] else used
-        if lowest <= 0:
-            if not designable[rack_field]:
-                continue  # natural tiles only, and enough of them
-            none_spent, one_spent, two_spent = (
-                none_spent,
-                none_spent * used + one_spent,
-                none_spent * (used * (used - 1) // 2) + one_spent * used + two_spent,
-            )
-        elif lowest > 2 or not designable[rack_field]:
+    :func:`_one_blank_fields`), read from the guarded difference of the rack and the usage
+    (see :func:`_deficit`), not field by field.
+
+    Per field of `used` squares the ways to put 0, 1 or 2 of them on blanks are C(used, b)
+    when the rack's natural tiles leave at least b of them to blanks and a blank may show
+    the field. The fields the natural tiles suffice for and a blank may show, `s` squares
+    in all, thus give 1, s and C(s, 2) ways; a field short of tiles (its guard bit lost)
+    takes one blank or two, and no usage short of more than two tiles, or of a field no
+    blank may show, can be shown.
+    """
+    difference = rack.guarded - usage
+    short = ~difference & _GUARDS
+    anywhere = usage & rack.designable_fields
+    if not short:
+        # (A usage takes at most a segment's squares: no field of the sum carries.)
+        spread = anywhere * _FIELD_ONES >> _TOP_FIELD_SHIFT & _FIELD_MASK
+        return 1 + spread + spread * (spread - 1) // 2
+    designable = rack.designable_fields
+    shift = short.bit_length() - _FIELD_BITS
+    if not designable >> shift & 1:
+        return 0
+    lacking = _GUARD - (difference >> shift & _FIELD_MASK)
+    used = usage >> shift & _FIELD_MASK
+    rest = short ^ _GUARD << shift
+    if rest:
+        # Two fields short of one tile each: a blank on a square of each.
+        if lacking != 1:
             return 0
-        elif lowest == 1:
-            none_spent, one_spent, two_spent = (
-                0,
-                none_spent * used,
-                none_spent * (used * (used - 1) // 2) + one_spent * used,
-            )
-        else:
-            none_spent, one_spent, two_spent = 0, 0, none_spent * (used * (used - 1) // 2)
-    return none_spent + one_spent + two_spent
+        other = rest.bit_length() - _FIELD_BITS
+        if (
+            rest != _GUARD << other
+            or not designable >> other & 1
+            or difference >> other & _FIELD_MASK != _GUARD - 1
+        ):
+            return 0
+        return used * (usage >> other & _FIELD_MASK)
+    if lacking == 2:
+        return used * (used - 1) // 2
+    if lacking != 1:
+        return 0
+    # One blank on the short field, and none, a second there, or one on another field.
+    anywhere ^= anywhere & _FIELD_MASK << shift
+    spread = anywhere * _FIELD_ONES >> _TOP_FIELD_SHIFT & _FIELD_MASK
+    return used * (1 + spread) + used * (used - 1) // 2
 
 
 def _line_squares(direction: Direction, line: int) -> range:
