@@ -568,8 +568,9 @@ class _Context:
     usages: dict[int, int] = field(default_factory=dict)
     #: The sums of usages a two-sided join met, by whether the rack can show them (whether
     #: their :func:`_deficit` is at most the rack's blanks): a membership test per pair of
-    #: usage groups, not a call of ``deficits.get`` and a comparison.
-    fitting: set[int] = field(default_factory=set)
+    #: usage groups, not a call of ``deficits.get`` and a comparison. Those it can show are
+    #: kept with the number of ways it can (:func:`_variant_count`), for the join's count.
+    fitting: dict[int, int] = field(default_factory=dict)
     unfitting: set[int] = field(default_factory=set)
 
 
@@ -1825,6 +1826,10 @@ def _join(
     # ints makes a new object per step where a lookup makes none.
     deficits = context.deficits
     fitting, unfitting = context.fitting, context.unfitting
+    # (With blanks, a group's count is of moves: its equations times the ways the rack can
+    # show their usage, see _JoinGroup.)
+    rack = context.rack
+    variant_counts = rack.variant_counts
     chains = context.rules.identity_chains
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
@@ -1899,11 +1904,12 @@ def _join(
                     total = usage + second_usage
                     if total in unfitting:
                         continue
-                    if total not in fitting:
+                    variants = fitting.get(total)
+                    if variants is None:
                         if _deficit(context, total) > blanks:
                             unfitting.add(total)
                             continue
-                        fitting.add(total)
+                        variants = fitting[total] = _variant_count(rack, total)
                     second_fillings = second_bucket[second_usage]
                     if chains:
                         count = with_length * (len(second_fillings) - 1)
@@ -1920,7 +1926,7 @@ def _join(
                                 equals_slot,
                                 free_positions,
                                 total,
-                                count,
+                                count * variants,
                                 first_fillings,
                                 second_fillings,
                             )
@@ -1944,6 +1950,9 @@ def _join(
                 every = (*groups, fillings)
                 count = _combinations(every, chains)
                 if count:
+                    if blanks:
+                        variants = variant_counts.get(total)
+                        count *= variants if variants is not None else _variant_count(rack, total)
                     out.append((value, equals_slot, free_positions, total, count, *every))
     return True
 
@@ -2087,9 +2096,10 @@ def _text_counts(text: str) -> tuple[int, int]:
 #: Equations of one segment that share a value and a rack usage: every combination of one
 #: filling per side (:data:`_KindParts`, in side order) whose identity fragments the rules
 #: allow together. (value, free square of the new `=` or -1, per side where its free
-#: squares are in its text, option usage, how many equations, then per side its fillings:
-#: in the tuple itself, not in a tuple of their own, which would be one more object for
-#: each of the 10,000-15,000 groups of a heavy call.)
+#: squares are in its text, option usage, how many moves: its equations times the ways the
+#: rack can show their usage (:func:`_variant_count`, the blank variants), then per side
+#: its fillings: in the tuple itself, not in a tuple of their own, which would be one more
+#: object for each of the 10,000-15,000 groups of a heavy call.)
 _JoinGroup = tuple[Any, ...]
 #: Where a join group's sides' fillings start (:data:`_JoinGroup`), and the length of a
 #: group of two sides (nearly all).
@@ -4375,15 +4385,8 @@ def _segment_move_count(segment: _Segment, rack: _Rack, chains: bool) -> int:
     place, groups = segment
     if place[7]:
         return _touching_move_count(place, groups, rack, chains)
-    if not rack.blanks:
-        return sum([group[4] for group in groups])
-    known = rack.variant_counts
-    count = 0
-    for group in groups:
-        usage = group[3]
-        variants = known.get(usage)
-        count += group[4] * (variants if variants is not None else _variant_count(rack, usage))
-    return count
+    # (A group's count includes its blank variants: see _JoinGroup.)
+    return sum([group[4] for group in groups])
 
 
 def _touching_move_count(place: _Place, groups: list[_JoinGroup], rack: _Rack, chains: bool) -> int:
@@ -4445,7 +4448,7 @@ def _touching_move_count(place: _Place, groups: list[_JoinGroup], rack: _Rack, c
                         checks.append((at, characters))
                     index += 1
                 side_checks.append(checks)
-        equations = group[4]
+        moves = group[4]
         if not equals_touch:
             # The equations in which no side touches: per side its plain fillings and all
             # its fillings (plain ones first) of which no free square touches.
@@ -4485,12 +4488,13 @@ def _touching_move_count(place: _Place, groups: list[_JoinGroup], rack: _Rack, c
                             if other != side:
                                 fragments *= plain
                         apart += fragments
-            equations -= apart
-        if equations:
-            if blanks:
-                variants = known.get(group[3])
-                equations *= variants if variants is not None else _variant_count(rack, group[3])
-            count += equations
+            if apart:
+                # (The group counts moves, blank variants included: see _JoinGroup.)
+                if blanks:
+                    variants = known.get(group[3])
+                    apart *= variants if variants is not None else _variant_count(rack, group[3])
+                moves -= apart
+        count += moves
     return count
 
 
