@@ -1826,10 +1826,6 @@ def _join(
     # ints makes a new object per step where a lookup makes none.
     deficits = context.deficits
     fitting, unfitting = context.fitting, context.unfitting
-    # (With blanks, a group's count is of moves: its equations times the ways the rack can
-    # show their usage, see _JoinGroup.)
-    rack = context.rack
-    variant_counts = rack.variant_counts
     chains = context.rules.identity_chains
     last = len(tables) - 1
     start_usage = _OPTION_USAGE[_EQUALS_OPTION] if equals_slot >= 0 else 0
@@ -1879,6 +1875,9 @@ def _join(
             return True
         # What a first group needs does not depend on its partner, and a bucket is the
         # first side of many joins: its groups are read once (_first_groups) and kept.
+        # (With blanks, a group counts moves: its equations times the ways the rack can
+        # show their usage, see _JoinGroup.)
+        rack = context.rack
         first_groups = context.first_groups if equals_slot < 0 else context.equals_first_groups
         for value in shared or ():
             second_bucket = second_table[value]
@@ -1951,8 +1950,7 @@ def _join(
                 count = _combinations(every, chains)
                 if count:
                     if blanks:
-                        variants = variant_counts.get(total)
-                        count *= variants if variants is not None else _variant_count(rack, total)
+                        count *= _variant_count(context.rack, total)
                     out.append((value, equals_slot, free_positions, total, count, *every))
     return True
 
@@ -4472,7 +4470,15 @@ def _touching_move_count(place: _Place, groups: list[_JoinGroup], rack: _Rack, c
                                 plain_apart += 1
                 plains.append(plain_apart)
                 alls.append(apart)
-            if chains:
+            if len(alls) == 2:
+                # (Two sides, nearly every group: no loops.)
+                first_plain, second_plain = plains
+                first_all, second_all = alls
+                if chains:
+                    apart = first_all * second_all
+                else:
+                    apart = first_all * second_plain + first_plain * (second_all - second_plain)
+            elif chains:
                 apart = 1
                 for found in alls:
                     apart *= found
