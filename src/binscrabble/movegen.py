@@ -101,6 +101,7 @@ _DIGIT_OPTIONS: Final = frozenset({FACES.index("0"), FACES.index("1"), ROTATED})
 # hold ones below the fields, so that a subtraction never borrows from them either.
 _FIELD_BITS: Final = 5
 _GUARD: Final = 16
+_GUARD_BIT: Final = 4
 _BLANK_FIELD: Final = len(FACES)
 _FIELDS_AT: Final = 20
 _FIELD_MIX: Final = (2999, 2731, 2503, 2287, 2069, 1811, 1597, 1297, 1009, 761, 523, 0)
@@ -874,14 +875,17 @@ def _deficit(context: _Context, usage: int) -> int:
     if found is None:
         # Each field of the guarded difference is 16 + natural tiles - used (usage fields
         # stay below 16, so nothing borrows): a field short of tiles has lost its guard
-        # bit, and lacks 16 minus the field's value.
+        # bit, and lacks 16 minus the field's value, one more than the field's low bits
+        # complemented. Those of the short fields are summed by one multiplication, which
+        # adds every field into the top one (a usage takes at most a segment's squares:
+        # no field of the sum carries).
         difference = context.rack_guarded - usage
         short = ~difference & _GUARDS
-        found = 0
-        while short:
-            guard = short & -short
-            found += _GUARD - (difference >> (guard.bit_length() - _FIELD_BITS) & _FIELD_MASK)
-            short ^= guard
+        if short:
+            lacking = ~difference & (short >> _GUARD_BIT) * (_GUARD - 1)
+            found = (lacking * _FIELD_ONES >> _TOP_FIELD_SHIFT & _FIELD_MASK) + short.bit_count()
+        else:
+            found = 0
         context.deficits[usage] = found
     return found
 
