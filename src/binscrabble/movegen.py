@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, combinations, islice, product
-from math import comb, inf
+from math import comb
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast, overload
 
 from binscrabble.board import (
@@ -192,6 +192,36 @@ def _natural_difference(left: int, right: int) -> int | None:
 
 def _exact_quotient(left: int, right: int) -> int | None:
     return None if right == 0 or left % right else left // right
+
+
+#: What a side's last operation gives when it fails (:func:`_last_quotient`): below every
+#: side's value and below every context's :attr:`_Context.floor`, so that the side loops
+#: drop it by their floor test alone, with no test for None per filling. (A side's text
+#: holds at most two characters a square, a rotated `=` reading ``11``, so at most 30
+#: digits: its value's magnitude stays below ``2 ** 31``.)
+_FAILED: Final = -(1 << 64)
+#: The floor under `allow_negatives`: below every side's value, above :data:`_FAILED`.
+_NEGATIVE_FLOOR: Final = -(1 << 63)
+
+
+def _last_quotient(left: int, right: int) -> int:
+    """:func:`_exact_quotient` as a side's last operation: :data:`_FAILED` when it fails."""
+    return _FAILED if right == 0 or left % right else left // right
+
+
+#: Per operator: the operation as a side's last (:func:`_last_operations`), which never
+#: gives None: a difference as Python's, where a negative one fails (the side loops drop a
+#: value below the context's floor, and this saves a call of _natural_difference for each
+#: last operand), a division that fails :data:`_FAILED`.
+_LAST_OPERATIONS: Final[dict[str, Callable[[int, int], int]]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "x": operator.mul,
+    "/": _last_quotient,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+}
 
 
 #: An _Operation gives the result, or None when the step fails (a negative difference
@@ -495,8 +525,8 @@ class _Context:
     standard: bool
     operations: Mapping[str, _Operation]
     #: The least value a side may take (see :func:`_last_operations`): 0 without
-    #: `allow_negatives`, else none.
-    floor: float
+    #: `allow_negatives`, else :data:`_NEGATIVE_FLOOR` (below every side's value).
+    floor: int
     strength: Mapping[str, int]
     options_by_mask: dict[int, tuple[int, ...]]
     natural: tuple[bool, ...]
@@ -664,7 +694,7 @@ def _make_rack_context(rack: str, rules: Rules) -> _Context:
         transitions=_TRANSITIONS[rules.leading_zeros],
         standard=rules.precedence == "standard",
         operations=_OPERATIONS[rules.allow_negatives],
-        floor=-inf if rules.allow_negatives else 0,
+        floor=_NEGATIVE_FLOOR if rules.allow_negatives else 0,
         strength=_STANDARD_STRENGTH if rules.precedence == "standard" else _FLAT_STRENGTH,
         options_by_mask={_ALL_OPTIONS: side_options},
         natural=tuple(natural),
@@ -1063,7 +1093,7 @@ def _with_fragment(marks: int, switch: int) -> int:
 
 
 #: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
-_LastOperations = tuple[int, _Operation, int, int, int, list[tuple[int, _Operation]]]
+_LastOperations = tuple[int, Callable[[int, int], int], int, int, int, tuple[Any, ...]]
 
 
 def _last_operations(
@@ -1074,23 +1104,26 @@ def _last_operations(
     The strongest waiting operation's left operand, operation and neutral value; the
     identity kind of the side (:attr:`_Context.kinds_by_marks`, negative when the rules
     forbid its fragments) when the last operand is that neutral value as a bare literal,
-    and when it is anything else; and the weaker operations in the order they apply. Only
-    the strongest can have a bare literal on its right, so the marks of the others are
-    known before the last operand. With nothing pending the last operand is the value:
+    and when it is anything else; and the weaker operations in the order they apply, as
+    (left operand, operation, the ones after) nested, or () for none (a loop over a list
+    would make an iterator per filling, and most sides have one weaker operation at most).
+    Only the strongest can have a bare literal on its right, so the marks of the others
+    are known before the last operand. With nothing pending the last operand is the value:
     ``0 | operand``, and no operand is the neutral value -1. The strongest operation
-    never fails by a negative difference: the caller drops a value below
-    :attr:`_Context.floor` (0 without `allow_negatives`).
+    never fails with None: the caller drops a value below :attr:`_Context.floor` (0
+    without `allow_negatives`), which a negative difference is, and a failed division
+    gives :data:`_FAILED`.
     """
     if len(pending) == 1:
         kind = kinds[pending[0]]
-        return (0, operator.or_, -1, kind, kind, [])
+        return (0, operator.or_, -1, kind, kind, ())
     left, waiting, left_literal = pending[-1]
     neutral, either_side, switch = _NEUTRAL[waiting]
     marks_before = pending[0]
     # (The weaker operations as (left operand, operation): no lookup by operator per side.)
-    lower: list[tuple[int, _Operation]] = []
+    weaker: list[tuple[int, _Operation]] = []
     for lower_left, lower_operator, lower_literal in pending[-2:0:-1]:
-        lower.append((lower_left, operations[lower_operator]))
+        weaker.append((lower_left, operations[lower_operator]))
         lower_neutral, lower_either, lower_switch = _NEUTRAL[lower_operator]
         if lower_either and lower_literal == lower_neutral:
             marks_before = (
@@ -1102,12 +1135,12 @@ def _last_operations(
     kind_with = kinds[marks_with]
     # A neutral literal on the left is a fragment whatever the last operand is.
     kind_other = kind_with if either_side and left_literal == neutral else kinds[marks_before]
+    lower: tuple[Any, ...] = ()
+    for lower_left, lower_operation in reversed(weaker):
+        lower = (lower_left, lower_operation, lower)
     return (
         left,
-        # (A difference as Python's, where a negative one fails: the side loops drop a
-        # value below the context's floor, and this saves a call of _natural_difference
-        # for each last operand.)
-        operator.sub if waiting == "-" else operations[waiting],
+        _LAST_OPERATIONS[waiting],
         neutral,
         kind_with,
         kind_other,
@@ -1223,9 +1256,10 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
     # Every usage after a step is one object per context, so that the dicts keyed by usage
     # (the steps of the partials that reach it, side tables) find it by identity.
     intern = context.usages.setdefault
-    # (Without blanks on the rack, what a usage needs need not be looked up.)
+    # (Without blanks on the rack, what a usage needs need not be looked up; with them it
+    # is mostly known already, for another state or mask: no call then.)
     blanks = context.blanks
-    if blanks and _deficit(context, usage) < blanks:
+    if blanks and (context.deficits.get(usage) or _deficit(context, usage)) < blanks:
         # A blank is left: it may show any option a blank may show; the others need a
         # natural tile.
         for shift, natural, blank_may, step in steps:
@@ -1264,7 +1298,7 @@ def _usable_last_steps(context: _Context, steps: list[_Step], usage: int) -> lis
     found = []
     # (Without blanks on the rack, what a usage needs need not be looked up; as there.)
     blanks = context.blanks
-    if blanks and _deficit(context, usage) < blanks:
+    if blanks and (context.deficits.get(usage) or _deficit(context, usage)) < blanks:
         for shift, natural, blank_may, step in steps:
             if blank_may or usage >> shift & _FIELD_MASK < natural:
                 character, _, one, _, multiplier, addend = step
@@ -1498,13 +1532,14 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if kind < 0:
                 continue
             value = operate(left, current)
-            if value is None or value < floor:
+            if value < floor:
                 continue
             if lower:
-                for lower_left, lower_operate in lower:
+                lower_left, lower_operate, further = lower
+                value = lower_operate(lower_left, value)
+                while further and value is not None:
+                    lower_left, lower_operate, further = further
                     value = lower_operate(lower_left, value)
-                    if value is None:
-                        break
                 if value is None:
                     continue
             bucket = results.get(value)
@@ -1566,13 +1601,14 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 if kind < 0:
                     continue
                 value = operate(left, operand)
-                if value is None or value < floor:
+                if value < floor:
                     continue
                 if lower:
-                    for lower_left, lower_operate in lower:
+                    lower_left, lower_operate, further = lower
+                    value = lower_operate(lower_left, value)
+                    while further and value is not None:
+                        lower_left, lower_operate, further = further
                         value = lower_operate(lower_left, value)
-                        if value is None:
-                            break
                     if value is None:
                         continue
                 # A new value or usage group gets its list made with its first filling (as
