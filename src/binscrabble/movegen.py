@@ -1971,6 +1971,37 @@ def _join(
                             )
                         )
         return True
+    if last == 2:
+        # Three sides (a fixed `=` and the new one, nearly every join of more than two):
+        # the walk below as three loops, in its order (its stack takes the first two
+        # sides' groups last first), without a stack entry and a tuple per partial join.
+        rack = context.rack
+        first_table, second_table, third_table = tables
+        for value in shared or ():
+            second_items = second_table[value].items()
+            third_items = third_table[value].items()
+            for first_usage, first_fillings in reversed(first_table[value].items()):
+                usage = start_usage + first_usage
+                needed = deficits.get(usage)
+                if (needed if needed is not None else _deficit(context, usage)) > blanks:
+                    continue
+                for second_usage, second_fillings in reversed(second_items):
+                    pair = usage + second_usage
+                    needed = deficits.get(pair)
+                    if (needed if needed is not None else _deficit(context, pair)) > blanks:
+                        continue
+                    for third_usage, third_fillings in third_items:
+                        total = pair + third_usage
+                        needed = deficits.get(total)
+                        if (needed if needed is not None else _deficit(context, total)) > blanks:
+                            continue
+                        joined = (first_fillings, second_fillings, third_fillings)
+                        count = _combinations(joined, chains)
+                        if count:
+                            if blanks:
+                                count *= _variant_count(rack, total)
+                            out.append((value, equals_slot, free_positions, total, count, *joined))
+        return True
     for value in shared or ():
         buckets = [table[value] for table in tables]
         # Depth-first product of the sides' usage groups, dropping partial joins the rack
