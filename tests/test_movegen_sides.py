@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from itertools import product
+from typing import Any
 
 import pytest
 
@@ -72,10 +73,8 @@ def _referee_values(rules: Rules, sides: Iterable[str]) -> set[tuple[str, int]]:
     return found
 
 
-@pytest.mark.parametrize(("rules", "faces", "length"), CASES)
-def test_every_short_side_as_the_referee_reads_it(rules: Rules, faces: str, length: int) -> None:
-    context = _make_context(faces * length, rules)
-    table = _enumerate_side(context, (_ALL_OPTIONS,) * length)
+def _listed_sides(table: Any) -> set[tuple[str, Any]]:
+    """Every (text, value) a side table lists, each listed once."""
     generated = [
         (text, value)
         for value, bucket in table.items()
@@ -83,8 +82,16 @@ def test_every_short_side_as_the_referee_reads_it(rules: Rules, faces: str, leng
         for text in fillings[1:]
     ]
     assert len(generated) == len(set(generated))
+    return set(generated)
+
+
+@pytest.mark.parametrize(("rules", "faces", "length"), CASES)
+def test_every_short_side_as_the_referee_reads_it(rules: Rules, faces: str, length: int) -> None:
+    context = _make_context(faces * length, rules)
+    table = _enumerate_side(context, (_ALL_OPTIONS,) * length)
+    generated = _listed_sides(table)
     expected = _referee_sides(rules, faces, length)
-    assert set(generated) == expected
+    assert generated == expected
     if length >= 5:
         # Sides with two operators are among them (so with two pending operations).
         assert any(sum(symbol in "+-x/&|^" for symbol in text) >= 2 for text, _ in expected)
@@ -117,18 +124,12 @@ def test_deep_stacks_as_the_referee_reads_them(rules: Rules, last: str) -> None:
     shape = ("10", operator_mask, "1", operator_mask, "11", operator_mask, end)
     context = _make_context("01" * 3 + operators * 3, rules)
     table = _enumerate_side(context, shape)
-    generated = [
-        (text, value)
-        for value, bucket in table.items()
-        for fillings in bucket.values()
-        for text in fillings[1:]
-    ]
-    assert len(generated) == len(set(generated))
+    generated = _listed_sides(table)
     ends = "01" if last == "free" else "1"
     candidates = [
         f"10{a}1{b}11{c}{d}" for a in operators for b in operators for c in operators for d in ends
     ]
     expected = _referee_values(rules, candidates)
-    assert set(generated) == expected
+    assert generated == expected
     # Three operations waiting at the last operand are among them.
     assert any(sum(symbol in operators for symbol in text) == 3 for text, _ in expected)
