@@ -4,6 +4,7 @@ and the exact endgame search for up to EXACT_TILES tiles on the racks."""
 from __future__ import annotations
 
 from binscrabble.engine.leaves import LeaveTable
+from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import EquityPlayer, ranked_candidates
 from binscrabble.engine.simulation import (
     EXACT_TILES,
@@ -71,6 +72,23 @@ def test_late_bag_decides_by_the_final_spread_of_whole_play_outs() -> None:
     plain.choose(game)
     simulated = [entry for entry in plain.last_report.candidates if entry.values]
     assert simulated and all(deviation > 0 for entry in simulated for deviation in entry.deviations)
+
+
+def test_max_plays_its_late_rollouts_to_the_end() -> None:
+    # max (and the simulation strategy) judge a decision with 1-9 tiles in the bag by whole
+    # play-outs: every simulated candidate's values are final results, none leaves spread to
+    # come; with more tiles in the bag the rollouts stop after two plies as before.
+    for game, whole in ((late_game(), True), (equity_position(19001, 12), False)):
+        assert (0 < game.bag_size <= 9) == whole
+        player = player_from_name("max", seed=3)
+        assert isinstance(player, SimulationPlayer)
+        player.max_iterations = 1
+        move = player.choose(game)
+        assert game.is_legal(move)
+        simulated = [entry for entry in player.last_report.candidates if entry.values]
+        assert simulated
+        deviations = [deviation for entry in simulated for deviation in entry.deviations]
+        assert all(deviation == 0.0 for deviation in deviations) == whole
 
 
 def equity_position(seed: int, turns: int) -> Game:

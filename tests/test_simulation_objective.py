@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from binscrabble.engine.leaves import LeaveTable
-from binscrabble.engine.levels import player_from_name
+from binscrabble.engine.levels import LATE_BAG, player_from_name
 from binscrabble.engine.players import (
     Candidate,
     EquityEvaluator,
@@ -163,6 +163,9 @@ def test_the_simulation_strategy_plays_for_the_win_max_for_points() -> None:
         assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
         assert level.answer_exchanges
         assert level.candidate_count == 6
+        # With 1-9 tiles in the bag its rollouts play on to the end of the game.
+        assert level.late_bag == LATE_BAG == 9
+    assert simulation.late_bag == LATE_BAG
     assert player_from_name("max").budget == 0.5
     assert player_from_name("max@1").budget == 1.0
 
