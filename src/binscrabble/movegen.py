@@ -2472,16 +2472,17 @@ def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[
     designable = rack.designable
     # What the choice depends on: per field, its squares, how many natural tiles it has,
     # whether a blank may show it; the same for many options (and racks), so it is cached.
-    parts: list[Any] = [rack.blanks]
+    # As bytes (see _PATTERN_REALIZATIONS): the blanks, then per field its squares' positions
+    # and a byte past any position for its tiles and whether a blank may show it.
+    parts = [rack.blanks]
     for rack_field, squares in positions.items():
+        parts.extend(squares)
         parts.append(
-            (
-                tuple(squares),
-                counts[rack_field] if natural[rack_field] else 0,
-                designable[rack_field],
-            )
+            _PATTERN_FIELD_END
+            + 2 * (counts[rack_field] if natural[rack_field] else 0)
+            + designable[rack_field]
         )
-    pattern = tuple(parts)
+    pattern = bytes(parts)
     found = _PATTERN_REALIZATIONS.get(pattern)
     if found is not None:
         return found
@@ -2505,11 +2506,17 @@ def _searched_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[
         partials = extended
         if not partials:
             break
-    found = [tuple(sorted(blank_at)) for _, blank_at in partials]
+    if len(_BLANK_SQUARES) >= 1 << 14:
+        _BLANK_SQUARES.clear()
+    shared = _BLANK_SQUARES.setdefault
+    listed: list[tuple[int, ...]] = []
+    for _, blank_at in partials:
+        squares_at = tuple(sorted(blank_at))
+        listed.append(shared(squares_at, squares_at))
     if len(_PATTERN_REALIZATIONS) >= 1 << 14:
         _PATTERN_REALIZATIONS.clear()
-    _PATTERN_REALIZATIONS[pattern] = found
-    return found
+    _PATTERN_REALIZATIONS[pattern] = listed
+    return listed
 
 
 def _one_blank_realizations(rack: _Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -2609,7 +2616,19 @@ _TOP_FIELD_SHIFT: Final = _FIELDS_AT + _FIELD_BITS * _BLANK_FIELD
 
 #: :func:`_realizations` by what they depend on (the rack's blanks, then per field: its
 #: squares, its natural tiles, whether a blank may show it), for every rack and call.
-_PATTERN_REALIZATIONS: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+#: Kept across calls, so kept in few objects: keyed by bytes (see
+#: :func:`_searched_realizations`), its lists holding the tuples of :data:`_BLANK_SQUARES`.
+#: (Keyed by tuples of tuples, and holding tuples of their own, an entry was about 17 small
+#: objects, and the listing of a two-blank rack adds thousands of entries: their blocks,
+#: scattered among the call's freed ones, keep those pools in use, and the next calls'
+#: objects land in them, all over the heap.)
+_PATTERN_REALIZATIONS: dict[bytes, list[tuple[int, ...]]] = {}
+#: Every tuple of blank positions the lists of _PATTERN_REALIZATIONS hold, once.
+_BLANK_SQUARES: dict[tuple[int, ...], tuple[int, ...]] = {}
+#: In a key of _PATTERN_REALIZATIONS, a field's last byte: this (past any position of a
+#: segment's squares), plus twice its natural tiles (below _GUARD), plus one when a blank
+#: may show it.
+_PATTERN_FIELD_END: Final = SIZE
 
 
 def _variant_count(rack: _Rack, usage: int) -> int:
