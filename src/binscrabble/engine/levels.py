@@ -6,7 +6,7 @@ terminal game writes opponents) and, for the players that think, followed by ``@
 their time per move: ``simulation@0.5``.
 
 The levels, weakest first, each shown by self-play to beat the one below it (docs/engine.md,
-Strength; max's edge over hard is small: 54.7% of 1,600 games):
+Strength; max's edge over hard is small: 54.5% of 2,800 games):
 
 - ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
   best-scoring one it sees;
@@ -135,7 +135,8 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     # max: the two-ply simulation for the win at the budget self-play measured it at:
     # against equity (hard) it scored 54.7% of 1,600 games with our answer's exchanges (the
     # eleventh and twelfth sessions, Wilson 52.2-57.1%), 54.2% of 1,000 without them
-    # (51.2-57.3%) and 53.4% of 400 without them on the eleventh session's host. See
+    # (51.2-57.3%) and 53.4% of 400 without them on the eleventh session's host; with
+    # late_bag (the seventeenth session) 54.3% of 800, 54.5% of the 2,800 pooled. See
     # docs/engine.md, Strength.
     return _two_plies_for_the_win(seconds or MAX_LEVEL_BUDGET, 6, table, seed, name)
 
