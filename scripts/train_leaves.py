@@ -7,7 +7,9 @@ of the previous round (the first round starts from the hand-set table
 scripts/leaves_prior.json, or --start FILE, or zero weights with --from-zero). Every turn
 after which the bag still refills the rack gives one sample: the leave kept, and what the
 same player then made of it on its next turn, the score of that turn plus the value of the
-leave it kept then (so a leave that pays off two turns later still gets credit). A ridge
+leave it kept then (so a leave that pays off two turns later still gets credit); with
+`--turns N`, over its next N turns (their scores plus the value of the leave kept after the
+last). A ridge
 regression over the leave features of binscrabble.engine.leaves, pulled towards the
 starting table where the data are thin, then gives each feature its weight in points. The
 explorers pick a random move among their 6 best equity moves a quarter of the time, so
@@ -53,28 +55,43 @@ def explorer_move(game: Game, table: LeaveTable, rng: random.Random) -> tuple[Mo
     return chosen.move, chosen.score, chosen.leave
 
 
-def play_training_game(task: tuple[int, dict[str, float]]) -> tuple[int, list[Sample]]:
-    """Play one game; its seed and the samples it gives."""
-    seed, weights = task
+def play_training_game(task: tuple[int, dict[str, float], int]) -> tuple[int, list[Sample]]:
+    """Play one game; its seed and the samples it gives.
+
+    A leave's target is what the same seat made of it over its next `turns` turns: their
+    scores, plus the worth of the leave kept after the last of them (nothing when the game
+    is over or the bag is empty by then). A game the seat ends on its own turn ends the
+    count there; one the opponent ends drops the leaves still waiting (as with one turn).
+    """
+    seed, weights, turns = task
     table = LeaveTable(weights)
     rng = random.Random(seed)
     game = Game(("A", "B"), seed=seed)
-    # For each seat: the leave of its last turn, waiting for that seat's next turn, and the
-    # opponents' total score when it was kept.
-    pending: list[tuple[str, int] | None] = [None, None]
+    # For each seat: the leaves of its last turns still waiting for their target, each with
+    # the opponents' total score when it was kept, the points made since, and the turns
+    # counted so far.
+    pending: list[list[tuple[str, int, int, int]]] = [[], []]
     samples: list[Sample] = []
     while not game.is_over():
         seat = game.to_move
         others = sum(game.scores) - game.scores[seat]
         move, score, leave = explorer_move(game, table, rng)
         game.push(move)
-        waiting = pending[seat]
-        if waiting is not None:
-            # What the kept tiles became: this turn's score and the worth of the new leave.
-            follow_up = table.value(leave) if game.bag_size > 0 and not game.is_over() else 0.0
-            samples.append((waiting[0], score + follow_up, float(others - waiting[1])))
+        going_on = game.bag_size > 0 and not game.is_over()
+        waiting = []
+        for kept, others_then, points, counted in pending[seat]:
+            points += score
+            counted += 1
+            if counted < turns and not game.is_over():
+                waiting.append((kept, others_then, points, counted))
+                continue
+            # What the kept tiles became: the turns' scores and the worth of the new leave.
+            follow_up = table.value(leave) if going_on else 0.0
+            samples.append((kept, points + follow_up, float(others - others_then)))
         # A leave is a fair sample only when the bag refilled the rack after it.
-        pending[seat] = (leave, others) if game.bag_size > 0 and not game.is_over() else None
+        if going_on:
+            waiting.append((leave, others, 0, 0))
+        pending[seat] = waiting
     return seed, samples
 
 
@@ -169,6 +186,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--turns",
+        type=int,
+        default=1,
+        help="a leave's target is what its seat made of it over this many of its next turns"
+        " (their scores and the worth of the leave kept after them; default 1)",
+    )
+    parser.add_argument(
         "--start",
         type=Path,
         default=PRIOR,
@@ -192,6 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--samples, running the same command again goes on from there",
     )
     args = parser.parse_args(argv)
+    if args.turns < 1:
+        parser.error(f"--turns must be at least 1, not {args.turns}")
 
     try:
         start = LeaveTable.from_file(args.start)
@@ -211,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seeds = [
             args.seed * 1_000_003 + round_number * 100_000 + game for game in range(args.games)
         ]
-        tasks = [(seed, weights) for seed in seeds if seed not in done_seeds]
+        tasks = [(seed, weights, args.turns) for seed in seeds if seed not in done_seeds]
         round_samples: list[Sample] = []
         out_of_time = False
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
@@ -258,7 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": len(done_seeds | played_seeds),
         "samples": len(samples),
         "ridge": RIDGE,
-        "covariate": "the opponent's points between the two turns (fitted, not kept)",
+        "turns": args.turns,
+        "covariate": "the opponent's points between the turns (fitted, not kept)",
     }
     args.output.write_text(LeaveTable(weights, metadata).to_json(), encoding="utf-8")
     print(f"wrote {args.output} ({len(weights)} weights)", file=sys.stderr)

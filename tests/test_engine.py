@@ -465,6 +465,35 @@ def test_training_sets_the_board_covariate_aside() -> None:
     assert without["has:?x1"] - without["has:+x1"] < 0
 
 
+def test_training_over_two_turns_adds_up_the_one_turn_targets() -> None:
+    # The same game either way (the explorers do not depend on the target): while the bag
+    # refills every rack, turn k's leave is finalized two turns of its seat later with one
+    # turn, four with two, and its two-turn target is its one-turn target with the middle
+    # leave's worth replaced by what that leave then made.
+    module = training_script()
+    weights = dict(LeaveTable.default().weights)
+    table = LeaveTable(weights)
+    _, one = module.play_training_game((7, weights, 1))
+    _, two = module.play_training_game((7, weights, 2))
+    assert len(one) >= 14
+    for k in range(12):
+        kept, target, others = two[k]
+        assert kept == one[k][0]
+        middle = one[k + 2]
+        assert target == pytest.approx(one[k][1] - table.value(middle[0]) + middle[1])
+        assert others == one[k][2] + middle[2]
+
+
+def test_training_refuses_fewer_than_one_turn(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        training_script().main(["--turns", "0", "--output", str(tmp_path / "out.json")])
+    assert stopped.value.code == 2
+    assert "--turns must be at least 1, not 0" in capsys.readouterr().err
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_training_samples_file_resumes_and_skips_a_cut_line(tmp_path: Any) -> None:
     module = training_script()
     path = tmp_path / "samples.jsonl"
