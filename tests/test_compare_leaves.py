@@ -59,9 +59,8 @@ def test_bad_arguments_are_refused(
 
 
 def test_the_kept_tables_load_and_say_how_they_were_trained() -> None:
-    # The tables kept beside the scripts are the ones engine.md reports; each records its
-    # training run, and the two-turn table (not shipped: 48.5% against the shipped one)
-    # values the leaves as the docs say.
+    # The two-turn table kept beside the scripts (not shipped: 48.5% against the shipped
+    # one) records its training run and values the leaves as engine.md reports.
     turns2 = LeaveTable.from_file(ROOT / "scripts" / "leaves_turns2.json")
     assert turns2.metadata["turns"] == 2
     assert (turns2.metadata["games"], turns2.metadata["samples"]) == (1500, 22430)

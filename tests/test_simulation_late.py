@@ -3,9 +3,8 @@ and the exact endgame search for up to EXACT_TILES tiles on the racks."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from pinned_tables import ROUND_TWO as TABLE  # a new shipped table does not move these tests
 
-from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import EquityPlayer, ranked_candidates
 from binscrabble.engine.simulation import (
@@ -16,11 +15,6 @@ from binscrabble.engine.simulation import (
     solve_endgame,
 )
 from binscrabble.game import Game
-
-# The positions and decisions these tests pin were found with the second round's leave table
-# (the package's table since the ninth session). They use a copy of it, so that a new
-# shipped table does not move them.
-TABLE = LeaveTable.from_file(Path(__file__).resolve().parent / "data" / "leaves_round2.json")
 
 
 def late_game(seed: int = 19001, bag: int = 9) -> Game:
