@@ -523,6 +523,34 @@ def test_a_new_game_never_overwrites_a_saved_one(
     assert notes.read_text(encoding="utf-8") == "shopping list\n"
 
 
+def test_the_offer_to_resume_asks_again_after_a_typo_and_quit_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    saved = Game(["Ann", "Ben"], seed=3)
+    saved.push(Pass())
+    write_record_file(saved, tmp_path / "binscrabble-game.bsr")
+    # A typo is neither a yes nor a no: the question comes again, and y resumes.
+    status, out, _ = session(SessionOptions(), ["yse", "y", "quit"])
+    assert status == 0
+    assert "'yse' is no answer: y (or Enter) resumes it, n not." in out
+    assert out.count("Resume it? [Y/n]") == 2
+    assert not (tmp_path / "binscrabble-game-1.bsr").exists()
+    assert len(read_record_file(tmp_path / "binscrabble-game.bsr").history) == 1
+    # quit (or the end of input) at the question leaves everything as it was.
+    for lines in (["maybe", "quit"], ["maybe"]):
+        status, out, _ = session(SessionOptions(), lines)
+        assert status == 0
+        assert "is kept in" not in out
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["binscrabble-game.bsr"]
+        assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Ann", "Ben")
+    # no starts a new game and keeps the old one aside.
+    status, out, _ = session(SessionOptions(players=["Cy", "Di"]), ["no", "quit"])
+    assert status == 0
+    assert "The game that was in binscrabble-game.bsr is kept in binscrabble-game-1.bsr." in out
+    assert read_record_file(tmp_path / "binscrabble-game-1.bsr").players == ("Ann", "Ben")
+
+
 def random_game_over() -> Game:
     game = Game(["Ann", "Ben"], seed=4)
     while not game.is_over():

@@ -695,14 +695,24 @@ def _prepare(
             )
             stdout.write(
                 f"A game is saved in {save_path} (turn {len(saved.history) + 1}: {scores}).\n"
-                "Resume it? [Y/n] (n starts a new game and keeps that one aside) "
             )
-            stdout.flush()
-            answer = stdin.readline()
-            if not answer:
-                raise _Quit
-            if answer.strip().lower() in ("", "y", "yes"):
-                return saved, save_path
+            while True:
+                stdout.write("Resume it? [Y/n] (n starts a new game and keeps that one aside) ")
+                stdout.flush()
+                line = stdin.readline()
+                answer = line.strip().lower()
+                if not line or answer in _QUIT_COMMANDS:
+                    # Nothing is changed: the saved game stays where it is.
+                    raise _Quit
+                if answer in ("", "y", "yes"):
+                    return saved, save_path
+                if answer in ("n", "no"):
+                    break
+                # A typo (or players' names typed too early) neither resumes nor sets the
+                # game aside: asked again.
+                stdout.write(
+                    f"{line.strip()[:40]!r} is no answer: y (or Enter) resumes it, n not.\n"
+                )
         # The new game's first save would replace the record: keep it under another name.
         _set_aside(save_path, stdout)
     players = options.players
