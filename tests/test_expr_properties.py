@@ -626,3 +626,38 @@ def test_check_many_with_some_sides_already_known(monkeypatch: object) -> None:
             expr.clear_caches()
             one_by_one = [check(text, rules) for text in texts]
             assert [repr(result) for result in batch] == [repr(result) for result in one_by_one]
+
+
+def test_the_compiled_grammar_agrees_with_the_state_machine_on_every_short_text() -> None:
+    # Every text of up to six codes over digits, `=`, NOT and two operators: the
+    # regular expressions of the fast path (the grammar, the readable start, the batch
+    # reader) against the explaining state machine and the parse tree. A regression test
+    # for CPython's possessive repeats of a group (gh-106052): on Debian 12's 3.11.2 the
+    # grammar read "1+~=1" as an equation and the referee crashed on it.
+    texts = [
+        "".join(codes)
+        for length in range(7)
+        for codes in itertools.product("01=+~x", repeat=length)
+    ]
+    for leading_zeros in (False, True):
+        rules = Rules(leading_zeros=leading_zeros)
+        evaluator = expr._evaluator(rules)
+        pattern = expr._BAD_SPOT if leading_zeros else expr._BAD_SPOT_NO_LEADING_ZEROS
+        for codes in texts:
+            grammatical = expr._syntax_failure(codes, leading_zeros) is None
+            assert (evaluator.grammar.fullmatch(codes) is not None) == grammatical, codes
+            spot = pattern.search(codes)
+            readable = evaluator.readable.match(codes)
+            assert readable is not None
+            assert readable.end() == (len(codes) if spot is None else spot.start()), codes
+        expr.clear_caches()
+        for text, result in zip(texts, check_many(texts, rules), strict=True):
+            mine = (
+                ("valid", result.value)
+                if result.valid
+                else ("invalid", result.kind, result.position)
+            )
+            assert mine == reference(text, rules), text
+    with contextlib.suppress(EquationError):
+        equation_value("1+~=1", Rules())
+        raise AssertionError("1+~=1 is not an equation")

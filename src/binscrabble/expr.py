@@ -1210,15 +1210,18 @@ class _Evaluator:
         self.leading_zeros = rules.leading_zeros
         number = "[01]++" if rules.leading_zeros else "0|1[01]*+"
         operand = f"(?:~[01]++|{number})"
-        side = f"{operand}(?:[-+x/&|^]{operand})*+"
+        side = f"{operand}(?>(?:[-+x/&|^]{operand})*)"
         # The whole grammar of RULES.md §6 as one regular expression: checked in C, in one
-        # call. Possessive quantifiers: nothing is ever worth backtracking into, since digits,
-        # operators and `=` never overlap. When it fails, _syntax_failure says why.
-        self.grammar = re.compile(f"{side}(?:={side})++")
+        # call. Nothing is ever worth backtracking into, since digits, operators and `=` never
+        # overlap: possessive repeats of one character class, and atomic groups around the
+        # repeats of a group. (Not a possessive repeat of a group: CPython before 3.11.5
+        # matched those wrongly when the group could backtrack, gh-106052; Debian 12's
+        # 3.11.2 read "1+~=1" as grammatical.) When it fails, _syntax_failure says why.
+        self.grammar = re.compile(f"{side}(?>(?:={side})+)")
         # The longest start of a text that the grammar can still read (every state of the
         # reading is fixed by the symbol before, RULES.md §6): it ends where the first
         # error is, or at the end of the text. One match classifies a text in a batch.
-        readable = f"(?:{operand}[-+x/&|^=])*+(?:{operand}|~)?+"
+        readable = f"(?>(?:{operand}[-+x/&|^=])*)(?>(?:{operand}|~)?)"
         self.readable = re.compile(readable)
         # A batch's texts joined by line breaks, read by one `findall`: every line gives
         # ("\n", "", "") when it is grammatical with two sides (the sides themselves are cut
