@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test test-pythons lint bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
@@ -24,8 +24,12 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
+# The test suite under every CPython 3.11+ on the machine, each in .venvs/ (see the script).
+test-pythons:
+	sh scripts/test_pythons.sh
+
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venvs .pytest_cache .mypy_cache .ruff_cache

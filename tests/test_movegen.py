@@ -399,18 +399,21 @@ def test_collector_left_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The search pauses the garbage collector and, when it made many objects and the caller
     froze none, moves them to the oldest generation (gc.freeze, gc.unfreeze): afterwards
     the collector runs again, the youngest generation is nearly empty, and a caller's
-    frozen objects stay frozen."""
+    frozen objects stay frozen. (CPython 3.12 starts with objects of its own frozen, 375 in
+    3.12.1: there the search leaves every generation as it is.)"""
     import gc
 
     monkeypatch.setattr(movegen, "_PROMOTED_FROM", 100)
     rack, rules = "?1+0=1", Rules()
+    frozen_at_start = gc.get_freeze_count()
     expected = len(generate_placements(Board(), rack, rules))
     assert gc.isenabled()
     kept = generate_placements(Board(), rack, rules)
     assert len(kept) == expected
     assert gc.isenabled()
-    assert gc.get_freeze_count() == 0
-    assert len(gc.get_objects(0)) < 1000
+    assert gc.get_freeze_count() == frozen_at_start
+    if not frozen_at_start:
+        assert len(gc.get_objects(0)) < 1000
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
