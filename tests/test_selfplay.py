@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from binscrabble.cli import main
+from binscrabble.cli.selfplay_command import ProgressLines
 from binscrabble.engine.selfplay import (
     GameResult,
     MatchResult,
@@ -183,6 +185,32 @@ def test_selfplay_command_ends_with_the_json_summary(capsys: pytest.CaptureFixtu
     assert summary["games"] == 2 and summary["players"] == ["greedy", "random"]
     assert set(summary) == {"games", "players", "wins", "draws", "mean_scores", "seconds"}
     assert any("Wilson" in line for line in out)
+
+
+def test_selfplay_progress_goes_to_a_log_as_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    # Standard error is not a terminal here (as when a long match is written to a file):
+    # a line at every tenth of the games, and one at the end, none of them redrawn.
+    argv = ["selfplay", "--players", "greedy,random", "--games", "4", "--seed", "4", "--jobs", "1"]
+    assert main([*argv, "--rule", "rack_size=4"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    lines = err.splitlines()
+    assert [line.split(" games")[0] for line in lines] == [
+        "selfplay: 1/4",
+        "selfplay: 2/4",
+        "selfplay: 3/4",
+        "selfplay: 4/4",
+    ]
+    assert lines[-1].startswith("selfplay: 4/4 games (100%), ") and lines[-1].endswith("~0 s left")
+
+
+def test_progress_lines_come_once_a_tenth() -> None:
+    stream = io.StringIO()
+    lines = ProgressLines(stream)
+    for done in range(1, 801):
+        lines.update(done, 800)
+    reported = [line.split()[1] for line in stream.getvalue().splitlines()]
+    assert reported == [f"{80 * step}/800" for step in range(1, 11)]
 
 
 @pytest.mark.parametrize(

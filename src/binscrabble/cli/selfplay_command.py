@@ -64,7 +64,11 @@ def run(args: argparse.Namespace) -> int:
         return usage_error(f"--jobs must be at least 1, not {args.jobs}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    # On a terminal a bar redrawn in place; otherwise (a log file, a pipe) a line at every
+    # tenth of the games, so that a long match written to a file still shows how far it is.
+    bar: ProgressBar | ProgressLines = (
+        ProgressBar(sys.stderr) if sys.stderr.isatty() else ProgressLines(sys.stderr)
+    )
     try:
         result = run_match(
             names,
@@ -72,15 +76,14 @@ def run(args: argparse.Namespace) -> int:
             seed=seed,
             jobs=jobs,
             rules=rules,
-            progress=bar.update if bar is not None else None,
+            progress=bar.update,
         )
     except (ValueError, RuntimeError) as error:
         # A player that breaks the rules is a bug in the engine: say so, without a traceback.
         print(f"binscrabble: selfplay stopped: {error}", file=sys.stderr)
         return 1
     finally:
-        if bar is not None:
-            bar.finish()
+        bar.finish()
     print(result.table())
     if args.json:
         print(json.dumps(result.summary()))
@@ -108,4 +111,35 @@ class ProgressBar:
 
     def finish(self) -> None:
         self.stream.write("\n")
+        self.stream.flush()
+
+
+class ProgressLines:
+    """Progress for a stream that is not a terminal: one line each time another tenth of
+    the games is done (and at the last game), e.g.
+    ``selfplay: 80/800 games (10%), 412 s, ~3708 s left``."""
+
+    STEPS = 10
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.perf_counter()
+        self.reported = 0
+
+    def update(self, done: int, total: int) -> None:
+        step = self.STEPS * done // max(1, total)
+        if step <= self.reported and done < total:
+            return
+        if done == total and self.reported > self.STEPS:
+            return
+        self.reported = step if done < total else self.STEPS + 1
+        elapsed = time.perf_counter() - self.started
+        remaining = elapsed / done * (total - done) if done else 0.0
+        self.stream.write(
+            f"selfplay: {done}/{total} games ({100 * done // max(1, total)}%),"
+            f" {elapsed:.0f} s, ~{remaining:.0f} s left\n"
+        )
+        self.stream.flush()
+
+    def finish(self) -> None:
         self.stream.flush()
