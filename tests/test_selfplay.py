@@ -242,3 +242,45 @@ def test_selfplay_command_reports_a_broken_game_without_traceback(
     assert main(["selfplay", "--players", "greedy,random", "--games", "2"]) == 1
     err = capsys.readouterr().err
     assert "illegal move" in err and "Traceback" not in err
+
+
+def test_a_player_that_crashes_stops_the_match_with_its_position_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pickle
+
+    from binscrabble.engine import players
+    from binscrabble.engine.selfplay import GameFailure
+    from binscrabble.position import load_position
+
+    calls: list[str] = []
+
+    def crashing(self: object, game: Game, budget: float | None = None) -> object:
+        calls.append(game.rack())
+        if len(calls) == 3:
+            raise IndexError("string index out of range")
+        return original(self, game, budget)  # type: ignore[arg-type]
+
+    original = players.GreedyPlayer.choose
+    monkeypatch.setattr(players.GreedyPlayer, "choose", crashing)
+    monkeypatch.chdir(tmp_path)
+    argv = ["selfplay", "--players", "greedy,equity", "--games", "2", "--seed", "4", "--jobs", "1"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "selfplay stopped: game 1 (seed " in err
+    assert "greedy failed: IndexError: string index out of range" in err
+    saved = list(tmp_path.glob("selfplay-failure-*-game1.json"))
+    assert len(saved) == 1 and str(saved[0].name) in err
+    # The saved position is the one the failing move was asked in: greedy to move, with
+    # the rack it was asked about, and the board after the moves before.
+    position = load_position(saved[0])
+    assert position.rack() == calls[2]
+    assert position.players[position.to_move] == "greedy"
+    assert not position.board.is_empty()
+    # A failure raised in a worker process reaches the parent whole.
+    failure = GameFailure(3, 77, Game(["a", "b"], seed=1), "a", ValueError("bad"))
+    copy = pickle.loads(pickle.dumps(failure))
+    assert isinstance(copy, GameFailure) and str(copy) == str(failure)
+    assert (copy.index, copy.seed, copy.turn, copy.player) == (3, 77, 1, "a")
+    assert copy.position == failure.position and copy.cause == "ValueError: bad"

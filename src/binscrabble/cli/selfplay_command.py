@@ -8,6 +8,7 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
@@ -43,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.levels import PlayerNameError, parse_player_name
-    from binscrabble.engine.selfplay import run_match
+    from binscrabble.engine.selfplay import GameFailure, run_match
 
     rules = rules_or_exit(args)
     if isinstance(rules, int):
@@ -78,6 +79,17 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
             progress=bar.update,
         )
+    except GameFailure as failure:
+        # A bug in the engine: said without a traceback, with the position kept for
+        # `binscrabble best` (or a test) to replay.
+        saved = Path(f"selfplay-failure-{failure.seed}-game{failure.index + 1}.json")
+        try:
+            saved.write_text(json.dumps(failure.position, indent=1) + "\n", encoding="utf-8")
+            where = f"; the position is saved in {saved}"
+        except OSError as error:
+            where = f"; the position could not be saved in {saved} ({error.strerror})"
+        print(f"binscrabble: selfplay stopped: {failure}{where}", file=sys.stderr)
+        return 1
     except (ValueError, RuntimeError) as error:
         # A player that breaks the rules is a bug in the engine: say so, without a traceback.
         print(f"binscrabble: selfplay stopped: {error}", file=sys.stderr)

@@ -209,9 +209,14 @@ def play_game(
     turns = 0
     while not game.is_over():
         seat = game.to_move
-        # Players read only what their seat may see (their rack, the board, the counts).
-        move = engines[seat].choose(game, None)
-        game.push(move)
+        try:
+            # Players read only what their seat may see (their rack, the board, the counts).
+            move = engines[seat].choose(game, None)
+            game.push(move)
+        except Exception as error:
+            # A bug of the engine (a player's move the referee refuses, or a crash): the
+            # game stops with the position, so that it can be replayed and looked into.
+            raise GameFailure(index, game_seed, game, seats[seat], error) from error
         turns += 1
     seat_scores = game.scores
     if index % 2 == 0:
@@ -226,6 +231,57 @@ def play_game(
         turns=turns,
         seconds=time.perf_counter() - started,
     )
+
+
+class GameFailure(RuntimeError):
+    """A self-play game that stopped because a player failed: which game, whose move, what
+    went wrong, and the position (``position``: what
+    :func:`binscrabble.position.save_position` gives, for ``binscrabble best``)."""
+
+    def __init__(self, index: int, seed: int, game: Game, player: str, error: Exception) -> None:
+        # Imported here: the position module is needed only when a game fails.
+        from binscrabble.position import save_position
+
+        self.index = index
+        self.seed = seed
+        self.turn = len(game.history) + 1
+        self.player = player
+        self.position = save_position(game)
+        self.cause = f"{type(error).__name__}: {error}"
+        super().__init__(
+            f"game {index + 1} (seed {seed}), turn {self.turn}: {player} failed: {self.cause}"
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Raised in a worker process and pickled to the parent: sent as its fields.
+        return (
+            _failure_from_fields,
+            (
+                self.args[0],
+                self.index,
+                self.seed,
+                self.turn,
+                self.player,
+                self.position,
+                self.cause,
+            ),
+        )
+
+
+def _failure_from_fields(
+    message: str,
+    index: int,
+    seed: int,
+    turn: int,
+    player: str,
+    position: dict[str, object],
+    cause: str,
+) -> GameFailure:
+    failure = GameFailure.__new__(GameFailure)
+    RuntimeError.__init__(failure, message)
+    failure.index, failure.seed, failure.turn = index, seed, turn
+    failure.player, failure.position, failure.cause = player, position, cause
+    return failure
 
 
 @functools.cache
