@@ -306,13 +306,18 @@ def test_asking_for_players_asks_again_for_an_unknown_computer(tmp_path: Path) -
     assert read_record_file(tmp_path / "w.bsr").players == ("Ann", "cpu:greedy")
 
 
-def test_default_save_file_offers_to_resume(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def unfinished_game_in_default_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game of one pass saved in binscrabble-game.bsr, the working directory `tmp_path`."""
     monkeypatch.chdir(tmp_path)
     game = Game(["Ann", "Ben"], seed=3)
     game.push(Pass())
     write_record_file(game, tmp_path / "binscrabble-game.bsr")
+
+
+def test_default_save_file_offers_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    unfinished_game_in_default_save(tmp_path, monkeypatch)
     status, out, _ = session(SessionOptions(), ["", ""])
     assert status == 0
     assert "A game is saved in binscrabble-game.bsr (turn 2: Ann 0, Ben 0)" in out
@@ -526,10 +531,7 @@ def test_a_new_game_never_overwrites_a_saved_one(
 def test_the_offer_to_resume_asks_again_after_a_typo_and_quit_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    saved = Game(["Ann", "Ben"], seed=3)
-    saved.push(Pass())
-    write_record_file(saved, tmp_path / "binscrabble-game.bsr")
+    unfinished_game_in_default_save(tmp_path, monkeypatch)
     # A typo is neither a yes nor a no: the question comes again, and y resumes.
     status, out, _ = session(SessionOptions(), ["yse", "y", "quit"])
     assert status == 0
