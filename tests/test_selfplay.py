@@ -279,7 +279,7 @@ def test_a_player_that_crashes_stops_the_match_with_its_position_saved(
     assert position.players[position.to_move] == "greedy"
     assert not position.board.is_empty()
     # A failure raised in a worker process reaches the parent whole.
-    failure = GameFailure(3, 77, Game(["a", "b"], seed=1), "a", ValueError("bad"))
+    failure = GameFailure(3, 77, 1, "a", {"board": []}, "ValueError: bad")
     copy = pickle.loads(pickle.dumps(failure))
     assert isinstance(copy, GameFailure) and str(copy) == str(failure)
     assert (copy.index, copy.seed, copy.turn, copy.player) == (3, 77, 1, "a")

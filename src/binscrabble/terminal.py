@@ -247,6 +247,9 @@ def computers_for(
 
 #: What a player types to save and leave (also understood at the privacy screen).
 _QUIT_COMMANDS: Final = ("quit", "exit", "q")
+#: The answers to a [Y/n] question (Enter is yes).
+_YES: Final = ("", "y", "yes")
+_NO: Final = ("n", "no")
 
 
 class _Quit(Exception):
@@ -508,9 +511,9 @@ class TerminalGame:
             self.say(_indent(str(breakdown)))
             while True:
                 answer = self.ask(f"Play {notation} for {breakdown.total}? [Y/n] ").strip()
-                if answer.lower() in ("", "y", "yes"):
+                if answer.lower() in _YES:
                     break
-                if answer.lower() in ("n", "no"):
+                if answer.lower() in _NO:
                     self.say("Not played.")
                     return False
                 if answer.lower() in _QUIT_COMMANDS:
@@ -704,9 +707,9 @@ def _prepare(
                 if not line or answer in _QUIT_COMMANDS:
                     # Nothing is changed: the saved game stays where it is.
                     raise _Quit
-                if answer in ("", "y", "yes"):
+                if answer in _YES:
                     return saved, save_path
-                if answer in ("n", "no"):
+                if answer in _NO:
                     break
                 # A typo (or players' names typed too early) neither resumes nor sets the
                 # game aside: asked again.

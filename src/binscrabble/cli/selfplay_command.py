@@ -136,15 +136,11 @@ class ProgressLines:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.started = time.perf_counter()
-        self.reported = 0
 
     def update(self, done: int, total: int) -> None:
-        step = self.STEPS * done // max(1, total)
-        if step <= self.reported and done < total:
+        # Called once a game: a line when this game starts another tenth, and at the last.
+        if done < total and self.STEPS * done // total == self.STEPS * (done - 1) // total:
             return
-        if done == total and self.reported > self.STEPS:
-            return
-        self.reported = step if done < total else self.STEPS + 1
         elapsed = time.perf_counter() - self.started
         remaining = elapsed / done * (total - done) if done else 0.0
         self.stream.write(

@@ -26,6 +26,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.stats import paired_interval, wilson_interval
@@ -184,6 +185,7 @@ def play_game(
     # Imported here so that the worker processes pay for it once, and to keep levels
     # (which import the simulation) out of this module's import time.
     from binscrabble.engine.levels import player_from_name
+    from binscrabble.position import save_position
 
     rules = rules if rules is not None else Rules()
     game_seed = pair_seed(seed, index // 2)
@@ -216,7 +218,14 @@ def play_game(
         except Exception as error:
             # A bug of the engine (a player's move the referee refuses, or a crash): the
             # game stops with the position, so that it can be replayed and looked into.
-            raise GameFailure(index, game_seed, game, seats[seat], error) from error
+            raise GameFailure(
+                index,
+                game_seed,
+                len(game.history) + 1,
+                seats[seat],
+                save_position(game),
+                f"{type(error).__name__}: {error}",
+            ) from error
         turns += 1
     seat_scores = game.scores
     if index % 2 == 0:
@@ -234,54 +243,27 @@ def play_game(
 
 
 class GameFailure(RuntimeError):
-    """A self-play game that stopped because a player failed: which game, whose move, what
-    went wrong, and the position (``position``: what
-    :func:`binscrabble.position.save_position` gives, for ``binscrabble best``)."""
+    """A self-play game that stopped because a player failed: which game (`index`, `seed`),
+    at which `turn`, whose move (`player`), what went wrong (`cause`), and the position
+    (what :func:`binscrabble.position.save_position` gives, for ``binscrabble best``).
+    Its arguments are its fields, so it pickles whole from a worker process."""
 
-    def __init__(self, index: int, seed: int, game: Game, player: str, error: Exception) -> None:
-        # Imported here: the position module is needed only when a game fails.
-        from binscrabble.position import save_position
-
+    def __init__(
+        self, index: int, seed: int, turn: int, player: str, position: dict[str, Any], cause: str
+    ) -> None:
+        super().__init__(index, seed, turn, player, position, cause)
         self.index = index
         self.seed = seed
-        self.turn = len(game.history) + 1
+        self.turn = turn
         self.player = player
-        self.position = save_position(game)
-        self.cause = f"{type(error).__name__}: {error}"
-        super().__init__(
-            f"game {index + 1} (seed {seed}), turn {self.turn}: {player} failed: {self.cause}"
-        )
+        self.position = position
+        self.cause = cause
 
-    def __reduce__(self) -> tuple[object, ...]:
-        # Raised in a worker process and pickled to the parent: sent as its fields.
+    def __str__(self) -> str:
         return (
-            _failure_from_fields,
-            (
-                self.args[0],
-                self.index,
-                self.seed,
-                self.turn,
-                self.player,
-                self.position,
-                self.cause,
-            ),
+            f"game {self.index + 1} (seed {self.seed}), turn {self.turn}:"
+            f" {self.player} failed: {self.cause}"
         )
-
-
-def _failure_from_fields(
-    message: str,
-    index: int,
-    seed: int,
-    turn: int,
-    player: str,
-    position: dict[str, object],
-    cause: str,
-) -> GameFailure:
-    failure = GameFailure.__new__(GameFailure)
-    RuntimeError.__init__(failure, message)
-    failure.index, failure.seed, failure.turn = index, seed, turn
-    failure.player, failure.position, failure.cause = player, position, cause
-    return failure
 
 
 @functools.cache
