@@ -28,7 +28,7 @@ for python in $candidates; do
     version=$("$python" -c 'import platform; print(platform.python_version())')
     venv=".venvs/$version-$(printf '%s' "$real" | cksum | cut -d ' ' -f 1)"
     echo "== CPython $version ($real) in $venv"
-    if [ ! -x "$venv/bin/pytest" ]; then
+    if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c 'import setuptools' 2>/dev/null; then
         if ! "$python" -m venv "$venv" || ! "$venv/bin/python" -m pip install --quiet -e '.[dev]'; then
             report="$report
 CPython $version ($real): could not set up $venv"
@@ -37,6 +37,13 @@ CPython $version ($real): could not set up $venv"
         fi
     fi
     log="$venv/pytest.log"
+    # Each interpreter compiles the move generator for itself (its own extension suffix).
+    if ! "$venv/bin/python" scripts/build_compiled.py >"$venv/build.log" 2>&1; then
+        report="$report
+CPython $version ($real): could not compile the move generator (log: $venv/build.log)"
+        status=1
+        continue
+    fi
     if "$venv/bin/pytest" -p no:cacheprovider >"$log" 2>&1; then
         outcome="passed"
     else

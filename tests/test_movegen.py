@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from script_modules import load_source
 
-from binscrabble import movegen
+from binscrabble import movegen, movelist
 from binscrabble.board import Board, parse_square
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place, PlacedTile, move_notation, parse_move
@@ -317,21 +318,28 @@ def test_the_tile_count_test_drops_only_joins_without_plays(
     game = load_position(next(r["position"] for r in records if r["name"] == name))
 
     skipped = 0
-    may_fill = movegen._may_fill
+    # The source module, whose functions and constants can be replaced.
+    source = load_source("movegen")
+    may_fill = source._may_fill
 
     def counting(*arguments: Any) -> bool:
         nonlocal skipped
         found = may_fill(*arguments)
         skipped += not found
-        return found
+        return bool(found)
 
-    monkeypatch.setattr(movegen, "_may_fill", counting)
+    monkeypatch.setattr(source, "_may_fill", counting)
     with_test = {
-        (m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)
+        (m.place, m.score) for m in source.generate_placements(game.board, game.rack(), game.rules)
     }
     assert skipped > 0
-    monkeypatch.setattr(movegen, "_LONG_JOIN", 99)
-    without = {(m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)}
+    monkeypatch.setattr(source, "_LONG_JOIN", 99)
+    without = {
+        (m.place, m.score) for m in source.generate_placements(game.board, game.rack(), game.rules)
+    }
+    assert with_test == {
+        (m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)
+    }
     assert with_test == without
     assert with_test
 
@@ -403,7 +411,7 @@ def test_collector_left_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
     3.12.1: there the search leaves every generation as it is.)"""
     import gc
 
-    monkeypatch.setattr(movegen, "_PROMOTED_FROM", 100)
+    monkeypatch.setattr(movelist, "_PROMOTED_FROM", 100)
     rack, rules = "?1+0=1", Rules()
     frozen_at_start = gc.get_freeze_count()
     expected = len(generate_placements(Board(), rack, rules))

@@ -7,27 +7,34 @@ from __future__ import annotations
 
 import random
 import threading
+from types import ModuleType
 from typing import cast
 
 import pytest
 from movegen_positions import advance
+from script_modules import load_source
 
 import binscrabble.movegen as movegen
 from binscrabble.game import Game
-from binscrabble.movegen import generate_placements, sort_key
 from binscrabble.rules import Rules
 
 RACKS = ("10+1=x0", "1?=+01", "~0-1=x|")
 
 
-def _results(rules: Rules, seed: int) -> list[list[tuple[object, int]]]:
+def _results(
+    rules: Rules, seed: int, generator: ModuleType = movegen
+) -> list[list[tuple[object, int]]]:
+    """The moves of three racks on four positions of a game, found by `generator` (the
+    package's module, or its source where a test replaces its constants)."""
     game = Game(("A", "B"), rules, seed=seed)
     rng = random.Random(seed)
     found = []
     for _ in range(2):
         advance(game, rng, 3, part=5)
         for rack in RACKS:
-            moves = sorted(generate_placements(game.board, rack, rules), key=sort_key)
+            moves = sorted(
+                generator.generate_placements(game.board, rack, rules), key=generator.sort_key
+            )
             found.append([(move.place, move.score) for move in moves])
     return found
 
@@ -52,9 +59,11 @@ def test_shared_tables_give_what_fresh_ones_give(
     assert any(warm)
     # A new thread starts with empty tables.
     assert _in_a_new_thread(rules, 8) == warm
-    # Tables that are full at once are replaced for every new context: same results.
-    monkeypatch.setattr(movegen, "_ARITHMETIC_ENTRIES", 0)
-    assert _results(rules, 8) == warm
+    # Tables that are full at once are replaced for every new context: same results (the
+    # source module, whose constants can be replaced).
+    source = load_source("movegen")
+    monkeypatch.setattr(source, "_ARITHMETIC_ENTRIES", 0)
+    assert _results(rules, 8, source) == warm
 
 
 def test_tables_shared_by_rules_of_one_arithmetic() -> None:
@@ -115,25 +124,27 @@ def test_generations_stay_bounded_and_find_the_same(monkeypatch: pytest.MonkeyPa
     rules = Rules(precedence="left-to-right")
     fresh = _in_a_new_thread(rules, 4)
     # Tiny generations: nearly every call starts a new one and takes entries over from the
-    # one before; and a budget that drops other arithmetics' tables and older generations.
-    monkeypatch.setattr(movegen, "_ARITHMETIC_ENTRIES", 300)
-    monkeypatch.setattr(movegen, "_ARITHMETIC_BUDGET", 700)
+    # one before; and a budget that drops other arithmetics' tables and older generations
+    # (the source module, whose constants and functions can be replaced).
+    source = load_source("movegen")
+    monkeypatch.setattr(source, "_ARITHMETIC_ENTRIES", 300)
+    monkeypatch.setattr(source, "_ARITHMETIC_BUDGET", 700)
     seen: list[int] = []
     adopted: list[int] = []
-    original = movegen._arithmetic_tables
+    original = source._arithmetic_tables
 
     def watched(asked: Rules) -> movegen._Generation:
         found = original(asked)
-        kept = movegen._ARITHMETIC.tables
+        kept = source._ARITHMETIC.tables
         seen.append(sum(generation.entries() for generation in kept.values()))
         adopted.append(len(found.older_numbers))
-        return found
+        return cast(movegen._Generation, found)
 
-    monkeypatch.setattr(movegen, "_arithmetic_tables", watched)
+    monkeypatch.setattr(source, "_arithmetic_tables", watched)
 
     def run() -> list[list[tuple[object, int]]]:
-        _results(Rules(), 4)
-        return _results(rules, 4)
+        _results(Rules(), 4, source)
+        return _results(rules, 4, source)
 
     out: list[list[list[tuple[object, int]]]] = []
     worker = threading.Thread(target=lambda: out.append(run()))
