@@ -1377,6 +1377,13 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
     extend = found.extend
     item = items[-1]
     parent = _frontier(context, items[:-1]) if len(items) > 1 else _START
+    # The fields of a partial, typed: the compiled module then reads them as machine
+    # integers (see docs/movegen.md, "The compiled generator").
+    state: int
+    text: str
+    usage: int
+    pending: int
+    current: int
     # (The frontier's partials, see _Frontier.)
     fields = iter(parent)
     if type(item) is str:
@@ -1506,6 +1513,13 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         # side could cost as much as a real one, for nothing).
         context.side_cache[items] = results
         return results
+    # The fields of a partial, typed: the compiled module then reads them as machine
+    # integers (see docs/movegen.md, "The compiled generator").
+    state: int
+    text: str
+    usage: int
+    pending: int
+    current: int
     operations = context.operations
     kinds = context.kinds_by_marks
     floor = context.floor
@@ -1550,13 +1564,15 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if value < floor:
                 continue
             if lower:
+                # (A weaker operation may fail: None. Its own name, since `value` is an int.)
                 lower_left, lower_operate, further = lower
-                value = lower_operate(lower_left, value)
-                while further and value is not None:
+                lowered: int | None = lower_operate(lower_left, value)
+                while further and lowered is not None:
                     lower_left, lower_operate, further = further
-                    value = lower_operate(lower_left, value)
-                if value is None:
+                    lowered = lower_operate(lower_left, lowered)
+                if lowered is None:
                     continue
+                value = lowered
             bucket = results.get(value)
             if bucket is None:
                 results[value] = {usage: [0, text] if kind else [1, text]}
@@ -1619,13 +1635,15 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 if value < floor:
                     continue
                 if lower:
+                    # (A weaker operation may fail: None. Its own name, since `value` is an int.)
                     lower_left, lower_operate, further = lower
-                    value = lower_operate(lower_left, value)
-                    while further and value is not None:
+                    lowered = lower_operate(lower_left, value)
+                    while further and lowered is not None:
                         lower_left, lower_operate, further = further
-                        value = lower_operate(lower_left, value)
-                    if value is None:
+                        lowered = lower_operate(lower_left, lowered)
+                    if lowered is None:
                         continue
+                    value = lowered
                 # A new value or usage group gets its list made with its first filling (as
                 # above).
                 bucket = results.get(value)
