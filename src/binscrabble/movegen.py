@@ -1108,7 +1108,7 @@ def _with_fragment(marks: int, switch: int) -> int:
 
 
 #: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
-_LastOperations = tuple[int, Callable[[int, int], int], int, int, int, tuple[Any, ...]]
+_LastOperations = tuple[Any, Callable[[Any, Any], Any], int, int, int, tuple[Any, ...]]
 
 
 def _last_operations(
@@ -1371,18 +1371,18 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
     known = cache.get(items)
     if known is not None:
         return known
-    # Each partial's fields go in as a tuple that the list copies and drops at once, while
-    # it is still in the caches (see _Frontier).
+    # Each partial's fields are appended one by one (see _Frontier): the compiled module
+    # appends to a list without a call, where a tuple of them for `extend` was an object
+    # made and freed per partial (3.4% of a heavy call's instructions).
     found: _Frontier = []
-    extend = found.extend
     item = items[-1]
     parent = _frontier(context, items[:-1]) if len(items) > 1 else _START
     # The fields of a partial, typed: the compiled module then reads them as machine
     # integers (see docs/movegen.md, "The compiled generator").
     state: int
     text: str
-    usage: int
-    pending: int
+    usage: Any
+    pending: Any
     current: int
     # (The frontier's partials, see _Frontier.)
     fields = iter(parent)
@@ -1398,7 +1398,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                     current = (current << digits) + (
                         complement if state == _NOT_DIGITS else digits_value
                     )
-                    extend((state, text + item, usage, pending, current))
+                    found.append(state)
+                    found.append(text + item)
+                    found.append(usage)
+                    found.append(pending)
+                    found.append(current)
         elif len(parent) < _SHARED_READINGS * _PARTIAL_FIELDS:
             for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
                 fields, fields, fields, fields, fields
@@ -1406,7 +1410,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                 read = _read_text(context, state, pending, current, item)
                 if read:
                     state, pending, current = read
-                    extend((state, text + item, usage, pending, current))
+                    found.append(state)
+                    found.append(text + item)
+                    found.append(usage)
+                    found.append(pending)
+                    found.append(current)
         else:
             # Partials that stand alike before the text (many differ only in their text and
             # usage) read it alike: each reading is worked out once per context.
@@ -1422,7 +1430,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                     )
                 if reading:
                     state, pending, current = reading
-                    extend((state, text + item, usage, pending, current))
+                    found.append(state)
+                    found.append(text + item)
+                    found.append(usage)
+                    found.append(pending)
+                    found.append(current)
     else:
         pushes = context.pushes
         mask = cast(int, item)
@@ -1448,15 +1460,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                 steps = usable[usage] = _usable_steps(context, by_state[state], usage)
             for character, next_state, next_usage, effect, multiplier, addend in steps:
                 if effect == digit_effect:
-                    extend(
-                        (
-                            next_state,
-                            text + character,
-                            next_usage,
-                            pending,
-                            current * multiplier + addend,
-                        )
-                    )
+                    found.append(next_state)
+                    found.append(text + character)
+                    found.append(next_usage)
+                    found.append(pending)
+                    found.append(current * multiplier + addend)
                 elif effect == operator_effect:
                     if operand < 0:
                         # (NOT's operand, complemented already, is never a bare literal.)
@@ -1470,9 +1478,17 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                     if pushed is None:
                         pushed = _pushed(context, pending, operand, literal, character)
                     if pushed >= 0:
-                        extend((next_state, text + character, next_usage, pushed, 0))
+                        found.append(next_state)
+                        found.append(text + character)
+                        found.append(next_usage)
+                        found.append(pushed)
+                        found.append(0)
                 else:
-                    extend((next_state, text + character, next_usage, pending, 0))
+                    found.append(next_state)
+                    found.append(text + character)
+                    found.append(next_usage)
+                    found.append(pending)
+                    found.append(0)
     cache[items] = found
     return found
 
@@ -1517,9 +1533,11 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
     # integers (see docs/movegen.md, "The compiled generator").
     state: int
     text: str
-    usage: int
-    pending: int
+    usage: Any
+    pending: Any
     current: int
+    value: Any
+    lowered: Any
     operations = context.operations
     kinds = context.kinds_by_marks
     floor = context.floor
@@ -1548,10 +1566,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if not is_accepting[state]:
                 continue
             # As at a last free square below.
-            summary = memo[pending]
+            # (The pending operations' number, read as a machine integer to index.)
+            number = cast(int, pending)
+            summary = memo[number]
             if summary is None:
-                summary = memo[pending] = _last_operations(
-                    context.pending_tuples[pending], operations, kinds
+                summary = memo[number] = _last_operations(
+                    context.pending_tuples[number], operations, kinds
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
             if state == not_digits:
@@ -1566,7 +1586,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if lower:
                 # (A weaker operation may fail: None. Its own name, since `value` is an int.)
                 lower_left, lower_operate, further = lower
-                lowered: int | None = lower_operate(lower_left, value)
+                lowered = lower_operate(lower_left, value)
                 while further and lowered is not None:
                     lower_left, lower_operate, further = further
                     lowered = lower_operate(lower_left, lowered)
@@ -1614,10 +1634,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             # The last operand meets the strongest waiting operation first, then each
             # weaker one in turn (see _last_operations): worked out once per pending
             # tuple, which partials with a common beginning share.
-            summary = memo[pending]
+            # (The pending operations' number, read as a machine integer to index.)
+            number = cast(int, pending)
+            summary = memo[number]
             if summary is None:
-                summary = memo[pending] = _last_operations(
-                    context.pending_tuples[pending], operations, kinds
+                summary = memo[number] = _last_operations(
+                    context.pending_tuples[number], operations, kinds
                 )
             left, operate, neutral, kind_with, kind_other, lower = summary
             if is_negating[state]:
