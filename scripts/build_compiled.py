@@ -18,8 +18,7 @@ Needs mypy (which ships mypyc), setuptools, a C compiler and the interpreter's h
 from __future__ import annotations
 
 import argparse
-import hashlib
-import importlib.machinery
+import importlib.util
 import os
 import shutil
 import sys
@@ -27,35 +26,29 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "binscrabble"
-SOURCE = PACKAGE / "movegen.py"
 
 
-def compiled_paths() -> list[Path]:
-    """The compiled module and its support library for this interpreter."""
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return [PACKAGE / f"movegen{suffix}", PACKAGE / f"movegen__mypyc{suffix}"]
-
-
-def digest_path() -> Path:
-    module = compiled_paths()[0]
-    return module.with_name(module.name + ".sha256")
-
-
-def source_digest() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
-
-
-def is_current() -> bool:
-    """Whether the compiled module exists and was built from the source as it is."""
-    record = digest_path()
-    return (
-        all(path.exists() for path in compiled_paths())
-        and record.exists()
-        and record.read_text(encoding="ascii").strip() == source_digest()
+def _paths_module() -> ModuleType:
+    """binscrabble/_compiled.py, loaded by its path: importing the package would load the
+    move generator (its source, while the compiled module is stale) on every build."""
+    spec = importlib.util.spec_from_file_location(
+        "binscrabble_compiled_paths", PACKAGE / "_compiled.py"
     )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_paths = _paths_module()
+compiled_paths = _paths.compiled_paths
+digest_path = _paths.digest_path
+source_digest = _paths.source_digest
+is_current = _paths.is_current
 
 
 def remove() -> None:

@@ -125,3 +125,27 @@ def test_legal_moves_read_every_placement_of_a_lazy_list() -> None:
     places = [move for move in game.legal_moves if isinstance(move, Place)]
     assert len(places) == len(generated) > 1000
     assert sum(any(tile.blank for tile in place.tiles) for place in places) > 1000
+
+
+def test_the_compiled_module_record_decides_current_and_stale(tmp_path: Path) -> None:
+    from binscrabble import _compiled
+
+    (tmp_path / "movegen.py").write_text("X = 1\n", encoding="utf-8")
+    module, library = _compiled.compiled_paths(tmp_path)
+    assert module.name == _compiled_module().name and library.name.startswith("movegen__mypyc")
+    # No compiled module: the source is simply what Python imports.
+    assert not _compiled.is_current(tmp_path) and not _compiled.is_stale(tmp_path)
+    assert _compiled.recorded_digest(tmp_path) == ""
+    module.write_bytes(b"")
+    library.write_bytes(b"")
+    # A module without a record, or with another source's, is stale.
+    assert _compiled.is_stale(tmp_path) and not _compiled.is_current(tmp_path)
+    digest = hashlib.sha256(b"X = 1\n").hexdigest()
+    _compiled.digest_path(tmp_path).write_text(digest + "\n", encoding="ascii")
+    assert _compiled.is_current(tmp_path) and not _compiled.is_stale(tmp_path)
+    (tmp_path / "movegen.py").write_text("X = 2\n", encoding="utf-8")
+    assert _compiled.is_stale(tmp_path) and not _compiled.is_current(tmp_path)
+    # The support library missing: not current (the build runs again), yet not stale.
+    (tmp_path / "movegen.py").write_text("X = 1\n", encoding="utf-8")
+    library.unlink()
+    assert not _compiled.is_current(tmp_path) and not _compiled.is_stale(tmp_path)

@@ -3,13 +3,11 @@
 The rules core (rules, equations, board, game) uses only the standard library.
 """
 
-import hashlib
-import importlib.machinery
 import importlib.util
 import sys
 import warnings
-from pathlib import Path
 
+from binscrabble import _compiled
 from binscrabble.rules import Rules, RulesError
 
 __all__ = ["Rules", "RulesError"]
@@ -24,17 +22,7 @@ def _use_source_if_stale() -> None:
     build records the digest of the source it was built from; when the source has changed
     since, the source is loaded now in its place, so an edit is never silently ignored.
     """
-    here = Path(__file__).resolve().parent
-    compiled = here / f"movegen{importlib.machinery.EXTENSION_SUFFIXES[0]}"
-    if not compiled.exists():
-        return
-    source = here / "movegen.py"
-    record = compiled.with_name(compiled.name + ".sha256")
-    try:
-        recorded = record.read_text(encoding="ascii").strip()
-    except OSError:
-        recorded = ""
-    if recorded == hashlib.sha256(source.read_bytes()).hexdigest():
+    if not _compiled.is_stale():
         return
     warnings.warn(
         "the compiled move generator is out of date with movegen.py: using the source"
@@ -42,6 +30,7 @@ def _use_source_if_stale() -> None:
         RuntimeWarning,
         stacklevel=2,
     )
+    source = _compiled.PACKAGE / "movegen.py"
     spec = importlib.util.spec_from_file_location(f"{__name__}.movegen", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
