@@ -1581,7 +1581,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if kind < 0:
                 continue
             value = operate(left, current)
-            if value < floor:
+            if cast(int, value) < floor:  # (compared as a machine integer)
                 continue
             if lower:
                 # (A weaker operation may fail: None. Its own name, since `value` is an int.)
@@ -1607,7 +1607,12 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 # _KindParts.)
                 plain = parts[0] + 1
                 parts[0] = plain
-                parts.insert(plain, text)
+                if len(parts) == cast(int, plain):
+                    # No filling with fragments yet (the commonest): the end of the list,
+                    # which the compiled module appends to without a call.
+                    parts.append(text)
+                else:
+                    parts.insert(plain, text)
     else:
         mask = cast(int, item)
         by_state = context.last_steps.get(mask)
@@ -1654,7 +1659,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 if kind < 0:
                     continue
                 value = operate(left, operand)
-                if value < floor:
+                if cast(int, value) < floor:
                     continue
                 if lower:
                     # (A weaker operation may fail: None. Its own name, since `value` is an int.)
@@ -1682,7 +1687,10 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 else:
                     plain = parts[0] + 1
                     parts[0] = plain
-                    parts.insert(plain, text + character)
+                    if len(parts) == cast(int, plain):
+                        parts.append(text + character)
+                    else:
+                        parts.insert(plain, text + character)
     context.side_cache[items] = results
     if len(items) == 1 and type(item) is str and len(context.fixed_sides) < _FIXED_SIDES:
         context.fixed_sides[item] = results
