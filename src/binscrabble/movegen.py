@@ -122,7 +122,15 @@ _ALL_OPTIONS: Final = (1 << OPTION_COUNT) - 1
 # number "0" there divides by zero whatever follows (`/` binds as strongly as any
 # operator, so the next operator or the side's end applies it): no side goes on from it,
 # and the partial is not made (game10-midgame-turn06-1blank: 3,548 of 52,593 partials).
-_EXPECT, _AFTER_NOT, _NUMBER, _ZERO, _NOT_DIGITS, _DIVISOR, _DEAD = range(7)
+# (Each a Final of its own: the compiled module reads them as constants, not from the
+# module's dictionary.)
+_EXPECT: Final = 0
+_AFTER_NOT: Final = 1
+_NUMBER: Final = 2
+_ZERO: Final = 3
+_NOT_DIGITS: Final = 4
+_DIVISOR: Final = 5
+_DEAD: Final = 6
 _ACCEPTING: Final = frozenset({_NUMBER, _ZERO, _NOT_DIGITS})
 _BINARY: Final = frozenset("+-x/&|^")
 #: An equation starts with an operand (a digit, a rotated `=` reading ``11``, or NOT) and ends
@@ -194,7 +202,7 @@ def _exact_quotient(left: int, right: int) -> int | None:
     return None if right == 0 or left % right else left // right
 
 
-#: What a side's last operation gives when it fails (:func:`_last_quotient`): below every
+#: What a side's last operation gives when it fails (:func:`_last_value`): below every
 #: side's value and below every context's :attr:`_Context.floor`, so that the side loops
 #: drop it by their floor test alone, with no test for None per filling. (A side's text
 #: holds at most two characters a square, a rotated `=` reading ``11``, so at most 30
@@ -204,24 +212,58 @@ _FAILED: Final = -(1 << 64)
 _NEGATIVE_FLOOR: Final = -(1 << 63)
 
 
-def _last_quotient(left: int, right: int) -> int:
-    """:func:`_exact_quotient` as a side's last operation: :data:`_FAILED` when it fails."""
-    return _FAILED if right == 0 or left % right else left // right
-
-
-#: Per operator: the operation as a side's last (:func:`_last_operations`), which never
-#: gives None: a difference as Python's, where a negative one fails (the side loops drop a
-#: value below the context's floor, and this saves a call of _natural_difference for each
-#: last operand), a division that fails :data:`_FAILED`.
-_LAST_OPERATIONS: Final[dict[str, Callable[[int, int], int]]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "x": operator.mul,
-    "/": _last_quotient,
-    "&": operator.and_,
-    "|": operator.or_,
-    "^": operator.xor,
+#: A side's last operation by code (:func:`_last_value`): none waiting (the operand is the
+#: value), then one per operator. A code, not a function to call: the compiled module works
+#: the operation out in place on machine integers, where a call of ``operator.add`` and the
+#: like needed an object for each operand and a generic call per filling.
+# (Each a Final of its own: the compiled module then reads them as constants.)
+_LAST_NONE: Final = 0
+_LAST_ADD: Final = 1
+_LAST_SUB: Final = 2
+_LAST_MUL: Final = 3
+_LAST_DIV: Final = 4
+_LAST_AND: Final = 5
+_LAST_OR: Final = 6
+_LAST_XOR: Final = 7
+_LAST_CODES: Final = {
+    "+": _LAST_ADD,
+    "-": _LAST_SUB,
+    "x": _LAST_MUL,
+    "/": _LAST_DIV,
+    "&": _LAST_AND,
+    "|": _LAST_OR,
+    "^": _LAST_XOR,
 }
+
+
+def _last_value(code: int, left: int, right: int) -> int:
+    """A side's last operation (:data:`_LAST_CODES`) on `left` and `right`. It never gives
+    None: a difference is Python's, so a negative one fails by being below the context's
+    floor (the side loops drop it; no test for None per filling), and a division that
+    fails (by zero, or inexact) gives :data:`_FAILED`.
+
+    >>> _last_value(_LAST_SUB, 1, 10), _last_value(_LAST_DIV, 110, 10)
+    (-9, 11)
+    >>> _last_value(_LAST_NONE, 0, 5), _last_value(_LAST_XOR, 6, 3)
+    (5, 5)
+    >>> _last_value(_LAST_DIV, 3, 2) == _last_value(_LAST_DIV, 1, 0) == _FAILED
+    True
+    """
+    if code == _LAST_NONE:
+        return right
+    if code == _LAST_ADD:
+        return left + right
+    if code == _LAST_SUB:
+        return left - right
+    if code == _LAST_MUL:
+        return left * right
+    if code == _LAST_DIV:
+        return _FAILED if right == 0 or left % right else left // right
+    if code == _LAST_AND:
+        return left & right
+    if code == _LAST_OR:
+        return left | right
+    return left ^ right
 
 
 #: An _Operation gives the result, or None when the step fails (a negative difference
@@ -246,7 +288,9 @@ _OPERATIONS: Final[dict[bool, dict[str, _Operation]]] = {
 # literal of its operator's neutral value as an operand; sides count theirs as they are
 # written (see _pushed).
 # Identity switches as bits (a side's fragments need all of its bits switched on).
-_TIMES_ONE, _PLUS_MINUS_ZERO, _AND_ONE_OR_ZERO = 1, 2, 4
+_TIMES_ONE: Final = 1
+_PLUS_MINUS_ZERO: Final = 2
+_AND_ONE_OR_ZERO: Final = 4
 _SWITCH_BITS: Final = {
     "identity_times_one": _TIMES_ONE,
     "identity_plus_minus_zero": _PLUS_MINUS_ZERO,
@@ -262,7 +306,9 @@ _NEUTRAL: Final = {
 
 # -- cross-checks --------------------------------------------------------------------------
 
-_CROSS_NONE, _CROSS_EQUATION, _CROSS_NUMBER = 0, 1, 2
+_CROSS_NONE: Final = 0
+_CROSS_EQUATION: Final = 1
+_CROSS_NUMBER: Final = 2
 
 
 class _Tracker:
@@ -974,7 +1020,9 @@ _TWO_FRAGMENTS: Final = 16
 _NO_PENDING: Final[_Pending] = (0,)
 #: What a character does to the value: a digit (the operand is multiplied and added to: a
 #: rotated `=` adds two digits), NOT, or a binary operator.
-_DIGITS, _NOT_SIGN, _OPERATOR = 0, 1, 2
+_DIGITS: Final = 0
+_NOT_SIGN: Final = 1
+_OPERATOR: Final = 2
 #: (field shift, natural tiles, blank may show it, the step): the step as :func:`_usable_steps`
 #: lists it (:data:`_UsableStep`), made once.
 _Step = tuple[int, int, bool, "_UsableStep"]
@@ -1108,7 +1156,7 @@ def _with_fragment(marks: int, switch: int) -> int:
 
 
 #: What a pending operations tuple does to a side's last operand (:func:`_last_operations`).
-_LastOperations = tuple[Any, Callable[[Any, Any], Any], int, int, int, tuple[Any, ...]]
+_LastOperations = tuple[int, int, int, int, int, tuple[Any, ...]]
 
 
 def _last_operations(
@@ -1116,22 +1164,23 @@ def _last_operations(
 ) -> _LastOperations:
     """What `pending` does to a side's last operand, worked out once for many operands.
 
-    The strongest waiting operation's left operand, operation and neutral value; the
+    The strongest waiting operation's left operand, operation (by code: :func:`_last_value`)
+    and neutral value; the
     identity kind of the side (:attr:`_Context.kinds_by_marks`, negative when the rules
     forbid its fragments) when the last operand is that neutral value as a bare literal,
     and when it is anything else; and the weaker operations in the order they apply, as
     (left operand, operation, the ones after) nested, or () for none (a loop over a list
     would make an iterator per filling, and most sides have one weaker operation at most).
     Only the strongest can have a bare literal on its right, so the marks of the others
-    are known before the last operand. With nothing pending the last operand is the value:
-    ``0 | operand``, and no operand is the neutral value -1. The strongest operation
+    are known before the last operand. With nothing pending the last operand is the value
+    (:data:`_LAST_NONE`), and no operand is the neutral value -1. The strongest operation
     never fails with None: the caller drops a value below :attr:`_Context.floor` (0
     without `allow_negatives`), which a negative difference is, and a failed division
     gives :data:`_FAILED`.
     """
     if len(pending) == 1:
         kind = kinds[pending[0]]
-        return (0, operator.or_, -1, kind, kind, ())
+        return (0, _LAST_NONE, -1, kind, kind, ())
     left, waiting, left_literal = pending[-1]
     neutral, either_side, switch = _NEUTRAL[waiting]
     marks_before = pending[0]
@@ -1155,7 +1204,7 @@ def _last_operations(
         lower = (lower_left, lower_operation, lower)
     return (
         left,
-        _LAST_OPERATIONS[waiting],
+        _LAST_CODES[waiting],
         neutral,
         kind_with,
         kind_other,
@@ -1552,7 +1601,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 ending, context.rules.leading_zeros
             )
         memo = context.last_operations
-        is_accepting, not_digits = _IS_ACCEPTING, _NOT_DIGITS
+        is_accepting, not_digits, last_none = _IS_ACCEPTING, _NOT_DIGITS, _LAST_NONE
         fields = iter(_frontier(context, items[:-1] if digit_end else items))
         for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
             fields, fields, fields, fields, fields
@@ -1573,14 +1622,14 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 summary = memo[number] = _last_operations(
                     context.pending_tuples[number], operations, kinds
                 )
-            left, operate, neutral, kind_with, kind_other, lower = summary
+            left, code, neutral, kind_with, kind_other, lower = summary
             if state == not_digits:
                 # NOT's operand (complemented already) is never a bare literal.
                 neutral = -1
             kind = kind_with if current == neutral else kind_other
             if kind < 0:
                 continue
-            value = operate(left, current)
+            value = current if code == last_none else _last_value(code, left, current)
             if cast(int, value) < floor:  # (compared as a machine integer)
                 continue
             if lower:
@@ -1624,7 +1673,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
         usable_by_state = context.usable_last_steps.get(mask)
         if usable_by_state is None:
             usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(_DEAD + 1)]
-        is_negating = _IS_NEGATING
+        is_negating, last_none = _IS_NEGATING, _LAST_NONE
         memo = context.last_operations
         fields = iter(_frontier(context, items[:-1]))
         for state, text, usage, pending, current in zip(  # noqa: B905 (see _Frontier)
@@ -1646,7 +1695,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 summary = memo[number] = _last_operations(
                     context.pending_tuples[number], operations, kinds
                 )
-            left, operate, neutral, kind_with, kind_other, lower = summary
+            left, code, neutral, kind_with, kind_other, lower = summary
             if is_negating[state]:
                 # The operand is NOT's digits (complemented already, and the steps add
                 # complemented digits): never a bare literal.
@@ -1658,7 +1707,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 kind = kind_with if operand == neutral else kind_other
                 if kind < 0:
                     continue
-                value = operate(left, operand)
+                value = operand if code == last_none else _last_value(code, left, operand)
                 if cast(int, value) < floor:
                     continue
                 if lower:
