@@ -1305,7 +1305,7 @@ def _new_reading(context: _Context, state: int, pending: int, current: int, text
 #: A step the rack allows after a given usage (see :func:`_usable_steps`): (character,
 #: next state, the usage after it, what it does, multiplier, addend). In :data:`_Step`, one
 #: of its rack field stands for the usage after it.
-_UsableStep = tuple[str, int, int, int, int, int]
+_UsableStep = tuple[str, Any, Any, int, int, int]
 
 
 def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_UsableStep]:
@@ -1353,7 +1353,7 @@ _IS_NEGATING: Final = tuple(state in _NEGATING for state in range(_DEAD + 1))
 _IS_ACCEPTING: Final = tuple(state in _ACCEPTING for state in range(_DEAD + 1))
 #: A step to a side's last square the rack allows (see :func:`_usable_last_steps`):
 #: (character, the usage after it, multiplier, addend).
-_LastStep = tuple[str, int, int, int]
+_LastStep = tuple[str, Any, int, int]
 
 
 def _usable_last_steps(context: _Context, steps: list[_Step], usage: int) -> list[_LastStep]:
@@ -1523,10 +1523,11 @@ def _frontier(context: _Context, items: tuple[str | int, ...]) -> _Frontier:
                     # texts differ): on the heavy positions three pushes in five repeat
                     # one made before, so each is worked out once per context (a failed
                     # one kept as -1).
-                    pushed = pushes.get((pending, operand, literal, character))
+                    # (An object, as the table holds it: it goes into the frontier as is.)
+                    pushed: Any = pushes.get((pending, operand, literal, character))
                     if pushed is None:
                         pushed = _pushed(context, pending, operand, literal, character)
-                    if pushed >= 0:
+                    if cast(int, pushed) >= 0:
                         found.append(next_state)
                         found.append(text + character)
                         found.append(next_usage)
