@@ -1319,7 +1319,7 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
     found = []
     # Every usage after a step is one object per context, so that the dicts keyed by usage
     # (the steps of the partials that reach it, side tables) find it by identity.
-    intern = context.usages.setdefault
+    usages = context.usages
     # (Without blanks on the rack, what a usage needs need not be looked up; with them it
     # is mostly known already, for another state or mask: no call then.)
     blanks = context.blanks
@@ -1331,7 +1331,14 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
                 character, next_state, one, effect, multiplier, addend = step
                 after = usage + one
                 found.append(
-                    (character, next_state, intern(after, after), effect, multiplier, addend)
+                    (
+                        character,
+                        next_state,
+                        usages.setdefault(after, after),
+                        effect,
+                        multiplier,
+                        addend,
+                    )
                 )
     else:
         # By a natural tile only.
@@ -1340,7 +1347,14 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
                 character, next_state, one, effect, multiplier, addend = step
                 after = usage + one
                 found.append(
-                    (character, next_state, intern(after, after), effect, multiplier, addend)
+                    (
+                        character,
+                        next_state,
+                        usages.setdefault(after, after),
+                        effect,
+                        multiplier,
+                        addend,
+                    )
                 )
     return found
 
@@ -2378,7 +2392,6 @@ def _two_sided_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> list[
         if len(second) - 1 > second_plain:
             runs.append((first_plains, second[second_plain + 1 :]))
     found: list[_Filling] = []
-    append = found.append
     for lefts, rights in runs:
         for left in lefts:
             head = left + "="
@@ -2386,7 +2399,7 @@ def _two_sided_fillings(group: _JoinGroup, chains: bool, rotated: bool) -> list[
                 text = head + right
                 # (A picker of two or more returns a tuple.)
                 options = read(text.encode("ascii").translate(codes))
-                append(
+                found.append(
                     (
                         options,
                         text.replace(_ROTATED_CHARACTER, "11") if rotated else text,
@@ -2939,10 +2952,8 @@ def _row_moves(rack: _Rack, row: _Row) -> list[GeneratedMove]:
 def _plain_moves(rows: list[_Row]) -> list[GeneratedMove]:
     """The moves of `rows` for a rack without blanks: one per row."""
     moves: list[GeneratedMove] = []
-    append = moves.append
-    new_move = GeneratedMove
     for squares, options, text, value, direction, score, _, _ in rows:
-        append(new_move(squares, options, (), score, text, value, direction))
+        moves.append(GeneratedMove(squares, options, (), score, text, value, direction))
     return moves
 
 
@@ -2952,9 +2963,7 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
     if not rack.blanks:
         return _plain_moves(rows)
     moves: list[GeneratedMove] = []
-    append = moves.append
     known = rack.realizations
-    new_move = GeneratedMove
     for squares, options, text, value, direction, natural_score, losses, _ in rows:
         realizations = known.get(options)
         if realizations is None:
@@ -2963,7 +2972,7 @@ def _batch_moves(rack: _Rack, rows: list[_Row]) -> list[GeneratedMove]:
             score = natural_score
             for position in blanks:
                 score -= losses[position][options[position]]
-            append(new_move(squares, options, blanks, score, text, value, direction))
+            moves.append(GeneratedMove(squares, options, blanks, score, text, value, direction))
     return moves
 
 
@@ -4149,16 +4158,12 @@ def _read_segment(
         if not whole_moves:
             return found
         return _plain_moves(found) if rack is None else _batch_moves(rack, found)
-    append = found.append
     direction = place[0]
     bingo = place[6]
-    # Moves are made without GeneratedMove.__init__ (see _plain_moves).
-    new_move = GeneratedMove
     known_realizations = rack.realizations if rack is not None else {}
     # What lists the blank squares of an equation the rack has not shown yet (see
     # _realizations: this segment's rows all go the same way).
     one_blank = rack if rack is not None and rack.blanks == 1 else None
-    realize = _searched_realizations if one_blank is None else _one_blank_realizations
     # With one blank, the field a group's usage is short of (every equation of a group has
     # its usage): the blank is on one of that field's squares (see _one_blank_fields).
     short = -1
@@ -4199,19 +4204,19 @@ def _read_segment(
     equals_options: tuple[int, ...] = ()
     # Groups of three sides or more (a fixed `=` and the new one) are read through the
     # segment's scoring tables, made once for them all.
-    scored_row: Callable[[_Filling], _Row | None] | None = None
+    scoring: _SegmentScoring | None = None
     for group in groups:
         if len(group) != _TWO_SIDED:
-            if scored_row is None:
-                scored_row = _segment_scoring(place, with_blanks).row
+            if scoring is None:
+                scoring = _segment_scoring(place, with_blanks)
             for filling in _group_fillings(group, chains, rotated):
-                row = scored_row(filling)
+                row = scoring.row(filling)
                 if row is None:
                     continue
                 if not whole_moves:
-                    append(row)
+                    found.append(row)
                 elif rack is None:
-                    append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
+                    found.append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
                 else:
                     found.extend(_batch_moves(rack, [row]))
             continue
@@ -4322,8 +4327,11 @@ def _read_segment(
                                     if option_field[option] == short:
                                         realizations.append((position,))
                                     position += 1  # noqa: SIM113 (cheaper than enumerate)
+                            elif one_blank is not None:
+                                realizations = _one_blank_realizations(one_blank, every_option)
                             else:
-                                realizations = realize(rack, every_option)
+                                assert rack is not None  # (moves with blanks have a rack)
+                                realizations = _searched_realizations(rack, every_option)
                             known_realizations[every_option] = realizations
                         natural_score = gained + second_points
                         whole_text = text + second_text
@@ -4331,8 +4339,8 @@ def _read_segment(
                             score = natural_score
                             for position in blanks:
                                 score -= blank_losses[position][every_option[position]]
-                            append(
-                                new_move(
+                            found.append(
+                                GeneratedMove(
                                     squares,
                                     every_option,
                                     blanks,
@@ -4346,8 +4354,8 @@ def _read_segment(
                 if whole_moves:
                     # The move itself: no row to make and unpack again.
                     for second_text, second_options, second_points in second_read:
-                        append(
-                            new_move(
+                        found.append(
+                            GeneratedMove(
                                 squares,
                                 first_options + second_options,
                                 (),
@@ -4359,7 +4367,7 @@ def _read_segment(
                         )
                     continue
                 for second_text, second_options, second_points in second_read:
-                    append(
+                    found.append(
                         (
                             squares,
                             first_options + second_options,
