@@ -1648,7 +1648,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
             if cast(int, value) < floor:  # (compared as a machine integer)
                 continue
             if lower:
-                # (A weaker operation may fail: None. Its own name, since `value` is an int.)
+                # (A weaker operation may fail: None, so its result has a name of its own.)
                 lower_left, lower_operate, further = lower
                 lowered = lower_operate(lower_left, value)
                 while further and lowered is not None:
@@ -1726,7 +1726,7 @@ def _enumerate_side(context: _Context, items: tuple[str | int, ...]) -> dict[int
                 if cast(int, value) < floor:
                     continue
                 if lower:
-                    # (A weaker operation may fail: None. Its own name, since `value` is an int.)
+                    # (A weaker operation may fail: None, so its result has a name of its own.)
                     lower_left, lower_operate, further = lower
                     lowered = lower_operate(lower_left, value)
                     while further and lowered is not None:
