@@ -125,3 +125,35 @@ def test_endgames_of_up_to_fourteen_tiles_are_solved_exactly() -> None:
     world.push(move)
     answer = solve_endgame(world, deadline=float("inf"))
     assert answer is not None and -answer[1] == -123.0
+
+
+def test_the_late_win_objective_counts_points_until_the_rollouts_reach_the_end() -> None:
+    # objective "late-win": with more than late_bag tiles in the bag the decision is the
+    # spread objective's (no chance of winning; the same move and means with the same seed);
+    # with 1 to late_bag tiles the rollouts play to the end and count wins, as "win" does.
+    middle = equity_position(19001, 12)
+    assert middle.bag_size > 9
+
+    def decide(game: Game, objective: str) -> tuple[object, list[float], list[bool]]:
+        player = SimulationPlayer(
+            table=TABLE,
+            budget=60.0,
+            candidates=3,
+            plies=2,
+            max_iterations=2,
+            seed=11,
+            objective=objective,
+            late_bag=9,
+        )
+        move = player.choose(game)
+        entries = player.last_report.candidates
+        return move, [entry.mean for entry in entries], [entry.chance is None for entry in entries]
+
+    late_win = decide(middle, "late-win")
+    assert late_win == decide(middle, "spread")
+    assert all(late_win[2])
+    late = late_game()
+    late_move, late_means, no_chance = decide(late, "late-win")
+    assert late.is_legal(late_move)
+    assert not any(no_chance)
+    assert (late_move, late_means) == decide(late, "win")[:2]

@@ -141,8 +141,10 @@ EDGE_PER_DEVIATION = 2 / 3
 #: A rollout played to the end (``late_bag``) stops after this many moves at most (a game
 #: ends after six scoreless turns in a row anyway).
 TO_END_PLIES = 60
-#: The objectives a simulation can maximise: the mean spread, or the chance of winning.
-OBJECTIVES = ("spread", "win")
+#: The objectives a simulation can maximise: the mean spread, the chance of winning, or
+#: ``late-win``: the mean spread, except in decisions whose rollouts play to the end of the
+#: game (``late_bag``), which count wins, draws and losses.
+OBJECTIVES = ("spread", "win", "late-win")
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +351,9 @@ class SimulationPlayer:
     on the wall clock: see :meth:`_clock`); `max_iterations` bounds the work
     whatever the time (for reproducible games and tests); `plies` is 1 (the opponent
     replies) or 2 (and we answer); `objective` is ``"spread"`` (the mean value of the
-    rollouts) or ``"win"`` (the mean chance of winning after them: :class:`WinChance`);
+    rollouts), ``"win"`` (the mean chance of winning after them: :class:`WinChance`) or
+    ``"late-win"`` (the spread, but the result of the game where the rollouts reach its end:
+    ``late_bag``);
     with `rollout_exchanges`, the rollouts' moves (the opponent's reply and our answer) may
     be exchanges, as the equity player's may (:func:`best_exchange`), not only placements
     and pass; with `answer_exchanges`, only our answer may (the last ply of two, counted for
@@ -460,7 +464,7 @@ class SimulationPlayer:
         chance = None
         # A small bag (late_bag): the rollouts play to the end, for the final result.
         self._to_end = 0 < game.bag_size <= self.late_bag
-        if self.objective == "win":
+        if self.objective == "win" or (self.objective == "late-win" and self._to_end):
             chance = WinChance.for_decision(_spread(game.scores, seat), game.bag_size, self.plies)
         statistics = [CandidateStatistics(candidate, chance=chance) for candidate in top]
         self.last_report.candidates = statistics
