@@ -27,6 +27,20 @@ def late_game(seed: int = 19001, bag: int = 9) -> Game:
     return game
 
 
+def late_bag_player(seed: int, objective: str) -> SimulationPlayer:
+    """A small two-ply simulation (3 candidates, 2 iterations) with late_bag=9."""
+    return SimulationPlayer(
+        table=TABLE,
+        budget=60.0,
+        candidates=3,
+        plies=2,
+        max_iterations=2,
+        seed=seed,
+        objective=objective,
+        late_bag=9,
+    )
+
+
 def spread(game: Game, seat: int) -> int:
     return game.scores[seat] - game.scores[1 - seat]
 
@@ -53,16 +67,7 @@ def test_late_rollouts_play_to_the_end_for_the_final_spread() -> None:
 
 def test_late_bag_decides_by_the_final_spread_of_whole_play_outs() -> None:
     game = late_game()
-    player = SimulationPlayer(
-        table=TABLE,
-        budget=60.0,
-        candidates=3,
-        plies=2,
-        max_iterations=2,
-        seed=7,
-        objective="win",
-        late_bag=9,
-    )
+    player = late_bag_player(seed=7, objective="win")
     move = player.choose(game)
     assert game.is_legal(move)
     report = player.last_report
@@ -135,16 +140,7 @@ def test_the_late_win_objective_counts_points_until_the_rollouts_reach_the_end()
     assert middle.bag_size > 9
 
     def decide(game: Game, objective: str) -> tuple[object, list[float], list[bool]]:
-        player = SimulationPlayer(
-            table=TABLE,
-            budget=60.0,
-            candidates=3,
-            plies=2,
-            max_iterations=2,
-            seed=11,
-            objective=objective,
-            late_bag=9,
-        )
+        player = late_bag_player(seed=11, objective=objective)
         move = player.choose(game)
         entries = player.last_report.candidates
         return move, [entry.mean for entry in entries], [entry.chance is None for entry in entries]
