@@ -62,10 +62,21 @@ def positions(first: int, last: int) -> Iterator[tuple[int, int, Game]]:
 
 
 def make_oracle(first: int, last: int, candidates: int, iterations: int, path: Path) -> None:
-    # Every candidate takes part in every iteration: nothing is dropped on the way.
+    # Every candidate takes part in every iteration: nothing is dropped on the way. The
+    # simulation module's constants are set for the oracle and put back afterwards.
+    saved = (simulation.PRUNE_MARGIN, simulation.EQUITY_GAP, simulation.MIN_ITERATIONS)
     simulation.PRUNE_MARGIN = math.inf
     simulation.EQUITY_GAP = math.inf
     simulation.MIN_ITERATIONS = 0
+    try:
+        _simulate_positions(first, last, candidates, iterations, path)
+    finally:
+        simulation.PRUNE_MARGIN, simulation.EQUITY_GAP, simulation.MIN_ITERATIONS = saved
+
+
+def _simulate_positions(
+    first: int, last: int, candidates: int, iterations: int, path: Path
+) -> None:
     records: list[dict[str, Any]] = []
     for seed, turn, game in positions(first, last):
         started = time.perf_counter()
@@ -127,6 +138,8 @@ def choose(level: str, oracle: Path, path: Path, overrides: dict[str, Any]) -> N
 
 
 def _mean_and_error(values: Sequence[float]) -> str:
+    if not values:
+        return "none"
     error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
     return f"{statistics.mean(values):+.2f} ± {error:.2f}"
 
@@ -150,16 +163,20 @@ def report(oracle: Path, runs: Sequence[Path]) -> None:
                 means[choice["move"]] - record["candidates"][0]["mean"]
             )
         gains[run] = found
-        print(
-            f"{run}: {_mean_and_error(list(found.values()))} points a decision over the equity "
-            f"move ({len(found)} decisions; {missing} moves outside the oracle's candidates)"
-        )
+        outside = f"{missing} moves outside the oracle's candidates"
+        if found:
+            print(
+                f"{run}: {_mean_and_error(list(found.values()))} points a decision over the "
+                f"equity move ({len(found)} decisions; {outside})"
+            )
+        else:
+            print(f"{run}: no decision valued ({outside})")
     if runs:
         first = gains[runs[0]]
         for run in runs[1:]:
             common = sorted(set(first) & set(gains[run]))
             differences = [gains[run][key] - first[key] for key in common]
-            if len(differences) > 1:
+            if differences:
                 print(f"{run} minus {runs[0]}: {_mean_and_error(differences)}")
     print("choosing with M odd-numbered iterations, valued on the even-numbered ones:")
     for m in (5, 10, 20, 30, 45, 60):
