@@ -1323,39 +1323,23 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
     # (Without blanks on the rack, what a usage needs need not be looked up; with them it
     # is mostly known already, for another state or mask: no call then.)
     blanks = context.blanks
-    if blanks and (context.deficits.get(usage) or _deficit(context, usage)) < blanks:
-        # A blank is left: it may show any option a blank may show; the others need a
-        # natural tile.
-        for shift, natural, blank_may, step in steps:
-            if blank_may or usage >> shift & _FIELD_MASK < natural:
-                character, next_state, one, effect, multiplier, addend = step
-                after = usage + one
-                found.append(
-                    (
-                        character,
-                        next_state,
-                        usages.setdefault(after, after),
-                        effect,
-                        multiplier,
-                        addend,
-                    )
+    # Whether a blank is left: it may then show any option a blank may show; the others,
+    # and every option when no blank is left, need a natural tile of their kind.
+    blank_left = bool(blanks) and (context.deficits.get(usage) or _deficit(context, usage)) < blanks
+    for shift, natural, blank_may, step in steps:
+        if usage >> shift & _FIELD_MASK < natural or (blank_left and blank_may):
+            character, next_state, one, effect, multiplier, addend = step
+            after = usage + one
+            found.append(
+                (
+                    character,
+                    next_state,
+                    usages.setdefault(after, after),
+                    effect,
+                    multiplier,
+                    addend,
                 )
-    else:
-        # By a natural tile only.
-        for shift, natural, _, step in steps:
-            if usage >> shift & _FIELD_MASK < natural:
-                character, next_state, one, effect, multiplier, addend = step
-                after = usage + one
-                found.append(
-                    (
-                        character,
-                        next_state,
-                        usages.setdefault(after, after),
-                        effect,
-                        multiplier,
-                        addend,
-                    )
-                )
+            )
     return found
 
 
