@@ -1308,6 +1308,16 @@ def _new_reading(context: _Context, state: int, pending: int, current: int, text
 _UsableStep = tuple[str, Any, Any, int, int, int]
 
 
+def _blank_left(context: _Context, usage: int) -> bool:
+    """Whether a blank of the rack is left once `usage` is spent (its natural tiles first).
+
+    Without blanks on the rack, what a usage needs is not looked up; with them it is mostly
+    known already, for another state or mask: no call then.
+    """
+    blanks = context.blanks
+    return bool(blanks) and (context.deficits.get(usage) or _deficit(context, usage)) < blanks
+
+
 def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_UsableStep]:
     """The steps (see :func:`_steps`) the rack still allows once `usage` is spent: by a
     natural tile while one of its kind is left, else by a blank when one is left.
@@ -1320,12 +1330,9 @@ def _usable_steps(context: _Context, steps: list[_Step], usage: int) -> list[_Us
     # Every usage after a step is one object per context, so that the dicts keyed by usage
     # (the steps of the partials that reach it, side tables) find it by identity.
     usages = context.usages
-    # (Without blanks on the rack, what a usage needs need not be looked up; with them it
-    # is mostly known already, for another state or mask: no call then.)
-    blanks = context.blanks
-    # Whether a blank is left: it may then show any option a blank may show; the others,
-    # and every option when no blank is left, need a natural tile of their kind.
-    blank_left = bool(blanks) and (context.deficits.get(usage) or _deficit(context, usage)) < blanks
+    # A blank left may show any option a blank may show; the others, and every option when
+    # no blank is left, need a natural tile of their kind.
+    blank_left = _blank_left(context, usage)
     for shift, natural, blank_may, step in steps:
         if usage >> shift & _FIELD_MASK < natural or (blank_left and blank_may):
             character, next_state, one, effect, multiplier, addend = step
@@ -1358,20 +1365,12 @@ def _usable_last_steps(context: _Context, steps: list[_Step], usage: int) -> lis
     """The steps of :func:`_usable_steps` onto a side's last square, all digits: what the
     last operand needs of each (after NOT, complemented: see :data:`_Partial`)."""
     found = []
-    # (Without blanks on the rack, what a usage needs need not be looked up; as there.)
-    blanks = context.blanks
-    if blanks and (context.deficits.get(usage) or _deficit(context, usage)) < blanks:
-        for shift, natural, blank_may, step in steps:
-            if blank_may or usage >> shift & _FIELD_MASK < natural:
-                character, _, one, _, multiplier, addend = step
-                after = usage + one
-                found.append((character, after, multiplier, addend))
-    else:
-        for shift, natural, _, step in steps:
-            if usage >> shift & _FIELD_MASK < natural:
-                character, _, one, _, multiplier, addend = step
-                after = usage + one
-                found.append((character, after, multiplier, addend))
+    blank_left = _blank_left(context, usage)
+    for shift, natural, blank_may, step in steps:
+        if usage >> shift & _FIELD_MASK < natural or (blank_left and blank_may):
+            character, _, one, _, multiplier, addend = step
+            after = usage + one
+            found.append((character, after, multiplier, addend))
     return found
 
 
