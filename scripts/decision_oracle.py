@@ -61,7 +61,9 @@ def positions(first: int, last: int) -> Iterator[tuple[int, int, Game]]:
             turn += 1
 
 
-def make_oracle(first: int, last: int, candidates: int, iterations: int, path: Path) -> None:
+def make_oracle(
+    first: int, last: int, candidates: int, iterations: int, path: Path, to_end: bool = False
+) -> None:
     # Every candidate takes part in every iteration: nothing is dropped on the way. The
     # simulation module's constants are set for the oracle and put back afterwards.
     saved = (simulation.PRUNE_MARGIN, simulation.EQUITY_GAP, simulation.MIN_ITERATIONS)
@@ -69,13 +71,13 @@ def make_oracle(first: int, last: int, candidates: int, iterations: int, path: P
     simulation.EQUITY_GAP = math.inf
     simulation.MIN_ITERATIONS = 0
     try:
-        _simulate_positions(first, last, candidates, iterations, path)
+        _simulate_positions(first, last, candidates, iterations, path, to_end)
     finally:
         simulation.PRUNE_MARGIN, simulation.EQUITY_GAP, simulation.MIN_ITERATIONS = saved
 
 
 def _simulate_positions(
-    first: int, last: int, candidates: int, iterations: int, path: Path
+    first: int, last: int, candidates: int, iterations: int, path: Path, to_end: bool
 ) -> None:
     records: list[dict[str, Any]] = []
     for seed, turn, game in positions(first, last):
@@ -88,6 +90,7 @@ def _simulate_positions(
             seed=seed * 1000 + turn,
             objective="spread",
             answer_exchanges=True,
+            late_bag=MOST_BAG + 1 if to_end else 0,
         )
         player.choose(game)
         seat = game.to_move
@@ -202,12 +205,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     oracle.add_argument("out", type=Path)
     oracle.add_argument("--candidates", type=int, default=10)
     oracle.add_argument("--iterations", type=int, default=120)
+    oracle.add_argument(
+        "--to-end",
+        action="store_true",
+        help="play every rollout to the end of the game (the final spread) instead of two plies",
+    )
     chooser = commands.add_parser("choose", help="a level's choices on the oracle's positions")
     chooser.add_argument("level")
     chooser.add_argument("oracle", type=Path)
     chooser.add_argument("out", type=Path)
     chooser.add_argument("--objective", choices=simulation.OBJECTIVES)
     chooser.add_argument("--candidates", type=int)
+    chooser.add_argument("--plies", type=int, choices=simulation.PLIES)
     reporter = commands.add_parser("report", help="gains over the equity move")
     reporter.add_argument("oracle", type=Path)
     reporter.add_argument("runs", type=Path, nargs="*")
@@ -219,6 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             arguments.candidates,
             arguments.iterations,
             arguments.out,
+            arguments.to_end,
         )
     elif arguments.command == "choose":
         overrides: dict[str, Any] = {}
@@ -226,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             overrides["objective"] = arguments.objective
         if arguments.candidates is not None:
             overrides["candidate_count"] = arguments.candidates
+        if arguments.plies is not None:
+            overrides["plies"] = arguments.plies
         choose(arguments.level, arguments.oracle, arguments.out, overrides)
     else:
         report(arguments.oracle, arguments.runs)

@@ -70,8 +70,9 @@ def test_the_report_values_each_choice_by_the_oracle(
     assert "  M =  5: +1.00 ± 3.00 (2 decisions)" in lines
 
 
+@pytest.mark.parametrize("to_end", [False, True])
 def test_a_small_oracle_simulates_every_candidate_on_every_deal(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, to_end: bool
 ) -> None:
     # Only the first position of one game, kept small: 3 candidates, 2 iterations.
     first = next(oracle_script.positions(7, 8))
@@ -82,7 +83,7 @@ def test_a_small_oracle_simulates_every_candidate_on_every_deal(
     )
     saved = (simulation.PRUNE_MARGIN, simulation.EQUITY_GAP, simulation.MIN_ITERATIONS)
     path = tmp_path / "oracle.json"
-    oracle_script.make_oracle(7, 8, candidates=3, iterations=2, path=path)
+    oracle_script.make_oracle(7, 8, candidates=3, iterations=2, path=path, to_end=to_end)
     assert saved == (simulation.PRUNE_MARGIN, simulation.EQUITY_GAP, simulation.MIN_ITERATIONS)
     (record,) = json.loads(path.read_text(encoding="utf-8"))
     seed, turn, game = first
@@ -93,6 +94,11 @@ def test_a_small_oracle_simulates_every_candidate_on_every_deal(
     for entry in record["candidates"]:
         assert len(entry["values"]) == 2
         assert math.isclose(entry["mean"], sum(entry["values"]) / 2)
+    # Played to the end, a rollout is worth the change of the final spread: whole points.
+    # After two plies it ends on the leaves' values, which are not.
+    values = [value for entry in record["candidates"] for value in entry["values"]]
+    whole = [value == int(value) for value in values]
+    assert all(whole) if to_end else not all(whole)
     # The equity level's choice there, valued by this oracle.
     choices = tmp_path / "equity.json"
     oracle_script.choose("equity", path, choices, {})

@@ -11,7 +11,7 @@ player and plays each of them out a turn or two in many imagined continuations:
 2. Every candidate is played in that same deal (*common random numbers*: candidates are
    compared on identical luck, so the differences between them are not noise of the deal).
    The opponent replies with its best equity move; with ``plies=2`` we answer once more,
-   also by equity.
+   also by equity (with 3 or 4, both sides go on for one more move each).
 3. A candidate's value in the iteration is the points we scored minus the points the
    opponent scored, plus the value of the tiles each side keeps at the end of the rollout
    (the last move's equity). When the game ends inside the rollout, the final spread counts.
@@ -145,6 +145,9 @@ TO_END_PLIES = 60
 #: ``late-win``: the mean spread, except in decisions whose rollouts play to the end of the
 #: game (``late_bag``), which count wins, draws and losses.
 OBJECTIVES = ("spread", "win", "late-win")
+#: How many moves a rollout may play after the candidate: the opponent's reply (1), our
+#: answer (2), and once more each (3, 4).
+PLIES = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,14 +353,16 @@ class SimulationPlayer:
     `budget` is the default thinking time per move in seconds (CPU time, at most three times that
     on the wall clock: see :meth:`_clock`); `max_iterations` bounds the work
     whatever the time (for reproducible games and tests); `plies` is 1 (the opponent
-    replies) or 2 (and we answer); `objective` is ``"spread"`` (the mean value of the
-    rollouts), ``"win"`` (the mean chance of winning after them: :class:`WinChance`) or
+    replies), 2 (and we answer), 3 or 4 (the opponent and we move once more each; our
+    answer in the middle of four is played, see :meth:`_answer`); `objective` is
+    ``"spread"`` (the mean value of the rollouts), ``"win"`` (the mean chance of winning
+    after them: :class:`WinChance`) or
     ``"late-win"`` (the spread, but the result of the game where the rollouts reach its end:
     ``late_bag``);
     with `rollout_exchanges`, the rollouts' moves (the opponent's reply and our answer) may
     be exchanges, as the equity player's may (:func:`best_exchange`), not only placements
-    and pass; with `answer_exchanges`, only our answer may (the last ply of two, counted for
-    its equity and not played, so the opponent's replies stay as cheap as before); with
+    and pass; with `answer_exchanges`, only our answers may (the last ply counted for its
+    equity and not played, so the opponent's replies stay as cheap as before); with
     `opponent_model`, the tiles the opponent kept at its last move are dealt with the
     weights of :func:`opponent_weights` (:func:`deal_kept`) instead of uniformly; with
     `late_bag` (0: off, the default of every level), a decision taken with 1 to `late_bag`
@@ -385,8 +390,8 @@ class SimulationPlayer:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, not {candidates}")
-        if plies not in (1, 2):
-            raise ValueError(f"plies must be 1 or 2, not {plies}")
+        if plies not in PLIES:
+            raise ValueError(f"plies must be one of {', '.join(map(str, PLIES))}, not {plies}")
         if budget < 0:
             raise ValueError(f"the time budget cannot be negative ({budget})")
         self.name = name
@@ -594,35 +599,26 @@ class SimulationPlayer:
         before = world.scores[:]
         world.push(candidate.move, checked=False)
         pushed = 1
-        # The running value: our points minus theirs, plus the leave of whoever moved last.
+        # The running value: our points minus theirs, plus the leave each side kept at its
+        # last move in the rollout (each move's leave replaces its seat's one before).
         value = candidate.equity
+        kept = [0.0, candidate.equity - candidate.score]  # theirs, ours
+        last = self.plies - 1
         try:
             for ply in range(self.plies):
                 if world.is_over():
                     break
-                if ply == 1:
-                    # Our answer, the last ply, counted for its equity (its score and leave
-                    # replace the candidate's leave). With a kept blank it is found with each
-                    # blank standing for a 1 (answer_with_blanks_as_ones) and not played.
-                    played = BLANK not in world.rack()
-                    if not played:
-                        answer = answer_with_blanks_as_ones(world, self.table)
-                    else:
-                        answer = rollout_reply(world, self.table)
-                    if self.answer_exchanges:
-                        # An exchange competes, as it does for the equity player: a rack left
-                        # poor is worth what we would keep of it, not our best play of it.
-                        exchange = best_exchange(world, self.table)
-                        if exchange is not None and candidate_order(exchange) < candidate_order(
-                            answer
-                        ):
-                            answer, played = exchange, False
-                    value = value - (candidate.equity - candidate.score) + answer.equity
+                if ply % 2 == 1:
+                    answer, played = self._answer(world, final=ply == last)
+                    value += answer.equity - kept[1]
+                    kept[1] = answer.equity - answer.score
                     if played:
                         # Played, so that an answer that goes out ends the game.
                         world.push(answer.move, checked=False)
                         pushed += 1
-                    break
+                    if ply == last:
+                        break
+                    continue
                 if ply == 0 and replies is not None:
                     reply = replies.reply(candidate.move)
                 else:
@@ -635,7 +631,8 @@ class SimulationPlayer:
                         reply = exchange
                 world.push(reply.move, checked=False)
                 pushed += 1
-                value = value - reply.equity
+                value += kept[0] - reply.equity
+                kept[0] = reply.equity - reply.score
             if world.is_over():
                 return float(_spread(world.scores, seat) - _spread(before, seat)), 0.0
             rack_tiles = sum(len(rack) for rack in world.racks)
@@ -643,6 +640,28 @@ class SimulationPlayer:
         finally:
             for _ in range(pushed):
                 world.pop()
+
+    def _answer(self, world: Game, final: bool) -> tuple[Candidate, bool]:
+        """Our move in a rollout, and whether it is to be played in `world`.
+
+        The last ply (`final`) is counted for its equity: with a kept blank it is found with
+        each blank standing for a 1 (:func:`answer_with_blanks_as_ones`) and not played, and
+        with `answer_exchanges` an exchange competes (a rack left poor is worth what we
+        would keep of it, not our best play of it), also not played. An answer before the
+        last ply (``plies`` 4) is played: with a kept blank it is found without the blanks
+        (``rollout_reply(keep_blanks=True)``: a blank's plays cost too much for a ply in the
+        middle), and an exchange that wins is made.
+        """
+        rack = world.rack()
+        if final and BLANK in rack:
+            answer, played = answer_with_blanks_as_ones(world, self.table), False
+        else:
+            answer, played = rollout_reply(world, self.table, keep_blanks=not final), True
+        if self.answer_exchanges:
+            exchange = best_exchange(world, self.table)
+            if exchange is not None and candidate_order(exchange) < candidate_order(answer):
+                answer, played = exchange, not final
+        return answer, played
 
     def _rollout_to_end(
         self, world: Game, seat: int, candidate: Candidate, replies: DealReplies | None
