@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from binscrabble.engine.players import GreedyPlayer
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass
 from binscrabble.movegen import generate_placements
@@ -41,4 +42,15 @@ def random_game(
     game = Game(NAMES[:players], rules, seed=seed if seeded_bag else None)
     while not game.is_over() and (max_turns is None or len(game.history) < max_turns):
         game.push(random_move(game, rng))
+    return game
+
+
+def greedy_midgame(seed: int, turns: int = 4, least_bag: int = 9) -> Game:
+    """A two-player game of seed `seed` after `turns` greedy moves, with at least
+    `least_bag` tiles still in the bag (checked)."""
+    game = Game(("A", "B"), seed=seed)
+    greedy = GreedyPlayer()
+    for _ in range(turns):
+        game.push(greedy.choose(game))
+    assert game.bag_size >= least_bag
     return game

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from random_games import greedy_midgame
 
 from binscrabble.board import Board
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import (
     Candidate,
     EquityEvaluator,
-    GreedyPlayer,
     candidate_order,
     distinct_subsets,
     ranked_candidates,
@@ -33,18 +33,9 @@ from binscrabble.rules import BLANK, Rules
 TABLE = LeaveTable.default()
 
 
-def midgame(seed: int, turns: int = 4) -> Game:
-    game = Game(("A", "B"), seed=seed)
-    greedy = GreedyPlayer()
-    for _ in range(turns):
-        game.push(greedy.choose(game))
-    assert game.bag_size >= 9
-    return game
-
-
 def test_best_exchange_keeps_the_most_valuable_tiles() -> None:
     for seed in range(6):
-        game = midgame(seed)
+        game = greedy_midgame(seed)
         exchange = best_exchange(game, TABLE)
         assert exchange is not None
         assert isinstance(exchange.move, Exchange)
@@ -111,7 +102,7 @@ def expected_rollout(
 
 @pytest.mark.parametrize("seed", [11, 12])
 def test_rollouts_let_exchanges_compete(seed: int) -> None:
-    game = midgame(seed)
+    game = greedy_midgame(seed)
     seat = game.to_move
     candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
     with_exchanges = SimulationPlayer(plies=2, rollout_exchanges=True)

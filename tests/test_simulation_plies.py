@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from random_games import greedy_midgame
 
 from binscrabble.engine.leaves import LeaveTable
-from binscrabble.engine.players import Candidate, GreedyPlayer, ranked_candidates
+from binscrabble.engine.players import Candidate, ranked_candidates
 from binscrabble.engine.simulation import (
     PLIES,
     SimulationPlayer,
@@ -19,15 +20,6 @@ from binscrabble.game import Game
 from binscrabble.rules import BLANK
 
 TABLE = LeaveTable.default()
-
-
-def midgame(seed: int, turns: int = 4) -> Game:
-    game = Game(("A", "B"), seed=seed)
-    greedy = GreedyPlayer()
-    for _ in range(turns):
-        game.push(greedy.choose(game))
-    assert game.bag_size >= 20
-    return game
 
 
 def stepwise(world: Game, seat: int, candidate: Candidate, plies: int) -> tuple[float, float]:
@@ -78,7 +70,7 @@ def stepwise(world: Game, seat: int, candidate: Candidate, plies: int) -> tuple[
 def test_deeper_rollouts_count_every_move_and_the_last_leaves(plies: int) -> None:
     checked = 0
     for seed in (3, 4):
-        game = midgame(seed)
+        game = greedy_midgame(seed, least_bag=20)
         seat = game.to_move
         candidates = ranked_candidates(game, TABLE, limit=3, include_exchanges=False)
         world = imagined_game(game, seat, game.unseen(seat))
@@ -102,7 +94,7 @@ def test_deeper_rollouts_count_every_move_and_the_last_leaves(plies: int) -> Non
 def test_two_plies_are_unchanged_by_the_deeper_rollouts() -> None:
     # The first two plies of a three-ply rollout are the two-ply rollout's moves: the
     # three-ply value is the two-ply value minus what the opponent's second move adds.
-    game = midgame(5)
+    game = greedy_midgame(5, least_bag=20)
     seat = game.to_move
     candidate = ranked_candidates(game, TABLE, limit=1, include_exchanges=False)[0]
     world = imagined_game(game, seat, game.unseen(seat))
@@ -114,7 +106,7 @@ def test_two_plies_are_unchanged_by_the_deeper_rollouts() -> None:
 
 
 def test_a_deep_simulation_decides_and_its_plies_are_checked() -> None:
-    game = midgame(6)
+    game = greedy_midgame(6, least_bag=20)
     player = SimulationPlayer(plies=4, candidates=3, max_iterations=2, budget=60.0, seed=2)
     assert game.is_legal(player.choose(game))
     assert player.last_report.iterations == 2
