@@ -10,18 +10,21 @@
 one seat with 10 to 90 tiles in the bag, simulates the CANDIDATES best distinct equity
 candidates for ITERATIONS two-ply iterations each, for the spread, with no pruning: every
 candidate meets every deal. It saves each candidate's equity, mean and per-iteration values.
+With `--to-end` every rollout is played on to the end of the game instead (both sides by the
+rollouts' equity moves), and a value is the change of the final spread.
 
 `choose` replays the same positions and lets a level (with the overrides given) decide each
 one at its usual budget; it saves the moves.
 
 `report` values each saved choice by the oracle's mean for that move, minus the oracle's
-mean of the equity player's move (the first candidate): the points of two-ply spread a
-decision gains over equity. Since the level's rollouts use other deals than the oracle's,
-the oracle's noise does not favour any choice. With the oracle alone it also prints what
-choosing with the first M of the odd-numbered iterations gains when valued on the
-even-numbered ones (independent deals): the gain a simulation of M iterations a candidate
-could reach, for several M. The spread is the measure: a level playing for the chance of
-winning is judged on points here, not on wins (docs/engine.md, Simulation).
+mean of the equity player's move (the first candidate): the points of two-ply (or, with a
+`--to-end` oracle, final) spread a decision gains over equity. Since the level's rollouts
+use other deals than the oracle's, the oracle's noise does not favour any choice. With the
+oracle alone it also prints what choosing with the first M of the odd-numbered iterations
+gains when valued on the even-numbered ones (independent deals): the gain a simulation of M
+iterations a candidate could reach, for several M. The spread is the measure: a level
+playing for the chance of winning is judged on points here, not on wins (docs/engine.md,
+Simulation).
 """
 
 from __future__ import annotations

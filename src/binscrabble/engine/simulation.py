@@ -603,36 +603,23 @@ class SimulationPlayer:
         # last move in the rollout (each move's leave replaces its seat's one before).
         value = candidate.equity
         kept = [0.0, candidate.equity - candidate.score]  # theirs, ours
-        last = self.plies - 1
         try:
             for ply in range(self.plies):
                 if world.is_over():
                     break
-                if ply % 2 == 1:
-                    answer, played = self._answer(world, final=ply == last)
-                    value += answer.equity - kept[1]
-                    kept[1] = answer.equity - answer.score
-                    if played:
-                        # Played, so that an answer that goes out ends the game.
-                        world.push(answer.move, checked=False)
-                        pushed += 1
-                    if ply == last:
-                        break
-                    continue
-                if ply == 0 and replies is not None:
-                    reply = replies.reply(candidate.move)
+                ours = ply % 2
+                if ours:
+                    move, played = self._answer(world, final=ply == self.plies - 1)
                 else:
-                    reply = rollout_reply(world, self.table)
-                if self.rollout_exchanges:
-                    # The opponent exchanges when that is its best equity, as the equity
-                    # player does; the board is then left as it was for our answer.
-                    exchange = best_exchange(world, self.table)
-                    if exchange is not None and candidate_order(exchange) < candidate_order(reply):
-                        reply = exchange
-                world.push(reply.move, checked=False)
-                pushed += 1
-                value += kept[0] - reply.equity
-                kept[0] = reply.equity - reply.score
+                    move = self._reply(world, candidate, replies if ply == 0 else None)
+                    played = True
+                sign = 1 if ours else -1
+                value += sign * (move.equity - kept[ours])
+                kept[ours] = move.equity - move.score
+                if played:
+                    # Played, so that a move that goes out ends the game.
+                    world.push(move.move, checked=False)
+                    pushed += 1
             if world.is_over():
                 return float(_spread(world.scores, seat) - _spread(before, seat)), 0.0
             rack_tiles = sum(len(rack) for rack in world.racks)
@@ -640,6 +627,21 @@ class SimulationPlayer:
         finally:
             for _ in range(pushed):
                 world.pop()
+
+    def _reply(self, world: Game, candidate: Candidate, replies: DealReplies | None) -> Candidate:
+        """The opponent's move in a rollout (always played): the first reply comes from
+        `replies` when the deal prepared them. With `rollout_exchanges` an exchange that
+        beats the placements is made, as the equity player's would be; the board is then
+        left as it was for our answer."""
+        if replies is not None:
+            reply = replies.reply(candidate.move)
+        else:
+            reply = rollout_reply(world, self.table)
+        if self.rollout_exchanges:
+            exchange = best_exchange(world, self.table)
+            if exchange is not None and candidate_order(exchange) < candidate_order(reply):
+                reply = exchange
+        return reply
 
     def _answer(self, world: Game, final: bool) -> tuple[Candidate, bool]:
         """Our move in a rollout, and whether it is to be played in `world`.
