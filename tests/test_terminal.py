@@ -18,15 +18,15 @@ from binscrabble.record import read_record_file, write_record_file
 from binscrabble.rules import Rules
 from binscrabble.terminal import (
     HELP,
-    SessionError,
-    SessionOptions,
+    GameSetupError,
+    PlayOptions,
     TerminalGame,
     computers_for,
     describe_tiles,
     parse_players,
     render_board,
     render_rack,
-    run_session,
+    run_terminal_game,
 )
 
 
@@ -36,15 +36,13 @@ def best_play(game: Game) -> str:
     return move.notation(game.board)
 
 
-def session(
-    options: SessionOptions, lines: list[str], factory: object = None
-) -> tuple[int, str, str]:
+def session(options: PlayOptions, lines: list[str], factory: object = None) -> tuple[int, str, str]:
     stdin = io.StringIO("".join(line + "\n" for line in lines))
     stdout, stderr = io.StringIO(), io.StringIO()
     if factory is None:
-        status = run_session(options, stdin, stdout, stderr)
+        status = run_terminal_game(options, stdin, stdout, stderr)
     else:
-        status = run_session(options, stdin, stdout, stderr, factory=factory)  # type: ignore[arg-type]
+        status = run_terminal_game(options, stdin, stdout, stderr, factory=factory)  # type: ignore[arg-type]
     return status, stdout.getvalue(), stderr.getvalue()
 
 
@@ -98,7 +96,7 @@ def test_parse_players() -> None:
         "A,A": "two players are named 'A'",
         "cpu:easy,cpu:hard": "every seat is a computer",
     }.items():
-        with pytest.raises(SessionError, match=reason):
+        with pytest.raises(GameSetupError, match=reason):
             parse_players(bad)
 
 
@@ -106,7 +104,7 @@ def test_computer_seats_use_the_engine() -> None:
     computers = computers_for(["Ann", "cpu:greedy", "cpu:greedy#2"])
     assert sorted(computers) == [1, 2]
     assert hasattr(computers[1], "choose")
-    with pytest.raises(SessionError, match="unknown player"):
+    with pytest.raises(GameSetupError, match="unknown player"):
         computers_for(["Ann", "cpu:grandmaster"])
 
 
@@ -147,7 +145,7 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
         "",  # Ada again, after the undo
         "quit",
     ]
-    options = SessionOptions(
+    options = PlayOptions(
         players=["Ada", "Bob"], seed=5, save=str(save), allow_undo=True, confirm=True
     )
     status, out, err = session(options, script)
@@ -182,7 +180,7 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
     # Resume: Ada plays, Bob sees the privacy screen, then the input ends.
     second = best_play(shadow)
     shadow.push(parse_move(second, shadow.board))
-    status, out, err = session(SessionOptions(resume=str(save), confirm=False), ["", second, ""])
+    status, out, err = session(PlayOptions(resume=str(save), confirm=False), ["", second, ""])
     assert status == 0, err
     assert f"Ada plays {second}" in out
     assert "Game saved in" in out
@@ -190,7 +188,7 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
 
 
 def test_undo_is_off_unless_allowed_and_needs_a_turn(tmp_path: Path) -> None:
-    options = SessionOptions(players=["Ada", "Bob"], seed=1, save=str(tmp_path / "g.bsr"))
+    options = PlayOptions(players=["Ada", "Bob"], seed=1, save=str(tmp_path / "g.bsr"))
     _, out, _ = session(options, ["", "undo"])
     assert "Undo is off: start the game with --allow-undo" in out
     options.allow_undo = True
@@ -200,7 +198,7 @@ def test_undo_is_off_unless_allowed_and_needs_a_turn(tmp_path: Path) -> None:
 
 def test_end_of_input_at_the_first_prompt_saves(tmp_path: Path) -> None:
     save = tmp_path / "g.bsr"
-    status, out, _ = session(SessionOptions(players=["Ada", "Bob"], save=str(save)), [])
+    status, out, _ = session(PlayOptions(players=["Ada", "Bob"], save=str(save)), [])
     assert status == 0
     assert "Game saved in" in out
     assert read_record_file(save).players == ("Ada", "Bob")
@@ -215,7 +213,7 @@ def test_a_whole_game_to_the_end(tmp_path: Path) -> None:
         move = random_move(shadow, rng)
         script += ["", move.notation(shadow.board)]
         shadow.push(move)
-    options = SessionOptions(players=["Ada", "Bob", "Cy"], seed=9, save=str(save), confirm=False)
+    options = PlayOptions(players=["Ada", "Bob", "Cy"], seed=9, save=str(save), confirm=False)
     status, out, err = session(options, script)
     assert status == 0, err
     outcome = shadow.outcome()
@@ -227,7 +225,7 @@ def test_a_whole_game_to_the_end(tmp_path: Path) -> None:
     assert str(outcome) in out
     assert read_record_file(save) == shadow
     # Resuming a finished game shows the result and stops.
-    status, out, _ = session(SessionOptions(resume=str(save)), [])
+    status, out, _ = session(PlayOptions(resume=str(save)), [])
     assert status == 0
     assert "This game is already over." in out and str(outcome) in out
 
@@ -253,7 +251,7 @@ def test_computer_seat_plays_and_undo_takes_back_to_the_person(tmp_path: Path) -
 
     shadow = Game(["Ada", "cpu:test"], Rules(), seed=5)
     first = best_play(shadow)
-    options = SessionOptions(
+    options = PlayOptions(
         players=["Ada", "cpu:test"], seed=5, save=str(tmp_path / "c.bsr"), allow_undo=True
     )
     script = [first, "y", "undo", "pass", "pass", "pass"]
@@ -273,7 +271,7 @@ class BrokenComputer:
 
 def test_a_computer_that_fails_passes_and_the_game_goes_on(tmp_path: Path) -> None:
     save = tmp_path / "b.bsr"
-    options = SessionOptions(players=["Ada", "cpu:test"], seed=5, save=str(save))
+    options = PlayOptions(players=["Ada", "cpu:test"], seed=5, save=str(save))
     status, out, err = session(options, ["pass", "quit"], lambda name: BrokenComputer())
     assert status == 0, err
     assert "cpu:test could not choose a move (RuntimeError: out of ideas); it passes." in out
@@ -281,7 +279,7 @@ def test_a_computer_that_fails_passes_and_the_game_goes_on(tmp_path: Path) -> No
 
 
 def test_real_engine_opponent(tmp_path: Path) -> None:
-    options = SessionOptions(players=["Ada", "cpu:greedy"], seed=4, save=str(tmp_path / "e.bsr"))
+    options = PlayOptions(players=["Ada", "cpu:greedy"], seed=4, save=str(tmp_path / "e.bsr"))
     status, out, _ = session(options, ["pass"])
     assert status == 0
     assert "cpu:greedy is thinking" in out
@@ -291,7 +289,7 @@ def test_real_engine_opponent(tmp_path: Path) -> None:
 
 
 def test_asking_for_players(tmp_path: Path) -> None:
-    options = SessionOptions(save=str(tmp_path / "a.bsr"))
+    options = PlayOptions(save=str(tmp_path / "a.bsr"))
     status, out, _ = session(options, ["Solo", ""])
     assert status == 0
     assert "2 to 4 players, not 1" in out
@@ -299,7 +297,7 @@ def test_asking_for_players(tmp_path: Path) -> None:
 
 
 def test_asking_for_players_asks_again_for_an_unknown_computer(tmp_path: Path) -> None:
-    options = SessionOptions(save=str(tmp_path / "w.bsr"))
+    options = PlayOptions(save=str(tmp_path / "w.bsr"))
     status, out, err = session(options, ["Ann, cpu:wizard", "Ann, cpu:greedy", "quit"])
     assert status == 0, err
     assert "unknown player 'cpu:wizard'" in out
@@ -318,26 +316,26 @@ def test_default_save_file_offers_to_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     unfinished_game_in_default_save(tmp_path, monkeypatch)
-    status, out, _ = session(SessionOptions(), ["", ""])
+    status, out, _ = session(PlayOptions(), ["", ""])
     assert status == 0
     assert "A game is saved in binscrabble-game.bsr (turn 2: Ann 0, Ben 0)" in out
     assert "Ben, it is your turn" in out
     # Answering n starts a new game in its place.
-    status, out, _ = session(SessionOptions(players=["Cy", "Di"]), ["n", ""])
+    status, out, _ = session(PlayOptions(players=["Cy", "Di"]), ["n", ""])
     assert status == 0
     assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Cy", "Di")
     (tmp_path / "binscrabble-game.bsr").write_text("not a record\n", encoding="utf-8")
-    status, _, err = session(SessionOptions(players=["Cy", "Di"]), [])
+    status, _, err = session(PlayOptions(players=["Cy", "Di"]), [])
     assert status == 2
     assert "is not a saved game; use --save FILE" in err
 
 
 def test_resume_errors(tmp_path: Path) -> None:
-    status, _, err = session(SessionOptions(resume=str(tmp_path / "none.bsr")), [])
+    status, _, err = session(PlayOptions(resume=str(tmp_path / "none.bsr")), [])
     assert status == 2 and "no saved game at" in err
     bad = tmp_path / "bad.bsr"
     bad.write_text("#binscrabble-record 1\n#player1 A\n", encoding="utf-8")
-    status, _, err = session(SessionOptions(resume=str(bad)), [])
+    status, _, err = session(PlayOptions(resume=str(bad)), [])
     assert status == 2 and "line 2" in err and "#player1 to #player2" in err
 
 
@@ -404,7 +402,7 @@ def test_cleared_screen_repeats_what_happened_since_the_last_screen(tmp_path: Pa
     def factory(name: str) -> PassingComputer:
         return PassingComputer()
 
-    options = SessionOptions(
+    options = PlayOptions(
         players=["Ada", "cpu:test"],
         rules=Rules().override("xor_tiles", 2),
         seed=5,
@@ -413,7 +411,7 @@ def test_cleared_screen_repeats_what_happened_since_the_last_screen(tmp_path: Pa
     )
     stdin = io.StringIO("".join(f"{line}\n" for line in ["pass", "undo", "quit"]))
     stdout, stderr = io.StringIO(), io.StringIO()
-    status = run_session(options, stdin, stdout, stderr, interactive=True, factory=factory)  # type: ignore[arg-type]
+    status = run_terminal_game(options, stdin, stdout, stderr, interactive=True, factory=factory)  # type: ignore[arg-type]
     assert status == 0, stderr.getvalue()
     screens = stdout.getvalue().split(CLEAR)
     assert all("House rules: xor_tiles=2" in screen for screen in screens[1:])
@@ -426,11 +424,11 @@ def test_cleared_screen_repeats_what_happened_since_the_last_screen(tmp_path: Pa
 def test_cleared_screen_hides_the_tiles_another_player_exchanged(tmp_path: Path) -> None:
     shadow = Game(["Ada", "Bob"], Rules(), seed=5)
     exchange = Exchange(shadow.rack(0)[:3])
-    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "x.bsr"))
+    options = PlayOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "x.bsr"))
     script = ["", f"exchange {exchange.tiles}", "", "quit"]
     stdin = io.StringIO("".join(f"{line}\n" for line in script))
     stdout, stderr = io.StringIO(), io.StringIO()
-    status = run_session(options, stdin, stdout, stderr, interactive=True)
+    status = run_terminal_game(options, stdin, stdout, stderr, interactive=True)
     assert status == 0, stderr.getvalue()
     bob_screen = stdout.getvalue().split("Bob, it is your turn")[1]
     assert "Ada exchanged 3 tiles." in bob_screen
@@ -441,17 +439,17 @@ def test_cleared_screen_hides_the_tiles_another_player_exchanged(tmp_path: Path)
 def test_privacy_screen_also_clears_the_scrollback(tmp_path: Path) -> None:
     # Terminals keep a cleared screen in their scrollback: the next player could scroll up
     # to the previous player's rack unless the scrollback is erased too (ESC [3J).
-    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "p.bsr"))
+    options = PlayOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "p.bsr"))
     stdin = io.StringIO("".join(f"{line}\n" for line in ["", "pass", "", "quit"]))
     stdout, stderr = io.StringIO(), io.StringIO()
-    assert run_session(options, stdin, stdout, stderr, interactive=True) == 0
+    assert run_terminal_game(options, stdin, stdout, stderr, interactive=True) == 0
     before_bob = stdout.getvalue().split("Bob, it is your turn")[0]
     assert before_bob.rfind("\x1b[3J") > before_bob.rfind("Ada's rack")
 
 
 def test_a_game_that_cannot_be_saved_does_not_start(tmp_path: Path) -> None:
     save = tmp_path / "no such folder" / "g.bsr"
-    status, out, err = session(SessionOptions(players=["Ada", "Bob"], save=str(save)), [""])
+    status, out, err = session(PlayOptions(players=["Ada", "Bob"], save=str(save)), [""])
     assert status == 2
     assert err == (
         f"binscrabble: error: cannot save the game to {save}: No such file or directory; "
@@ -464,7 +462,7 @@ def test_confirmation_asks_again_when_the_answer_is_neither_yes_nor_no(tmp_path:
     shadow = Game(["Ada", "Bob"], Rules(), seed=5)
     first = best_play(shadow)
     save = tmp_path / "c.bsr"
-    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(save))
+    options = PlayOptions(players=["Ada", "Bob"], seed=5, save=str(save))
     status, out, _ = session(options, ["", first, "8A 1=1", "no", first, "yes", "quit"])
     assert status == 0
     assert "'8A 1=1' is no answer: type y (or Enter) to play it, n not to." in out
@@ -482,7 +480,7 @@ def test_confirmation_asks_again_when_the_answer_is_neither_yes_nor_no(tmp_path:
 
 def test_quit_at_the_privacy_screen_leaves_without_showing_the_rack(tmp_path: Path) -> None:
     save = tmp_path / "q.bsr"
-    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(save))
+    options = PlayOptions(players=["Ada", "Bob"], seed=5, save=str(save))
     status, out, _ = session(options, ["", "pass", "quit"])
     assert status == 0
     assert "Game saved in" in out
@@ -491,7 +489,7 @@ def test_quit_at_the_privacy_screen_leaves_without_showing_the_rack(tmp_path: Pa
 
 
 def test_a_long_unreadable_entry_is_not_echoed_whole(tmp_path: Path) -> None:
-    options = SessionOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "l.bsr"))
+    options = PlayOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "l.bsr"))
     status, out, _ = session(options, ["", "8D 1+1=10" + "2" * 200, "quit"])
     assert status == 0
     assert "Cannot read '8D 1+1=10222222222222222222222222222222…': unknown symbol '2'" in out
@@ -505,25 +503,25 @@ def test_a_new_game_never_overwrites_a_saved_one(
     finished = random_game_over()
     write_record_file(finished, tmp_path / "binscrabble-game.bsr")
     # A finished game in the default file is kept aside, without a question.
-    status, out, _ = session(SessionOptions(players=["Cy", "Di"]), ["quit"])
+    status, out, _ = session(PlayOptions(players=["Cy", "Di"]), ["quit"])
     assert status == 0
     assert "The game that was in binscrabble-game.bsr is kept in binscrabble-game-1.bsr." in out
     assert read_record_file(tmp_path / "binscrabble-game-1.bsr") == finished
     assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Cy", "Di")
     # Answering n to the offer to resume keeps the unfinished game aside too.
-    status, out, _ = session(SessionOptions(players=["Ed", "Flo"]), ["n", "quit"])
+    status, out, _ = session(PlayOptions(players=["Ed", "Flo"]), ["n", "quit"])
     assert status == 0
     assert read_record_file(tmp_path / "binscrabble-game-2.bsr").players == ("Cy", "Di")
     # So does --save naming a file that holds a game.
     write_record_file(Game(["Ann", "Ben"], seed=1), tmp_path / "mine.bsr")
-    status, out, _ = session(SessionOptions(players=["Gus", "Hal"], save="mine.bsr"), ["quit"])
+    status, out, _ = session(PlayOptions(players=["Gus", "Hal"], save="mine.bsr"), ["quit"])
     assert status == 0
     assert "The game that was in mine.bsr is kept in mine-1.bsr." in out
     assert read_record_file(tmp_path / "mine-1.bsr").players == ("Ann", "Ben")
     # --save naming a file that is not a game refuses to start, and leaves it alone.
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping list\n", encoding="utf-8")
-    status, _, err = session(SessionOptions(players=["Gus", "Hal"], save=str(notes)), [])
+    status, _, err = session(PlayOptions(players=["Gus", "Hal"], save=str(notes)), [])
     assert status == 2 and "is not a saved game; use --save FILE" in err
     assert notes.read_text(encoding="utf-8") == "shopping list\n"
 
@@ -533,7 +531,7 @@ def test_the_offer_to_resume_asks_again_after_a_typo_and_quit_changes_nothing(
 ) -> None:
     unfinished_game_in_default_save(tmp_path, monkeypatch)
     # A typo is neither a yes nor a no: the question comes again, and y resumes.
-    status, out, _ = session(SessionOptions(), ["yse", "y", "quit"])
+    status, out, _ = session(PlayOptions(), ["yse", "y", "quit"])
     assert status == 0
     assert "'yse' is no answer: y (or Enter) resumes it, n not." in out
     assert out.count("Resume it? [Y/n]") == 2
@@ -541,13 +539,13 @@ def test_the_offer_to_resume_asks_again_after_a_typo_and_quit_changes_nothing(
     assert len(read_record_file(tmp_path / "binscrabble-game.bsr").history) == 1
     # quit (or the end of input) at the question leaves everything as it was.
     for lines in (["maybe", "quit"], ["maybe"]):
-        status, out, _ = session(SessionOptions(), lines)
+        status, out, _ = session(PlayOptions(), lines)
         assert status == 0
         assert "is kept in" not in out
         assert sorted(path.name for path in tmp_path.iterdir()) == ["binscrabble-game.bsr"]
         assert read_record_file(tmp_path / "binscrabble-game.bsr").players == ("Ann", "Ben")
     # no starts a new game and keeps the old one aside.
-    status, out, _ = session(SessionOptions(players=["Cy", "Di"]), ["no", "quit"])
+    status, out, _ = session(PlayOptions(players=["Cy", "Di"]), ["no", "quit"])
     assert status == 0
     assert "The game that was in binscrabble-game.bsr is kept in binscrabble-game-1.bsr." in out
     assert read_record_file(tmp_path / "binscrabble-game-1.bsr").players == ("Ann", "Ben")
@@ -575,7 +573,7 @@ def test_game_over_lists_the_tiles_left_spaced_with_their_worth(tmp_path: Path) 
 
 def test_undo_with_only_a_computer_turn_behind_takes_nothing_back(tmp_path: Path) -> None:
     save = tmp_path / "u.bsr"
-    options = SessionOptions(players=["cpu:test", "Ada"], seed=5, save=str(save), allow_undo=True)
+    options = PlayOptions(players=["cpu:test", "Ada"], seed=5, save=str(save), allow_undo=True)
     status, out, _ = session(options, ["undo", "quit"], lambda name: PassingComputer())
     assert status == 0
     assert "There is no turn of yours to take back." in out
@@ -610,18 +608,18 @@ def test_resuming_into_another_save_file_keeps_what_was_there(
     write_record_file(Game(["Ann", "Ben"], seed=1), tmp_path / "a.bsr")
     other = Game(["Cy", "Di"], seed=2)
     write_record_file(other, tmp_path / "b.bsr")
-    status, out, _ = session(SessionOptions(resume="a.bsr", save="b.bsr"), ["quit"])
+    status, out, _ = session(PlayOptions(resume="a.bsr", save="b.bsr"), ["quit"])
     assert status == 0
     assert "The game that was in b.bsr is kept in b-1.bsr." in out
     assert read_record_file(tmp_path / "b-1.bsr") == other
     assert read_record_file(tmp_path / "b.bsr").players == ("Ann", "Ben")
     # Resuming into the file the game came from changes nothing aside.
-    status, out, _ = session(SessionOptions(resume="b.bsr", save="./b.bsr"), ["quit"])
+    status, out, _ = session(PlayOptions(resume="b.bsr", save="./b.bsr"), ["quit"])
     assert status == 0 and "kept in" not in out
     assert not (tmp_path / "b-2.bsr").exists()
     # A file that is not a game is refused and left alone.
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping list\n", encoding="utf-8")
-    status, _, err = session(SessionOptions(resume="a.bsr", save=str(notes)), [])
+    status, _, err = session(PlayOptions(resume="a.bsr", save=str(notes)), [])
     assert status == 2 and "is not a saved game; use --save FILE" in err
     assert notes.read_text(encoding="utf-8") == "shopping list\n"

@@ -2,7 +2,7 @@
 
 Everything the ``binscrabble play`` command does lives here, behind injectable input and
 output streams, so tests drive a whole game by feeding lines. The command line module only
-parses options and calls :func:`run_session`.
+parses options and calls :func:`run_terminal_game`.
 
 A seat is a person, who types moves and commands, or a computer: any object with
 ``choose(game, budget) -> Move`` (the engine's players, named ``cpu:LEVEL`` on the command
@@ -76,7 +76,7 @@ class ComputerPlayer(Protocol):
     def choose(self, game: Game, budget: float | None = None) -> Move: ...
 
 
-class SessionError(Exception):
+class GameSetupError(Exception):
     """A problem that stops the game from starting (bad players, unreadable save file...)."""
 
 
@@ -193,13 +193,13 @@ def parse_players(text: str) -> list[str]:
     """
     names = [name.strip() for name in text.split(",")]
     if any(not name for name in names):
-        raise SessionError(f"--players takes names separated by commas, not {text!r}")
+        raise GameSetupError(f"--players takes names separated by commas, not {text!r}")
     if not 2 <= len(names) <= 4:
-        raise SessionError(f"a game has 2 to 4 players, not {len(names)}")
+        raise GameSetupError(f"a game has 2 to 4 players, not {len(names)}")
     result: list[str] = []
     for name in names:
         if any(char in name for char in "\r\n"):
-            raise SessionError(f"a player's name cannot hold a line break: {name!r}")
+            raise GameSetupError(f"a player's name cannot hold a line break: {name!r}")
         if is_computer_name(name):
             unique, number = name, 1
             while unique in result:
@@ -207,11 +207,11 @@ def parse_players(text: str) -> list[str]:
                 unique = f"{name}#{number}"
             result.append(unique)
         elif name in result:
-            raise SessionError(f"two players are named {name!r}: give them different names")
+            raise GameSetupError(f"two players are named {name!r}: give them different names")
         else:
             result.append(name)
     if all(is_computer_name(name) for name in result):
-        raise SessionError(
+        raise GameSetupError(
             "every seat is a computer: use `binscrabble selfplay` to watch computers play"
         )
     return result
@@ -226,13 +226,13 @@ def engine_computer(name: str) -> ComputerPlayer:
     try:
         from binscrabble.engine.levels import PlayerNameError, player_from_name
     except ImportError:  # pragma: no cover - the engine ships with the package
-        raise SessionError(
+        raise GameSetupError(
             f"{name}: computer players are not available in this installation"
         ) from None
     try:
         return player_from_name(level)
     except PlayerNameError as error:
-        raise SessionError(str(error)) from None
+        raise GameSetupError(str(error)) from None
 
 
 def computers_for(
@@ -601,11 +601,11 @@ def _rule_value(value: object) -> str:
     return str(value)
 
 
-# -- starting a session -----------------------------------------------------------------------
+# -- starting a game --------------------------------------------------------------------------
 
 
 @dataclass
-class SessionOptions:
+class PlayOptions:
     """What ``binscrabble play`` was asked for."""
 
     players: list[str] | None = None
@@ -617,8 +617,8 @@ class SessionOptions:
     confirm: bool = True
 
 
-def run_session(
-    options: SessionOptions,
+def run_terminal_game(
+    options: PlayOptions,
     stdin: TextIO,
     stdout: TextIO,
     stderr: TextIO,
@@ -631,7 +631,7 @@ def run_session(
     try:
         game, save_path = _prepare(options, stdin, stdout, factory)
         computers = computers_for(game.players, factory)
-    except SessionError as error:
+    except GameSetupError as error:
         stderr.write(f"binscrabble: error: {error}\n")
         return 2
     except _Quit:
@@ -664,15 +664,15 @@ def _read_saved(path: Path) -> Game:
     try:
         return read_record_file(path)
     except FileNotFoundError:
-        raise SessionError(f"no saved game at {path}") from None
+        raise GameSetupError(f"no saved game at {path}") from None
     except OSError as error:
-        raise SessionError(f"cannot read {path}: {error.strerror}") from None
+        raise GameSetupError(f"cannot read {path}: {error.strerror}") from None
     except RecordError as error:
-        raise SessionError(f"{path} is not a game this program can continue: {error}") from None
+        raise GameSetupError(f"{path} is not a game this program can continue: {error}") from None
 
 
 def _prepare(
-    options: SessionOptions, stdin: TextIO, stdout: TextIO, factory: ComputerFactory
+    options: PlayOptions, stdin: TextIO, stdout: TextIO, factory: ComputerFactory
 ) -> tuple[Game, Path]:
     if options.resume is not None:
         path = Path(options.resume)
@@ -724,16 +724,16 @@ def _prepare(
     try:
         game = Game(players, options.rules or Rules(), seed=options.seed)
     except SetupError as error:
-        raise SessionError(str(error)) from None
+        raise GameSetupError(str(error)) from None
     return game, save_path
 
 
 def _saved_game_in(path: Path) -> Game:
-    """The game saved in an existing file the session is about to write to; refuses others."""
+    """The game saved in an existing file this game is about to write to; refuses others."""
     try:
         return read_record_file(path)
     except (OSError, RecordError):
-        raise SessionError(
+        raise GameSetupError(
             f"{path} exists and is not a saved game; use --save FILE to save elsewhere"
         ) from None
 
@@ -762,7 +762,7 @@ def _keep_aside(path: Path) -> Path:
     try:
         path.rename(kept)
     except OSError as error:
-        raise SessionError(
+        raise GameSetupError(
             f"cannot keep the game saved in {path} as {kept} ({error.strerror}); "
             "use --save FILE to save the new game elsewhere"
         ) from None
@@ -785,7 +785,7 @@ def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> lis
             players = parse_players(text)
             # A mistyped level is asked again here rather than ending the program.
             computers_for(players, factory)
-        except SessionError as error:
+        except GameSetupError as error:
             stdout.write(f"{error}\n")
         else:
             return players
@@ -796,8 +796,8 @@ __all__ = [
     "DEFAULT_SAVE",
     "HELP",
     "ComputerPlayer",
-    "SessionError",
-    "SessionOptions",
+    "GameSetupError",
+    "PlayOptions",
     "TerminalGame",
     "computers_for",
     "describe_tiles",
@@ -808,5 +808,5 @@ __all__ = [
     "render_rack",
     "render_recent",
     "render_scores",
-    "run_session",
+    "run_terminal_game",
 ]

@@ -9,10 +9,10 @@ import sys
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
 from binscrabble.terminal import (
     DEFAULT_SAVE,
-    SessionError,
-    SessionOptions,
+    GameSetupError,
+    PlayOptions,
     parse_players,
-    run_session,
+    run_terminal_game,
 )
 
 EPILOG = f"""\
@@ -82,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None:
         try:
             players = parse_players(args.players)
-        except SessionError as error:
+        except GameSetupError as error:
             return usage_error(str(error))
-    options = SessionOptions(
+    options = PlayOptions(
         players=players,
         rules=rules,
         seed=args.seed,
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    return run_session(
+    return run_terminal_game(
         options,
         sys.stdin,
         sys.stdout,
