@@ -1,27 +1,44 @@
-# Everything goes through a virtual environment in .venv, created on first use.
+# Everything goes through a virtual environment in .venv, created on first use. Nothing here
+# needs root: as root, missing Debian packages are installed (see `deps`); as anyone else,
+# one line names them and the rest goes on.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-pythons lint bench clean compiled
+# Debian packages the project uses beyond Python, each PACKAGE or PACKAGE:COMMAND (with a
+# command, the package counts as present when the command is on PATH; without, when dpkg
+# lists it). The C compiler is not one of them: without it the move generator runs from
+# its source (see `compiled`).
+DEBIAN_PACKAGES :=
+
+.PHONY: play test test-pythons lint bench clean compiled deps dist
+
+deps:
+	@sh scripts/debian_packages.sh $(DEBIAN_PACKAGES)
 
 $(STAMP): pyproject.toml
-	@$(PYTHON) -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
+	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || sh scripts/debian_packages.sh python3-venv
+	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "$(PYTHON) cannot create a virtual environment: install Debian's python3-venv (as root), or run make with PYTHON= an interpreter that has venv and ensurepip"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md, "The
-# compiled generator"): built when its source changed, about a minute; needs a C compiler
-# and the interpreter's headers, installed here when missing.
+# compiled generator"): built when its source changed, about a minute. It needs a C compiler
+# and the interpreter's headers; without them the same module runs from its source, slower,
+# and one line says so.
+HAVE_C_COMPILER = { command -v "$${CC:-cc}" || command -v gcc; } >/dev/null 2>&1
+HAVE_PYTHON_HEADERS = $(BIN)/python -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'
 compiled: $(STAMP)
-	@command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || (apt-get update && apt-get install -y gcc)
-	@test -f "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" || (apt-get update && apt-get install -y python3-dev)
-	$(BIN)/python scripts/build_compiled.py
+	@if $(HAVE_C_COMPILER) && $(HAVE_PYTHON_HEADERS); then \
+		$(BIN)/python scripts/build_compiled.py; \
+	else \
+		echo "no C compiler or no Python headers (Debian: gcc, python3-dev): the move generator runs from its source, slower"; \
+	fi
 
-play: compiled
+play: deps compiled
 	$(BIN)/binscrabble play
 
 lint: $(STAMP)
@@ -29,7 +46,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy --strict src
 
-test: lint compiled
+test: deps lint compiled
 	$(BIN)/pytest
 
 # The test suite under every CPython 3.11+ on the machine, each in .venvs/ (see the script).
@@ -39,6 +56,10 @@ test-pythons:
 bench: compiled
 	$(BIN)/python bench/run.py
 
+# A wheel and a source archive in dist/, as `pip install` would build them.
+dist: $(STAMP)
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
 clean:
-	rm -rf $(VENV) .venvs .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venvs .pytest_cache .mypy_cache .ruff_cache dist
 	rm -f src/binscrabble/*.so src/binscrabble/*.so.sha256
