@@ -146,7 +146,7 @@ def test_the_source_archive_holds_what_a_reader_needs(installed: Installed) -> N
     prefix = f"binscrabble-{binscrabble.__version__}/"
     with tarfile.open(installed.sdist) as archive:
         names = {name.removeprefix(prefix) for name in archive.getnames()}
-    for needed in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml"):
+    for needed in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "docs/rules.md"):
         assert needed in names, needed
     assert "src/binscrabble/engine/data/leaves.json" in names
     assert not any(name.startswith(".venv/") for name in names)
