@@ -2,7 +2,7 @@
 
 It asks the referee about every candidate: for every row and column, every window of that
 line between two empty squares, the set of all empty squares in the window (a play leaves
-no gap, RULES.md §4, so a legal play's squares are always exactly such a set), and every
+no gap, docs/rules.md §4, so a legal play's squares are always exactly such a set), and every
 way to put rack tiles there — every ordering, every blank designation, every rotation —
 it calls :meth:`Game.is_legal` and, for each legal play, :meth:`Game.score`.
 
@@ -10,11 +10,11 @@ Two shortcuts keep it fast enough for hundreds of positions, each a plain conseq
 the rule book, not of the generator's method:
 
 - a window that neither touches a tile on the board nor covers H8 on an empty board is
-  skipped (RULES.md §4 forbids every play there);
+  skipped (docs/rules.md §4 forbids every play there);
 - a candidate whose line through the window (new tiles and the tiles between and beside
   them) is a run of two or more squares that is neither a valid equation nor, under
   ``parallel_numbers``, a valid number is not sent to the referee: every run that holds a
-  new tile must be one of those (RULES.md §5, §10), so the referee would refuse it.
+  new tile must be one of those (docs/rules.md §5, §10), so the referee would refuse it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The generator's side enumeration agrees with the referee on every short side.
 
-The generator works out a side's value, and its identity fragments (RULES.md §7), while it
+The generator works out a side's value, and its identity fragments (docs/rules.md §7), while it
 writes the side, one square at a time (pending operations of a shunting-yard stack). The
 brute-force comparison uses small racks, which never build a deep stack, so here every
 string of a few faces is tried: the generator must list exactly the strings the referee

@@ -1,4 +1,4 @@
-"""Rules, presets, overrides and the tile set (RULES.md §1, §10)."""
+"""Rules, presets, overrides and the tile set (docs/rules.md §1, §10)."""
 
 from __future__ import annotations
 

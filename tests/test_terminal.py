@@ -156,7 +156,7 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
     assert "column P is off the board" in out
     assert HELP.splitlines()[0] in out
     assert "identity_chains" in out  # the rules
-    assert "The rules in force (house rules of RULES.md §10):\n  precedence " in out
+    assert "The rules in force (house rules of docs/rules.md §10):\n  precedence " in out
     assert "Unseen tiles (" in out
     assert "Give a move" in out
     assert out.count("would score:") == 2

@@ -1,4 +1,4 @@
-"""Squares, coordinates, premium squares, tiles and the board (RULES.md §2, §5).
+"""Squares, coordinates, premium squares, tiles and the board (docs/rules.md §2, §5).
 
 A square is an ``int``: ``row * 15 + column``, both counted from 0, so ``0`` is A1 (top
 left), ``14`` is O1 and ``112`` is H8, the centre. Ints keep the inner loops of the game and
@@ -152,7 +152,7 @@ def _premium_layout() -> tuple[Premium | None, ...]:
     return tuple(layout)
 
 
-#: The premium of every square (RULES.md §2), ``None`` for a plain square.
+#: The premium of every square (docs/rules.md §2), ``None`` for a plain square.
 PREMIUMS: Final[tuple[Premium | None, ...]] = _premium_layout()
 #: The letter multiplier of every square (2 on DL, 3 on TL, else 1).
 LETTER_MULTIPLIERS: Final[tuple[int, ...]] = tuple(

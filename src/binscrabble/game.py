@@ -1,6 +1,6 @@
 """The game: racks, bag, turns, legality with reasons, scoring, undo, end and outcome.
 
-A :class:`Game` is the referee of RULES.md §3-§9. It judges a move without playing it
+A :class:`Game` is the referee of docs/rules.md §3-§9. It judges a move without playing it
 (:meth:`Game.is_legal`, :meth:`Game.illegal_reason`), plays it (:meth:`Game.push`, which
 changes nothing when the move is illegal) and takes it back exactly (:meth:`Game.pop`).
 
@@ -21,9 +21,9 @@ Seats are numbered from 0 in the order the players were given. A move carries no
 ``push``, ``is_legal`` and ``illegal_reason`` take an optional ``seat=`` that, when given,
 must be the seat to move (a server passes the seat of the connection that sent the move).
 
-Decisions where RULES.md leaves room:
+Decisions where docs/rules.md leaves room:
 
-- Exchanges need at least ``rules.rack_size`` tiles in the bag (RULES.md's "9" is the rack
+- Exchanges need at least ``rules.rack_size`` tiles in the bag (docs/rules.md's "9" is the rack
   size of the standard game). The tiles given back are shuffled into the bag after the
   new ones are drawn; ``pop`` restores the bag's order and the random state.
 - The bingo bonus is earned by playing ``rules.rack_size`` tiles in one play.
@@ -71,7 +71,7 @@ from binscrabble.rules import (
 if TYPE_CHECKING:
     from binscrabble.movegen import LegalMoves
 
-#: Successive scoreless turns that end the game (RULES.md §9).
+#: Successive scoreless turns that end the game (docs/rules.md §9).
 SCORELESS_TURNS_TO_END: Final = 6
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -149,7 +149,7 @@ class TileScore:
 
 @dataclass(frozen=True, slots=True)
 class RunScore:
-    """The score of one run of a play (RULES.md §8)."""
+    """The score of one run of a play (docs/rules.md §8)."""
 
     squares: tuple[int, ...]
     direction: Direction
@@ -253,7 +253,7 @@ class Outcome:
 
     ``reason`` is ``"out"`` (a player played out with the bag empty) or ``"scoreless"``
     (six successive scoreless turns). ``adjustments`` are the end-of-game rack adjustments
-    of RULES.md §9, already included in ``scores``.
+    of docs/rules.md §9, already included in ``scores``.
     """
 
     reason: str
@@ -505,7 +505,7 @@ class Game:
         return LegalMoves(self)
 
     def is_over(self) -> bool:
-        """Whether the game has ended (RULES.md §9)."""
+        """Whether the game has ended (docs/rules.md §9)."""
         return self._end_reason is not None
 
     def outcome(self) -> Outcome | None:
@@ -773,7 +773,7 @@ class Game:
         return self.score_breakdown(move).total
 
     def score_breakdown(self, move: Move) -> ScoreBreakdown:
-        """The score of ``move`` run by run (RULES.md §8); raises :class:`IllegalMoveError`.
+        """The score of ``move`` run by run (docs/rules.md §8); raises :class:`IllegalMoveError`.
 
         Exchanges and passes score 0 and have no runs.
         """

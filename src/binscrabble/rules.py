@@ -1,4 +1,4 @@
-"""House rules, presets and the tile set (RULES.md §1 and §10).
+"""House rules, presets and the tile set (docs/rules.md §1 and §10).
 
 A :class:`Rules` value is plain frozen data: every game stores one, and everything that
 asks "is this allowed?" reads it.
@@ -38,7 +38,7 @@ BINARY_OPERATORS: Final = frozenset("+-x/&|^")
 NOT: Final = "~"
 EQUALS: Final = "="
 
-#: Points of each tile code (RULES.md §1).
+#: Points of each tile code (docs/rules.md §1).
 TILE_POINTS: Final[Mapping[str, int]] = {
     "0": 1,
     "1": 1,
@@ -85,7 +85,7 @@ FACE_LABELS: Final[Mapping[str, str]] = {
     BLANK: "blank",
 }
 
-#: Input aliases of RULES.md §1, symbol by symbol (words are handled case-insensitively).
+#: Input aliases of docs/rules.md §1, symbol by symbol (words are handled case-insensitively).
 SYMBOL_ALIASES: Final[Mapping[str, str]] = {
     "−": "-",
     "*": "x",
@@ -112,7 +112,7 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every switch of RULES.md §10. The defaults are the `standard` preset."""
+    """Every switch of docs/rules.md §10. The defaults are the `standard` preset."""
 
     precedence: Precedence = "standard"
     identity_times_one: bool = True

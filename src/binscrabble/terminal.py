@@ -458,7 +458,7 @@ class TerminalGame:
             elif command == "board":
                 self.show(seat)
             elif command == "rules":
-                self.say("The rules in force (house rules of RULES.md §10):")
+                self.say("The rules in force (house rules of docs/rules.md §10):")
                 self.say(_indent(game.rules.describe()))
             elif command == "unseen":
                 self.say(

@@ -100,7 +100,7 @@ def move_key(move: Move) -> tuple[int, tuple[tuple[int, str, bool, bool], ...], 
 
 
 def can_exchange(game: Game) -> bool:
-    """Whether the bag is full enough for an exchange (RULES.md §3)."""
+    """Whether the bag is full enough for an exchange (docs/rules.md §3)."""
     return game.bag_size >= game.rules.rack_size and bool(game.rack())
 
 
