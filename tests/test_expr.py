@@ -6,7 +6,6 @@ import pickle
 
 import pytest
 
-from binscrabble import expr
 from binscrabble.expr import (
     ERROR_KINDS,
     MAX_SYMBOLS,
@@ -19,6 +18,7 @@ from binscrabble.expr import (
     binary,
     bonus,
     check,
+    checks,
     equation_value,
     identity_fragments,
     normalize,
@@ -512,7 +512,7 @@ def test_repeated_failures_raise_fresh_errors() -> None:
 
 
 def test_long_texts_are_answered_but_not_cached() -> None:
-    evaluator = expr._evaluator(STANDARD)
+    evaluator = checks.evaluator_for(STANDARD)
     long_text = "1 " * 5000 + "= 1"
     first = check(long_text, STANDARD)
     assert first.kind == "too_long"

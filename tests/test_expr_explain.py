@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from binscrabble.explain import Explanation, explain, one_symbol_fixes, show
 from binscrabble.expr import explain as explain_from_expr
+from binscrabble.expr.explanations import Explanation, explain, one_symbol_fixes, show
 from binscrabble.rules import Rules
 
 STANDARD = Rules()

@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import random as random_module
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,12 +17,21 @@ from binscrabble.expr import (
     bonus,
     check,
     check_many,
+    checker,
+    checks,
+    columns,
+    diagnosis,
     equation_value,
     equation_value_or_none,
     identity_fragments,
+    limits,
+    normalizing,
     parse,
+    shapes,
     side_value,
+    symbols,
 )
+from binscrabble.expr.evaluation import evaluate_side
 from binscrabble.rules import Rules
 
 RULE_SETS = [
@@ -263,15 +273,15 @@ def test_typed_forms_check_like_their_codes(codes: str, random: object, rules: R
 @given(sides(), rule_sets)
 def test_interpreted_and_compiled_side_evaluators_agree(side: str, rules: Rules) -> None:
     """Both evaluators of a shape give the same answer as the full evaluation of the side."""
-    evaluator = expr._evaluator(rules)
+    evaluator = checks.evaluator_for(rules)
     if evaluator.grammar.fullmatch(f"{side}=0") is None:
         return  # leading zeros under rules that forbid them: not a side to evaluate
     shape = side.replace("0", "").replace("1", "")
     arguments = (shape, evaluator.precedence, evaluator.negatives, evaluator.allowed)
-    interpreted = expr._interpret_shape(*arguments)(side)
-    compiled = expr._compile_shape(*arguments)(side)
+    interpreted = shapes.interpret_shape(*arguments)(side)
+    compiled = shapes.compile_shape(*arguments)(side)
     assert interpreted == compiled
-    value, failure, fragments = evaluator._side(side)
+    value, failure, fragments = evaluate_side(side, evaluator.precedence, evaluator.negatives)
     if interpreted is None:
         # Left to the full evaluation: a bad step or a forbidden fragment.
         assert failure is not None or not all(getattr(rules, switch) for *_, switch in fragments)
@@ -289,28 +299,28 @@ def test_sides_evaluated_together_agree_with_the_shape_evaluators(
     """check_many's evaluation of many sides at once (grouped by operators, NOT folded into
     the operands' values, so `1x1` and `~0x~0` share a group) answers as each side's own
     shape evaluator does, and leaves exactly the sides it answers None to the full path."""
-    evaluator = expr._evaluator(rules)
+    evaluator = checks.evaluator_for(rules)
     batch = [side for side in batch if evaluator.grammar.fullmatch(f"{side}=0")]
     batch = list(dict.fromkeys(batch + [side.replace("1", "~1", 1) for side in batch]))
     batch = [side for side in batch if evaluator.grammar.fullmatch(f"{side}=0")]
     expr.clear_caches()
-    found, rejected = expr._evaluate_sides(
+    found, rejected = columns.evaluate_sides(
         batch, evaluator.precedence, evaluator.negatives, evaluator.allowed
     )
     assert sorted(found) == sorted(batch)
     for side in batch:
         shape = side.replace("0", "").replace("1", "")
         arguments = (shape, evaluator.precedence, evaluator.negatives, evaluator.allowed)
-        assert found[side] == expr._interpret_shape(*arguments)(side), side
+        assert found[side] == shapes.interpret_shape(*arguments)(side), side
     assert sorted(rejected) == sorted(side for side in batch if found[side] is None)
 
 
 def test_sides_evaluated_together_count_only_bare_literals_as_fragments() -> None:
     allowed = dict.fromkeys(("identity_times_one", "identity_plus_minus_zero"), True)
     allowed["identity_and_one_or_zero"] = False
-    found, rejected = expr._evaluate_sides(
+    found, rejected = columns.evaluate_sides(
         ["10x1", "10x~0", "~0x10", "1&10", "~0&10", "001+1", "1+001"],
-        expr._STANDARD_PRECEDENCE,
+        symbols.STANDARD_PRECEDENCE,
         False,
         allowed,
     )
@@ -328,12 +338,12 @@ def test_sides_evaluated_together_count_only_bare_literals_as_fragments() -> Non
 
 def test_sides_of_small_groups_are_left_to_the_full_path() -> None:
     """check_many evaluates a side whose operators no other side of the batch shares (or
-    one other) in full, not by a program over columns: _evaluate_sides answers None for
+    one other) in full, not by a program over columns: evaluate_sides answers None for
     the sides of groups smaller than `smallest_group`, and the verdicts stay check's."""
-    allowed = dict.fromkeys(expr._IDENTITY_SWITCH.values(), True)
-    found, rejected = expr._evaluate_sides(
+    allowed = dict.fromkeys(symbols.IDENTITY_SWITCH.values(), True)
+    found, rejected = columns.evaluate_sides(
         ["1+1", "10+1", "1+0", "11x10", "~1&1", "11-100|1"],
-        expr._STANDARD_PRECEDENCE,
+        symbols.STANDARD_PRECEDENCE,
         False,
         allowed,
         smallest_group=2,
@@ -391,25 +401,25 @@ def test_check_many_on_failing_steps_next_to_other_sides() -> None:
 
 
 def test_column_steps_are_the_shape_steps_of_shapes_without_not() -> None:
-    """The batch's quick parse of a shape (_column_steps) gives the steps of _shape_steps,
+    """The batch's quick parse of a shape (column_steps) gives the steps of shape_steps,
     for every shape of up to four operators, in both orders of operations."""
-    for precedence in (expr._STANDARD_PRECEDENCE, expr._FLAT_PRECEDENCE):
+    for precedence in (symbols.STANDARD_PRECEDENCE, symbols.FLAT_PRECEDENCE):
         for length in range(5):
             for operators in itertools.product("+-x/&|^", repeat=length):
                 shape = "".join(operators)
                 assert (
-                    expr._column_steps(shape, precedence)
-                    == (expr._shape_steps(shape, precedence)[1])
+                    shapes.column_steps(shape, precedence)
+                    == (shapes.shape_steps(shape, precedence)[1])
                 ), shape
 
 
 def test_times_sign_before_or_is_times_then_or() -> None:
-    """`×OR` is x then OR, as _normalize reads it (the symbol, then the word), never XOR:
+    """`×OR` is x then OR, as codes_and_positions reads it (the symbol, then the word), never XOR:
     check, the quick codes, the layout and check_many agree (found by hypothesis in
     test_layout_positions_find_the_start_of_each_unit)."""
     rules = Rules()
     for text, position in (("1×OR1=1", 2), ("1 × or 1 = 1", 4), ("1*OR1=1", 2)):
-        assert expr._quick_codes(text) == expr._normalize(text)[0] == "1x|1=1"
+        assert normalizing.quick_codes(text) == normalizing.codes_and_positions(text)[0] == "1x|1=1"
         expr.clear_caches()
         result = check(text, rules)
         assert (result.kind, result.position) == ("consecutive_operators", position)
@@ -419,7 +429,7 @@ def test_times_sign_before_or_is_times_then_or() -> None:
             check("1 × 1 = 1", rules),
             result,
         ]
-    assert expr._layout("1×OR1") == "1x| 1"
+    assert normalizing.layout("1×OR1") == "1x| 1"
 
 
 def test_equation_value_or_none() -> None:
@@ -475,9 +485,9 @@ def test_check_many_takes_any_iterable_and_leaves_the_collector_as_it_was() -> N
 @PROPERTY_SETTINGS
 @given(st.text(alphabet="0101=+-x/&|^~#", max_size=20), st.booleans())
 def test_quick_grammar_errors_match_the_state_machine(codes: str, leading_zeros: bool) -> None:
-    quick = expr._quick_syntax_failure(codes, leading_zeros)
-    assert quick == expr._syntax_failure(codes, leading_zeros)
-    evaluator = expr._evaluator(Rules(leading_zeros=leading_zeros))
+    quick = diagnosis.quick_syntax_failure(codes, leading_zeros)
+    assert quick == diagnosis.syntax_failure(codes, leading_zeros)
+    evaluator = checks.evaluator_for(Rules(leading_zeros=leading_zeros))
     assert (quick is None) == (evaluator.grammar.fullmatch(codes) is not None)
 
 
@@ -548,10 +558,10 @@ def test_the_readable_start_ends_at_the_first_bad_spot(codes: str, leading_zeros
     # check_many classifies texts by how far the grammar reads them; the errors it reports
     # are keyed by that spot, so it must be exactly the first bad spot.
     rules = Rules(leading_zeros=leading_zeros)
-    evaluator = expr._evaluator(rules)
+    evaluator = checks.evaluator_for(rules)
     match = evaluator.readable.match(codes)
     assert match is not None
-    pattern = expr._BAD_SPOT if leading_zeros else expr._BAD_SPOT_NO_LEADING_ZEROS
+    pattern = diagnosis.BAD_SPOT if leading_zeros else diagnosis.BAD_SPOT_NO_LEADING_ZEROS
     spot = pattern.search(codes)
     assert match.end() == (len(codes) if spot is None else spot.start())
     grammatical = evaluator.grammar.fullmatch(codes) is not None
@@ -574,28 +584,34 @@ def test_quick_codes_in_a_batch_agree_with_one_by_one() -> None:
         "é",
         "10 OR 1 = 11",
     ]
-    codes, layouts = expr._quick_codes_many(texts)
-    assert codes == [expr._quick_codes(text) for text in texts]
-    assert layouts == [expr._layout(text) for text in texts]
+    codes, layouts = normalizing.quick_codes_many(texts)
+    assert codes == [normalizing.quick_codes(text) for text in texts]
+    assert layouts == [normalizing.layout(text) for text in texts]
     with_nul = ["1 AND 1", "1\0 = 1"]
-    codes, layouts = expr._quick_codes_many(with_nul)
-    assert codes == [expr._quick_codes(text) for text in with_nul]
-    assert layouts == [expr._layout(text) for text in with_nul]
+    codes, layouts = normalizing.quick_codes_many(with_nul)
+    assert codes == [normalizing.quick_codes(text) for text in with_nul]
+    assert layouts == [normalizing.layout(text) for text in with_nul]
     # Only codes left in every text: the quick way out; one rarer alias: the slower one.
-    assert expr._quick_codes_many(["1 AND 1", "NOT 0"]) == (
+    assert normalizing.quick_codes_many(["1 AND 1", "NOT 0"]) == (
         ["1&1", "~0"],
         ["1 &   1", "~   0"],
     )
-    assert expr._quick_codes_many(["1 AND 1", "1 : 1"]) == (["1&1", "1/1"], ["1 &   1", "1 : 1"])
+    assert normalizing.quick_codes_many(["1 AND 1", "1 : 1"]) == (
+        ["1&1", "1/1"],
+        ["1 &   1", "1 : 1"],
+    )
     # * (and ×) become x with the words, after them: ×OR is x then OR.
-    assert expr._quick_codes_many(["1 * 1", "1×OR 1"]) == (["1x1", "1x|1"], ["1 x 1", "1x|  1"])
+    assert normalizing.quick_codes_many(["1 * 1", "1×OR 1"]) == (
+        ["1x1", "1x|1"],
+        ["1 x 1", "1x|  1"],
+    )
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="01 =+xX\tAaNnDdOoRrTt~", max_size=25))
 def test_code_positions_find_the_start_of_each_unit(text: str) -> None:
-    starts = [unit.start() for unit in expr._UNITS.finditer(text)]
-    positions = expr._CodePositions(text)
+    starts = [unit.start() for unit in normalizing.UNITS.finditer(text)]
+    positions = normalizing.CodePositions(text)
     assert [positions[index] for index in range(len(starts))] == starts
 
 
@@ -603,21 +619,22 @@ def test_code_positions_find_the_start_of_each_unit(text: str) -> None:
 @given(st.text(alphabet="01 =+xX\tAaNnDdOoRrTt~×−*!", max_size=25))
 def test_layout_positions_find_the_start_of_each_unit(text: str) -> None:
     # The batch path finds positions in typed text from its layout; check() from the text.
-    if expr._quick_codes(text) is None:
+    if normalizing.quick_codes(text) is None:
         return
-    starts = [unit.start() for unit in expr._UNITS.finditer(text)]
-    assert len(starts) == len(expr._quick_codes(text) or "")
-    positions = expr._LayoutPositions(expr._layout(text))
+    starts = [unit.start() for unit in normalizing.UNITS.finditer(text)]
+    assert len(starts) == len(normalizing.quick_codes(text) or "")
+    positions = normalizing.LayoutPositions(normalizing.layout(text))
     assert [positions[index] for index in range(len(starts))] == starts
 
 
-def test_check_many_with_some_sides_already_known(monkeypatch: object) -> None:
+def test_check_many_with_some_sides_already_known(monkeypatch: pytest.MonkeyPatch) -> None:
     """Sides known from earlier checks are taken from the cache, the others evaluated
     together; also when the cache is too small for the batch and is cleared in between."""
     texts = _shape_heavy_batch(11)[:60]
-    for limit in (expr._CACHE_LIMIT, *range(16, 160, 8)):
-        setattr_ = monkeypatch.setattr  # type: ignore[attr-defined]
-        setattr_(expr, "_CACHE_LIMIT", limit)
+    for limit in (limits.CACHE_LIMIT, *range(16, 160, 8)):
+        # The modules whose caches the limit bounds.
+        monkeypatch.setattr(checker, "CACHE_LIMIT", limit)
+        monkeypatch.setattr(columns, "CACHE_LIMIT", limit)
         for rules in RULE_SETS[:4]:
             expr.clear_caches()
             for text in texts[::7]:
@@ -641,10 +658,10 @@ def test_the_compiled_grammar_agrees_with_the_state_machine_on_every_short_text(
     ]
     for leading_zeros in (False, True):
         rules = Rules(leading_zeros=leading_zeros)
-        evaluator = expr._evaluator(rules)
-        pattern = expr._BAD_SPOT if leading_zeros else expr._BAD_SPOT_NO_LEADING_ZEROS
+        evaluator = checks.evaluator_for(rules)
+        pattern = diagnosis.BAD_SPOT if leading_zeros else diagnosis.BAD_SPOT_NO_LEADING_ZEROS
         for codes in texts:
-            grammatical = expr._syntax_failure(codes, leading_zeros) is None
+            grammatical = diagnosis.syntax_failure(codes, leading_zeros) is None
             assert (evaluator.grammar.fullmatch(codes) is not None) == grammatical, codes
             spot = pattern.search(codes)
             readable = evaluator.readable.match(codes)

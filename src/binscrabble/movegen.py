@@ -50,11 +50,13 @@ from binscrabble.board import (
     Direction,
     Tile,
 )
-from binscrabble.expr import _FLAT_PRECEDENCE as FLAT_PRECEDENCE
-from binscrabble.expr import _IDENTITY_SWITCH as IDENTITY_SWITCH
-from binscrabble.expr import _NEUTRAL as NEUTRAL_LITERALS
-from binscrabble.expr import _STANDARD_PRECEDENCE as STANDARD_PRECEDENCE
 from binscrabble.expr import EquationError, bonus, equation_value_or_none, number_value
+from binscrabble.expr.symbols import (
+    FLAT_PRECEDENCE,
+    IDENTITY_SWITCH,
+    NEUTRAL_LITERALS,
+    STANDARD_PRECEDENCE,
+)
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile
 from binscrabble.movelist import MoveList
 from binscrabble.movelist import collector_paused as _collector_paused

@@ -13,7 +13,7 @@ from json.encoder import encode_basestring_ascii
 from typing import TextIO
 
 from binscrabble.cli.common import add_rules_options, rules_or_exit, use_color
-from binscrabble.expr import CheckResult, check, check_many
+from binscrabble.expr import CheckResult, check, check_many, explain
 from binscrabble.rules import Rules
 
 _Render = Callable[[CheckResult], str]
@@ -152,7 +152,6 @@ def _render_colored(result: CheckResult) -> str:
 
 
 def _explainer(rules: Rules) -> _Render:
-    from binscrabble.explain import explain
 
     def render(result: CheckResult) -> str:
         return str(explain(result.input, rules)) + "\n"

@@ -26,20 +26,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from binscrabble.expr import (
+from binscrabble.expr.checks import check, equation_value
+from binscrabble.expr.errors import EquationError
+from binscrabble.expr.evaluation import apply_operation
+from binscrabble.expr.symbols import binary, bonus, not_value
+from binscrabble.expr.tree import (
     BinaryOperation,
     Equation,
-    EquationError,
     Expression,
     IdentityFragment,
     Not,
     Number,
-    _apply,
-    _not_value,
-    binary,
-    bonus,
-    check,
-    equation_value,
     identity_fragments,
     parse,
 )
@@ -188,7 +185,7 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
     if isinstance(node, Number):
         return int(node.digits, 2)
     if isinstance(node, Not):
-        value = _not_value(node.digits)
+        value = not_value(node.digits)
         steps.append(
             (
                 f"NOT {node.digits} = {binary(value)}",
@@ -200,7 +197,7 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
     right = _steps(node.right, rules, steps)
     if left is None or right is None:
         return None
-    value, failure = _apply(node.operator, left, right, rules.allow_negatives, [], 0)
+    value, failure = apply_operation(node.operator, left, right, rules.allow_negatives, [], 0)
     if failure is not None:
         steps.append((failure[2], _failed(node, left, right)))
         return None
