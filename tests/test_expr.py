@@ -1,4 +1,4 @@
-"""The equation language: RULES.md §6, §7 and §11, error kinds, normalizing, trees."""
+"""The equation language: docs/rules.md §6, §7 and §11, error kinds, normalizing, trees."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def assert_sentence(message: str) -> None:
     assert not message.endswith((".", " ")), message
 
 
-# -- RULES.md §11 --------------------------------------------------------------------------
+# -- docs/rules.md §11 --------------------------------------------------------------------------
 
 VALID_UNDER_DEFAULTS = [
     ("1+1=10", 2, 2),
@@ -380,7 +380,7 @@ def test_number_value() -> None:
     assert raised.value.kind == "empty_input"
 
 
-# -- identity fragments (RULES.md §7) ------------------------------------------------------
+# -- identity fragments (docs/rules.md §7) ------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The equation language of Binary Scrabble (RULES.md §6 and §7): this game's dictionary.
+"""The equation language of Binary Scrabble (docs/rules.md §6 and §7): this game's dictionary.
 
 Everything that asks "is this run an equation, and what is it worth?" asks here.
 

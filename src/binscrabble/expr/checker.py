@@ -47,7 +47,7 @@ from binscrabble.rules import Rules
 
 
 def grammar_patterns(leading_zeros: bool) -> tuple[re.Pattern[str], ...]:
-    """The grammar of RULES.md §6 as regular expressions: (whole equation, readable start,
+    """The grammar of docs/rules.md §6 as regular expressions: (whole equation, readable start,
     batch lines); see :class:`Evaluator`.
 
     Nothing is ever worth backtracking into, since digits, operators and `=` never

@@ -1,4 +1,4 @@
-"""Why codes break the grammar (RULES.md §6): the first error in reading order.
+"""Why codes break the grammar (docs/rules.md §6): the first error in reading order.
 
 Two finders give the same answer. :func:`syntax_failure` reads the codes symbol by symbol,
 as a person would, and is the reference. :func:`quick_syntax_failure` finds the same error

@@ -1,6 +1,6 @@
 """Exact evaluation of grammatical sides, with the reason when a step is not allowed.
 
-This is the full path: it finds every identity fragment of a side (RULES.md §7) and its
+This is the full path: it finds every identity fragment of a side (docs/rules.md §7) and its
 first failing step (a negative subtraction, an inexact division, a division by zero), in
 the order of a post-order walk of the parse tree, and says which failure of an equation to
 report first. The shape evaluators (:mod:`binscrabble.expr.shapes`) answer the common cases

@@ -45,7 +45,7 @@ class CheckResult(NamedTuple):
 
     @property
     def bonus(self) -> int | None:
-        """The bonus of the value (RULES.md §8), None when invalid."""
+        """The bonus of the value (docs/rules.md §8), None when invalid."""
         return None if self.value is None else bonus(self.value)
 
     @property

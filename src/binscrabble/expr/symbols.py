@@ -1,7 +1,7 @@
-"""The symbols of the equation language and what they mean (RULES.md §6-§8).
+"""The symbols of the equation language and what they mean (docs/rules.md §6-§8).
 
 The codes (``01=+-x/&|^~``), how people are shown them, the binding strength of each
-operator, the identity switches and neutral literals of RULES.md §7, and values in binary.
+operator, the identity switches and neutral literals of docs/rules.md §7, and values in binary.
 The move generator reads the same tables, so that both agree on every rule.
 """
 
@@ -32,7 +32,7 @@ SHOWN: Final[Mapping[str, str]] = {
     "=": "=",
 }
 
-#: Binding strength of each binary operator under `standard` precedence (RULES.md §6).
+#: Binding strength of each binary operator under `standard` precedence (docs/rules.md §6).
 STANDARD_PRECEDENCE: Final[Mapping[str, int]] = {
     "x": 5,
     "/": 5,
@@ -45,7 +45,7 @@ STANDARD_PRECEDENCE: Final[Mapping[str, int]] = {
 #: Under `left-to-right` precedence every operator binds alike.
 FLAT_PRECEDENCE: Final[Mapping[str, int]] = dict.fromkeys(STANDARD_PRECEDENCE, 1)
 
-#: Which switch of RULES.md §7 allows an identity fragment of each operator.
+#: Which switch of docs/rules.md §7 allows an identity fragment of each operator.
 IDENTITY_SWITCH: Final[Mapping[str, str]] = {
     "x": "identity_times_one",
     "/": "identity_times_one",
@@ -87,7 +87,7 @@ def precedence_of(rules: Rules) -> Mapping[str, int]:
 
 
 def allowed_identities(rules: Rules) -> dict[str, bool]:
-    """Whether `rules` allow the identity fragments of each switch of RULES.md §7."""
+    """Whether `rules` allow the identity fragments of each switch of docs/rules.md §7."""
     return {
         "identity_times_one": rules.identity_times_one,
         "identity_plus_minus_zero": rules.identity_plus_minus_zero,
@@ -105,7 +105,7 @@ def binary(value: int) -> str:
 
 
 def bonus(value: int) -> int:
-    """The bonus of an equation's value (RULES.md §8): its leading bit; 0 for 0.
+    """The bonus of an equation's value (docs/rules.md §8): its leading bit; 0 for 0.
 
     Negative values (only possible under ``allow_negatives``) earn no bonus: see
     docs/equations.md.

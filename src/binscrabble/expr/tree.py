@@ -1,4 +1,4 @@
-"""The parse tree of an equation (RULES.md §6): the reference the fast checker is held to.
+"""The parse tree of an equation (docs/rules.md §6): the reference the fast checker is held to.
 
 :func:`parse` builds a tree with each node's position in the text as given; explanations
 walk it, and the tests compare the fast checker's verdicts with the tree's.
@@ -156,7 +156,7 @@ def _reduce_tree(operands: list[Expression], operators: list[tuple[str, int]]) -
 
 @dataclass(frozen=True, slots=True)
 class IdentityFragment:
-    """A binary operation with a neutral bare literal (RULES.md §7), e.g. ``x1``."""
+    """A binary operation with a neutral bare literal (docs/rules.md §7), e.g. ``x1``."""
 
     text: str
     switch: str
