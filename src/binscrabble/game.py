@@ -1083,6 +1083,13 @@ class Game:
             f"scores {self.scores}, {'over' if self.is_over() else f'seat {self.to_move} to move'}>"
         )
 
+    def _repr_svg_(self) -> str:
+        """The board, scores and last play as a picture, for Jupyter (see binscrabble.svg)."""
+        # Imported here: pictures are drawn on request, and the module is not needed to play.
+        from binscrabble.svg import board
+
+        return board(self, scores=True)
+
     def notations(self) -> list[str]:
         """The notation of every turn in the history, in order."""
         board = self._initial_board.copy()

@@ -17,7 +17,19 @@ from typing import cast
 from binscrabble import __version__
 
 #: Subcommand modules, in the order `binscrabble --help` lists them.
-SUBCOMMANDS = ("play", "check", "replay", "moves", "best", "analyze", "selfplay", "serve")
+SUBCOMMANDS = (
+    "play",
+    "check",
+    "replay",
+    "moves",
+    "best",
+    "analyze",
+    "selfplay",
+    "serve",
+    "render",
+    "print-set",
+    "print-rules",
+)
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -33,7 +45,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in SUBCOMMANDS:
         if only is not None and name != only:
             continue
-        module_name = f"binscrabble.cli.{name}_command"
+        module_name = f"binscrabble.cli.{name.replace('-', '_')}_command"
         if importlib.util.find_spec(module_name) is None:
             continue
         module = importlib.import_module(module_name)

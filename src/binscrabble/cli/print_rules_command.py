@@ -1,0 +1,52 @@
+"""``binscrabble print-rules``: the rules in force on two A4 pages, in one of four languages."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "print-rules",
+        help="the rules in force as a two-page PDF (English, French, Hebrew, Bulgarian)",
+        description=(
+            "The rules in force on two A4 pages: the tiles, true equations, the order of "
+            "operations, scoring with a worked example, the end of the game and the house "
+            "rules chosen. Needs the print extra (pip install 'binscrabble[print]')."
+        ),
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write"
+    )
+    parser.add_argument(
+        "--lang",
+        default="en",
+        metavar="LANG",
+        help="en (English, the default), fr (French), he (Hebrew), bg (Bulgarian)",
+    )
+    add_rules_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    output = Path(args.output)
+    if output.suffix.lower() != ".pdf":
+        return usage_error(f"the rules card is a PDF: name the output FILE.pdf, not {args.output}")
+    rules = rules_or_exit(args)
+    if isinstance(rules, int):
+        return rules
+    from binscrabble.print import PrintExtraMissing
+    from binscrabble.print.fonts import FontMissing
+    from binscrabble.print.rules_card import RulesCardError, rules_card_pdf
+
+    try:
+        output.write_bytes(rules_card_pdf(rules, args.lang))
+    except (RulesCardError, PrintExtraMissing, FontMissing) as error:
+        return usage_error(str(error))
+    except OSError as error:
+        return usage_error(f"cannot write {output}: {error.strerror or error}")
+    print(f"wrote {output} (2 pages)")
+    return 0

@@ -1,0 +1,103 @@
+"""``binscrabble render``: a picture of a recorded game or a position (SVG, PNG, GIF, WebP)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from binscrabble.cli.common import load_position_or_exit, load_record_or_exit, usage_error
+
+PICTURE_SUFFIXES = (".svg", ".png")
+ANIMATION_SUFFIXES = (".gif", ".webp")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "render",
+        help="draw a recorded game or a position as a picture or an animation",
+        description=(
+            "Draw the board of a game record (.bsr) or a position file (.json) as an SVG or "
+            "PNG picture, at the end of the game or after turn N; with --animate, the whole "
+            "recorded game as a GIF or WebP animation, one frame a turn. PNG, GIF and WebP "
+            "need the print extra (pip install 'binscrabble[print]')."
+        ),
+    )
+    parser.add_argument(
+        "file", metavar="RECORD_OR_POSITION", help="a .bsr record or .json position"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="FILE.svg, FILE.png, FILE.gif, FILE.webp",
+    )
+    parser.add_argument(
+        "--turn", type=int, metavar="N", help="the game after its first N turns (default: the end)"
+    )
+    parser.add_argument("--size", type=int, metavar="PX", help="width of the picture in pixels")
+    parser.add_argument(
+        "--animate", action="store_true", help="the whole game, one frame a turn (.gif or .webp)"
+    )
+    parser.add_argument(
+        "--no-coordinates", action="store_true", help="leave out the letters and numbers"
+    )
+    parser.add_argument("--racks", action="store_true", help="show every player's rack")
+    parser.set_defaults(handler=run)
+
+
+def _output_problem(args: argparse.Namespace) -> str | None:
+    suffix = Path(args.output).suffix.lower()
+    if args.animate:
+        if suffix not in ANIMATION_SUFFIXES:
+            return f"--animate writes a .gif or a .webp file, not {args.output}"
+        if args.turn is not None:
+            return "--animate shows every turn: leave out --turn"
+    elif suffix in ANIMATION_SUFFIXES:
+        return f"{args.output} is an animation: add --animate"
+    elif suffix not in PICTURE_SUFFIXES:
+        return f"cannot tell the format of {args.output}: name it .svg, .png, .gif or .webp"
+    if args.size is not None and not 16 <= args.size <= 8000:
+        return f"--size {args.size} is out of range: give a width of 16 to 8000 pixels"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = _output_problem(args)
+    if problem is not None:
+        return usage_error(problem)
+    is_position = Path(args.file).suffix.lower() == ".json"
+    game = load_position_or_exit(args.file) if is_position else load_record_or_exit(args.file)
+    if isinstance(game, int):
+        return game
+    from binscrabble.print import PrintExtraMissing
+    from binscrabble.svg import board, game_at_turn
+
+    if args.turn is not None:
+        try:
+            game = game_at_turn(game, args.turn)
+        except ValueError as error:
+            return usage_error(f"--turn {args.turn}: {error}")
+    output = Path(args.output)
+    try:
+        if args.animate:
+            from binscrabble.print.pictures import write_animation
+
+            frames = write_animation(game, output, args.size)
+            print(f"wrote {output} ({frames} frames)")
+            return 0
+        picture = board(
+            game, coordinates=not args.no_coordinates, size=args.size, scores=True, racks=args.racks
+        )
+        if output.suffix.lower() == ".svg":
+            output.write_text(picture, encoding="utf-8")
+        else:
+            from binscrabble.print.pictures import svg_to_png
+
+            output.write_bytes(svg_to_png(picture, args.size))
+    except PrintExtraMissing as error:
+        return usage_error(str(error))
+    except OSError as error:
+        return usage_error(f"cannot write {output}: {error.strerror or error}")
+    print(f"wrote {output}")
+    return 0

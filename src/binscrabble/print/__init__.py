@@ -1,0 +1,23 @@
+"""Pictures and printables that need the ``print`` extra (CairoSVG, Pillow, fpdf2).
+
+- :mod:`binscrabble.print.pictures`: PNG pictures and game animations (GIF, WebP) of the
+  board drawn by :mod:`binscrabble.svg`;
+- :mod:`binscrabble.print.tiles`: the printable tile set and racks (PDF) and laser cut
+  paths (SVG);
+- :mod:`binscrabble.print.rules_card`: the rules on two A4 pages, in English, French,
+  Hebrew and Bulgarian, from the catalogues in ``catalogues/``.
+"""
+
+from __future__ import annotations
+
+
+class PrintExtraMissing(ImportError):
+    """A package of the ``print`` extra is not installed; the message says how to get it."""
+
+
+def missing_extra(package: str, what: str) -> PrintExtraMissing:
+    """The error for a missing package of the ``print`` extra, naming what needed it."""
+    return PrintExtraMissing(
+        f"{what} needs the package {package}, which is not installed: "
+        "install the print extra with  pip install 'binscrabble[print]'"
+    )

@@ -1,0 +1,65 @@
+"""PNG pictures and game animations (GIF, WebP) of the board pictures of :mod:`binscrabble.svg`.
+
+CairoSVG turns the SVG text into PNG (no browser involved); Pillow strings the PNG frames
+of a recorded game into an animation, one frame for the start and one for each turn.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from binscrabble.print import missing_extra
+from binscrabble.svg import board, game_at_turn
+
+if TYPE_CHECKING:
+    from binscrabble.game import Game
+
+#: How long each turn's frame shows, and the last one (so a loop does not hide the result).
+FRAME_MILLISECONDS: Final = 900
+LAST_FRAME_MILLISECONDS: Final = 3000
+#: Animation formats by file suffix.
+ANIMATION_FORMATS: Final = {".gif": "GIF", ".webp": "WEBP"}
+
+
+def svg_to_png(svg: str, width: int | None = None) -> bytes:
+    """PNG bytes of an SVG picture, ``width`` pixels wide (default: the picture's own width)."""
+    try:
+        import cairosvg
+    except ImportError as error:
+        raise missing_extra("cairosvg", "a PNG picture") from error
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+    assert isinstance(png, bytes)
+    return png
+
+
+def animation_frames(game: Game, width: int | None = None) -> list[bytes]:
+    """PNG frames of a game: the start, then the board after each turn, with the scores."""
+    return [
+        svg_to_png(board(game_at_turn(game, turn), scores=True), width)
+        for turn in range(len(game.history) + 1)
+    ]
+
+
+def write_animation(game: Game, path: str | os.PathLike[str], width: int | None = None) -> int:
+    """Write the whole game as an animation (``.gif`` or ``.webp``); returns the frame count."""
+    try:
+        from PIL import Image
+    except ImportError as error:
+        raise missing_extra("Pillow", "an animation") from error
+    suffix = Path(path).suffix.lower()
+    if suffix not in ANIMATION_FORMATS:
+        raise ValueError(f"{path}: an animation is a .gif or a .webp file")
+    frames = [Image.open(io.BytesIO(png)).convert("RGB") for png in animation_frames(game, width)]
+    durations = [FRAME_MILLISECONDS] * (len(frames) - 1) + [LAST_FRAME_MILLISECONDS]
+    frames[0].save(
+        path,
+        format=ANIMATION_FORMATS[suffix],
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+    )
+    return len(frames)

@@ -1,0 +1,312 @@
+"""Board pictures as SVG text, which Jupyter shows inline.
+
+:func:`board` draws a game (or a bare :class:`~binscrabble.board.Board`): the premium squares
+in colour with their labels, each tile with its points, blanks and turned ``=`` marked, the
+last play highlighted, and on request the players' scores and racks under the board. The
+picture is plain SVG text written here, so the core needs no third-party package; PNG and
+animations are made from it by :mod:`binscrabble.print.pictures`.
+
+Each tile is a group that says what it is, for programs that read the picture back:
+``<g class="tile" data-square="H8" data-face="1" data-blank="false" data-rotated="false">``.
+
+>>> from binscrabble.board import Board
+>>> picture = board(Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7))
+>>> picture.startswith("<svg")
+True
+>>> picture.count('class="tile')
+6
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING, Final
+
+from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, Tile, square_name
+from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS
+
+if TYPE_CHECKING:
+    from binscrabble.game import Game
+
+#: Side of one square, in picture units.
+SQUARE: Final = 40
+#: Room for the coordinates around the board.
+MARGIN: Final = 22
+#: Height of one line of the score and rack panel under the board.
+PANEL_LINE: Final = 46
+
+#: Fill of each premium square and of a plain one.
+PREMIUM_COLOURS: Final = {"TW": "#d64541", "DW": "#f2a7a0", "TL": "#2f7ec1", "DL": "#a8d4f2"}
+PLAIN_COLOUR: Final = "#d9e4cf"
+#: Label of an empty premium square (the centre shows a star: it is also where play starts).
+PREMIUM_LABELS: Final = {"TW": "3W", "DW": "2W", "TL": "3L", "DL": "2L"}
+TILE_COLOUR: Final = "#f5e6bf"
+LAST_MOVE_COLOUR: Final = "#ffd24d"
+BLANK_FACE_COLOUR: Final = "#b03a2e"
+FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+class SvgImage(str):
+    """SVG text that Jupyter (and anything that knows ``_repr_svg_``) shows as a picture."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class _Panel:
+    """What goes under the board: one line per player."""
+
+    names: tuple[str, ...]
+    scores: tuple[int, ...] | None
+    racks: tuple[str, ...] | None
+    to_move: int | None
+    caption: str | None
+
+
+def board(
+    game_or_board: Game | Board,
+    *,
+    last_move: bool = True,
+    coordinates: bool = True,
+    size: int | None = None,
+    scores: bool = False,
+    racks: bool = False,
+    caption: str | None = None,
+) -> SvgImage:
+    """The picture of a game's board (or of a bare board).
+
+    ``last_move`` highlights the tiles of the game's last play; ``coordinates`` writes the
+    column letters and row numbers around the board; ``size`` is the picture's width in
+    pixels (the height follows); ``scores`` and ``racks`` add a line per player under the
+    board with the score and the rack (every rack: the picture shows the whole game);
+    ``caption`` is a line of text under the board (``scores`` alone writes the last turn).
+    """
+    if isinstance(game_or_board, Board):
+        cells = game_or_board
+        highlighted: frozenset[int] = frozenset()
+        panel = None
+        if caption is not None:
+            panel = _Panel((), None, None, None, caption)
+    else:
+        game = game_or_board
+        cells = game.board
+        highlighted = _last_play_squares(game) if last_move else frozenset()
+        panel = _panel(game, scores, racks, caption)
+    return SvgImage(_draw(cells, highlighted, coordinates, size, panel))
+
+
+def _last_play_squares(game: Game) -> frozenset[int]:
+    from binscrabble.move import Place
+
+    # The last play, also when passes or exchanges came after it.
+    for turn in reversed(game.history):
+        if isinstance(turn.move, Place):
+            return frozenset(turn.move.squares)
+    return frozenset()
+
+
+def _panel(game: Game, scores: bool, racks: bool, caption: str | None) -> _Panel | None:
+    if not scores and not racks and caption is None:
+        return None
+    if caption is None and scores:
+        caption = turn_caption(game)
+    return _Panel(
+        names=game.players,
+        scores=tuple(game.scores) if scores else None,
+        racks=game.racks if racks else None,
+        to_move=None if game.is_over() else game.to_move,
+        caption=caption,
+    )
+
+
+def turn_caption(game: Game) -> str:
+    """A line telling the last turn: ``"turn 3: Ada 8D 1+1=10 +18"``, or the start."""
+    if not game.history:
+        return "start of the game"
+    turn = game.history[-1]
+    notation = game.notations()[-1]
+    text = f"turn {len(game.history)}: {game.players[turn.seat]} {notation} +{turn.score}"
+    outcome = game.outcome()
+    if outcome is not None:
+        text += f" (game over: {outcome})"
+    return text
+
+
+def _draw(
+    cells: Board,
+    highlighted: frozenset[int],
+    coordinates: bool,
+    size: int | None,
+    panel: _Panel | None,
+) -> str:
+    margin = MARGIN if coordinates else 4
+    board_side = SQUARE * SIZE
+    width = board_side + 2 * margin
+    height = board_side + 2 * margin + _panel_height(panel)
+    shown_width = width if size is None else size
+    shown_height = round(height * shown_width / width)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{shown_width}" '
+        f'height="{shown_height}" viewBox="0 0 {width} {height}" '
+        f'font-family="{FONT}" text-anchor="middle">',
+        "<title>Binary Scrabble board</title>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    if coordinates:
+        parts.extend(_coordinates(margin))
+    for sq in range(SIZE * SIZE):
+        row, column = divmod(sq, SIZE)
+        x, y = margin + column * SQUARE, margin + row * SQUARE
+        tile = cells[sq]
+        if tile is None:
+            parts.append(_empty_square(sq, x, y))
+        else:
+            parts.append(_tile(tile, x, y, square_name(sq), sq in highlighted))
+    if panel is not None:
+        parts.extend(_panel_lines(panel, margin, margin * 2 + board_side, board_side))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _coordinates(margin: int) -> list[str]:
+    parts = []
+    far = margin + SQUARE * SIZE
+    for index in range(SIZE):
+        centre = margin + index * SQUARE + SQUARE // 2
+        letter = COLUMN_NAMES[index]
+        for y in (margin - 6, far + 16):
+            parts.append(f'<text x="{centre}" y="{y}" font-size="14" fill="#555">{letter}</text>')
+        for x in (margin // 2, far + margin // 2):
+            parts.append(
+                f'<text x="{x}" y="{centre + 5}" font-size="13" fill="#555">{index + 1}</text>'
+            )
+    return parts
+
+
+def _empty_square(sq: int, x: int, y: int) -> str:
+    kind = PREMIUMS[sq]
+    colour = PREMIUM_COLOURS[kind] if kind else PLAIN_COLOUR
+    rect = (
+        f'<rect class="square" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" '
+        f'fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>'
+    )
+    if kind is None:
+        return rect
+    ink = "#ffffff" if kind in ("TW", "TL") else "#333333"
+    label = "★" if sq == SIZE * SIZE // 2 else PREMIUM_LABELS[kind]
+    text_size = 22 if label == "★" else 13
+    return (
+        f'<g class="premium" data-square="{square_name(sq)}" data-premium="{kind}">{rect}'
+        f'<text x="{x + SQUARE / 2}" y="{y + SQUARE / 2 + text_size * 0.36:.1f}" '
+        f'font-size="{text_size}" font-weight="bold" fill="{ink}">{label}</text></g>'
+    )
+
+
+def _tile(tile: Tile, x: int, y: int, name: str, highlighted: bool) -> str:
+    fill = LAST_MOVE_COLOUR if highlighted else TILE_COLOUR
+    kind = "tile last" if highlighted else "tile"
+    head = (
+        f'<g class="{kind}" data-square="{name}" data-face="{escape(tile.face)}" '
+        f'data-blank="{str(tile.blank).lower()}" data-rotated="{str(tile.rotated).lower()}">'
+        f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{SQUARE - 3}" height="{SQUARE - 3}" rx="4" '
+        f'fill="{fill}" stroke="#8a6d3b" stroke-width="1.2"/>'
+    )
+    return head + _tile_face(tile.face, x, y, tile.blank, tile.rotated) + "</g>"
+
+
+def _tile_face(
+    face: str, x: float, y: float, blank: bool, rotated: bool, side: int = SQUARE
+) -> str:
+    """The face and points of a tile whose top left corner is (x, y)."""
+    label = FACE_LABELS[face]
+    scale = side / SQUARE
+    text_size = (22 if len(label) == 1 else 12 if len(label) == 2 else 10.5) * scale
+    centre_x, centre_y = x + side / 2, y + side / 2 + text_size * 0.36 - 2 * scale
+    colour = BLANK_FACE_COLOUR if blank else "#1d1d1d"
+    style = ' font-style="italic"' if blank else ""
+    # A turned = lies across the square: it reads as the digits 11 in both directions.
+    turn = (
+        f' transform="rotate(90 {centre_x:.1f} {y + side / 2 - 2 * scale:.1f})"' if rotated else ""
+    )
+    parts = [
+        f'<text x="{centre_x:.1f}" y="{centre_y:.1f}" font-size="{text_size:.1f}" '
+        f'font-weight="bold" fill="{colour}"{style}{turn}>{escape(label)}</text>'
+    ]
+    if blank:
+        parts.append(
+            f'<circle cx="{centre_x:.1f}" cy="{y + side / 2 - 2 * scale:.1f}" r="{13 * scale:.1f}" '
+            f'fill="none" stroke="{BLANK_FACE_COLOUR}" stroke-width="{1 * scale:.1f}" '
+            'stroke-dasharray="3 2"/>'
+        )
+    points = 0 if blank else TILE_POINTS[face]
+    parts.append(
+        f'<text x="{x + side - 6 * scale:.1f}" y="{y + side - 4 * scale:.1f}" '
+        f'font-size="{9 * scale:.1f}" fill="#444">{points}</text>'
+    )
+    return "".join(parts)
+
+
+def _panel_height(panel: _Panel | None) -> int:
+    if panel is None:
+        return 0
+    lines = len(panel.names) if panel.scores is not None or panel.racks is not None else 0
+    return PANEL_LINE * lines + (30 if panel.caption is not None else 0) + 6
+
+
+def _panel_lines(panel: _Panel, left: int, top: int, width: int) -> list[str]:
+    parts = []
+    y = top
+    if panel.caption is not None:
+        parts.append(
+            f'<text class="caption" x="{left + width / 2}" y="{y + 18}" font-size="16" '
+            f'fill="#222">{escape(panel.caption)}</text>'
+        )
+        y += 30
+    if panel.scores is None and panel.racks is None:
+        return parts
+    for seat, name in enumerate(panel.names):
+        marker = "▶ " if seat == panel.to_move else ""
+        score = "" if panel.scores is None else f" {panel.scores[seat]}"
+        parts.append(
+            f'<text class="player" data-seat="{seat}" x="{left}" y="{y + 28}" font-size="18" '
+            f'text-anchor="start" fill="#222">{escape(marker + name)}'
+            f'<tspan font-weight="bold">{score}</tspan></text>'
+        )
+        if panel.racks is not None:
+            parts.extend(_rack(panel.racks[seat], left + width - 9 * 40, y + 4, seat))
+        y += PANEL_LINE
+    return parts
+
+
+def _rack(codes: Sequence[str], x: int, y: int, seat: int) -> list[str]:
+    side = 38
+    parts = [f'<g class="rack" data-seat="{seat}" data-rack="{escape("".join(codes))}">']
+    for index, code in enumerate(codes):
+        left = x + index * (side + 2)
+        parts.append(
+            f'<rect x="{left}" y="{y}" width="{side}" height="{side}" rx="4" '
+            f'fill="{TILE_COLOUR}" stroke="#8a6d3b" stroke-width="1.2"/>'
+        )
+        if code != BLANK:
+            parts.append(_tile_face(code, left, y, False, False, side))
+    parts.append("</g>")
+    return parts
+
+
+def game_at_turn(game: Game, turn: int) -> Game:
+    """A copy of ``game`` as it stood after its first ``turn`` turns (0: the start).
+
+    Raises ``ValueError`` naming the turns there are when ``turn`` is out of range.
+    """
+    played = len(game.history)
+    if not 0 <= turn <= played:
+        raise ValueError(f"turn {turn} is not in the game: it has turns 0 (the start) to {played}")
+    earlier = game.copy()
+    for _ in range(played - turn):
+        earlier.pop()
+    return earlier
