@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "$(PYTHON) cannot create a virtual environment: install Debian's python3-venv (as root), or run make with PYTHON= an interpreter that has venv and ensurepip"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,print]'
 	touch $(STAMP)
 
 # The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md, "The

@@ -28,8 +28,8 @@ for python in $candidates; do
     version=$("$python" -c 'import platform; print(platform.python_version())')
     venv=".venvs/$version-$(printf '%s' "$real" | cksum | cut -d ' ' -f 1)"
     echo "== CPython $version ($real) in $venv"
-    if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c 'import setuptools' 2>/dev/null; then
-        if ! "$python" -m venv "$venv" || ! "$venv/bin/python" -m pip install --quiet -e '.[dev]'; then
+    if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c 'import setuptools, fpdf, cairosvg, PIL, pypdf' 2>/dev/null; then
+        if ! "$python" -m venv "$venv" || ! "$venv/bin/python" -m pip install --quiet -e '.[dev,print]'; then
             report="$report
 CPython $version ($real): could not set up $venv"
             status=1

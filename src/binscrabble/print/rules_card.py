@@ -34,16 +34,18 @@ LEFT_TO_RIGHT_MARK: Final = "\u200e"
 EXAMPLE_EQUATIONS: Final = (
     "1+1=10",
     "11+1=100",
-    "10x10=100=11+1",
     "11x11=1001",
-    "1000x11=11000",
     "110/10=11",
     "100|1=101",
     "101&1=1",
-    "~101=10",
     "101^1=100",
+    "~101=10",
+    "10x10=100=11+1",
     "1+1=10x1",
+    "1000x11=11000",
 )
+#: How many examples the card shows.
+EXAMPLE_COUNT: Final = 9
 #: Two equations that tell the orders of operations apart: exactly one holds in each.
 PRECEDENCE_PAIR: Final = ("1+1x10=11", "1+1x10=100")
 #: Font sizes to try, largest first, until the card fits on two pages.
@@ -170,7 +172,7 @@ def _examples(rules: Rules) -> list[tuple[str, int]]:
         value = equation_value_or_none(codes, rules)
         if value is not None and (codes.count("^") == 0 or rules.xor_tiles):
             shown.append((codes, value))
-    return shown[:8]
+    return shown[:EXAMPLE_COUNT]
 
 
 def _worked_example_score(rules: Rules) -> int:

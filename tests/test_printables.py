@@ -1,0 +1,271 @@
+"""``binscrabble print-set`` and ``print-rules``: the PDFs and the laser sheet, read back."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from binscrabble.cli import main
+from binscrabble.print.rules_card import LANGUAGES, load_catalogue, readable
+
+SVG = "{http://www.w3.org/2000/svg}"
+CATALOGUES = Path(__file__).resolve().parent.parent / "src" / "binscrabble" / "print" / "catalogues"
+
+
+def run(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(arguments)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def pdf_text(path: Path) -> list[str]:
+    return [page.extract_text() for page in PdfReader(path).pages]
+
+
+def embedded_fonts(path: Path) -> set[str]:
+    """The names of the fonts whose files are inside the PDF."""
+    names = set()
+    for page in PdfReader(path).pages:
+        fonts: Any = page["/Resources"]["/Font"]
+        for font in fonts.values():
+            font = font.get_object()
+            for descendant in font.get("/DescendantFonts", []):
+                descriptor = descendant.get_object()["/FontDescriptor"].get_object()
+                if "/FontFile2" in descriptor:
+                    # fpdf2 names a font "ABCDEF+DejaVuSansBook" ("Book": the regular style).
+                    name = str(descriptor["/FontName"]).split("+")[-1]
+                    names.add(name.replace("Book", "").replace("SansBold", "Sans-Bold"))
+    return names
+
+
+# -- the tile set -------------------------------------------------------------------------
+
+
+def test_the_default_set_is_100_tiles_on_a4(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "tiles.pdf"
+    status, out, err = run(["print-set", "-o", str(output)], capsys)
+    assert status == 0, err
+    assert out == f"wrote {output} (100 tiles and 4 racks on 2 pages)\n"
+    reader = PdfReader(output)
+    assert len(reader.pages) == 2
+    width, height = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
+    assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (210, 297)
+    first, racks = pdf_text(output)
+    assert "tiles 1 to 100 of 100, 19 mm" in first
+    assert "100 tiles: 28 × 0, 28 × 1, 14 × =, 5 × +, 5 × −, 3 × ×, 2 × ÷, 4 × AND" in first
+    # Each word tile once on the page, plus once in the line that lists the set.
+    assert first.count("AND") == 4 + 1 and first.count("NOT") == 4 + 1
+    assert "XOR" not in first
+    assert [f"rack {n}" in racks for n in (1, 2, 3, 4)] == [True] * 4
+    assert embedded_fonts(output) == {"DejaVuSans-Bold", "DejaVuSans"}
+
+
+def test_xor_tiles_and_letter_paper(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "tiles.pdf"
+    arguments = ["print-set", "-o", str(output), "--rule", "xor_tiles=6", "--paper", "letter"]
+    status, _, err = run([*arguments, "--tile-mm", "25"], capsys)
+    assert status == 0, err
+    reader = PdfReader(output)
+    width = float(reader.pages[0].mediabox.width) / 72 * 25.4
+    assert round(width, 1) == 215.9
+    text = "".join(pdf_text(output))
+    assert "106 tiles:" in text and "6 × XOR" in text
+    assert text.count("XOR") == 6 + 1
+    # 7 columns × 9 rows of 25 mm tiles on letter paper: 106 tiles need two pages, then the
+    # racks (237 mm long) go across two landscape pages, two on each.
+    assert "tiles 1 to 63 of 106" in text and "tiles 64 to 106 of 106" in text
+    assert len(reader.pages) == 4
+    assert reader.pages[2].mediabox.width > reader.pages[2].mediabox.height
+
+
+def test_laser_sheet_has_one_cut_path_per_tile_and_rack(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "tiles.svg"
+    status, out, err = run(["print-set", "-o", str(output), "--rule", "xor_tiles=2"], capsys)
+    assert status == 0, err
+    assert "102 tiles and 4 racks" in out
+    root = ElementTree.parse(output).getroot()
+    layers = {group.get("id"): group for group in root.findall(f"{SVG}g")}
+    assert set(layers) == {"cut", "score", "engrave"}
+    cuts = layers["cut"].findall(f"{SVG}path")
+    assert len(cuts) == 102 + 4
+    assert all(path.get("d", "").endswith("Z") for path in cuts)
+    assert layers["cut"].get("stroke") != layers["engrave"].get("fill")
+    faces = [group.get("data-face") for group in layers["engrave"].findall(f"{SVG}g")]
+    assert len(faces) == 102 - 3  # blanks carry nothing to engrave
+    assert faces.count("^") == 2 and faces.count("0") == 28
+    assert len(layers["score"].findall(f"{SVG}path")) == 4 * 3
+    assert root.get("width", "").endswith("mm")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--tile-mm", "40"], "tiles of 40 mm are too large for a4 paper"),
+        (["--tile-mm", "30", "--paper", "letter"], "the largest is 27.5 mm"),
+        (["--tile-mm", "5"], "tiles of 5 mm are too small"),
+        (["--rule", "colour=red"], "colour"),
+        (["-o", "tiles.png"], "name it .pdf or .svg"),
+    ],
+)
+def test_print_set_bad_arguments_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    if "-o" not in arguments:
+        arguments = [*arguments, "-o", str(tmp_path / "tiles.pdf")]
+    status, out, err = run(["print-set", *arguments], capsys)
+    assert status == 2
+    assert out == ""
+    assert err.startswith("binscrabble: error: ") and message in err
+    assert not (tmp_path / "tiles.pdf").exists()
+
+
+# -- the rules cards ----------------------------------------------------------------------
+
+#: Words each card must hold, in logical order, as a reader of the language types them.
+CARD_WORDS = {
+    "en": ["The tiles", "Order of operations", "Worked example", "= 18", "standard rules"],
+    "fr": ["Les jetons", "Priorité des opérations", "chevalet", "= 18", "règles standard"],
+    "he": ["האריחים", "סדר פעולות החשבון", "משוואות נכונות", "=18", "חוקים רגילים"],
+    "bg": ["Плочките", "Ред на действията", "поставката", "= 18", "стандартни правила"],
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_rules_card_is_two_pages_in_its_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    output = tmp_path / f"rules-{language}.pdf"
+    status, out, err = run(["print-rules", "-o", str(output), "--lang", language], capsys)
+    assert status == 0, err
+    assert out == f"wrote {output} (2 pages)\n"
+    pages = pdf_text(output)
+    assert len(pages) == 2
+    text = "\n".join(pages).replace("\u200e", "")
+    for words in CARD_WORDS[language]:
+        assert words in text
+    # The true equations, each as the tiles show it, with its value.
+    assert "11×11=1001" in text and "100 OR 1=101" in text and "NOT 101=10" in text
+    assert embedded_fonts(output) == {"DejaVuSans-Bold", "DejaVuSans"}
+
+
+def test_hebrew_card_is_right_to_left_with_equations_left_to_right(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "rules-he.pdf"
+    assert run(["print-rules", "-o", str(output), "--lang", "he"], capsys)[0] == 0
+    text = "\n".join(pdf_text(output)).replace("\u200e", "")
+    # Letters in reading order, not reversed as drawn on the page.
+    assert "המשחק" in text and "המשחק"[::-1] not in text
+    # The worked example reads left to right (pypdf moves its opening bracket about, so the
+    # check starts after it).
+    assert "1×2+1+1+1+1+1+2)×2=18" in text
+    page = PdfReader(output).pages[0]
+    # The title, drawn first, is set against the right margin.
+    positions: list[float] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            positions.append(tm[4])
+
+    page.extract_text(visitor_text=visit)
+    assert positions[0] > float(page.mediabox.width) / 2
+
+
+def test_rules_card_follows_the_rules_in_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expert = tmp_path / "expert.pdf"
+    arguments = ["print-rules", "-o", str(expert), "--preset", "expert"]
+    assert run([*arguments, "--precedence", "left-to-right"], capsys)[0] == 0
+    text = "\n".join(pdf_text(expert))
+    assert "The rules of the game: house rules" in text  # expert with another precedence
+    assert "× 1 and ÷ 1, as in 1+1=10×1: not allowed" in text
+    assert "Left to right, like a pocket calculator" in text
+    assert "So 1+1×10=100 is true and 1+1×10=11 is not." in text
+    assert "1+1=10×1: value" not in text  # an identity move is no example under expert
+    xor = tmp_path / "xor.pdf"
+    assert run(["print-rules", "-o", str(xor), "--rule", "xor_tiles=3"], capsys)[0] == 0
+    text = "\n".join(pdf_text(xor))
+    assert "XOR" in text and "101 XOR 1=100" in text and "XOR tiles in the bag: 3" in text
+    assert "103 tiles." in text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--lang", "de"], "no rules card in the language 'de': choose one of en, fr, he, bg"),
+        (["--rule", "bingo_bonus=lots"], "bingo_bonus"),
+        (["-o", "rules.txt"], "name the output FILE.pdf"),
+    ],
+)
+def test_print_rules_bad_arguments_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    if "-o" not in arguments:
+        arguments = [*arguments, "-o", str(tmp_path / "rules.pdf")]
+    status, out, err = run(["print-rules", *arguments], capsys)
+    assert status == 2
+    assert out == ""
+    assert err.startswith("binscrabble: error: ") and message in err
+    assert not (tmp_path / "rules.pdf").exists()
+
+
+def test_print_rules_unknown_preset_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["print-rules", "-o", str(tmp_path / "rules.pdf"), "--preset", "easy"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'easy'" in capsys.readouterr().err
+
+
+def test_every_catalogue_has_the_same_entries() -> None:
+    def keys(table: dict[str, Any], prefix: str = "") -> set[str]:
+        found = set()
+        for key, value in table.items():
+            found.add(prefix + key)
+            if isinstance(value, dict):
+                found |= keys(value, f"{prefix}{key}.")
+            elif isinstance(value, list):
+                found.add(f"{prefix}{key}[{len(value)}]")
+        return found
+
+    english = keys(load_catalogue("en"))
+    for language in LANGUAGES:
+        catalogue = load_catalogue(language)
+        assert keys(catalogue) == english, language
+        assert catalogue["code"] == language
+        raw = (CATALOGUES / f"{language}.toml").read_text(encoding="utf-8")
+        assert tomllib.loads(raw) == catalogue
+        # Every text closes the equations it opens.
+        assert [text for text in texts(catalogue) if text.count("`") % 2] == []
+
+
+def texts(value: object) -> list[str]:
+    """Every string in a catalogue."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in texts(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in texts(item)]
+    return []
+
+
+def test_readable_shows_tiles_as_printed() -> None:
+    assert readable("100|1=101") == "100 OR 1=101"
+    assert readable("~101=10") == "NOT 101=10"
+    assert readable("1=~0") == "1=NOT 0"
+    assert readable("11x11=1001") == "11×11=1001"
+    assert readable("110/10=11") == "110÷10=11"
+    assert re.fullmatch(r"1−1=0", readable("1-1=0"))
