@@ -9,23 +9,21 @@ STAMP := $(VENV)/.installed
 # Debian packages the project uses beyond Python, each PACKAGE or PACKAGE:COMMAND (with a
 # command, the package counts as present when the command is on PATH; without, when dpkg
 # lists it). The C compiler is not one of them: without it the move generator runs from
-# its source (see `compiled`).
-DEBIAN_PACKAGES :=
+# its source (see `compiled`). libcairo2: CairoSVG draws the PNG pictures with it;
+# fonts-dejavu-core: the font every PDF embeds (both for the print extra, binscrabble.print).
+DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core
 
 .PHONY: play test test-pythons lint bench clean compiled deps dist
 
 deps:
 	@sh scripts/debian_packages.sh $(DEBIAN_PACKAGES)
 
-# The print extra's CairoSVG needs Debian's libcairo2, and the PDFs embed DejaVu Sans from
-# fonts-dejavu-core: installed with the environment when missing (as root, with apt-get).
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || sh scripts/debian_packages.sh python3-venv
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "$(PYTHON) cannot create a virtual environment: install Debian's python3-venv (as root), or run make with PYTHON= an interpreter that has venv and ensurepip"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,print]'
-	@dpkg -s libcairo2 fonts-dejavu-core >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || (apt-get update && apt-get install -y libcairo2 fonts-dejavu-core)
 	touch $(STAMP)
 
 # The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md, "The

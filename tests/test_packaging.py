@@ -114,6 +114,12 @@ def test_the_package_data_is_installed(installed: Installed) -> None:
     )
     assert "leaves.json" in data
     assert "opponent.json" in data
+    catalogues = installed.python_prints(
+        "from importlib import resources;"
+        " folder = resources.files('binscrabble.print') / 'catalogues';"
+        " print(sorted(path.name for path in folder.iterdir()))"
+    )
+    assert catalogues == "['bg.toml', 'en.toml', 'fr.toml', 'he.toml']"
     typed = installed.python_prints(
         "from importlib import resources;"
         " print((resources.files('binscrabble') / 'py.typed').is_file())"
