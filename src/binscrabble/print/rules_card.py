@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
@@ -158,8 +158,9 @@ class _Card:
 
     def _table_row(self, cells: Sequence[str], widths: Sequence[float], bold: bool) -> None:
         height = self.size * 0.55
-        order: Iterator[tuple[str, float]] = zip(cells, widths, strict=True)
-        pairs = list(order)[::-1] if self.rtl else list(order)
+        pairs = list(zip(cells, widths, strict=True))
+        if self.rtl:
+            pairs.reverse()
         for text, width in pairs:
             self.pdf.set_font(FAMILY, "B" if bold else "", self.size * 0.95)
             self.pdf.cell(width, height, self.text(text), border="B", align="C")
