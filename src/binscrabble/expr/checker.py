@@ -135,7 +135,13 @@ class Evaluator:
                     result = new_tuple(CheckResult, (text, left, None, None, None))
                     results[text] = result
                     return result
-            result = self.verdict(text, self.evaluate(text))
+            outcome = self.evaluate(text)
+            if type(outcome) is int:
+                result = new_tuple(CheckResult, (text, outcome, None, None, None))
+            else:
+                assert isinstance(outcome, tuple)
+                kind, position, message = located(outcome, None)
+                result = new_tuple(CheckResult, (text, None, message, kind, position))
         else:
             result = self.ungrammatical_codes_or_typed(text)
         if len(text) <= LONGEST_CACHED:
@@ -218,23 +224,7 @@ class Evaluator:
                 if result is None:
                     result = self.new_side(side)
                 found.append(result)
-        values = self._values_if_allowed(found)
-        if values is not None:
-            first = values[0]
-            for number, value in enumerate(values):
-                if value != first:
-                    return sides_differ(sides, values, number)
-            return first
-        # Something to explain (a fragment not allowed, a chain, a bad step): the full path.
-        # zip without strict= (equal lengths here): see identity_or_arithmetic.
-        full = [self._full_side(side, result) for side, result in zip(sides, found)]  # noqa: B905
-        failure = identity_or_arithmetic(sides, full, self.allowed, self.chains)
-        assert failure is not None, codes
-        return failure
-
-    def _values_if_allowed(self, found: list[CachedSide]) -> list[int] | None:
-        """The sides' values when none has anything to explain: each identity fragment
-        allowed, and no chain the rules forbid."""
+        # Sides whose identity fragments the rules allow carry their count: add them up.
         values: list[int] = []
         fragments = 0
         for result in found:
@@ -244,10 +234,20 @@ class Evaluator:
                 values.append(result[0])
                 fragments += result[1]
             else:
-                return None
-        if fragments > 1 and not self.chains:
-            return None
-        return values
+                break
+        else:
+            if fragments <= 1 or self.chains:
+                first = values[0]
+                for number, value in enumerate(values):
+                    if value != first:
+                        return sides_differ(sides, values, number)
+                return first
+        # Something to explain (a fragment not allowed, a chain, a bad step): the full path.
+        # zip without strict= (equal lengths here): see identity_or_arithmetic.
+        full = [self._full_side(side, result) for side, result in zip(sides, found)]  # noqa: B905
+        failure = identity_or_arithmetic(sides, full, self.allowed, self.chains)
+        assert failure is not None, codes
+        return failure
 
     def _full_side(self, side: str, cached: CachedSide) -> SideResult:
         if isinstance(cached, int):
@@ -263,24 +263,13 @@ class Evaluator:
         with or without identity fragments the rules allow); anything else goes through
         :func:`evaluate_side`, which works out the fragments and the failure in full.
         """
-        function = self._shape_function(side.replace("0", "").replace("1", ""))
-        stored: CachedSide | None = None if function is None else function(side)
-        if stored is None:
-            stored = self.side_in_full(side)
-        if len(self.sides) >= CACHE_LIMIT:
-            self.sides.clear()
-        self.sides[side] = stored
-        return stored
-
-    def _shape_function(self, shape: str) -> ShapeFunction | None:
-        """The evaluator for sides of `shape`, or None while the shape is new.
-
-        Ski rental, twice: a shape seen once is evaluated in full (building its program
-        costs two full evaluations); seen again, it gets a register program; seen
-        COMPILE_AFTER times, compiled straight-line code (dozens of programs' worth).
-        """
+        shape = side.replace("0", "").replace("1", "")
         function = self.shapes.get(shape)
         sightings = self.sightings.get(shape, 0) + 1
+        # Ski rental, twice: a shape seen once is evaluated in full (building its program
+        # costs two full evaluations); seen again, it gets a register program; seen
+        # COMPILE_AFTER times, compiled straight-line code (dozens of programs' worth).
+        # Written out here, not in a helper: this runs for every new side.
         if function is None:
             if sightings > 1:
                 if len(self.shapes) >= SHAPE_LIMIT:
@@ -299,7 +288,13 @@ class Evaluator:
                 function = self.shapes[shape] = compile_shape(
                     shape, self.precedence, self.negatives, self.allowed
                 )
-        return function
+        stored: CachedSide | None = None if function is None else function(side)
+        if stored is None:
+            stored = self.side_in_full(side)
+        if len(self.sides) >= CACHE_LIMIT:
+            self.sides.clear()
+        self.sides[side] = stored
+        return stored
 
     def side_in_full(self, side: str) -> CachedSide:
         """A side through :func:`evaluate_side`, kept short when it has nothing to explain."""
