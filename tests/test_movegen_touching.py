@@ -128,6 +128,7 @@ def test_restricted_equals_full_filtered() -> None:
 
 
 def test_restricted_with_limit_and_best_moves() -> None:
+    compared = with_plays = 0
     for index, (game, touching_sets) in enumerate(POSITIONS):
         board, rack, rules = game.board, game.rack(), game.rules
         full = list(generate_placements(board, rack, rules))
@@ -143,10 +144,15 @@ def test_restricted_with_limit_and_best_moves() -> None:
             limited = _key(generate_placements(board, rack, rules, limit=limit, touching=touching))
             allowed = {move.place: move.score for move in expected}
             assert all(allowed.get(place) == score for place, score in limited.items())
+            compared += 1
             if expected:
                 floor = expected[:limit][-1].score
                 needed = {move.place for move in expected if move.score >= floor}
                 assert needed <= limited.keys()
+                with_plays += 1
+    # Not vacuous: many restricted searches, many of them with plays to cut.
+    assert compared >= 400
+    assert with_plays >= compared // 4
 
 
 def test_parallel_numbers_lone_digit_beside_a_number() -> None:

@@ -269,6 +269,7 @@ def test_names_that_cannot_be_written() -> None:
 @pytest.fixture(scope="module")
 def short_record() -> str:
     game = random_game(31, 2, seeded_bag=False, max_turns=8)
+    assert len(game.history) >= 3
     assert all(not isinstance(turn.move, Pass) for turn in game.history[:3])
     return write_record(game)
 

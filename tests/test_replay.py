@@ -68,7 +68,10 @@ def test_replay_board_matches_the_game(
 ) -> None:
     _, out, _ = replay([str(record)], capsys)
     rows = [line for line in out.splitlines() if line[:2].strip().isdigit()][:15]
-    for sq, tile in finished_game.board:
+    assert len(rows) == 15
+    placed = list(finished_game.board)
+    assert placed  # the game left tiles on the board to compare
+    for sq, tile in placed:
         row, column = divmod(sq, 15)
         cell = rows[row][4 + column * 4 : 4 + column * 4 + 3]
         assert cell.strip().endswith(tile.symbol), square_name(sq)
