@@ -90,9 +90,9 @@ def library_rate(
     ``check_many()`` call for the corpus.
 
     This machine may be shared: CPU time is the figure that other processes disturb least.
-    Its speed also drifts with what the host does (a plain counting loop takes 120-220 ms
-    from one second to the next), so the best pass is the figure of the code, as ``timeit``
-    takes it, and the median shows the spread.
+    Its speed also drifts with what the host does (a plain counting loop's time can vary by
+    half from one second to the next), so the best pass is the figure of the code, as
+    ``timeit`` takes it, and the median shows the spread.
     """
     best_wall = best_cpu = float("inf")
     cpu_times: list[float] = []
@@ -151,9 +151,9 @@ def command_rate(texts: list[str], passes: int = 3) -> tuple[float, float]:
 def machine_speed(passes: int = 5) -> float:
     """CPU milliseconds of a fixed counting loop (3 million additions), best of `passes`.
 
-    The machine's own speed drifts (the same loop takes 120-220 ms from one minute to the
-    next): printed before and after the library figures, it tells a slow spell of the host
-    from a slow change of the code.
+    The machine's own speed drifts (on a shared machine the same loop's time can vary by
+    half from one minute to the next): printed before and after the library figures, it
+    tells a slow spell of the host from a slow change of the code.
     """
     best = float("inf")
     for _ in range(passes):
