@@ -269,3 +269,21 @@ def test_readable_shows_tiles_as_printed() -> None:
     assert readable("11x11=1001") == "11×11=1001"
     assert readable("110/10=11") == "110÷10=11"
     assert re.fullmatch(r"1−1=0", readable("1-1=0"))
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        (["print-set"], "out.pdf"),
+        (["print-set", "--tile-mm", "12"], "out.svg"),
+        (["print-rules", "--lang", "he"], "out.pdf"),
+    ],
+)
+def test_an_unwritable_output_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], name: str
+) -> None:
+    output = tmp_path / "no such folder" / name
+    status, out, err = run([*command, "-o", str(output)], capsys)
+    assert status == 2
+    assert out == ""
+    assert err == f"binscrabble: error: cannot write {output}: No such file or directory\n"

@@ -114,3 +114,17 @@ def test_an_unreadable_record_exits_2(tmp_path: Path, capsys: pytest.CaptureFixt
     assert status == 2
     assert "no such file" in err
     assert not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize("name", ["board.svg", "board.png", "game.gif"])
+def test_an_unwritable_output_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    output = tmp_path / "no such folder" / name
+    animate = ["--animate"] if name.endswith(".gif") else []
+    status, out, err = render(
+        [str(SAMPLE_RECORD), *animate, "-o", str(output), "--size", "64"], capsys
+    )
+    assert status == 2
+    assert out == ""
+    assert err == f"binscrabble: error: cannot write {output}: No such file or directory\n"

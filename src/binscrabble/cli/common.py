@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from binscrabble.rules import PRECEDENCES, PRESETS, Rules, RulesError, parse_assignment
@@ -81,6 +83,25 @@ def _file_problem(path: str, error: OSError, what: str) -> str:
     if isinstance(error, IsADirectoryError):
         return f"{path} is a folder, not {what}"
     return f"cannot read {path}: {error.strerror or error}"
+
+
+def write_output_or_exit(path: Path, make: Callable[[], bytes | str]) -> int | None:
+    """Write what ``make`` returns to ``path``; exit status 2 after printing why it could not
+    be made (a picture or printable's :class:`~binscrabble.print.PrintError`) or written."""
+    from binscrabble.print import PrintError
+
+    try:
+        content = make()
+    except PrintError as error:
+        return usage_error(str(error))
+    try:
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+    except OSError as error:
+        return usage_error(f"cannot write {path}: {error.strerror or error}")
+    return None
 
 
 def load_position_or_exit(path: str) -> Game | int:

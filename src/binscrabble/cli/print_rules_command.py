@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
+from binscrabble.cli.common import (
+    add_rules_options,
+    rules_or_exit,
+    usage_error,
+    write_output_or_exit,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,15 +43,10 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_or_exit(args)
     if isinstance(rules, int):
         return rules
-    from binscrabble.print import PrintExtraMissing
-    from binscrabble.print.fonts import FontMissing
-    from binscrabble.print.rules_card import RulesCardError, rules_card_pdf
+    from binscrabble.print.rules_card import rules_card_pdf
 
-    try:
-        output.write_bytes(rules_card_pdf(rules, args.lang))
-    except (RulesCardError, PrintExtraMissing, FontMissing) as error:
-        return usage_error(str(error))
-    except OSError as error:
-        return usage_error(f"cannot write {output}: {error.strerror or error}")
+    failed = write_output_or_exit(output, lambda: rules_card_pdf(rules, args.lang))
+    if failed is not None:
+        return failed
     print(f"wrote {output} (2 pages)")
     return 0

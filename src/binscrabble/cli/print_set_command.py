@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
+from binscrabble.cli.common import (
+    add_rules_options,
+    rules_or_exit,
+    usage_error,
+    write_output_or_exit,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,20 +44,24 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_or_exit(args)
     if isinstance(rules, int):
         return rules
-    from binscrabble.print import PrintExtraMissing
-    from binscrabble.print.fonts import FontMissing
-    from binscrabble.print.tiles import TileSetError, plan_tile_set, tile_set_pdf, tile_set_svg
+    from binscrabble.print.tiles import (
+        RACK_COUNT,
+        TileSetError,
+        plan_tile_set,
+        tile_set_pdf,
+        tile_set_svg,
+    )
 
     try:
         plan = plan_tile_set(rules, args.tile_mm, args.paper)
-        if suffix == ".svg":
-            output.write_text(tile_set_svg(plan), encoding="utf-8")
-            print(f"wrote {output} ({len(plan.codes)} tiles and 4 racks on one sheet)")
-            return 0
-        output.write_bytes(tile_set_pdf(plan))
-    except (TileSetError, PrintExtraMissing, FontMissing) as error:
+    except TileSetError as error:
         return usage_error(str(error))
-    except OSError as error:
-        return usage_error(f"cannot write {output}: {error.strerror or error}")
-    print(f"wrote {output} ({len(plan.codes)} tiles and 4 racks on {plan.pages} pages)")
+    is_svg = suffix == ".svg"
+    failed = write_output_or_exit(
+        output, lambda: tile_set_svg(plan) if is_svg else tile_set_pdf(plan)
+    )
+    if failed is not None:
+        return failed
+    where = "one sheet" if is_svg else f"{plan.pages} pages"
+    print(f"wrote {output} ({len(plan.codes)} tiles and {RACK_COUNT} racks on {where})")
     return 0

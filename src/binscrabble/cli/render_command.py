@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from binscrabble.cli.common import load_position_or_exit, load_record_or_exit, usage_error
+from binscrabble.cli.common import (
+    load_position_or_exit,
+    load_record_or_exit,
+    usage_error,
+    write_output_or_exit,
+)
 
 PICTURE_SUFFIXES = (".svg", ".png")
 ANIMATION_SUFFIXES = (".gif", ".webp")
@@ -70,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
     game = load_position_or_exit(args.file) if is_position else load_record_or_exit(args.file)
     if isinstance(game, int):
         return game
-    from binscrabble.print import PrintExtraMissing
     from binscrabble.svg import board, game_at_turn
 
     if args.turn is not None:
@@ -79,25 +83,28 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             return usage_error(f"--turn {args.turn}: {error}")
     output = Path(args.output)
-    try:
-        if args.animate:
-            from binscrabble.print.pictures import write_animation
+    suffix = output.suffix.lower()
+    if args.animate:
+        from binscrabble.print.pictures import animation
 
-            frames = write_animation(game, output, args.size)
-            print(f"wrote {output} ({frames} frames)")
-            return 0
+        failed = write_output_or_exit(output, lambda: animation(game, suffix, args.size))
+        detail = f" ({len(game.history) + 1} frames)"
+    else:
         picture = board(
             game, coordinates=not args.no_coordinates, size=args.size, scores=True, racks=args.racks
         )
-        if output.suffix.lower() == ".svg":
-            output.write_text(picture, encoding="utf-8")
-        else:
-            from binscrabble.print.pictures import svg_to_png
-
-            output.write_bytes(svg_to_png(picture, args.size))
-    except PrintExtraMissing as error:
-        return usage_error(str(error))
-    except OSError as error:
-        return usage_error(f"cannot write {output}: {error.strerror or error}")
-    print(f"wrote {output}")
+        failed = write_output_or_exit(output, lambda: _picture_file(picture, suffix, args.size))
+        detail = ""
+    if failed is not None:
+        return failed
+    print(f"wrote {output}{detail}")
     return 0
+
+
+def _picture_file(picture: str, suffix: str, width: int | None) -> bytes | str:
+    """The SVG text itself, or the PNG drawn from it."""
+    if suffix == ".svg":
+        return picture
+    from binscrabble.print.pictures import svg_to_png
+
+    return svg_to_png(picture, width)

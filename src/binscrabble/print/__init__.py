@@ -11,7 +11,11 @@
 from __future__ import annotations
 
 
-class PrintExtraMissing(ImportError):
+class PrintError(Exception):
+    """A picture or printable that cannot be made; the message says why and what to do."""
+
+
+class PrintExtraMissing(PrintError, ImportError):
     """A package of the ``print`` extra is not installed; the message says how to get it."""
 
 

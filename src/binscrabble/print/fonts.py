@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from binscrabble.print import PrintError
+
 if TYPE_CHECKING:
     from fpdf import FPDF
 
@@ -24,7 +26,7 @@ FAMILY: Final = "DejaVuSans"
 FILES: Final = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
 
 
-class FontMissing(FileNotFoundError):
+class FontMissing(PrintError, FileNotFoundError):
     """A DejaVu font file is not on this machine; the message names the package to install."""
 
 

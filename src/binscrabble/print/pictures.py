@@ -7,8 +7,6 @@ of a recorded game into an animation, one frame for the start and one for each t
 from __future__ import annotations
 
 import io
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from binscrabble.print import missing_extra
@@ -43,23 +41,23 @@ def animation_frames(game: Game, width: int | None = None) -> list[bytes]:
     ]
 
 
-def write_animation(game: Game, path: str | os.PathLike[str], width: int | None = None) -> int:
-    """Write the whole game as an animation (``.gif`` or ``.webp``); returns the frame count."""
+def animation(game: Game, suffix: str, width: int | None = None) -> bytes:
+    """The whole game as an animation file's bytes; ``suffix`` is ``.gif`` or ``.webp``."""
     try:
         from PIL import Image
     except ImportError as error:
         raise missing_extra("Pillow", "an animation") from error
-    suffix = Path(path).suffix.lower()
     if suffix not in ANIMATION_FORMATS:
-        raise ValueError(f"{path}: an animation is a .gif or a .webp file")
+        raise ValueError(f"an animation is a .gif or a .webp file, not {suffix}")
     frames = [Image.open(io.BytesIO(png)).convert("RGB") for png in animation_frames(game, width)]
     durations = [FRAME_MILLISECONDS] * (len(frames) - 1) + [LAST_FRAME_MILLISECONDS]
+    out = io.BytesIO()
     frames[0].save(
-        path,
+        out,
         format=ANIMATION_FORMATS[suffix],
         save_all=True,
         append_images=frames[1:],
         duration=durations,
         loop=0,
     )
-    return len(frames)
+    return out.getvalue()

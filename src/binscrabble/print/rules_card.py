@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from binscrabble.board import Board
 from binscrabble.expr import binary, bonus, equation_value_or_none
-from binscrabble.print import missing_extra
+from binscrabble.print import PrintError, missing_extra
 from binscrabble.print.fonts import FAMILY, add_fonts
 from binscrabble.rules import FACE_LABELS, PRESETS, RULE_NAMES, TILE_POINTS, Rules, tile_counts
 
@@ -55,7 +55,7 @@ _BACKTICKED: Final = re.compile(r"`([^`]*)`")
 _SYMBOLS: Final = {"x": "×", "/": "÷", "-": "−"}
 
 
-class RulesCardError(ValueError):
+class RulesCardError(PrintError, ValueError):
     """A rules card that cannot be made as asked (an unknown language)."""
 
 

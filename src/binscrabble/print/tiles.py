@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Final
 
-from binscrabble.print import missing_extra
+from binscrabble.print import PrintError, missing_extra
 from binscrabble.print.fonts import FAMILY, add_fonts
 from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS, Rules, tile_bag
 
@@ -46,7 +46,7 @@ LASER_GAP_MM: Final = 2.0
 POINTS_PER_MM: Final = 72 / 25.4
 
 
-class TileSetError(ValueError):
+class TileSetError(PrintError, ValueError):
     """A tile set that cannot be printed as asked; the message says what would fit."""
 
 
