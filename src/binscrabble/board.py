@@ -198,6 +198,98 @@ def _neighbours(sq: int) -> tuple[int, ...]:
 NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(_neighbours(sq) for sq in SQUARES)
 
 
+def line_bounds(sq: int, step: int) -> tuple[int, int]:
+    """The first and last square of the row (`step` 1) or column (`step` SIZE) through `sq`.
+
+    >>> [square_name(end) for end in line_bounds(parse_square("H8"), ACROSS)]
+    ['A8', 'O8']
+    >>> [square_name(end) for end in line_bounds(parse_square("H8"), DOWN)]
+    ['H1', 'H15']
+    """
+    if step == 1:
+        low = sq - sq % SIZE
+        return low, low + SIZE - 1
+    low = sq % SIZE
+    return low, low + SIZE * (SIZE - 1)
+
+
+def run_bounds(
+    cells: Sequence[Tile | None],
+    first: int,
+    last: int,
+    step: int,
+    pending: frozenset[int] = frozenset(),
+) -> tuple[int, int]:
+    """The first and last square of the run along `step` that holds `first` to `last`.
+
+    The line from `first` to `last` is stretched over the occupied squares beyond its ends,
+    and over the squares in `pending` (tiles about to be placed), so it answers "what run
+    would tiles here make?" as well as "what run is this tile in?".
+
+    >>> board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
+    >>> g8 = parse_square("G8")
+    >>> [square_name(end) for end in run_bounds(board.cells, g8, g8, ACROSS)]
+    ['D8', 'I8']
+    >>> j8 = parse_square("J8")
+    >>> [square_name(end) for end in run_bounds(board.cells, j8, j8, ACROSS, frozenset({j8 + 1}))]
+    ['D8', 'K8']
+    """
+    low, high = line_bounds(first, step)
+    while first > low and (cells[first - step] is not None or first - step in pending):
+        first -= step
+    while last < high and (cells[last + step] is not None or last + step in pending):
+        last += step
+    return first, last
+
+
+def has_neighbour(cells: Sequence[Tile | None], sq: int, step: int) -> bool:
+    """Whether a tile is next to `sq` along `step` (left or right for 1, above or below for
+    SIZE).
+
+    >>> board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
+    >>> has_neighbour(board.cells, parse_square("J8"), ACROSS)
+    True
+    >>> has_neighbour(board.cells, parse_square("J8"), DOWN)
+    False
+    """
+    low, high = line_bounds(sq, step)
+    return (sq > low and cells[sq - step] is not None) or (
+        sq < high and cells[sq + step] is not None
+    )
+
+
+def play_runs(
+    cells: Sequence[Tile | None], squares: Sequence[int], step: int
+) -> list[tuple[int, int, int, int]]:
+    """The runs of two or more squares a play makes, its tiles already on `cells`, as
+    ``(first square, last square, step, crossing)``: the main run along `step` first
+    (crossing -1), then the crossing run of each new tile that has one (crossing: that
+    tile's square). `squares` are the play's squares in order.
+
+    >>> board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
+    >>> runs = play_runs(board.cells, [parse_square("D8"), parse_square("I8")], ACROSS)
+    >>> [(square_name(first), square_name(last)) for first, last, _, _ in runs]
+    [('D8', 'I8')]
+    """
+    result: list[tuple[int, int, int, int]] = []
+    start, end = run_bounds(cells, squares[0], squares[0], step)
+    if end > start:
+        result.append((start, end, step, -1))
+    other = SIZE if step == 1 else 1
+    for sq in squares:
+        # Most tiles have nothing beside them across the play: look before walking.
+        if has_neighbour(cells, sq, other):
+            start, end = run_bounds(cells, sq, sq, other)
+            result.append((start, end, other, sq))
+    return result
+
+
+def single_tile_step(cells: Sequence[Tile | None], sq: int) -> int:
+    """The main direction of a one-tile play on `sq`: across (1) if it has a tile left or
+    right of it, else down (SIZE)."""
+    return 1 if has_neighbour(cells, sq, 1) else SIZE
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     """A tile on the board: its face, whether it is a blank, whether it is turned.
@@ -391,21 +483,8 @@ class Board:
         ``sq`` itself counts as occupied even when it is empty, so this also answers "what
         line would a tile here join?". The result has one square when nothing is beside it.
         """
-        cells = self.cells
-        if direction == ACROSS:
-            low = sq - sq % SIZE
-            high = low + SIZE - 1
-            step = 1
-        else:
-            low = sq % SIZE
-            high = low + SIZE * (SIZE - 1)
-            step = SIZE
-        start = sq
-        while start > low and cells[start - step] is not None:
-            start -= step
-        end = sq
-        while end < high and cells[end + step] is not None:
-            end += step
+        step = int(direction)
+        start, end = run_bounds(self.cells, sq, sq, step)
         return tuple(range(start, end + 1, step))
 
     def run_text(self, squares: Iterable[int]) -> str:

@@ -52,9 +52,12 @@ from binscrabble.board import (
     WORD_MULTIPLIERS,
     Board,
     Direction,
-    Tile,
     make_tile,
+    play_runs,
+    single_tile_step,
+    square_column,
     square_name,
+    square_row,
 )
 from binscrabble.expr import EquationError, bonus, equation_value, number_value
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile, move_notation
@@ -648,9 +651,9 @@ class Game:
             return problem
         first, last = squares[0], squares[-1]
         # Place keeps its tiles sorted by square, so the first and last bound the line.
-        if first // SIZE == last // SIZE:
+        if square_row(first) == square_row(last):
             step = 1
-        elif len({sq % SIZE for sq in squares}) == 1:
+        elif len({square_column(sq) for sq in squares}) == 1:
             step = SIZE
         else:
             return IllegalMoveError(
@@ -704,8 +707,8 @@ class Game:
         """With the new tiles on the board: does the play touch, and is every run valid?"""
         cells = self.board.cells
         if len(squares) == 1:
-            step = _single_step(cells, squares[0])
-        runs = _play_runs(cells, squares, step)
+            step = single_tile_step(cells, squares[0])
+        runs = play_runs(cells, squares, step)
         parallel = self.rules.parallel_numbers
         touching = self.board.tile_count == 0
         new_count = len(squares)
@@ -789,10 +792,10 @@ class Game:
         for tile in tiles:
             cells[tile.square] = make_tile(tile.face, tile.blank, tile.rotated)
         try:
-            step = _single_step(cells, squares[0]) if len(squares) == 1 else _line_step(squares)
+            step = single_tile_step(cells, squares[0]) if len(squares) == 1 else _line_step(squares)
             parallel = self.rules.parallel_numbers
             runs = []
-            for start, end, run_step, crossing in _play_runs(cells, squares, step):
+            for start, end, run_step, crossing in play_runs(cells, squares, step):
                 main = crossing < 0
                 run = range(start, end + 1, run_step)
                 text = "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
@@ -842,9 +845,9 @@ class Game:
         rules = self.rules
         parallel = rules.parallel_numbers
         single = len(squares) == 1
-        step = _single_step(cells, squares[0]) if single else _line_step(squares)
+        step = single_tile_step(cells, squares[0]) if single else _line_step(squares)
         total = 0
-        for start, end, run_step, crossing in _play_runs(cells, squares, step):
+        for start, end, run_step, crossing in play_runs(cells, squares, step):
             text = "".join([cells[sq].text for sq in range(start, end + 1, run_step)])  # type: ignore[union-attr]
             if parallel and (crossing >= 0 or single) and not text.strip("01"):
                 continue
@@ -1189,7 +1192,7 @@ def _squares_text(squares: Sequence[int]) -> str:
     if len(squares) == 1:
         return square_name(squares[0])
     step = squares[1] - squares[0]
-    in_one_row = squares[0] // SIZE == squares[-1] // SIZE
+    in_one_row = square_row(squares[0]) == square_row(squares[-1])
     if (step == SIZE or (step == 1 and in_one_row)) and all(
         later - earlier == step for earlier, later in pairwise(squares)
     ):
@@ -1204,65 +1207,3 @@ def _run_name(run: range) -> str:
 def _line_step(squares: Sequence[int]) -> int:
     """The step of the line of a play of several tiles in one line, sorted by square."""
     return 1 if squares[1] - squares[0] < SIZE else SIZE
-
-
-def _single_step(cells: list[Tile | None], sq: int) -> int:
-    """The main direction of a one-tile play: across if it has a neighbour left or right."""
-    column = sq % SIZE
-    if (column > 0 and cells[sq - 1] is not None) or (
-        column < SIZE - 1 and cells[sq + 1] is not None
-    ):
-        return 1
-    return SIZE
-
-
-def _line(cells: list[Tile | None], sq: int, step: int) -> tuple[int, int]:
-    """First and last square of the occupied line through ``sq`` (itself occupied).
-
-    Board.run without building a tuple: legality and scoring call this on every check.
-    """
-    if step == 1:
-        low = sq - sq % SIZE
-        high = low + SIZE - 1
-    else:
-        low = sq % SIZE
-        high = low + SIZE * (SIZE - 1)
-    start = sq
-    while start > low and cells[start - step] is not None:
-        start -= step
-    end = sq
-    while end < high and cells[end + step] is not None:
-        end += step
-    return start, end
-
-
-_LAST_ROW_START: Final = SQUARE_COUNT - SIZE
-
-
-def _play_runs(
-    cells: list[Tile | None], squares: Sequence[int], step: int
-) -> list[tuple[int, int, int, int]]:
-    """The runs of 2+ squares a play makes, its tiles already on the board, as
-    ``(first square, last square, step, crossing)``: the main run along ``step`` first
-    (crossing -1), then one cross run per new tile that has one (crossing: that tile)."""
-    result: list[tuple[int, int, int, int]] = []
-    start, end = _line(cells, squares[0], step)
-    if end > start:
-        result.append((start, end, step, -1))
-    if step == 1:
-        for sq in squares:
-            # Most tiles have nothing above or below: look before walking.
-            if (sq >= SIZE and cells[sq - SIZE] is not None) or (
-                sq < _LAST_ROW_START and cells[sq + SIZE] is not None
-            ):
-                start, end = _line(cells, sq, SIZE)
-                result.append((start, end, SIZE, sq))
-    else:
-        for sq in squares:
-            column = sq % SIZE
-            if (column > 0 and cells[sq - 1] is not None) or (
-                column < SIZE - 1 and cells[sq + 1] is not None
-            ):
-                start, end = _line(cells, sq, 1)
-                result.append((start, end, 1, sq))
-    return result

@@ -34,11 +34,15 @@ from binscrabble.board import (
     COLUMN_NAMES,
     DOWN,
     SIZE,
-    SQUARE_COUNT,
     Board,
     Direction,
-    make_tile,
+    has_neighbour,
+    line_bounds,
+    run_bounds,
+    square,
+    square_column,
     square_name,
+    square_row,
 )
 from binscrabble.rules import BLANK, EQUALS, FACES, SYMBOL_ALIASES, WORD_ALIASES
 
@@ -47,8 +51,6 @@ CODE_ORDER: Final = "".join(FACES) + BLANK
 _CODE_RANK: Final = {code: rank for rank, code in enumerate(CODE_ORDER)}
 #: The notation symbol of a rotated ``=`` (it reads as ``11`` on the board).
 ROTATED_SYMBOL: Final = "#"
-# Any tile will do: it only marks squares as occupied while a run is walked.
-_PLACEHOLDER: Final = make_tile("0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +316,7 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
             f"coordinate {match.group(0)!r}: row {row_text} is off the board (rows are 1 to 15)",
             0,
         )
-    return (row - 1) * SIZE + column, direction, match.end()
+    return square(column, row - 1), direction, match.end()
 
 
 def parse_move(text: str, board: Board) -> Move:
@@ -368,12 +370,7 @@ def _parse_place(text: str, lead: int, board: Board) -> Place:
     current = sq
     for number, symbol in enumerate(symbols):
         if number:
-            at_edge = (
-                current % SIZE == SIZE - 1
-                if direction == ACROSS
-                else current + step >= SQUARE_COUNT
-            )
-            if at_edge:
+            if current == line_bounds(current, step)[1]:
                 raise NotationError(
                     "off_board",
                     f"the play runs off the board after {square_name(current)} "
@@ -427,21 +424,13 @@ def play_direction(place: Place, board: Board) -> Direction:
     if not squares:
         raise ValueError("a play with no tiles has no direction")
     if len(squares) > 1:
-        if all(sq // SIZE == squares[0] // SIZE for sq in squares):
+        if all(square_row(sq) == square_row(squares[0]) for sq in squares):
             return ACROSS
-        if all(sq % SIZE == squares[0] % SIZE for sq in squares):
+        if all(square_column(sq) == square_column(squares[0]) for sq in squares):
             return DOWN
         raise ValueError("the tiles of the play are not in one row or column")
     sq = squares[0]
-    cells = board.cells
-    column = sq % SIZE
-    if (column > 0 and cells[sq - 1] is not None) or (
-        column < SIZE - 1 and cells[sq + 1] is not None
-    ):
-        return ACROSS
-    if (sq >= SIZE and cells[sq - SIZE] is not None) or (
-        sq + SIZE < SQUARE_COUNT and cells[sq + SIZE] is not None
-    ):
+    if not has_neighbour(board.cells, sq, ACROSS) and has_neighbour(board.cells, sq, DOWN):
         return DOWN
     return ACROSS
 
@@ -462,11 +451,9 @@ def move_notation(move: Move, board: Board) -> str:
         if cells[sq] is not None:
             raise ValueError(f"{square_name(sq)} already holds a tile")
     first, last = move.tiles[0].square, move.tiles[-1].square
-    # Borrow the board's run walk: the new tiles fill the gaps between first and last.
-    staged = board.copy()
-    for sq in new:
-        staged.cells[sq] = _PLACEHOLDER
-    squares = staged.run(first, direction)
+    step = int(direction)
+    start, end = run_bounds(cells, first, first, step, frozenset(new))
+    squares = range(start, end + 1, step)
     if last not in squares:
         raise ValueError("the tiles of the play leave a gap: they are not one unbroken line")
     parts: list[str] = []
@@ -490,7 +477,7 @@ def move_notation(move: Move, board: Board) -> str:
     if open_group:
         parts.append(")")
     start = squares[0]
-    row, column = divmod(start, SIZE)
+    row, column = square_row(start), square_column(start)
     coordinate = (
         f"{row + 1}{COLUMN_NAMES[column]}"
         if direction == ACROSS
