@@ -17,6 +17,7 @@ import time
 from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import EquityPlayer, GreedyPlayer
 from binscrabble.engine.selfplay import play_game
+from binscrabble.engine.rollout import Plies
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
 
@@ -75,9 +76,10 @@ def equity_positions(seed: int) -> list[Game]:
     return positions
 
 
-def rollouts_per_decision(budget: float = 0.5, plies: int = 1) -> None:
+def rollouts_per_decision(budget: float = 0.5, plies: Plies = 2) -> None:
     """Iterations and rollouts of a simulation of the 6 best candidates (as `max` and
-    `simulation`) with `budget` seconds a move, on the positions of equity games."""
+    `simulation`) with `budget` seconds a move and `plies` plies, on the positions of equity
+    games."""
     print(f"rollouts per decision, 6 candidates, {plies} ply, {budget:g} s (CPU budget)")
     phases: dict[str, list[tuple[int, int, int]]] = {}
     for seed in ROLLOUT_GAMES:

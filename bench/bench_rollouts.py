@@ -34,15 +34,15 @@ from typing import NamedTuple
 from binscrabble.board import Board
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import EquityPlayer, ranked_candidates
-from binscrabble.engine.simulation import (
+from binscrabble.engine.rollout import (
     REPLY_WIDTH,
     SHARED_WIDTH,
     DealReplies,
     blanks_to_the_bag,
-    candidate_placements,
     imagined_game,
     rollout_reply,
 )
+from binscrabble.engine.simulation import candidate_placements
 from binscrabble.game import Game
 from binscrabble.move import Place
 from binscrabble.movegen import best_placements

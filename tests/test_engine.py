@@ -9,6 +9,7 @@ import pytest
 from script_modules import load_script
 
 from binscrabble.board import Board
+from binscrabble.engine.endgame import endgame_value, solve_endgame
 from binscrabble.engine.leaves import BLANK_FACES, LeaveTable, LeaveTableError, leave_features
 from binscrabble.engine.levels import (
     LEVELS,
@@ -28,18 +29,14 @@ from binscrabble.engine.players import (
     leave_after,
     ranked_candidates,
 )
+from binscrabble.engine.rollout import REPLY_WIDTH, imagined_game, rollout_reply
 from binscrabble.engine.simulation import (
     EQUITY_GAP,
     PRIOR_ITERATIONS,
-    REPLY_WIDTH,
     CandidateStatistics,
+    IterationCosts,
     SimulationPlayer,
-    _Costs,
-    _settle,
-    endgame_value,
-    imagined_game,
-    rollout_reply,
-    solve_endgame,
+    settle,
 )
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
@@ -77,7 +74,7 @@ def fast_players(seed: int = 0) -> list[Player]:
         RandomPlayer(seed=seed),
         GreedyPlayer(),
         EquityPlayer(),
-        SamplingPlayer(seen=1 / 3, max_tiles=4, pick="lower-half", seed=seed),
+        SamplingPlayer(seen=1 / 3, max_tiles=4, seed=seed),
         SamplingPlayer(seen=0.5, seed=seed),
         SimulationPlayer(budget=0.0, candidates=3, max_iterations=2, seed=seed),
         player_from_name("beginner", seed=seed),
@@ -129,13 +126,13 @@ def test_seeded_players_repeat_their_choices() -> None:
 
 def test_sampling_players_see_only_short_plays_when_asked() -> None:
     game = Game(("A", "B"), seed=11)
-    for pick in ("best", "any", "lower-half"):
-        player = SamplingPlayer(seen=1.0, max_tiles=4, pick=pick, seed=1)
-        for _ in range(3):
-            move = player.choose(game)
-            assert isinstance(move, Place) and len(move.tiles) <= 4
-    with pytest.raises(ValueError, match="pick"):
-        SamplingPlayer(seen=0.5, pick="worst")
+    player = SamplingPlayer(seen=1.0, max_tiles=4, seed=1)
+    best = max(generated.score for generated in generate_moves(game) if len(generated.squares) <= 4)
+    for _ in range(3):
+        move = player.choose(game)
+        assert isinstance(move, Place) and len(move.tiles) <= 4
+        # Seeing every short play, it takes the best-scoring one.
+        assert game.score(move) == best
     with pytest.raises(ValueError, match="seen"):
         SamplingPlayer(seen=0.0)
 
@@ -218,7 +215,7 @@ def test_simulated_means_lean_towards_equity_while_iterations_are_few() -> None:
     statistics = [CandidateStatistics(candidate) for candidate in candidates]
     statistics[0].add(candidates[0].equity - 30.0)
     statistics[1].add(candidates[1].equity - 10.0)
-    _settle(statistics, iterations=1)
+    settle(statistics, iterations=1)
     # The mean change is -20: the prior of each is its equity - 20.
     first = ((candidates[0].equity - 30.0) + PRIOR_ITERATIONS * (candidates[0].equity - 20.0)) / (
         1 + PRIOR_ITERATIONS
@@ -248,11 +245,11 @@ def test_candidates_left_unsimulated_get_the_mean_change_of_the_others() -> None
     statistics = [CandidateStatistics(candidate) for candidate in candidates]
     statistics[0].add(candidates[0].equity - 12.0)
     statistics[1].add(candidates[1].equity - 8.0)
-    _settle(statistics, iterations=0)
+    settle(statistics, iterations=0)
     assert statistics[2].mean == pytest.approx(candidates[2].equity - 10.0)
     # With complete iterations, the values of an unfinished one are dropped instead.
     statistics[0].add(1.0)
-    _settle(statistics, iterations=1)
+    settle(statistics, iterations=1)
     assert statistics[0].count == 1
 
 
@@ -530,10 +527,10 @@ def test_equity_keeps_the_blank_in_the_benchmark_opening() -> None:
 def test_short_endgames_are_solved_exactly() -> None:
     # Going out at once with 1=1 beats anything slower: the opponent holds only `0`.
     game = Game.from_setup(Rules(), Board(), ["1=1", "0"], bag=[])
-    player = SimulationPlayer(budget=5.0, seed=1)
+    player = SimulationPlayer(seed=1, endgame_positions=1_000)
     move = player.choose(game)
     assert player.last_report.exact
-    solved = solve_endgame(game.copy(), deadline=float("inf"))
+    solved = solve_endgame(game.copy())
     assert solved is not None and solved[0] == move
     game.push(move)
     assert game.is_over() and solved[1] == game.scores[0] - game.scores[1]
@@ -612,6 +609,11 @@ def test_ranked_candidates_read_best_first_match_the_sorted_ranking() -> None:
     assert ranked_candidates(game, table, limit=5) == sorted_all
 
 
+#: A rollout costs 0.05 s with its own generation, a deal's shared generation as much, a
+#: rollout from it half that.
+COSTS = IterationCosts(full=0.05, shared=0.05, near=0.025)
+
+
 def test_narrowing_keeps_the_best_candidates_when_time_is_short() -> None:
     player = SimulationPlayer(budget=1.0, seed=1)
     statistics = [
@@ -619,11 +621,15 @@ def test_narrowing_keeps_the_best_candidates_when_time_is_short() -> None:
         for equity, value in ((30.0, 0.0), (29.0, 20.0), (28.0, 5.0), (10.0, 40.0))
     ]
     # Time for 2 iterations of 3 rollouts: not 4 iterations of all 4 candidates.
-    player._narrow(statistics, 1, remaining=0.3, costs=_Costs(full=0.05, shared=0.05, near=0.025))
+    player._narrow(
+        statistics, 1, remaining=0.3, costs=IterationCosts(full=0.05, shared=0.05, near=0.025)
+    )
     assert [entry.active for entry in statistics] == [True, True, False, False]
     # With time to spare, nobody is dropped.
     fresh = [CandidateStatistics(entry.candidate, entry.values[:]) for entry in statistics]
-    player._narrow(fresh, 1, remaining=100.0, costs=_Costs(full=0.05, shared=0.05, near=0.025))
+    player._narrow(
+        fresh, 1, remaining=100.0, costs=IterationCosts(full=0.05, shared=0.05, near=0.025)
+    )
     assert all(entry.active for entry in fresh)
 
 
@@ -633,5 +639,7 @@ def test_narrowing_before_any_rollout_keeps_the_equity_order() -> None:
         CandidateStatistics(Candidate(Pass(), 0, "", equity)) for equity in (30.0, 29.0, 28.0)
     ]
     # 0.4 s at 0.05 s a rollout buys 8 rollouts: 4 iterations of the 2 best.
-    player._narrow(statistics, 0, remaining=0.4, costs=_Costs(full=0.05, shared=0.05, near=0.025))
+    player._narrow(
+        statistics, 0, remaining=0.4, costs=IterationCosts(full=0.05, shared=0.05, near=0.025)
+    )
     assert [entry.active for entry in statistics] == [True, True, False]

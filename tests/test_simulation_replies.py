@@ -6,24 +6,25 @@ import functools
 import random
 
 import pytest
-from pinned_tables import ROUND_TWO as TABLE  # a new shipped table does not move these tests
 
 from binscrabble.board import Board, parse_square
+from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import Candidate, EquityPlayer, GreedyPlayer, ranked_candidates
-from binscrabble.engine.simulation import (
+from binscrabble.engine.rollout import (
     REPLY_WIDTH,
     DealReplies,
-    SimulationPlayer,
     blanks_to_the_bag,
-    candidate_placements,
     imagined_game,
     rollout_reply,
 )
+from binscrabble.engine.simulation import SimulationPlayer, candidate_placements
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
 from binscrabble.movegen import best_moves, generate_placements, sort_key
 from binscrabble.rules import Rules
+
+TABLE = LeaveTable.default()
 
 
 def deals(game: Game, rng: random.Random, count: int) -> list[Game]:
@@ -254,8 +255,6 @@ def test_the_simulation_strategy_looks_two_plies_ahead() -> None:
     assert isinstance(simulation, SimulationPlayer) and simulation.plies == 2
     assert isinstance(maximum, SimulationPlayer) and maximum.plies == 2
     game = game_positions(12, every=5)[2]
-    player = SimulationPlayer(
-        table=TABLE, budget=60.0, candidates=3, plies=2, max_iterations=2, seed=1
-    )
+    player = SimulationPlayer(table=TABLE, budget=60.0, candidates=3, max_iterations=2, seed=1)
     assert game.is_legal(player.choose(game))
     assert player.last_report.iterations == 2

@@ -6,7 +6,7 @@ terminal game writes opponents) and, for the players that think, followed by ``@
 their time per move: ``simulation@0.5``.
 
 The levels, weakest first, each shown by self-play to beat the one below it (docs/engine.md,
-Strength; max's edge over hard is small: 54.5% of 2,800 games):
+Strength):
 
 - ``beginner`` sees only plays of at most 5 tiles, and only 40% of those, and takes the
   best-scoring one it sees;
@@ -16,11 +16,9 @@ Strength; max's edge over hard is small: 54.5% of 2,800 games):
 - ``max`` simulates (up to) the 6 best equity moves two plies ahead (the opponent's reply and
   its own answer, which may be an exchange) for the chance of winning, for about 0.5 s per
   move (with 1 to 9 tiles in the bag it plays each look-ahead on to the end of the game):
-  the ``simulation`` strategy with the budget at which self-play measured it.
+  ``SimulationPlayer()`` as it comes.
 
-The ``simulation`` strategy is the same player with 1.5 s per move by default. The one-ply
-simulation for points (``SimulationPlayer(plies=1)``, ``max`` in the eighth session) was
-not shown to beat ``hard`` (52.9% of 800 games).
+The ``simulation`` strategy is the same player with 1.5 s per move by default.
 
 >>> player_from_name("greedy").name
 'greedy'
@@ -48,7 +46,7 @@ from binscrabble.engine.players import (
     RandomPlayer,
     SamplingPlayer,
 )
-from binscrabble.engine.simulation import SimulationPlayer
+from binscrabble.engine.simulation import DEFAULT_BUDGET, SimulationPlayer
 
 #: The levels, weakest first, with a one-line description for menus and help.
 LEVELS: Final[Mapping[str, str]] = {
@@ -72,10 +70,9 @@ STRATEGIES: Final[Mapping[str, str]] = {
 THINKING: Final = frozenset({"simulation", "max"})
 #: The time per move of ``max`` when its name gives none, in seconds: the budget at which
 #: self-play showed it beats ``hard``.
-MAX_LEVEL_BUDGET: Final = 0.5
-#: With at most this many tiles in the bag (and at least one) the two-ply simulation's
-#: rollouts play to the end of the game (``SimulationPlayer(late_bag=...)``).
-LATE_BAG: Final = 9
+MAX_LEVEL_BUDGET: Final = DEFAULT_BUDGET
+#: The time per move of the ``simulation`` strategy when its name gives none, in seconds.
+SIMULATION_BUDGET: Final = 1.5
 #: The longest time per move a name may ask for, in seconds.
 MAX_BUDGET: Final = 600.0
 
@@ -125,45 +122,10 @@ def player_from_name(text: str, seed: int | None = None, table: LeaveTable | Non
     if name in ("equity", "hard"):
         return EquityPlayer(table=table, name=name)
     if name == "beginner":
-        return SamplingPlayer(seen=0.4, max_tiles=5, pick="best", seed=seed, name=name)
+        return SamplingPlayer(seen=0.4, max_tiles=5, seed=seed, name=name)
     if name == "easy":
-        return SamplingPlayer(seen=0.5, max_tiles=7, pick="best", seed=seed, name=name)
+        return SamplingPlayer(seen=0.5, max_tiles=7, seed=seed, name=name)
     if name == "medium":
-        return SamplingPlayer(seen=0.5, pick="best", seed=seed, name=name)
-    if name == "simulation":
-        return _two_plies_for_the_win(seconds or 1.5, 6, table, seed, name)
-    # max: the two-ply simulation for the win at the budget self-play measured it at:
-    # against equity (hard) it scored 54.7% of 1,600 games with our answer's exchanges (the
-    # eleventh and twelfth sessions, Wilson 52.2-57.1%), 54.2% of 1,000 without them
-    # (51.2-57.3%) and 53.4% of 400 without them on the eleventh session's host; with
-    # late_bag (the seventeenth session) 54.3% of 800, 54.5% of the 2,800 pooled. See
-    # docs/engine.md, Strength.
-    return _two_plies_for_the_win(seconds or MAX_LEVEL_BUDGET, 6, table, seed, name)
-
-
-def _two_plies_for_the_win(
-    budget: float, candidates: int, table: LeaveTable | None, seed: int | None, name: str
-) -> SimulationPlayer:
-    """The two-ply simulation of the `simulation` strategy: the opponent's reply
-    and our answer, and the chance of winning after them rather than the mean spread, since
-    games are won, not points.
-
-    The opponent's reply in a rollout is a placement or a pass (``rollout_exchanges`` off:
-    with exchanges in the replies as well, 400 games against equity gave 50.8% against
-    50.7% and 53.4% without them); our answer, counted for its equity and not played, may
-    also be the best exchange (``answer_exchanges``, from the eleventh session: 54.7% of
-    1,600 games against equity; docs/engine.md, Strength). With 1 to LATE_BAG tiles in the
-    bag the rollouts play on to the end of the game (``late_bag``, from the seventeenth
-    session), so the last decisions before the endgame are judged by whole games: +0.76
-    points of final spread a decision, measured offline on 189 such decisions."""
-    return SimulationPlayer(
-        budget=budget,
-        candidates=candidates,
-        plies=2,
-        table=table,
-        seed=seed,
-        name=name,
-        objective="win",
-        answer_exchanges=True,
-        late_bag=LATE_BAG,
-    )
+        return SamplingPlayer(seen=0.5, seed=seed, name=name)
+    default = SIMULATION_BUDGET if name == "simulation" else MAX_LEVEL_BUDGET
+    return SimulationPlayer(budget=seconds or default, table=table, seed=seed, name=name)

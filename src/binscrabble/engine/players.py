@@ -7,7 +7,7 @@ Every player looks at the game from the seat to move and returns a legal move fo
 - :class:`EquityPlayer` maximises *equity*, the score plus the value of the tiles kept
   (:mod:`binscrabble.engine.leaves`), and exchanges when that is worth more;
 - :class:`SamplingPlayer` plays like a person who does not see every move: it looks at a
-  random part of the placements (optionally only the short ones) and picks among them;
+  random part of the placements (optionally only the short ones) and takes the best of them;
 - :class:`~binscrabble.engine.simulation.SimulationPlayer` looks ahead by sampling.
 
 When no placement is legal, every player exchanges its whole rack if the bag allows it, and
@@ -337,28 +337,22 @@ class SamplingPlayer:
     """A player who misses moves, as people do: a weaker level by design.
 
     It sees each placement with probability `seen` (and only placements of at most
-    `max_tiles` tiles, when set). Among what it sees it takes the best score when `pick` is
-    ``"best"``, any one at random when ``"any"``, or a random one from the lower-scoring half
-    when ``"lower-half"``. If it
-    sees nothing while there are placements, it finds one of them at random.
+    `max_tiles` tiles, when set) and takes the best score among what it sees. If it sees
+    nothing while there are placements, it finds one of them at random.
     """
 
     def __init__(
         self,
         seen: float,
         max_tiles: int | None = None,
-        pick: str = "best",
         seed: int | None = None,
         name: str = "sampling",
     ) -> None:
         if not 0 < seen <= 1:
             raise ValueError(f"seen must be a fraction in (0, 1], not {seen}")
-        if pick not in ("best", "any", "lower-half"):
-            raise ValueError(f"pick must be 'best', 'any' or 'lower-half', not {pick!r}")
         self.name = name
         self.seen = seen
         self.max_tiles = max_tiles
-        self.pick = pick
         self.random = random.Random(seed)
 
     def choose(self, game: Game, budget: float | None = None) -> Move:
@@ -374,8 +368,4 @@ class SamplingPlayer:
         ]
         if not visible:
             return self.random.choice(moves).place
-        if self.pick == "best":
-            return visible[0].place
-        if self.pick == "any":
-            return self.random.choice(visible).place
-        return self.random.choice(visible[len(visible) // 2 :]).place
+        return visible[0].place

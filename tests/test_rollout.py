@@ -1,5 +1,5 @@
-"""Exchanges in the rollouts (rollout_exchanges, best_exchange): the opponent's reply and our
-two-ply answer may be exchanges, as the equity player's moves may."""
+"""Rollouts (binscrabble.engine.rollout): the value of a candidate played out in one deal,
+worked out move by move, and our last move's exchanges."""
 
 from __future__ import annotations
 
@@ -17,15 +17,17 @@ from binscrabble.engine.players import (
     distinct_subsets,
     ranked_candidates,
 )
-from binscrabble.engine.simulation import (
-    SimulationPlayer,
-    _spread,
+from binscrabble.engine.rollout import (
+    Plies,
     answer_with_blanks_as_ones,
     best_exchange,
     blanks_to_the_bag,
     imagined_game,
     rollout_reply,
+    rollout_value,
 )
+from binscrabble.engine.simulation import SimulationPlayer
+from binscrabble.engine.winchance import WinChance, score_lead
 from binscrabble.game import Game
 from binscrabble.move import Exchange
 from binscrabble.rules import BLANK, Rules
@@ -58,14 +60,12 @@ def test_no_exchange_with_a_short_bag() -> None:
     assert exchange is not None and exchange.leave == "1"
 
 
-def expected_rollout(
-    world: Game, seat: int, candidate: Candidate, *, in_reply: bool = True
-) -> tuple[float, int]:
-    """The two-ply rollout value with exchanges, computed step by step; and how many of its
-    two moves were exchanges that beat the placements. Without `in_reply`, only our answer
-    may be an exchange (``answer_exchanges``)."""
+def stepwise(world: Game, seat: int, candidate: Candidate, plies: Plies) -> tuple[float, int]:
+    """The rollout's value worked out move by move: our points minus the opponent's, plus
+    the leave of each side's last move (the final spread's change when the game ends); and
+    how many of our answers were exchanges that beat the placements."""
     exchanges = 0
-    before = world.scores[:]
+    start = score_lead(world.scores, seat)
     pushed = 0
     try:
         world.push(candidate.move, checked=False)
@@ -73,13 +73,10 @@ def expected_rollout(
         value = candidate.equity
         if not world.is_over():
             reply = rollout_reply(world, TABLE)
-            exchange = best_exchange(world, TABLE) if in_reply else None
-            if exchange is not None and candidate_order(exchange) < candidate_order(reply):
-                reply, exchanges = exchange, exchanges + 1
             world.push(reply.move, checked=False)
             pushed += 1
             value -= reply.equity
-            if not world.is_over():
+            if plies == 2 and not world.is_over():
                 blank = BLANK in world.rack()
                 if blank:
                     answer = answer_with_blanks_as_ones(world, TABLE)
@@ -93,56 +90,43 @@ def expected_rollout(
                     world.push(answer.move, checked=False)
                     pushed += 1
         if world.is_over():
-            return float(_spread(world.scores, seat) - _spread(before, seat)), exchanges
+            return float(score_lead(world.scores, seat) - start), exchanges
         return value, exchanges
     finally:
         for _ in range(pushed):
             world.pop()
 
 
-@pytest.mark.parametrize("seed", [11, 12])
-def test_rollouts_let_exchanges_compete(seed: int) -> None:
-    game = greedy_midgame(seed)
-    seat = game.to_move
-    candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
-    with_exchanges = SimulationPlayer(plies=2, rollout_exchanges=True)
-    without = SimulationPlayer(plies=2)
-    # answer_exchanges: our answer may be an exchange, the opponent's reply may not.
-    answering = SimulationPlayer(plies=2, answer_exchanges=True)
-    assert answering.answer_exchanges and not answering.rollout_exchanges
-    assert with_exchanges.answer_exchanges
-    unseen = list(game.unseen(seat))
-    dealt = len(game.racks[1 - seat])
-    rng = random.Random(seed)
+@pytest.mark.parametrize("plies", [1, 2])
+def test_rollouts_count_every_move_and_the_last_leaves(plies: Plies) -> None:
     exchanges = 0
-    for _ in range(6):
-        rng.shuffle(unseen)
-        world = imagined_game(game, seat, blanks_to_the_bag(unseen, dealt), seed=3)
-        snapshot = (world.board.cells[:], [rack for rack in world.racks], world.bag_size)
-        for candidate in candidates:
-            expected, used = expected_rollout(world, seat, candidate)
-            value, _ = with_exchanges._rollout(world, seat, candidate)
-            assert value == pytest.approx(expected)
-            answered, _ = answering._rollout(world, seat, candidate)
-            alone, _ = expected_rollout(world, seat, candidate, in_reply=False)
-            assert answered == pytest.approx(alone)
-            plain, _ = without._rollout(world, seat, candidate)
-            if used:
-                exchanges += 1
-                # An exchange is only taken when it is worth more to its side.
-                assert value != plain
-            else:
-                assert value == plain
-            # The rollout takes every move back.
-            assert (world.board.cells[:], list(world.racks), world.bag_size) == snapshot
-    # The positions were chosen so that some deal leaves a side a rack worth exchanging.
-    assert exchanges > 0
+    for seed in (11, 12):
+        game = greedy_midgame(seed)
+        seat = game.to_move
+        candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
+        unseen = list(game.unseen(seat))
+        dealt = len(game.racks[1 - seat])
+        rng = random.Random(seed)
+        for _ in range(6):
+            rng.shuffle(unseen)
+            world = imagined_game(game, seat, blanks_to_the_bag(unseen, dealt), seed=3)
+            snapshot = (world.board.cells[:], list(world.racks), world.bag_size, world.scores[:])
+            for candidate in candidates:
+                expected, used = stepwise(world, seat, candidate, plies)
+                value, deviation = rollout_value(world, seat, candidate, TABLE, plies)
+                assert value == pytest.approx(expected)
+                # The horizon is after the last move: the bag has given the moves' draws.
+                assert 0 < deviation < WinChance.deviation(world.bag_size)
+                exchanges += used
+                # The rollout takes every move back.
+                after = (world.board.cells[:], list(world.racks), world.bag_size, world.scores[:])
+                assert after == snapshot
+    # The positions were chosen so that some deal leaves us a rack worth exchanging.
+    assert (exchanges > 0) == (plies == 2)
 
 
-@pytest.mark.parametrize("in_reply", [True, False])
-def test_the_answer_exchanges_a_hopeless_rack(in_reply: bool) -> None:
-    # We keep six = after our play; whatever we draw, the best equity is to exchange them:
-    # with rollout_exchanges (in_reply) and with answer_exchanges alike.
+def test_the_answer_exchanges_a_hopeless_rack() -> None:
+    # We keep six = after our play; whatever we draw, the best equity is to exchange them.
     board = Game(("A", "B"), seed=1).board
     game = Game.from_setup(
         Rules(), board, ["1=1======", "110100110"], bag=list("=" * 4 + "+-" * 4 + "1" * 12)
@@ -153,16 +137,21 @@ def test_the_answer_exchanges_a_hopeless_rack(in_reply: bool) -> None:
         if entry.leave.count("=") >= 5
     )
     world = game.copy()
-    if in_reply:
-        player = SimulationPlayer(plies=2, rollout_exchanges=True)
-    else:
-        player = SimulationPlayer(plies=2, answer_exchanges=True)
-    value, _ = player._rollout(world, 0, candidate)
-    plain, _ = SimulationPlayer(plies=2)._rollout(world, 0, candidate)
-    expected, used = expected_rollout(world, 0, candidate, in_reply=in_reply)
-    assert used >= 1 if in_reply else used == 1
+    value, _ = rollout_value(world, 0, candidate, TABLE)
+    expected, used = stepwise(world, 0, candidate, 2)
+    assert used == 1
     assert value == pytest.approx(expected)
-    assert value > plain
+    # Without the exchange, the answer would be the best placement of a poor rack.
+    reply_only, _ = rollout_value(world, 0, candidate, TABLE, plies=1)
+    assert value != reply_only
+
+
+def test_plies_are_one_or_two() -> None:
+    assert SimulationPlayer().plies == 2
+    assert SimulationPlayer(plies=1).plies == 1
+    for plies in (0, 3):
+        with pytest.raises(ValueError, match=f"plies must be 1 or 2, not {plies}"):
+            SimulationPlayer(plies=plies)  # type: ignore[arg-type]
 
 
 def test_best_exchange_is_found_per_rack_and_per_table() -> None:

@@ -1,4 +1,5 @@
-"""The win-chance objective of the simulation (objective="win", WinChance)."""
+"""The chance of winning that the simulation maximises (WinChance), and how its candidates'
+means use it."""
 
 from __future__ import annotations
 
@@ -8,24 +9,24 @@ from pathlib import Path
 import pytest
 
 from binscrabble.engine.leaves import LeaveTable
-from binscrabble.engine.levels import LATE_BAG, player_from_name
+from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import (
     Candidate,
     EquityEvaluator,
     EquityPlayer,
     GreedyPlayer,
-    ranked_candidates,
 )
+from binscrabble.engine.rollout import answer_with_blanks_as_ones, rollout_reply
 from binscrabble.engine.simulation import (
-    MOVER_EDGE,
+    DEFAULT_BUDGET,
+    DEFAULT_CANDIDATES,
+    LATE_BAG,
     PRIOR_ITERATIONS,
     CandidateStatistics,
     SimulationPlayer,
-    WinChance,
-    _settle,
-    answer_with_blanks_as_ones,
-    rollout_reply,
+    settle,
 )
+from binscrabble.engine.winchance import MOVER_EDGE, WinChance
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place
 from binscrabble.rules import BLANK
@@ -99,7 +100,7 @@ def test_far_ahead_the_steady_candidate_wins_and_far_behind_the_risky_one() -> N
         # The same mean (and equity), but one candidate's rollouts swing far more.
         steady = statistics_with([0.0, 0.0, 0.0, 0.0], deviation, chance)
         risky = statistics_with([-80.0, 80.0, -80.0, 80.0], deviation, chance)
-        _settle([steady, risky], iterations=4)
+        settle([steady, risky], iterations=4)
         assert (steady.mean > risky.mean) is steady_wins, spread
 
 
@@ -108,7 +109,7 @@ def test_points_decide_in_an_even_game() -> None:
     deviation = WinChance.deviation(25)
     better = statistics_with([MOVER_EDGE + 10.0] * 3, deviation, chance)
     worse = statistics_with([MOVER_EDGE - 10.0] * 3, deviation, chance)
-    _settle([better, worse], iterations=3)
+    settle([better, worse], iterations=3)
     assert better.mean > worse.mean
 
 
@@ -119,7 +120,7 @@ def test_the_prior_pulls_the_chance_towards_the_equity() -> None:
     # change is 0, so the prior is the equity itself: the chance of the values shifted by -30.
     entry = statistics_with([20.0, 60.0], deviation, chance, equity=10.0)
     other = statistics_with([0.0, 0.0], deviation, chance, equity=0.0)
-    _settle([entry, other], iterations=2)
+    settle([entry, other], iterations=2)
     change = ((40.0 - 10.0) + 0.0) / 2
     assert entry.prior == pytest.approx(10.0 + change)
     shift = entry.prior - 40.0
@@ -127,7 +128,7 @@ def test_the_prior_pulls_the_chance_towards_the_equity() -> None:
     prior = (chance.utility(20.0 + shift, deviation) + chance.utility(60.0 + shift, deviation)) / 2
     expected = (simulated + PRIOR_ITERATIONS * prior) / (2 + PRIOR_ITERATIONS)
     assert entry.mean == pytest.approx(expected)
-    # Before settling, and without the objective, the mean stays in points.
+    # Before settling, and without a chance (the endgame's play-outs), the mean is in points.
     plain = CandidateStatistics(Candidate(Pass(), 0, "", 10.0))
     plain.add(20.0)
     plain.add(60.0)
@@ -138,7 +139,7 @@ def test_values_dropped_with_an_unfinished_iteration_drop_their_deviations() -> 
     chance = WinChance.for_decision(spread=0.0, bag=30)
     entry = statistics_with([1.0, 2.0, 3.0], 50.0, chance)
     other = statistics_with([1.0, 2.0], 50.0, chance)
-    _settle([entry, other], iterations=2)
+    settle([entry, other], iterations=2)
     assert entry.values == [1.0, 2.0] and entry.deviations == [50.0, 50.0]
     assert math.isfinite(entry.mean)
 
@@ -146,40 +147,20 @@ def test_values_dropped_with_an_unfinished_iteration_drop_their_deviations() -> 
 # -- the player ----------------------------------------------------------------------------------
 
 
-def test_the_simulation_strategy_plays_for_the_win_max_for_points() -> None:
-    simulation = player_from_name("simulation@0.5")
-    assert isinstance(simulation, SimulationPlayer)
-    assert (simulation.objective, simulation.plies, simulation.rollout_exchanges) == (
-        "win",
-        2,
-        False,
-    )
-    # Our answer may be an exchange; the opponent's reply may not.
-    assert simulation.answer_exchanges
-    # max is the same two-ply simulation for the win, at 0.5 s unless told otherwise.
-    for name in ("max", "max@1"):
+def test_max_is_the_simulation_player_as_it_comes() -> None:
+    # SimulationPlayer()'s defaults are the max level: 6 candidates, two plies, 0.5 s.
+    plain = SimulationPlayer()
+    assert (plain.candidate_count, plain.plies, plain.budget) == (6, 2, 0.5)
+    assert (DEFAULT_CANDIDATES, DEFAULT_BUDGET, LATE_BAG) == (6, 0.5, 9)
+    for name, budget in (("max", 0.5), ("max@1", 1.0), ("simulation", 1.5)):
         level = player_from_name(name)
         assert isinstance(level, SimulationPlayer)
-        assert (level.objective, level.plies, level.rollout_exchanges) == ("win", 2, False)
-        assert level.answer_exchanges
-        assert level.candidate_count == 6
-        # With 1-9 tiles in the bag its rollouts play on to the end of the game.
-        assert level.late_bag == LATE_BAG == 9
-    assert simulation.late_bag == LATE_BAG
-    assert player_from_name("max").budget == 0.5
-    assert player_from_name("max@1").budget == 1.0
+        assert (level.candidate_count, level.plies, level.budget) == (6, 2, budget)
 
 
-def test_an_unknown_objective_is_refused() -> None:
-    with pytest.raises(ValueError, match="objective"):
-        SimulationPlayer(objective="points")
-
-
-def test_the_win_objective_simulates_and_records_the_horizon() -> None:
+def test_the_simulation_records_the_chance_and_the_horizon() -> None:
     game = midgame()
-    player = SimulationPlayer(
-        budget=60.0, candidates=3, plies=2, max_iterations=2, seed=4, objective="win"
-    )
+    player = SimulationPlayer(budget=60.0, candidates=3, max_iterations=2, seed=4)
     move = player.choose(game)
     report = player.last_report
     assert game.is_legal(move)
@@ -197,32 +178,13 @@ def test_the_win_objective_simulates_and_records_the_horizon() -> None:
     assert move == best.candidate.move
 
 
-def test_the_win_objective_is_deterministic_with_a_seed_and_an_iteration_bound() -> None:
+def test_the_simulation_is_deterministic_with_a_seed_and_an_iteration_bound() -> None:
     def run() -> tuple[object, list[float]]:
-        player = SimulationPlayer(
-            budget=60.0, candidates=3, plies=2, max_iterations=2, seed=9, objective="win"
-        )
+        player = SimulationPlayer(budget=60.0, candidates=3, max_iterations=2, seed=9)
         move = player.choose(midgame(5, 4))
         return move, [entry.mean for entry in player.last_report.candidates]
 
     assert run() == run()
-
-
-def test_the_spread_objective_is_unchanged_by_the_new_bookkeeping() -> None:
-    # hard and max (objective "spread") compare plain means with the equity prior.
-    game = midgame(5, 4)
-    player = SimulationPlayer(budget=60.0, candidates=3, max_iterations=2, seed=2)
-    player.choose(game)
-    table = LeaveTable.default()
-    equities = {c.move: c.equity for c in ranked_candidates(game, table, limit=3, distinct=True)}
-    for entry in player.last_report.candidates:
-        assert entry.chance is None
-        assert entry.candidate.equity == pytest.approx(equities[entry.candidate.move])
-        if entry.count and entry.prior is not None:
-            expected = (sum(entry.values) + PRIOR_ITERATIONS * entry.prior) / (
-                entry.count + PRIOR_ITERATIONS
-            )
-            assert entry.mean == pytest.approx(expected)
 
 
 # -- our answer with a kept blank (two plies) -------------------------------------------------
@@ -242,19 +204,16 @@ def equity_game_position(seed: int, turns: int) -> Game:
     return game
 
 
-def test_two_plies_no_longer_throw_the_blank_back() -> None:
-    # Seed 3 after 5 equity turns: rack =~0=00?0= with 67 tiles in the bag. Answering
-    # without the blank, the two-ply rollouts exchanged 00===? (the blank with them);
+def test_two_plies_keep_the_blank() -> None:
+    # Seed 3 after 5 equity turns: rack =~0=00?0= with 67 tiles in the bag. Answered
+    # without the blank, the two-ply rollouts would exchange 00===? (the blank with them);
     # with the blank standing for a 1 they keep it.
     game = equity_game_position(3, 5)
     assert BLANK in game.rack() and game.bag_size == 67
-    for objective in ("spread", "win"):
-        player = SimulationPlayer(
-            budget=60.0, candidates=6, plies=2, max_iterations=2, seed=7, objective=objective
-        )
-        move = player.choose(game)
-        assert isinstance(move, Exchange), move
-        assert BLANK not in move.tiles, (objective, move)
+    player = SimulationPlayer(budget=60.0, max_iterations=2, seed=7)
+    move = player.choose(game)
+    assert isinstance(move, Exchange), move
+    assert BLANK not in move.tiles, move
 
 
 def test_the_answer_keeps_the_blanks_it_does_not_need() -> None:
