@@ -16,8 +16,8 @@ import time
 
 from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import EquityPlayer, GreedyPlayer
-from binscrabble.engine.selfplay import play_game
 from binscrabble.engine.rollout import Plies
+from binscrabble.engine.selfplay import play_game
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
 
