@@ -113,7 +113,6 @@ def test_the_package_data_is_installed(installed: Installed) -> None:
         " print(sorted(path.name for path in folder.iterdir()))"
     )
     assert "leaves.json" in data
-    assert "opponent.json" in data
     catalogues = installed.python_prints(
         "from importlib import resources;"
         " folder = resources.files('binscrabble.print') / 'catalogues';"
