@@ -14,9 +14,9 @@ positions (bag 10-79, every other turn) of three seeded equity self-play games:
 
 The calls are recorded first (they depend only on the positions and fixed seeds), then
 replayed in order, each kind's CPU time summed (``time.process_time``). The order matters:
-the generator keeps a rack's context from one call to the next (docs/movegen-history.md, "Sixth
-pass"), as it does in a real simulation. Prints figures; never passes or fails on time.
-CPU times on a busy machine move from run to run; docs/movegen-history.md gives instruction counts.
+the generator keeps a rack's context from one call to the next, as it does in a real
+simulation. Prints figures; never passes or fails on time. CPU times on a busy machine move
+from run to run.
 
 ``--repeat N`` replays the workload N times (from the second time, the contexts of the
 workload's last racks are warm).

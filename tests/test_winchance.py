@@ -190,8 +190,8 @@ def test_the_simulation_is_deterministic_with_a_seed_and_an_iteration_bound() ->
 # -- our answer with a kept blank (two plies) -------------------------------------------------
 
 
-#: The first round's leave table (the package's until the ninth session), kept beside the
-#: training script: the positions below come from games of the equity player with it.
+#: The first round's leave table, from which the shipped one was trained (docs/engine.md):
+#: the positions below come from games of the equity player with it.
 ROUND_ONE_TABLE = Path(__file__).resolve().parents[1] / "scripts" / "leaves_round1.json"
 
 
