@@ -325,7 +325,7 @@ def test_malformed_lines_name_their_line(short_record: str) -> None:
         ">Ada: (1=) 2 31": "adjustment '2' must be signed",
         ">Ada: (1=) +2": "an end line is",
         "#seed 4": "#seed belongs in the header",
-        "#foo bar": "belongs in the header",
+        "#foo bar": "a comment starts with '# ' (a space after the #)",
     }
     for new, reason in cases.items():
         error = error_of(replace_line(short_record, number, new))

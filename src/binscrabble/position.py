@@ -25,7 +25,6 @@ import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final
 
 from binscrabble.board import (
@@ -40,6 +39,13 @@ from binscrabble.board import (
 )
 from binscrabble.expr import EquationError, equation_value, normalize, number_value
 from binscrabble.game import Game, SetupError
+from binscrabble.limits import (
+    InputLimitError,
+    check_structure,
+    control_character,
+    name_problem,
+    read_limited,
+)
 from binscrabble.record import write_text_atomically
 from binscrabble.rules import (
     BLANK,
@@ -67,6 +73,9 @@ KNOWN_KEYS: Final = (
     "unseen",
     "comment",
 )
+#: The longest text of tiles read (a rack, or the unseen tiles: at most 120 tiles, spaced,
+#: some written as words).
+MAX_TILES_TEXT: Final = 1000
 _POSITION_SUFFIX: Final = re.compile(r" at position \d+")
 
 
@@ -91,16 +100,25 @@ def read_position_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON object in a position file; :class:`PositionError` (field ``file``) when the
     file cannot be read or is not a JSON object."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_limited(path).decode("utf-8")
     except FileNotFoundError:
         raise PositionError("file", f"no such file: {path}") from None
     except OSError as error:
-        raise PositionError("file", f"cannot read {path}: {error.strerror}") from None
+        raise PositionError("file", f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise PositionError("file", f"{path} is not a UTF-8 text file") from None
+    except InputLimitError as error:
+        raise PositionError("file", f"{path} is not a position file: {error}") from None
+    # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
+    text = text.removeprefix("\ufeff")
     try:
-        # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
-        data = json.loads(text.removeprefix("\ufeff"))
+        check_structure(text, "json")
+        data = json.loads(text)
+    except InputLimitError as error:
+        raise PositionError("file", f"{path} is not a position file: {error}") from None
+    except RecursionError:
+        # Nesting hidden from check_structure by a malformed string.
+        raise PositionError("file", f"{path} nests too deeply to be a position file") from None
     except json.JSONDecodeError as error:
         raise PositionError(
             "file",
@@ -143,8 +161,7 @@ def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
     players = _read_players(data.get("players"), data.get("scores"))
     scores = _read_scores(data.get("scores"), len(players))
     to_move = _read_to_move(data.get("to_move", 0), players)
-    if "comment" in data and not isinstance(data["comment"], str):
-        raise PositionError("comment", f"must be a text, not {_kind(data['comment'])}")
+    _read_comment(data.get("comment", ""))
     racks: list[str | None] = [None] * len(players)
     racks[to_move] = rack
     try:
@@ -311,6 +328,10 @@ def _read_tiles(value: object, field: str, rules: Rules) -> str:
         raise PositionError(
             field, f"must be a text of tile codes such as '1101=+x0?', not {_kind(value)}"
         )
+    if len(value) > MAX_TILES_TEXT:
+        raise PositionError(
+            field, f"is {len(value)} characters long; tiles take at most {MAX_TILES_TEXT}"
+        )
     try:
         codes = BLANK.join(normalize(part) if part.strip() else "" for part in value.split(BLANK))
     except EquationError as error:
@@ -336,13 +357,14 @@ def _check_tile_counts(board: Board, rack: str, unseen: str | None, rules: Rules
         for code in codes:
             if used[code] > counts.get(code, 0):
                 shown = "blank" if code == BLANK else repr(code)
-                together = "the board" if field == "board" else f"the board and the {field}"
-                if field == "unseen":
-                    together = "the board, the rack and the unseen tiles"
+                together = "the board holds"
+                if field == "rack":
+                    together = "the board and the rack hold"
+                elif field == "unseen":
+                    together = "the board, the rack and the unseen tiles hold"
                 raise PositionError(
                     field,
-                    f"{together} hold {used[code]} {shown} tiles; "
-                    f"the set has {counts.get(code, 0)}",
+                    f"{together} {used[code]} {shown} tiles; the set has {counts.get(code, 0)}",
                 )
 
 
@@ -354,8 +376,10 @@ def _read_players(value: object, scores: object) -> list[str]:
         raise PositionError("players", f"must be a list of names, not {_kind(value)}")
     if not 2 <= len(value) <= 4:
         raise PositionError("players", f"a game has 2 to 4 players, not {len(value)}")
-    if any(not name.strip() for name in value):
-        raise PositionError("players", "a player's name is empty")
+    for name in value:
+        problem = name_problem(name)
+        if problem is not None:
+            raise PositionError("players", f"the name {name!r} cannot be a player's: {problem}")
     if len(set(value)) != len(value):
         raise PositionError("players", "two players have the same name")
     return list(value)
@@ -364,13 +388,23 @@ def _read_players(value: object, scores: object) -> list[str]:
 def _read_scores(value: object, players: int) -> list[int]:
     if value is None:
         return [0] * players
-    if not isinstance(value, list) or not all(
-        isinstance(score, int) and not isinstance(score, bool) for score in value
-    ):
+    if not isinstance(value, list):
         raise PositionError("scores", f"must be a list of whole numbers, not {_kind(value)}")
+    for score in value:
+        if isinstance(score, bool) or not isinstance(score, int):
+            shown = json.dumps(score) if isinstance(score, int | float | str) else _kind(score)
+            raise PositionError("scores", f"must be a list of whole numbers, but it holds {shown}")
     if len(value) != players:
         raise PositionError("scores", f"{len(value)} scores for {players} players")
     return list(value)
+
+
+def _read_comment(value: object) -> None:
+    if not isinstance(value, str):
+        raise PositionError("comment", f"must be a text, not {_kind(value)}")
+    char = control_character(value.replace("\n", "").replace("\t", ""))
+    if char is not None:
+        raise PositionError("comment", f"holds the control character {char!r}")
 
 
 def _read_to_move(value: object, players: Sequence[str]) -> int:

@@ -29,6 +29,7 @@ binscrabble.record.RecordError: line 17: 8D 1+1=10 scores 18, not 20
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -36,12 +37,20 @@ import secrets
 import stat
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from binscrabble.board import Board
 from binscrabble.game import Game, SetupError
+from binscrabble.limits import (
+    InputLimitError,
+    check_digits,
+    check_text_size,
+    escape_controls,
+    name_problem,
+    read_limited,
+)
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Place, parse_move
 from binscrabble.rules import RULE_NAMES, Rules, RulesError
 
@@ -122,6 +131,7 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and
     ``os.replace``, so that readers see the old file or the new one, never a part."""
     target = Path(path)
+    _remove_leftover_temporaries(target)
     handle, temporary = _create_temporary(target)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
@@ -132,6 +142,20 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _remove_leftover_temporaries(target: Path) -> None:
+    """Delete the temporary files an interrupted save of ``target`` left next to it (a
+    crash or SIGKILL between creating one and ``os.replace``)."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[0-9a-f]{{8}}\.tmp")
+    try:
+        leftovers = [entry for entry in target.parent.iterdir() if pattern.fullmatch(entry.name)]
+    except OSError:
+        return  # an unreadable folder: the save itself says what is wrong
+    for leftover in leftovers:
+        # Gone already (another save removed it), or not ours to remove: either way, go on.
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def _create_temporary(target: Path) -> tuple[int, Path]:
@@ -177,11 +201,12 @@ def _check_recordable(game: Game) -> None:
     if game.history and game.history[0].seat != 0:
         raise RecordError(None, "a record starts with the first player to move")
     for name in game.players:
-        if name != name.strip() or any(char in name for char in "\r\n"):
+        problem = name_problem(name)
+        if name != name.strip() or problem is not None:
             raise RecordError(
                 None,
-                f"player name {name!r} cannot be written in a record (line breaks or "
-                "spaces at its ends)",
+                f"player name {name!r} cannot be written in a record: "
+                f"{problem or 'it has spaces at its ends'}",
             )
 
 
@@ -230,12 +255,17 @@ class _Parsed:
 def read_record_file(path: str | os.PathLike[str]) -> Game:
     """Read and replay the record in the file ``path`` (see :func:`read_record`).
 
-    ``OSError`` when the file cannot be read; :class:`RecordError` for a bad record.
+    ``OSError`` when the file cannot be read; :class:`RecordError` for a bad record, or a
+    file over :data:`~binscrabble.limits.MAX_FILE_BYTES` (nothing past that is read).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
+        data = read_limited(path)
+    except InputLimitError as error:
         # The callers name the file already (``replay``, ``play --resume``).
+        raise RecordError(None, f"not a game record: {error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise RecordError(None, f"not a UTF-8 text file ({error.reason})") from None
     return read_record(text)
 
@@ -248,47 +278,114 @@ def read_record(text: str) -> Game:
     that cannot be (tiles the set lacks, tiles that vanished), a player out of turn, a
     wrong end-of-game adjustment.
     """
+    try:
+        check_text_size(text)
+    except InputLimitError as error:
+        raise RecordError(None, f"not a game record: {error}") from None
     parsed = _parse(text)
+    _check_turn_order(parsed)
     game = _start(parsed)
     entries: list[_Entry] = [*parsed.turns, *parsed.ends, *parsed.racks]
-    for index, turn in enumerate(parsed.turns):
-        _replay_turn(game, turn, _next_rack(entries, index, turn.seat))
+    following = _following_racks(entries)
+    for turn in parsed.turns:
+        _replay_turn(game, turn, following[turn.line])
     _check_end(game, parsed)
     for rack_line in parsed.racks:
         _check_rack(game, rack_line.seat, rack_line.rack, rack_line.line, "rack")
     return game
 
 
-def _parse(text: str) -> _Parsed:
-    # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
-    lines = text.removeprefix("\ufeff").splitlines()
-    number = 0
-    # The magic line comes first (blank lines before it are forgiven).
-    while number < len(lines) and not lines[number].strip():
-        number += 1
-    if number >= len(lines) or lines[number].strip() != MAGIC:
-        raise RecordError(
-            number + 1 if number < len(lines) else None,
-            f"not a binscrabble record: the first line must be {MAGIC!r}",
-        )
-    players: dict[int, str] = {}
-    preset: str | None = None
-    overrides: list[tuple[int, str, str]] = []
-    seed: int | str | None = None
-    seed_seen = False
-    header_done = False
-    turns: list[_TurnLine] = []
-    ends: list[_EndLine] = []
-    racks: list[_RackLine] = []
-    names: list[str] = []
-    rules = Rules()
+def _check_turn_order(parsed: _Parsed) -> None:
+    """Seats take turns in order from the first: a turn out of order is named as such,
+    before its rack is compared with a turn that is not its own."""
+    players = parsed.players
+    for index, turn in enumerate(parsed.turns):
+        expected = index % len(players)
+        if turn.seat != expected:
+            raise RecordError(
+                turn.line, f"it is {players[expected]}'s turn here, not {players[turn.seat]}'s"
+            )
 
-    def finish_header(line: int) -> None:
-        nonlocal header_done, names, rules
-        if header_done:
-            return
-        header_done = True
-        seats = sorted(players)
+
+def _following_racks(entries: Sequence[_Entry]) -> dict[int, _Entry | None]:
+    """For each entry (by line), the next entry in line order that shows the same seat's
+    rack. `entries` are in line order (turns, then end lines, then #rack lines)."""
+    following: dict[int, _Entry | None] = {}
+    latest: dict[int, _Entry] = {}
+    for entry in reversed(entries):
+        following[entry.line] = latest.get(entry.seat)
+        latest[entry.seat] = entry
+    return following
+
+
+#: The keywords of the header lines (``#playerN`` is matched on its own).
+_HEADER_KEYWORDS: Final = ("#preset", "#rule", "#seed")
+
+
+@dataclass(slots=True)
+class _Header:
+    """The header lines read so far; :meth:`finish` turns them into players and rules."""
+
+    players: dict[int, str] = field(default_factory=dict)
+    preset: str | None = None
+    overrides: list[tuple[int, str, str]] = field(default_factory=list)
+    seed: int | str | None = None
+    seed_seen: bool = False
+
+    def read(self, line: str, number: int) -> None:
+        """Take one header line (already known to be one)."""
+        keyword, _, argument = line.partition(" ")
+        argument = argument.strip()
+        player_match = _PLAYER_PRAGMA.fullmatch(line)
+        if player_match is not None:
+            self._read_player(player_match, number)
+        elif keyword == "#preset":
+            if self.overrides:
+                raise RecordError(number, "#preset must come before the #rule lines")
+            if self.preset is not None:
+                raise RecordError(number, "the record names two presets")
+            try:
+                Rules.preset(argument)
+            except RulesError as error:
+                raise RecordError(number, str(error)) from None
+            self.preset = argument
+        elif keyword == "#rule":
+            name, _, value = argument.partition(" ")
+            if not value.strip():
+                raise RecordError(number, "a rule line is '#rule NAME VALUE'")
+            if name not in RULE_NAMES:
+                raise RecordError(
+                    number, f"unknown rule {name!r}: the rules are {', '.join(RULE_NAMES)}"
+                )
+            self.overrides.append((number, name, value.strip()))
+        else:
+            if self.seed_seen:
+                raise RecordError(number, "the record gives two seeds")
+            self.seed_seen = True
+            self.seed = _parse_seed(argument, number)
+
+    def _read_player(self, match: re.Match[str], number: int) -> None:
+        seat_text = match.group(1)
+        if len(seat_text) > 1:
+            raise RecordError(number, f"#player{seat_text}: seats are numbered 1 to 4")
+        seat = int(seat_text)
+        name = (match.group(2) or "").strip()
+        if not 1 <= seat <= 4:
+            raise RecordError(number, f"#player{seat}: seats are numbered 1 to 4")
+        if not name:
+            raise RecordError(number, f"#player{seat} needs a name")
+        problem = name_problem(name)
+        if problem is not None:
+            raise RecordError(number, f"#player{seat}: {escape_controls(repr(name))}: {problem}")
+        if seat in self.players:
+            raise RecordError(number, f"#player{seat} is named twice")
+        if name in self.players.values():
+            raise RecordError(number, f"two players are named {name!r}")
+        self.players[seat] = name
+
+    def finish(self, line: int) -> tuple[list[str], Rules]:
+        """The players' names in seat order and the rules; `line` is blamed for gaps."""
+        seats = sorted(self.players)
         if seats != list(range(1, len(seats) + 1)) or not 2 <= len(seats) <= 4:
             raise RecordError(
                 line,
@@ -296,107 +393,114 @@ def _parse(text: str) -> _Parsed:
                 f"players, numbered from 1 without gaps); this record has "
                 f"{', '.join(f'#player{seat}' for seat in seats) or 'none'}",
             )
-        names = [players[seat] for seat in seats]
+        names = [self.players[seat] for seat in seats]
         base_line = line
         try:
-            rules = Rules.preset(preset) if preset is not None else Rules()
-            for override in overrides:
-                base_line = override[0]
-                rules = rules.override(override[1], override[2])
+            rules = Rules.preset(self.preset) if self.preset is not None else Rules()
+            for override_line, name, value in self.overrides:
+                base_line = override_line
+                rules = rules.override(name, value)
         except RulesError as error:
             raise RecordError(base_line, str(error)) from None
+        return names, rules
 
-    for index in range(number + 1, len(lines)):
-        line_number = index + 1
+
+@dataclass(slots=True)
+class _Body:
+    """The turn, end and #rack lines read so far, each kind in its place."""
+
+    turns: list[_TurnLine] = field(default_factory=list)
+    ends: list[_EndLine] = field(default_factory=list)
+    racks: list[_RackLine] = field(default_factory=list)
+
+    def read_move_line(self, line: str, number: int, names: Sequence[str]) -> None:
+        """Take a ``>`` line: a turn, or an end-of-game line."""
+        entry = _parse_turn_or_end(line, number, names)
+        if self.racks:
+            kind = "a turn" if isinstance(entry, _TurnLine) else "an end line"
+            raise RecordError(number, f"{kind} after the final racks (line {self.racks[0].line})")
+        if isinstance(entry, _TurnLine):
+            if self.ends:
+                raise RecordError(
+                    number, f"a turn after the end of the game (line {self.ends[0].line})"
+                )
+            self.turns.append(entry)
+        else:
+            self.ends.append(entry)
+
+    def read_rack_line(self, argument: str, number: int, names: Sequence[str]) -> None:
+        """Take a ``#rack NAME TILES`` line (its argument)."""
+        if self.ends:
+            raise RecordError(
+                number,
+                "a #rack line after the end of the game (the end lines give the final racks)",
+            )
+        self.racks.append(_parse_rack_line(argument, number, names))
+
+
+def _magic_line(lines: Sequence[str]) -> int:
+    """The index of the magic line, which comes first (blank lines before it forgiven)."""
+    number = 0
+    while number < len(lines) and not lines[number].strip():
+        number += 1
+    if number >= len(lines) or lines[number].strip() != MAGIC:
+        raise RecordError(
+            number + 1 if number < len(lines) else None,
+            f"not a binscrabble record: the first line must be {MAGIC!r}",
+        )
+    return number
+
+
+def _is_header_line(line: str) -> bool:
+    return line.partition(" ")[0] in _HEADER_KEYWORDS or bool(_PLAYER_PRAGMA.fullmatch(line))
+
+
+def _parse(text: str) -> _Parsed:
+    # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
+    lines = text.removeprefix("\ufeff").splitlines()
+    header = _Header()
+    body = _Body()
+    started: tuple[list[str], Rules] | None = None
+    for index in range(_magic_line(lines) + 1, len(lines)):
+        number = index + 1
         line = lines[index].strip()
         if not line or line == "#" or line.startswith("# "):
             continue
-        if line.startswith(">"):
-            finish_header(line_number)
-            entry = _parse_turn_or_end(line, line_number, names)
-            if isinstance(entry, _TurnLine):
-                if ends:
-                    raise RecordError(
-                        line_number, f"a turn after the end of the game (line {ends[0].line})"
-                    )
-                if racks:
-                    raise RecordError(
-                        line_number, f"a turn after the final racks (line {racks[0].line})"
-                    )
-                turns.append(entry)
+        keyword, _, argument = line.partition(" ")
+        if line.startswith(">") or keyword == "#rack":
+            if started is None:
+                started = header.finish(number)
+            if keyword == "#rack":
+                body.read_rack_line(argument.strip(), number, started[0])
             else:
-                if racks:
-                    raise RecordError(
-                        line_number, f"an end line after the final racks (line {racks[0].line})"
-                    )
-                ends.append(entry)
-            continue
-        if not line.startswith("#"):
+                body.read_move_line(line, number, started[0])
+        elif not line.startswith("#"):
             raise RecordError(
-                line_number,
+                number,
                 f"cannot read {line!r}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', an end "
                 "line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
             )
-        keyword, _, argument = line.partition(" ")
-        argument = argument.strip()
-        player_match = _PLAYER_PRAGMA.fullmatch(line)
-        if keyword == "#rack":
-            finish_header(line_number)
-            if ends:
-                raise RecordError(
-                    line_number,
-                    "a #rack line after the end of the game (the end lines give the final racks)",
-                )
-            racks.append(_parse_rack_line(argument, line_number, names))
-            continue
-        if header_done:
+        elif not _is_header_line(line):
             raise RecordError(
-                line_number, f"{keyword} belongs in the header, before the first turn"
-            )
-        if player_match is not None:
-            seat = int(player_match.group(1))
-            name = (player_match.group(2) or "").strip()
-            if not 1 <= seat <= 4:
-                raise RecordError(line_number, f"#player{seat}: seats are numbered 1 to 4")
-            if not name:
-                raise RecordError(line_number, f"#player{seat} needs a name")
-            if seat in players:
-                raise RecordError(line_number, f"#player{seat} is named twice")
-            if name in players.values():
-                raise RecordError(line_number, f"two players are named {name!r}")
-            players[seat] = name
-        elif keyword == "#preset":
-            if overrides:
-                raise RecordError(line_number, "#preset must come before the #rule lines")
-            if preset is not None:
-                raise RecordError(line_number, "the record names two presets")
-            try:
-                Rules.preset(argument)
-            except RulesError as error:
-                raise RecordError(line_number, str(error)) from None
-            preset = argument
-        elif keyword == "#rule":
-            name, _, value = argument.partition(" ")
-            if not value.strip():
-                raise RecordError(line_number, "a rule line is '#rule NAME VALUE'")
-            if name not in RULE_NAMES:
-                raise RecordError(
-                    line_number, f"unknown rule {name!r}: the rules are {', '.join(RULE_NAMES)}"
-                )
-            overrides.append((line_number, name, value.strip()))
-        elif keyword == "#seed":
-            if seed_seen:
-                raise RecordError(line_number, "the record gives two seeds")
-            seed_seen = True
-            seed = _parse_seed(argument, line_number)
-        else:
-            raise RecordError(
-                line_number,
+                number,
                 f"unknown header {keyword!r}: headers are #playerN, #preset, #rule, #seed, "
-                "#rack; a comment starts with '# '",
+                "#rack; a comment starts with '# ' (a space after the #)",
             )
-    finish_header(len(lines))
-    return _Parsed(names, rules, seed, turns, ends, racks)
+        elif started is not None:
+            raise RecordError(number, f"{keyword} belongs in the header, before the first turn")
+        else:
+            header.read(line, number)
+    names, rules = started if started is not None else header.finish(len(lines))
+    return _Parsed(names, rules, header.seed, body.turns, body.ends, body.racks)
+
+
+def _number(text: str, line: int, what: str) -> int:
+    """A whole number of a record line, once its digits are known to be few enough."""
+    try:
+        check_digits(text, what)
+    except InputLimitError as error:
+        raise RecordError(line, str(error)) from None
+    return int(text)
 
 
 def _parse_seed(text: str, line: int) -> int | str:
@@ -409,7 +513,7 @@ def _parse_seed(text: str, line: int) -> int | str:
             return value
         raise RecordError(line, f"seed {text} is not a quoted text")
     if _TOTAL.fullmatch(text):
-        return int(text)
+        return _number(text, line, "seed")
     raise RecordError(line, f"seed {text!r} is not a whole number (or a quoted text)")
 
 
@@ -447,7 +551,9 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
         if not _TOTAL.fullmatch(total):
             raise RecordError(line, f"total {total!r} is not a whole number")
         rack = _check_codes(match.group("tiles").replace(" ", ""), line, "rack")
-        return _EndLine(line, seat, rack, int(adjustment), int(total))
+        return _EndLine(
+            line, seat, rack, _number(adjustment, line, "adjustment"), _number(total, line, "total")
+        )
     tokens = rest.split()
     if len(tokens) < 4:
         raise RecordError(
@@ -461,7 +567,14 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
         raise RecordError(line, f"score {score!r} must be written +N, e.g. +18")
     if not _TOTAL.fullmatch(total):
         raise RecordError(line, f"total {total!r} is not a whole number")
-    return _TurnLine(line, seat, rack, " ".join(tokens[1:-2]), int(score), int(total))
+    return _TurnLine(
+        line,
+        seat,
+        rack,
+        " ".join(tokens[1:-2]),
+        _number(score, line, "score"),
+        _number(total, line, "total"),
+    )
 
 
 def _parse_rack_line(argument: str, line: int, names: Sequence[str]) -> _RackLine:
@@ -520,16 +633,6 @@ def _start(parsed: _Parsed) -> Game:
     if all(rack is None for rack in known):
         game = Game.from_setup(rules, Board(), known, players=parsed.players, seed=parsed.seed)
     return game
-
-
-def _next_rack(entries: Sequence[_Entry], index: int, seat: int) -> _Entry | None:
-    """The next line after turn ``index`` that shows ``seat``'s rack."""
-    after = entries[index].line
-    best: _Entry | None = None
-    for entry in entries:
-        if entry.seat == seat and entry.line > after and (best is None or entry.line < best.line):
-            best = entry
-    return best
 
 
 def _used_codes(move: Move) -> str:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from binscrabble.limits import InputLimitError, check_structure, read_limited
+
 Precedence = Literal["standard", "left-to-right"]
 PRECEDENCES: Final = ("standard", "left-to-right")
 PRESETS: Final = ("learning", "standard", "expert")
@@ -172,12 +174,26 @@ class Rules:
     def from_toml(cls, path: str | Path) -> Rules:
         """Rules from a TOML file: top-level keys, or a ``[rules]`` table, as in from_mapping."""
         try:
-            with open(path, "rb") as handle:
-                data = tomllib.load(handle)
+            text = read_limited(path).decode("utf-8")
+            check_structure(text, "toml")
+            data = tomllib.loads(text)
         except OSError as error:
-            raise RulesError("file", f"cannot read rules file {path}: {error.strerror}") from None
+            raise RulesError(
+                "file", f"cannot read rules file {path}: {error.strerror or error}"
+            ) from None
+        except UnicodeDecodeError as error:
+            raise RulesError(
+                "file", f"rules file {path} is not a UTF-8 text file ({error.reason})"
+            ) from None
+        except InputLimitError as error:
+            raise RulesError("file", f"rules file {path} cannot be read: {error}") from None
         except tomllib.TOMLDecodeError as error:
             raise RulesError("file", f"rules file {path} is not valid TOML: {error}") from None
+        except (RecursionError, ValueError):
+            # Nesting or a number hidden from check_structure by a malformed string.
+            raise RulesError(
+                "file", f"rules file {path} nests too deeply or holds too long a number"
+            ) from None
         table = data.get("rules", data)
         if not isinstance(table, dict):
             raise RulesError("rules", f"rules file {path}: [rules] must be a table")

@@ -23,6 +23,7 @@ from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.game import Game, SetupError
+from binscrabble.limits import escape_controls, name_problem
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
 from binscrabble.record import RecordError, read_record_file, write_record_file
 from binscrabble.rules import TILE_POINTS, Rules
@@ -152,7 +153,7 @@ def render_scores(game: Game) -> str:
     parts = []
     for seat, name in enumerate(game.players):
         marker = "▸ " if seat == game.to_move and not game.is_over() else ""
-        parts.append(f"{marker}{name} {game.scores[seat]}")
+        parts.append(f"{marker}{escape_controls(name)} {game.scores[seat]}")
     return "   ".join(parts) + f"   |   bag: {game.bag_size} tiles"
 
 
@@ -170,7 +171,8 @@ def render_recent(
     for index, entry in enumerate(history):
         notation = entry["notation"] if notations is None else notations[index]
         lines.append(
-            f"  {start + index:>3}. {entry['player']}: {notation}  +{entry['score']} "
+            f"  {start + index:>3}. {escape_controls(entry['player'])}: {notation}  "
+            f"+{entry['score']} "
             f"(total {entry['scores'][entry['seat']]})"
         )
     return "\n".join(lines)
@@ -198,8 +200,9 @@ def parse_players(text: str) -> list[str]:
         raise GameSetupError(f"a game has 2 to 4 players, not {len(names)}")
     result: list[str] = []
     for name in names:
-        if any(char in name for char in "\r\n"):
-            raise GameSetupError(f"a player's name cannot hold a line break: {name!r}")
+        problem = name_problem(name)
+        if problem is not None:
+            raise GameSetupError(f"{name!r} cannot be a player's name: {problem}")
         if is_computer_name(name):
             unique, number = name, 1
             while unique in result:
@@ -280,6 +283,10 @@ class TerminalGame:
 
     # -- input and output -------------------------------------------------------------------
 
+    def name(self, seat: int) -> str:
+        """A seat's name as printed: control characters escaped, whatever the game holds."""
+        return escape_controls(self.game.players[seat])
+
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
@@ -339,7 +346,7 @@ class TerminalGame:
         self.say(
             "Binary Scrabble: "
             + ", ".join(
-                f"{name}{' (computer)' if seat in self.computers else ''}"
+                f"{self.name(seat)}{' (computer)' if seat in self.computers else ''}"
                 for seat, name in enumerate(game.players)
             )
         )
@@ -380,9 +387,7 @@ class TerminalGame:
             self.stdout.write(_CLEAR_SCREEN_AND_SCROLLBACK)
         else:
             self.say("\n" + "-" * 64)
-        answer = self.ask(
-            f"{self.game.players[seat]}, it is your turn. Press Enter to see your rack. "
-        )
+        answer = self.ask(f"{self.name(seat)}, it is your turn. Press Enter to see your rack. ")
         if answer.strip().lower() in _QUIT_COMMANDS:
             raise _Quit
 
@@ -406,7 +411,7 @@ class TerminalGame:
                 self.say(notice)
             self.say()
         self.notices.clear()
-        name = game.players[seat]
+        name = self.name(seat)
         label = _style(name, _BOLD, self.color)
         rack = render_rack("".join(sorted(game.rack(seat), key=CODE_ORDER.index)), self.color)
         self.say(f"Turn {len(game.history) + 1}. {label}'s rack: {rack}")
@@ -415,7 +420,7 @@ class TerminalGame:
 
     def computer_turn(self, seat: int) -> None:
         game = self.game
-        name = game.players[seat]
+        name = self.name(seat)
         self.say(f"{name} is thinking…")
         try:
             move = self.computers[seat].choose(game.copy(), None)
@@ -445,7 +450,7 @@ class TerminalGame:
         game = self.game
         self.show(seat)
         while True:
-            line = self.ask(f"{game.players[seat]}> ").strip()
+            line = self.ask(f"{self.name(seat)}> ").strip()
             if not line:
                 continue
             word, _, rest = line.partition(" ")
@@ -526,15 +531,14 @@ class TerminalGame:
             count = len(move.tiles)
             tiles = f"{count} tile{'s' if count > 1 else ''}"
             self.announce(
-                f"{game.players[seat]} exchanges {tiles}: {' '.join(move.tiles)}.",
-                public=f"{game.players[seat]} exchanged {tiles}.",
+                f"{self.name(seat)} exchanges {tiles}: {' '.join(move.tiles)}.",
+                public=f"{self.name(seat)} exchanged {tiles}.",
             )
         elif isinstance(move, Pass):
-            self.announce(f"{game.players[seat]} passes.")
+            self.announce(f"{self.name(seat)} passes.")
         else:
             self.announce(
-                f"{game.players[seat]} plays {notation} for {turn.score} "
-                f"(total {turn.scores[seat]})."
+                f"{self.name(seat)} plays {notation} for {turn.score} (total {turn.scores[seat]})."
             )
         self.save()
         return True
@@ -558,7 +562,7 @@ class TerminalGame:
             taken.append(game.pop())
         self.announce(
             f"Took back {len(taken)} turn{'s' if len(taken) > 1 else ''}; "
-            f"{game.players[game.to_move]} to move."
+            f"{self.name(game.to_move)} to move."
         )
         self.save()
         return True
@@ -572,11 +576,11 @@ class TerminalGame:
         self.say()
         if outcome.reason == "out":
             out = game.history[-1].seat
-            self.say(f"Game over: {game.players[out]} played out with the bag empty.")
+            self.say(f"Game over: {self.name(out)} played out with the bag empty.")
         else:
             self.say("Game over: six scoreless turns in a row.")
         self.say("End-of-game adjustments:")
-        for seat, name in enumerate(game.players):
+        for seat in range(len(game.players)):
             rack = game.racks[seat]
             points = sum(TILE_POINTS[code] for code in rack)
             # Tiles spaced apart and their worth given: a lone "-" tile must not read as a dash.
@@ -585,8 +589,12 @@ class TerminalGame:
                 if rack
                 else "no tiles left"
             )
-            self.say(f"  {name}: {left}, {outcome.adjustments[seat]:+d} → {outcome.scores[seat]}")
-        self.say(str(outcome).capitalize() if outcome.draw else f"{outcome}.")
+            self.say(
+                f"  {self.name(seat)}: {left}, {outcome.adjustments[seat]:+d} → "
+                f"{outcome.scores[seat]}"
+            )
+        shown = escape_controls(str(outcome))
+        self.say(shown.capitalize() if outcome.draw else f"{shown}.")
         self.save()
         self.say(f"The record of the game is in {self.save_path}.")
 
@@ -694,7 +702,8 @@ def _prepare(
         if not saved.is_over() and options.save is None:
             # A game left in the default file is offered back rather than overwritten.
             scores = ", ".join(
-                f"{name} {score}" for name, score in zip(saved.players, saved.scores, strict=True)
+                f"{escape_controls(name)} {score}"
+                for name, score in zip(saved.players, saved.scores, strict=True)
             )
             stdout.write(
                 f"A game is saved in {save_path} (turn {len(saved.history) + 1}: {scores}).\n"
@@ -716,8 +725,6 @@ def _prepare(
                 stdout.write(
                     f"{line.strip()[:40]!r} is no answer: y (or Enter) resumes it, n not.\n"
                 )
-        # The new game's first save would replace the record: keep it under another name.
-        _set_aside(save_path, stdout)
     players = options.players
     if players is None:
         players = _ask_players(stdin, stdout, factory)
@@ -725,6 +732,10 @@ def _prepare(
         game = Game(players, options.rules or Rules(), seed=options.seed)
     except SetupError as error:
         raise GameSetupError(str(error)) from None
+    if save_path.exists():
+        # The new game's first save would replace the record: keep it under another name,
+        # only now that the new game exists (quitting before leaves it where it was found).
+        _set_aside(save_path, stdout)
     return game, save_path
 
 
@@ -732,9 +743,15 @@ def _saved_game_in(path: Path) -> Game:
     """The game saved in an existing file this game is about to write to; refuses others."""
     try:
         return read_record_file(path)
-    except (OSError, RecordError):
+    except OSError as error:
         raise GameSetupError(
-            f"{path} exists and is not a saved game; use --save FILE to save elsewhere"
+            f"{path} exists and cannot be read ({error.strerror or error}); use --save FILE "
+            "to save elsewhere"
+        ) from None
+    except RecordError as error:
+        raise GameSetupError(
+            f"{path} exists and is not a saved game ({error}); use --save FILE to save "
+            "elsewhere, or move that file away"
         ) from None
 
 

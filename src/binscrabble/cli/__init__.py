@@ -58,7 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     # A subcommand named first needs only its own module (`binscrabble check` in a loop
     # should not pay for importing the engine and the web server).
-    parser = build_parser(arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None)
+    command = arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None
+    if command == "check":
+        from binscrabble.cli.check_command import expressions_last
+
+        arguments = [command, *expressions_last(arguments[1:])]
+    parser = build_parser(command)
     args = parser.parse_args(arguments)
     handler = cast("Handler | None", getattr(args, "handler", None))
     if handler is None:

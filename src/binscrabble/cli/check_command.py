@@ -7,19 +7,32 @@ reported as invalid ("empty input") so that output line N always answers input l
 from __future__ import annotations
 
 import argparse
+import io
+import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring_ascii
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
-from binscrabble.cli.common import add_rules_options, rules_or_exit, use_color
+from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
 from binscrabble.expr import CheckResult, check, check_many, explain
+from binscrabble.limits import escape_controls
 from binscrabble.rules import Rules
 
 _Render = Callable[[CheckResult], str]
 
 #: Results are written in batches of this many lines: one write call per batch, no flush.
 _BATCH = 4096
+#: Piped lines are checked this many at a time (a batch shares its work, and memory stays
+#: bounded however long the input).
+_LINES_PER_BATCH = 65536
+#: The longest piped line read, in bytes (an equation on the board has at most 15 tiles).
+MAX_LINE_BYTES = 64 * 1024
+
+#: An option as typed: -h, or two dashes and a name (--json, --rule=identity_chains=on).
+_OPTION = re.compile(r"-h|--[A-Za-z][A-Za-z_-]*(?:=.*)?", re.DOTALL)
+#: The options that take no value (and any prefix of them argparse would accept).
+_FLAGS = ("-h", "--help", "--json", "--explain")
 
 _GREEN = "\033[32m"
 _RED = "\033[31m"
@@ -53,6 +66,35 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
+def expressions_last(arguments: Sequence[str]) -> list[str]:
+    """The arguments of ``check`` with every expression moved after ``--``, options first.
+
+    An argument that starts with ``-`` but is not an option (``-1+1=0``, ``--1=1``) is an
+    expression; argparse alone would refuse it as an unknown option.
+
+    >>> expressions_last(["-1+1=0", "--json", "1=1", "--rule", "xor_tiles=2"])
+    ['--json', '--rule', 'xor_tiles=2', '--', '-1+1=0', '1=1']
+    """
+    options: list[str] = []
+    expressions: list[str] = []
+    takes_value = False
+    for index, argument in enumerate(arguments):
+        if takes_value:
+            options.append(argument)
+            takes_value = False
+        elif argument == "--":
+            expressions.extend(arguments[index + 1 :])
+            break
+        elif _OPTION.fullmatch(argument):
+            options.append(argument)
+            takes_value = "=" not in argument and not any(
+                flag.startswith(argument) for flag in _FLAGS
+            )
+        else:
+            expressions.append(argument)
+    return [*options, "--", *expressions] if expressions else options
+
+
 def run(args: argparse.Namespace) -> int:
     """Check every expression; 0 when all are valid, 1 when any is not, 2 for bad rules."""
     rules = rules_or_exit(args)
@@ -67,20 +109,32 @@ def run(args: argparse.Namespace) -> int:
     else:
         render = _render_colored if use_color(stdout) else _render_plain
     if args.expressions:
-        return _answer_all(list(args.expressions), rules, render, stdout)
+        return _answer_all([list(args.expressions)], rules, render, stdout)
     if not sys.stdin.isatty():
-        return _answer_all(_piped_lines(sys.stdin), rules, render, stdout)
+        try:
+            return _answer_all(_piped_batches(sys.stdin), rules, render, stdout)
+        except _LineTooLong as error:
+            stdout.flush()
+            return usage_error(str(error))
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # A typed byte that is not UTF-8 becomes U+FFFD (then an unknown symbol), whatever
+        # the locale's error handler, rather than a crash.
+        sys.stdin.reconfigure(errors="replace")
     return _answer_as_typed(_interactive_lines(sys.stdin), rules, render, stdout)
 
 
-def _answer_all(texts: list[str], rules: Rules, render: _Render, stdout: TextIO) -> int:
-    """Everything is known at once: one batch call checks each distinct text and side
+def _answer_all(batches: Iterable[list[str]], rules: Rules, render: _Render, stdout: TextIO) -> int:
+    """Many lines at a time: one batch call checks each distinct text and side of a batch
     once, and the answers are written in large pieces."""
-    results = check_many(texts, rules)
-    for start in range(0, len(results), _BATCH):
-        _write(stdout, [render(result) for result in results[start : start + _BATCH]], flush=False)
+    all_valid = True
+    for texts in batches:
+        results = check_many(texts, rules)
+        for start in range(0, len(results), _BATCH):
+            chunk = results[start : start + _BATCH]
+            _write(stdout, [render(result) for result in chunk], flush=False)
+        all_valid = all_valid and all(result.reason is None for result in results)
     stdout.flush()
-    return 0 if all(result.reason is None for result in results) else 1
+    return 0 if all_valid else 1
 
 
 def _answer_as_typed(lines: Iterable[str], rules: Rules, render: _Render, stdout: TextIO) -> int:
@@ -102,14 +156,38 @@ def _write(stream: TextIO, lines: list[str], *, flush: bool) -> None:
         stream.flush()
 
 
-def _piped_lines(stream: TextIO) -> list[str]:
-    """Every line of a pipe or file, read at once; undecodable bytes become U+FFFD."""
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
-    text = data.decode("utf-8", errors="replace")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line does not start another
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+class _LineTooLong(Exception):
+    """A piped line longer than :data:`MAX_LINE_BYTES`: the input is not expressions."""
+
+
+def _piped_batches(stream: TextIO) -> Iterator[list[str]]:
+    """The lines of a pipe or file, :data:`_LINES_PER_BATCH` at a time, each read whole
+    only up to :data:`MAX_LINE_BYTES`; undecodable bytes become U+FFFD."""
+    if hasattr(stream, "buffer"):
+        source: BinaryIO = stream.buffer
+    else:  # a text stream with no bytes under it (a test's StringIO)
+        source = io.BytesIO(stream.read().encode())
+    batch: list[str] = []
+    number = 0
+    while True:
+        data = source.readline(MAX_LINE_BYTES + 1)
+        if not data:
+            break
+        number += 1
+        if len(data) > MAX_LINE_BYTES and not data.endswith(b"\n"):
+            if batch:
+                yield batch  # the lines before it are answered
+            raise _LineTooLong(
+                f"line {number} of the input is longer than {MAX_LINE_BYTES // 1024} KiB: "
+                "give one expression a line"
+            )
+        line = data.decode("utf-8", errors="replace").removesuffix("\n").removesuffix("\r")
+        batch.append(line)
+        if len(batch) >= _LINES_PER_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _interactive_lines(stream: TextIO) -> Iterator[str]:
@@ -135,25 +213,28 @@ def _render_json(result: CheckResult) -> str:
 
 
 def _render_plain(result: CheckResult) -> str:
+    # What was typed is shown with its control characters escaped: it cannot drive the
+    # terminal it is printed on.
+    shown = escape_controls(result.input)
     if result.valid:
-        return (
-            f"{result.input}: valid, value {result.binary} ({result.value}), bonus {result.bonus}"
-        )
-    return f"{result.input}: invalid, {result.reason}"
+        return f"{shown}: valid, value {result.binary} ({result.value}), bonus {result.bonus}"
+    return f"{shown}: invalid, {escape_controls(result.reason or '')}"
 
 
 def _render_colored(result: CheckResult) -> str:
+    shown = escape_controls(result.input)
     if result.valid:
         return (
-            f"{result.input}: {_GREEN}valid{_RESET}, value {result.binary} "
+            f"{shown}: {_GREEN}valid{_RESET}, value {result.binary} "
             f"{_DIM}({result.value}){_RESET}, bonus {result.bonus}"
         )
-    return f"{result.input}: {_RED}invalid{_RESET}, {result.reason}"
+    return f"{shown}: {_RED}invalid{_RESET}, {escape_controls(result.reason or '')}"
 
 
 def _explainer(rules: Rules) -> _Render:
 
     def render(result: CheckResult) -> str:
-        return str(explain(result.input, rules)) + "\n"
+        lines = str(explain(result.input, rules)).split("\n")
+        return "\n".join(escape_controls(line) for line in lines) + "\n"
 
     return render

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from binscrabble.limits import escape_controls
 from binscrabble.rules import PRECEDENCES, PRESETS, Rules, RulesError, parse_assignment
 
 if TYPE_CHECKING:
@@ -48,7 +49,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def usage_error(message: str) -> int:
     """Print a usage error on standard error; returns exit status 2."""
-    print(f"binscrabble: error: {message}", file=sys.stderr)
+    # Messages quote what was given (a file's text, a name): never raw control characters.
+    print(f"binscrabble: error: {escape_controls(message)}", file=sys.stderr)
     return 2
 
 

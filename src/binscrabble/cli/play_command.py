@@ -7,6 +7,7 @@ import io
 import sys
 
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
+from binscrabble.limits import MAX_DIGITS
 from binscrabble.terminal import (
     DEFAULT_SAVE,
     GameSetupError,
@@ -78,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_or_exit(args)
     if isinstance(rules, int):
         return rules
+    if args.seed is not None and len(str(abs(args.seed))) > MAX_DIGITS:
+        # The seed is written in the game's record, whose reader takes no longer number.
+        return usage_error(f"--seed takes a number of at most {MAX_DIGITS} digits")
     players = None
     if args.players is not None:
         try:

@@ -7,6 +7,7 @@ import io
 import sys
 
 from binscrabble.cli.common import load_record_or_exit, usage_error, use_color
+from binscrabble.limits import escape_controls
 from binscrabble.move import Place
 from binscrabble.terminal import render_board, render_recent, render_scores
 
@@ -48,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     squares = last.squares if isinstance(last, Place) else ()
     out = sys.stdout
     title = f"turn {turn} of {turns}" + (" (the end of the record)" if turn == turns else "")
-    out.write(f"{' vs '.join(game.players)}: after {title}\n\n")
+    # Names are checked when the record is read; escaped here all the same.
+    names = [escape_controls(name) for name in game.players]
+    out.write(f"{' vs '.join(names)}: after {title}\n\n")
     out.write(render_board(game.board, color, squares) + "\n\n")
     out.write(render_scores(game) + "\n")
     # Every rack is shown below, so the tiles exchanged are no secret here.
@@ -56,17 +59,16 @@ def run(args: argparse.Namespace) -> int:
     # Tiles spaced apart: a rack "-1" must not read as a negative number, "-" as a dash.
     racks = "   ".join(
         f"{name}: {' '.join(rack) or '(none)'}"
-        for name, rack in zip(game.players, game.racks, strict=True)
+        for name, rack in zip(names, game.racks, strict=True)
     )
     out.write(f"Racks: {racks}\n")
     outcome = game.outcome()
     if outcome is not None:
         adjustments = ", ".join(
-            f"{name} {change:+d}"
-            for name, change in zip(game.players, outcome.adjustments, strict=True)
+            f"{name} {change:+d}" for name, change in zip(names, outcome.adjustments, strict=True)
         )
         out.write(f"Game over ({outcome.reason}); end adjustments: {adjustments}\n")
-        out.write(f"{outcome}\n")
+        out.write(f"{escape_controls(str(outcome))}\n")
     else:
-        out.write(f"{game.players[game.to_move]} to move.\n")
+        out.write(f"{names[game.to_move]} to move.\n")
     return 0

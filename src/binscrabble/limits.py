@@ -1,0 +1,136 @@
+"""Bounds on untrusted input, checked before anything is parsed (docs/limits.md).
+
+Records, position files and rules files may come from anyone, so each reader first asks
+here: is the file small enough, is its nesting shallow enough, are its numbers short
+enough? Player names and other text shown on a terminal are checked for control
+characters, and escaped on output.
+
+>>> check_structure('{"rack": "1=1", "scores": [1, 2]}', "json")
+>>> check_structure("[" * 40 + "]" * 40, "json")
+Traceback (most recent call last):
+...
+binscrabble.limits.InputLimitError: it nests more than 32 levels deep; 2 or 3 are enough
+>>> name_problem("Ada\\x1b[2J")
+"it holds the control character '\\\\x1b'"
+>>> escape_controls("Ada\\x1b[2J")
+'Ada\\\\x1b[2J'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from typing import Final, Literal
+
+#: The largest record, position or rules file read, in bytes (a whole game's record is
+#: under 10 KiB).
+MAX_FILE_BYTES: Final = 1 << 20
+#: The deepest nesting of lists and objects (tables) in a position or rules file.
+MAX_NESTING: Final = 32
+#: The most digits of a number in a record, position or rules file (Python refuses to
+#: read integers of more than 4,300 digits; no score or seed needs more than a few dozen).
+MAX_DIGITS: Final = 100
+#: The longest player name, in characters.
+MAX_NAME_LENGTH: Final = 64
+
+_JSON_SKIPPED: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# TOML's four kinds of strings, and its comments: brackets inside them do not nest.
+_TOML_SKIPPED: Final = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+)
+_BRACKETS: Final = re.compile(r"[\[\]{}]")
+_LONG_NUMBER: Final = re.compile(rf"[0-9_]{{{MAX_DIGITS + 1},}}")
+
+
+class InputLimitError(ValueError):
+    """Input over one of the bounds of this module; the message says which, as a sentence
+    fragment the reader puts after the file's name."""
+
+
+def read_limited(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a file, at most :data:`MAX_FILE_BYTES` of them.
+
+    Never reads more than one byte past the bound, so a special file such as /dev/zero
+    ends at once. Raises :class:`InputLimitError` for a larger file, ``OSError`` for one
+    that cannot be read.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise InputLimitError(f"it is larger than {MAX_FILE_BYTES // 1024} KiB, the most read")
+    return data
+
+
+def check_text_size(text: str) -> None:
+    """:class:`InputLimitError` when a text given whole is over the size of a file."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputLimitError(f"it is larger than {MAX_FILE_BYTES // 1024} KiB, the most read")
+
+
+def check_structure(text: str, syntax: Literal["json", "toml"]) -> None:
+    """:class:`InputLimitError` when a JSON or TOML text nests deeper than
+    :data:`MAX_NESTING` or holds a number of more than :data:`MAX_DIGITS` digits.
+
+    Strings (and TOML comments) are skipped: what they hold is text, not structure.
+    """
+    skipped = _JSON_SKIPPED if syntax == "json" else _TOML_SKIPPED
+    bare = skipped.sub('""', text)
+    depth = 0
+    for match in _BRACKETS.finditer(bare):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_NESTING:
+            raise InputLimitError(
+                f"it nests more than {MAX_NESTING} levels deep; 2 or 3 are enough"
+            )
+    long_number = _LONG_NUMBER.search(bare)
+    if long_number is not None:
+        raise InputLimitError(
+            f"it holds a number of {len(long_number.group())} digits; numbers have at most "
+            f"{MAX_DIGITS}"
+        )
+
+
+def check_digits(text: str, what: str) -> None:
+    """:class:`InputLimitError` when the number `text` (a `what`) is too long to read."""
+    digits = sum(char.isdigit() for char in text)
+    if digits > MAX_DIGITS:
+        raise InputLimitError(f"the {what} has {digits} digits; numbers have at most {MAX_DIGITS}")
+
+
+def is_control(char: str) -> bool:
+    """Whether a character acts on a terminal rather than showing (C0, DEL, C1, and the
+    line and paragraph separators)."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp")
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of `text`, or None."""
+    for char in text:
+        if is_control(char):
+            return char
+    return None
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name (empty, too long, a control character), or None.
+
+    >>> name_problem("Ada") is None, name_problem(" ")
+    (True, 'it is empty')
+    """
+    if not name.strip():
+        return "it is empty"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"it has {len(name)} characters; a name has at most {MAX_NAME_LENGTH}"
+    char = control_character(name)
+    if char is not None:
+        return f"it holds the control character {char!r}"
+    return None
+
+
+def escape_controls(text: str) -> str:
+    """`text` with each control character written as an escape (``\\x1b``), so that
+    printing it cannot move the cursor, clear the screen or retitle the window."""
+    if control_character(text) is None:
+        return text
+    return "".join(repr(char)[1:-1] if is_control(char) else char for char in text)
