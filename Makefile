@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 # fonts-dejavu-core: the font every PDF embeds (both for the print extra, binscrabble.print).
 DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core
 
-.PHONY: play test test-pythons lint bench clean compiled deps dist
+.PHONY: play test test-pythons lint bench clean compiled deps dist fuzz
 
 deps:
 	@sh scripts/debian_packages.sh $(DEBIAN_PACKAGES)
@@ -49,6 +49,17 @@ lint: $(STAMP)
 
 test: deps lint compiled
 	$(BIN)/pytest
+
+# The fuzzing suite (tests/test_fuzz_*.py) with thousands of random examples a test, round
+# after round for FUZZ_MINUTES minutes; `make test` runs it with a short fixed budget.
+FUZZ_MINUTES ?= 10
+fuzz: compiled
+	@end=$$(( $$(date +%s) + 60 * $(FUZZ_MINUTES) )); round=0; \
+	while [ $$(date +%s) -lt $$end ]; do \
+		round=$$((round + 1)); echo "fuzz round $$round"; \
+		BINSCRABBLE_FUZZ=long $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz_readers.py \
+			|| exit 1; \
+	done
 
 # The test suite under every CPython 3.11+ on the machine, each in .venvs/ (see the script).
 test-pythons:

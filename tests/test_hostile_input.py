@@ -349,3 +349,18 @@ def test_a_declined_resume_then_quit_leaves_the_old_game_in_place(
     status = run_terminal_game(PlayOptions(), io.StringIO("y\nquit\n"), stdout, io.StringIO())
     assert status == 0
     assert "A game is saved in binscrabble-game.bsr (turn 2: Ann 0, Ben 0)" in stdout.getvalue()
+
+
+def test_running_out_of_memory_ends_with_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"board": EMPTY_BOARD, "rack": "1=1"}), encoding="utf-8")
+
+    def exhausted(game: Game) -> list[object]:
+        raise MemoryError
+
+    monkeypatch.setattr("binscrabble.cli.moves_command.generate_moves", exhausted)
+    status, out, err = cli(["moves", str(path)], capsys)
+    assert status == 2 and out == ""
+    assert "out of memory" in err and "--top N" in err

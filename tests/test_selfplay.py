@@ -284,3 +284,24 @@ def test_a_player_that_crashes_stops_the_match_with_its_position_saved(
     assert isinstance(copy, GameFailure) and str(copy) == str(failure)
     assert (copy.index, copy.seed, copy.turn, copy.player) == (3, 77, 1, "a")
     assert copy.position == failure.position and copy.cause == "ValueError: bad"
+
+
+class _Enough(Exception):
+    """Raised by a progress callback to stop a match early."""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_huge_match_starts_at_once_and_stops_cleanly(jobs: int) -> None:
+    # The tasks are made as games are played: asking for 10**12 games costs nothing up
+    # front, and stopping after a few leaves no worker or feeder behind.
+    played: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        played.append(done)
+        assert total == 10**12
+        if done == 3:
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        run_match(["random", "random"], 10**12, seed=2, jobs=jobs, rules=SMALL, progress=progress)
+    assert played == [1, 2, 3]

@@ -74,6 +74,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        # Under a memory cap (ulimit, a container) a huge answer ends with a sentence.
+        print(
+            "binscrabble: error: out of memory: the answer is too large for the memory this "
+            "process may use (with `moves`, ask for --top N)",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
         sys.stderr.close()

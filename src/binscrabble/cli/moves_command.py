@@ -20,7 +20,7 @@ from binscrabble.board import square_name
 from binscrabble.cli.common import load_position_or_exit, usage_error
 from binscrabble.game import Game
 from binscrabble.move import move_notation
-from binscrabble.movegen import GeneratedMove, generate_moves
+from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
 
 #: Lines are written in batches of this many: one write call per batch.
 _BATCH = 2048
@@ -74,9 +74,8 @@ def run(args: argparse.Namespace) -> int:
     game = load_position_or_exit(args.position)
     if isinstance(game, int):
         return game
-    moves = generate_moves(game)
-    if args.top is not None:
-        moves = moves[: args.top]
+    # With --top the search skips what cannot reach the N best: the whole list is never made.
+    moves = generate_moves(game) if args.top is None else best_moves(game, args.top)
     width = len(str(moves[0].score)) if moves else 1
     lines: list[str] = []
     for move in moves:

@@ -23,8 +23,9 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -304,7 +305,9 @@ def run_match(
         # LeaveTableError), and forked workers find it read already.
         read_leave_table(path)
     jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), games))
-    tasks: list[_Task] = [(pair, index, seed, rules, tables) for index in range(games)]
+    # Made one at a time as the games are played: a huge `games` starts at once, and only
+    # the results (a few hundred bytes a game played) take memory.
+    tasks = ((pair, index, seed, rules, tables) for index in range(games))
     started = time.perf_counter()
     results: list[GameResult] = []
     for result in _run_tasks(tasks, jobs):
@@ -317,13 +320,33 @@ def run_match(
     )
 
 
-def _run_tasks(tasks: list[_Task], jobs: int) -> Iterator[GameResult]:
+def _run_tasks(tasks: Iterable[_Task], jobs: int) -> Iterator[GameResult]:
     if jobs == 1:
         for task in tasks:
             yield _play_game_task(task)
         return
+    # The pool's feeder thread reads `tasks` as fast as it can: a semaphore keeps it a few
+    # tasks ahead of the results, and `stopped` lets it end when the results are no longer
+    # wanted (the pool waits for that thread when it closes).
+    ahead = threading.Semaphore(2 * jobs)
+    stopped = threading.Event()
+
+    def throttled() -> Iterator[_Task]:
+        for task in tasks:
+            while not ahead.acquire(timeout=0.05):
+                if stopped.is_set():
+                    return
+            if stopped.is_set():
+                return
+            yield task
+
     with multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts) as pool:
-        yield from pool.imap_unordered(_play_game_task, tasks, chunksize=1)
+        try:
+            for result in pool.imap_unordered(_play_game_task, throttled(), chunksize=1):
+                ahead.release()
+                yield result
+        finally:
+            stopped.set()
 
 
 def _ignore_interrupts() -> None:
