@@ -232,7 +232,6 @@ def _render_colored(result: CheckResult) -> str:
 
 
 def _explainer(rules: Rules) -> _Render:
-
     def render(result: CheckResult) -> str:
         lines = str(explain(result.input, rules)).split("\n")
         return "\n".join(escape_controls(line) for line in lines) + "\n"
