@@ -364,3 +364,21 @@ def test_running_out_of_memory_ends_with_a_sentence(
     status, out, err = cli(["moves", str(path)], capsys)
     assert status == 2 and out == ""
     assert "out of memory" in err and "--top N" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "rack_size", "rack"),
+    [("moves", 15, "???111000=+-x"), ("best", 15, "???111000=+-x"), ("moves", 12, "???111000=+-")],
+)
+def test_a_rack_size_the_generator_cannot_list_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, rack_size: int, rack: str
+) -> None:
+    rules = {"preset": "learning", "leading_zeros": True, "allow_negatives": True}
+    path = tmp_path / "p.json"
+    position = {"rules": {**rules, "rack_size": rack_size}, "board": EMPTY_BOARD, "rack": rack}
+    path.write_text(json.dumps(position), encoding="utf-8")
+    status, out, err = cli([command, str(path)], capsys)
+    assert status == 2 and out == ""
+    assert f"rule rack_size takes a whole number from 3 to 9, not {rack_size}" in err
+    with pytest.raises(RulesError, match="from 3 to 9"):
+        Rules(rack_size=10)

@@ -225,7 +225,9 @@ _BOOL_RULES: Final = frozenset(
 )
 _INT_LIMITS: Final[Mapping[str, tuple[int, int]]] = {
     "xor_tiles": (0, 20),
-    "rack_size": (3, 15),
+    # Above 9, three blanks under the most permissive rules give more placements than 3 GiB
+    # can list (docs/limits.md).
+    "rack_size": (3, 9),
     "bingo_bonus": (0, 1000),
 }
 _TRUE_WORDS: Final = frozenset({"on", "true", "yes", "1"})
