@@ -29,6 +29,8 @@ from binscrabble.rules import Rules, RulesError
 from binscrabble.terminal import GameSetupError, PlayOptions, parse_players, run_terminal_game
 
 HUGE = "9" * 5000
+#: Over the digit bound, under the bound on a record line's length.
+LONG = "9" * 500
 EMPTY_BOARD = ["." * 15] * 15
 
 
@@ -67,22 +69,30 @@ def record_error(text: str) -> RecordError:
 
 @pytest.mark.parametrize("where", ["score", "total", "seed", "adjustment"])
 def test_a_record_number_over_the_digit_bound_is_a_record_error(two_turns: str, where: str) -> None:
-    lines = two_turns.splitlines()
+    error = record_error(with_number(two_turns, where, LONG))
+    assert error.line is not None
+    assert f"the {where} has 500 digits; numbers have at most {MAX_DIGITS}" in str(error)
+    # Past Python's 4,300-digit limit the line itself is too long to be read.
+    error = record_error(with_number(two_turns, where, HUGE))
+    assert "a record's lines have at most 1000" in str(error)
+
+
+def with_number(record: str, where: str, number: str) -> str:
+    """`record` with `number` as a turn's score or total, the seed, or an adjustment."""
+    lines = record.splitlines()
     if where == "seed":
-        lines.insert(4, f"#seed {HUGE}")
+        lines.insert(4, f"#seed {number}")
     elif where == "adjustment":
-        lines.append(f">Ada: (1) +{HUGE} 10")
+        lines.append(f">Ada: (1) +{number} 10")
     else:
         turn = next(index for index, line in enumerate(lines) if line.startswith(">Ada"))
         words = lines[turn].split()
         if where == "score":
-            words[-2] = "+" + HUGE
+            words[-2] = "+" + number
         else:
-            words[-1] = HUGE
+            words[-1] = number
         lines[turn] = " ".join(words)
-    error = record_error("\n".join(lines) + "\n")
-    assert f"has 5000 digits; numbers have at most {MAX_DIGITS}" in str(error)
-    assert error.line is not None
+    return "\n".join(lines) + "\n"
 
 
 def test_a_position_number_over_the_digit_bound_exits_2(
@@ -104,12 +114,12 @@ def test_a_bad_default_save_file_stops_play_with_a_sentence(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "binscrabble-game.bsr").write_text(
-        two_turns.replace("#player1 Ada", f"#player1 Ada\n#seed {HUGE}"), encoding="utf-8"
+        two_turns.replace("#player1 Ada", f"#player1 Ada\n#seed {LONG}"), encoding="utf-8"
     )
     stdout, stderr = io.StringIO(), io.StringIO()
     status = run_terminal_game(PlayOptions(), io.StringIO(""), stdout, stderr)
     assert status == 2
-    assert "binscrabble-game.bsr exists and is not a saved game (line 4: the seed has 5000" in (
+    assert "binscrabble-game.bsr exists and is not a saved game (line 4: the seed has 500 " in (
         stderr.getvalue()
     )
 
@@ -382,3 +392,26 @@ def test_a_rack_size_the_generator_cannot_list_is_refused(
     assert f"rule rack_size takes a whole number from 3 to 9, not {rack_size}" in err
     with pytest.raises(RulesError, match="from 3 to 9"):
         Rules(rack_size=10)
+
+
+def test_errors_quote_long_input_shortened(two_turns: str) -> None:
+    long_move = two_turns.replace("8D 1+1=10", "8D " + "1+" * 400_000 + "1")
+    error = record_error(long_move)
+    assert "a record's lines have at most 1000" in str(error) and len(str(error)) < 200
+    error = record_error(two_turns.replace("#player1 Ada", "#player1 " + "A" * 900))
+    assert "a name has at most 64" in str(error) and len(str(error)) < 200
+    with pytest.raises(PositionError) as caught:
+        load_position({"board": EMPTY_BOARD, "rack": "1", "k" * 100_000: 1})
+    assert len(str(caught.value)) < 300
+    with pytest.raises(RulesError) as rules_error:
+        Rules.from_mapping({"preset": "p" * 100_000})
+    assert len(str(rules_error.value)) < 200
+
+
+def test_an_endless_typed_line_ends_the_input_of_play(tmp_path: Path) -> None:
+    stdout = io.StringIO()
+    options = PlayOptions(players=["Ann", "Ben"], save=str(tmp_path / "g.bsr"))
+    status = run_terminal_game(options, io.StringIO("\0" * 100_000), stdout, io.StringIO())
+    assert status == 0
+    assert "A line of more than 4096 characters is not typed input" in stdout.getvalue()
+    assert read_record_file(tmp_path / "g.bsr").players == ("Ann", "Ben")

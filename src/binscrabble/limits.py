@@ -33,6 +33,8 @@ MAX_NESTING: Final = 32
 MAX_DIGITS: Final = 100
 #: The longest player name, in characters.
 MAX_NAME_LENGTH: Final = 64
+#: The longest line of a record that is not a comment (a turn's line is under 100).
+MAX_RECORD_LINE: Final = 1000
 
 _JSON_SKIPPED: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 # TOML's four kinds of strings, and its comments: brackets inside them do not nest.
@@ -126,6 +128,17 @@ def name_problem(name: str) -> str | None:
     if char is not None:
         return f"it holds the control character {char!r}"
     return None
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to `limit` characters with an ellipsis: an error message quotes
+    what it was given (control characters escaped) without repeating a megabyte of it.
+
+    >>> quoted("1+" * 100)
+    "'1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+…"
+    """
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def escape_controls(text: str) -> str:

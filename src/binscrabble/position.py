@@ -44,6 +44,7 @@ from binscrabble.limits import (
     check_structure,
     control_character,
     name_problem,
+    quoted,
     read_limited,
 )
 from binscrabble.record import write_text_atomically
@@ -88,7 +89,9 @@ class PositionError(ValueError):
     """
 
     def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
+        # An unknown key is its own field: shown cut short, it cannot flood the message.
+        shown = field if len(field) <= 40 else field[:39] + "…"
+        super().__init__(f"{shown}: {reason}")
         self.field = field
         self.reason = reason
 
@@ -140,7 +143,7 @@ def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
     for key in data:
         if key not in KNOWN_KEYS:
             raise PositionError(
-                str(key), f"unknown key {key!r}: a position has {', '.join(KNOWN_KEYS)}"
+                str(key), f"unknown key {quoted(key)}: a position has {', '.join(KNOWN_KEYS)}"
             )
     rules = _read_rules(data.get("rules"))
     board = _read_board(data.get("board"), rules)
@@ -250,7 +253,7 @@ def _read_squares(value: object, field: str, board: Board) -> list[int]:
     squares = []
     for item in value:
         if not isinstance(item, str):
-            raise PositionError(field, f'{item!r} is not a square name such as "H8"')
+            raise PositionError(field, f'{quoted(item)} is not a square name such as "H8"')
         try:
             sq = parse_square(item)
         except SquareError as error:
@@ -337,11 +340,13 @@ def _read_tiles(value: object, field: str, rules: Rules) -> str:
     except EquationError as error:
         reason = _POSITION_SUFFIX.sub("", str(error))
         raise PositionError(
-            field, f"{value!r}: {reason} (tiles are {' '.join(FACES)}, '?' for a blank)"
+            field, f"{quoted(value)}: {reason} (tiles are {' '.join(FACES)}, '?' for a blank)"
         ) from None
     faces = faces_in_game(rules)
     if any(code != BLANK and code not in faces for code in codes):
-        raise PositionError(field, f"{value!r} holds an XOR tile, but the rule xor_tiles is 0")
+        raise PositionError(
+            field, f"{quoted(value)} holds an XOR tile, but the rule xor_tiles is 0"
+        )
     return codes
 
 
@@ -379,7 +384,9 @@ def _read_players(value: object, scores: object) -> list[str]:
     for name in value:
         problem = name_problem(name)
         if problem is not None:
-            raise PositionError("players", f"the name {name!r} cannot be a player's: {problem}")
+            raise PositionError(
+                "players", f"the name {quoted(name)} cannot be a player's: {problem}"
+            )
     if len(set(value)) != len(value):
         raise PositionError("players", "two players have the same name")
     return list(value)
@@ -412,7 +419,7 @@ def _read_to_move(value: object, players: Sequence[str]) -> int:
         if value in players:
             return list(players).index(value)
         raise PositionError(
-            "to_move", f"{value!r} is not one of the players ({', '.join(players)})"
+            "to_move", f"{quoted(value)} is not one of the players ({', '.join(players)})"
         )
     if isinstance(value, bool) or not isinstance(value, int):
         raise PositionError(

@@ -44,11 +44,12 @@ from typing import Final
 from binscrabble.board import Board
 from binscrabble.game import Game, SetupError
 from binscrabble.limits import (
+    MAX_RECORD_LINE,
     InputLimitError,
     check_digits,
     check_text_size,
-    escape_controls,
     name_problem,
+    quoted,
     read_limited,
 )
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Place, parse_move
@@ -205,7 +206,7 @@ def _check_recordable(game: Game) -> None:
         if name != name.strip() or problem is not None:
             raise RecordError(
                 None,
-                f"player name {name!r} cannot be written in a record: "
+                f"player name {quoted(name)} cannot be written in a record: "
                 f"{problem or 'it has spaces at its ends'}",
             )
 
@@ -355,7 +356,7 @@ class _Header:
                 raise RecordError(number, "a rule line is '#rule NAME VALUE'")
             if name not in RULE_NAMES:
                 raise RecordError(
-                    number, f"unknown rule {name!r}: the rules are {', '.join(RULE_NAMES)}"
+                    number, f"unknown rule {quoted(name)}: the rules are {', '.join(RULE_NAMES)}"
                 )
             self.overrides.append((number, name, value.strip()))
         else:
@@ -376,11 +377,11 @@ class _Header:
             raise RecordError(number, f"#player{seat} needs a name")
         problem = name_problem(name)
         if problem is not None:
-            raise RecordError(number, f"#player{seat}: {escape_controls(repr(name))}: {problem}")
+            raise RecordError(number, f"#player{seat}: {quoted(name)}: {problem}")
         if seat in self.players:
             raise RecordError(number, f"#player{seat} is named twice")
         if name in self.players.values():
-            raise RecordError(number, f"two players are named {name!r}")
+            raise RecordError(number, f"two players are named {quoted(name)}")
         self.players[seat] = name
 
     def finish(self, line: int) -> tuple[list[str], Rules]:
@@ -466,6 +467,12 @@ def _parse(text: str) -> _Parsed:
         line = lines[index].strip()
         if not line or line == "#" or line.startswith("# "):
             continue
+        if len(line) > MAX_RECORD_LINE:
+            raise RecordError(
+                number,
+                f"the line has {len(line)} characters; a record's lines have at most "
+                f"{MAX_RECORD_LINE} (comments, which start with '# ', excepted)",
+            )
         keyword, _, argument = line.partition(" ")
         if line.startswith(">") or keyword == "#rack":
             if started is None:
@@ -477,13 +484,13 @@ def _parse(text: str) -> _Parsed:
         elif not line.startswith("#"):
             raise RecordError(
                 number,
-                f"cannot read {line!r}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', an end "
-                "line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
+                f"cannot read {quoted(line)}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', "
+                "an end line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
             )
         elif not _is_header_line(line):
             raise RecordError(
                 number,
-                f"unknown header {keyword!r}: headers are #playerN, #preset, #rule, #seed, "
+                f"unknown header {quoted(keyword)}: headers are #playerN, #preset, #rule, #seed, "
                 "#rack; a comment starts with '# ' (a space after the #)",
             )
         elif started is not None:
@@ -514,7 +521,7 @@ def _parse_seed(text: str, line: int) -> int | str:
         raise RecordError(line, f"seed {text} is not a quoted text")
     if _TOTAL.fullmatch(text):
         return _number(text, line, "seed")
-    raise RecordError(line, f"seed {text!r} is not a whole number (or a quoted text)")
+    raise RecordError(line, f"seed {quoted(text)} is not a whole number (or a quoted text)")
 
 
 def _match_player(text: str, names: Sequence[str], line: int) -> tuple[int, str]:
@@ -523,7 +530,7 @@ def _match_player(text: str, names: Sequence[str], line: int) -> tuple[int, str]
         if text.startswith(name + ":"):
             return names.index(name), text[len(name) + 1 :].strip()
     shown = text.split(":", 1)[0]
-    raise RecordError(line, f"unknown player {shown!r}: the players are {', '.join(names)}")
+    raise RecordError(line, f"unknown player {quoted(shown)}: the players are {', '.join(names)}")
 
 
 def _check_codes(rack: str, line: int, what: str) -> str:
@@ -531,7 +538,7 @@ def _check_codes(rack: str, line: int, what: str) -> str:
         if code not in CODE_ORDER:
             raise RecordError(
                 line,
-                f"{what} {rack!r} holds {code!r}, which is not a tile code "
+                f"{what} {quoted(rack)} holds {code!r}, which is not a tile code "
                 f"({' '.join(CODE_ORDER)})",
             )
     return rack
@@ -547,9 +554,11 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
             )
         adjustment, total = match.group("adjustment"), match.group("total")
         if not _SIGNED.fullmatch(adjustment):
-            raise RecordError(line, f"adjustment {adjustment!r} must be signed, e.g. +3 or -2")
+            raise RecordError(
+                line, f"adjustment {quoted(adjustment)} must be signed, e.g. +3 or -2"
+            )
         if not _TOTAL.fullmatch(total):
-            raise RecordError(line, f"total {total!r} is not a whole number")
+            raise RecordError(line, f"total {quoted(total)} is not a whole number")
         rack = _check_codes(match.group("tiles").replace(" ", ""), line, "rack")
         return _EndLine(
             line, seat, rack, _number(adjustment, line, "adjustment"), _number(total, line, "total")
@@ -564,9 +573,9 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
     rack, score, total = tokens[0], tokens[-2], tokens[-1]
     _check_codes(rack, line, "rack")
     if not _TURN_SCORE.fullmatch(score):
-        raise RecordError(line, f"score {score!r} must be written +N, e.g. +18")
+        raise RecordError(line, f"score {quoted(score)} must be written +N, e.g. +18")
     if not _TOTAL.fullmatch(total):
-        raise RecordError(line, f"total {total!r} is not a whole number")
+        raise RecordError(line, f"total {quoted(total)} is not a whole number")
     return _TurnLine(
         line,
         seat,
@@ -583,7 +592,9 @@ def _parse_rack_line(argument: str, line: int, names: Sequence[str]) -> _RackLin
     if not name or not rack:
         raise RecordError(line, "a rack line is '#rack NAME TILES'")
     if name not in names:
-        raise RecordError(line, f"unknown player {name!r}: the players are {', '.join(names)}")
+        raise RecordError(
+            line, f"unknown player {quoted(name)}: the players are {', '.join(names)}"
+        )
     return _RackLine(line, names.index(name), _check_codes(rack, line, "rack"))
 
 
@@ -655,7 +666,7 @@ def _replay_turn(game: Game, turn: _TurnLine, next_rack: _Entry | None) -> None:
     try:
         move = parse_move(turn.move, game.board)
     except NotationError as error:
-        raise RecordError(turn.line, f"cannot read the move {turn.move!r}: {error}") from None
+        raise RecordError(turn.line, f"cannot read the move {quoted(turn.move)}: {error}") from None
     problem = game.illegal_reason(move)
     if problem is not None:
         raise RecordError(turn.line, f"illegal move {turn.move}: {problem}")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from binscrabble.limits import InputLimitError, check_structure, read_limited
+from binscrabble.limits import InputLimitError, check_structure, quoted, read_limited
 
 Precedence = Literal["standard", "left-to-right"]
 PRECEDENCES: Final = ("standard", "left-to-right")
@@ -148,7 +148,9 @@ class Rules:
                 identity_plus_minus_zero=False,
                 identity_and_one_or_zero=False,
             )
-        raise RulesError("preset", f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+        raise RulesError(
+            "preset", f"unknown preset {quoted(name)}: choose one of {', '.join(PRESETS)}"
+        )
 
     def override(self, name: str, value: object) -> Rules:
         """A copy with one rule changed; `value` may be typed or text (`"on"`, `"4"`)."""
@@ -235,23 +237,23 @@ _FALSE_WORDS: Final = frozenset({"off", "false", "no", "0"})
 
 
 def _unknown_rule(name: str) -> RulesError:
-    return RulesError(name, f"unknown rule {name!r}: the rules are {', '.join(RULE_NAMES)}")
+    return RulesError(name, f"unknown rule {quoted(name)}: the rules are {', '.join(RULE_NAMES)}")
 
 
 def _check_value(name: str, value: object) -> None:
     if name == "precedence":
         if value not in PRECEDENCES:
             raise RulesError(
-                name, f"rule precedence takes {' or '.join(PRECEDENCES)}, not {value!r}"
+                name, f"rule precedence takes {' or '.join(PRECEDENCES)}, not {quoted(value)}"
             )
     elif name in _BOOL_RULES:
         if not isinstance(value, bool):
-            raise RulesError(name, f"rule {name} takes on or off, not {value!r}")
+            raise RulesError(name, f"rule {name} takes on or off, not {quoted(value)}")
     elif name in _INT_LIMITS:
         low, high = _INT_LIMITS[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RulesError(
-                name, f"rule {name} takes a whole number from {low} to {high}, not {value!r}"
+                name, f"rule {name} takes a whole number from {low} to {high}, not {quoted(value)}"
             )
     else:
         raise _unknown_rule(name)
@@ -268,14 +270,15 @@ def _coerce(name: str, value: object) -> object:
                 return True
             if text.lower() in _FALSE_WORDS:
                 return False
-            raise RulesError(name, f"rule {name} takes on or off, not {value!r}")
+            raise RulesError(name, f"rule {name} takes on or off, not {quoted(value)}")
         if name in _INT_LIMITS:
             low, high = _INT_LIMITS[name]
             try:
                 number = int(text)
             except ValueError:
                 raise RulesError(
-                    name, f"rule {name} takes a whole number from {low} to {high}, not {value!r}"
+                    name,
+                    f"rule {name} takes a whole number from {low} to {high}, not {quoted(value)}",
                 ) from None
             _check_value(name, number)
             return number
@@ -293,7 +296,7 @@ def parse_assignment(text: str) -> tuple[str, str]:
     """
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise RulesError(text, f"expected NAME=VALUE, not {text!r}")
+        raise RulesError(text, f"expected NAME=VALUE, not {quoted(text)}")
     return name.strip(), value.strip()
 
 

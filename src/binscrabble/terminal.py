@@ -255,6 +255,24 @@ _YES: Final = ("", "y", "yes")
 _NO: Final = ("n", "no")
 
 
+#: The longest line read as typed input; a longer one is no person's typing (a file or a
+#: device piped in) and ends the input, so that reading it never exhausts memory.
+MAX_TYPED_LINE: Final = 4096
+
+
+def _typed_line(stdin: TextIO, stdout: TextIO) -> str:
+    """One line of input with its line break, or ``""`` at the end of input or after a line
+    longer than :data:`MAX_TYPED_LINE` (said on `stdout`)."""
+    line = stdin.readline(MAX_TYPED_LINE + 1)
+    if len(line) > MAX_TYPED_LINE and not line.endswith("\n"):
+        stdout.write(
+            f"\nA line of more than {MAX_TYPED_LINE} characters is not typed input: "
+            "the input ends here.\n"
+        )
+        return ""
+    return line
+
+
 class _Quit(Exception):
     """The player asked to leave (``quit``, or end of input)."""
 
@@ -295,7 +313,7 @@ class TerminalGame:
         """One line of input without its line break; :class:`_Quit` at the end of input."""
         self.stdout.write(prompt)
         self.stdout.flush()
-        line = self.stdin.readline()
+        line = _typed_line(self.stdin, self.stdout)
         if not line:
             self.say()
             raise _Quit
@@ -711,7 +729,7 @@ def _prepare(
             while True:
                 stdout.write("Resume it? [Y/n] (n starts a new game and keeps that one aside) ")
                 stdout.flush()
-                line = stdin.readline()
+                line = _typed_line(stdin, stdout)
                 answer = line.strip().lower()
                 if not line or answer in _QUIT_COMMANDS:
                     # Nothing is changed: the saved game stays where it is.
@@ -794,7 +812,7 @@ def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> lis
             f"cpu:medium) [{default}]: "
         )
         stdout.flush()
-        line = stdin.readline()
+        line = _typed_line(stdin, stdout)
         if not line:
             raise _Quit
         text = line.strip() or default
