@@ -291,7 +291,7 @@ def test_check_exits_with_its_contract_status(arguments: list[str], stdin: bytes
 
 @FUZZ
 @given(
-    st.sampled_from(["moves", "best", "replay", "analyze"]),
+    st.sampled_from(["moves", "best", "replay", "analyze", "render"]),
     mutated(json.dumps(POSITION)) | mutated(RECORD) | st.text(max_size=100),
     argument_lists,
 )
@@ -300,8 +300,10 @@ def test_file_commands_exit_0_or_2(
 ) -> None:
     path = folder / "input"
     path.write_text(content, encoding="utf-8", errors="surrogatepass")
-    player = ["--player", "greedy"] if command in ("best", "analyze") else []
-    assert run_cli([command, str(path), *arguments, *player]) in (0, 2)
+    extra = ["--player", "greedy"] if command in ("best", "analyze") else []
+    if command == "render":
+        extra = ["-o", str(folder / "picture.svg")]
+    assert run_cli([command, str(path), *arguments, *extra]) in (0, 2)
 
 
 @FUZZ
