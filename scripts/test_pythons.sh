@@ -28,13 +28,16 @@ for python in $candidates; do
     version=$("$python" -c 'import platform; print(platform.python_version())')
     venv=".venvs/$version-$(printf '%s' "$real" | cksum | cut -d ' ' -f 1)"
     echo "== CPython $version ($real) in $venv"
-    if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c 'import setuptools, fpdf, cairosvg, PIL, pypdf' 2>/dev/null; then
+    # Set up again whenever pyproject.toml (the dependencies) changed since the last setup.
+    if [ ! -x "$venv/bin/pytest" ] || [ pyproject.toml -nt "$venv/.installed" ] \
+        || ! "$venv/bin/python" -c 'import setuptools, fpdf, cairosvg, PIL, pypdf' 2>/dev/null; then
         if ! "$python" -m venv "$venv" || ! "$venv/bin/python" -m pip install --quiet -e '.[dev,print]'; then
             report="$report
 CPython $version ($real): could not set up $venv"
             status=1
             continue
         fi
+        touch "$venv/.installed"
     fi
     log="$venv/pytest.log"
     # Each interpreter compiles the move generator for itself (its own extension suffix).
