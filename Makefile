@@ -74,4 +74,4 @@ dist: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .venvs .pytest_cache .mypy_cache .ruff_cache dist
-	rm -f src/binscrabble/*.so src/binscrabble/*.so.sha256
+	rm -f src/binscrabble/movegen/compiled/*.so src/binscrabble/movegen/compiled/*.sha256

@@ -19,24 +19,3 @@ def load_script(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-_SOURCES: dict[str, ModuleType] = {}
-
-
-def load_source(name: str) -> ModuleType:
-    """binscrabble.`name` read from its source file, as a module of its own
-    (``binscrabble._source_NAME``), even where the package's module is compiled (see
-    docs/movegen.md, "The compiled generator"). Tests that replace a module's functions or
-    constants use it: a compiled module calls its own functions and constants directly."""
-    if name not in _SOURCES:
-        qualified = f"binscrabble._source_{name}"
-        spec = importlib.util.spec_from_file_location(
-            qualified, ROOT / "src" / "binscrabble" / f"{name}.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[qualified] = module
-        spec.loader.exec_module(module)
-        _SOURCES[name] = module
-    return _SOURCES[name]

@@ -1,68 +1,90 @@
-"""The move generator as the package loads it (compiled by scripts/build_compiled.py, or its
-source): its documented examples, the check that a compiled module matches its source, and
-the same moves from the compiled module and from the source."""
+"""The move generator as the package loads it (its compiled build, made by
+scripts/build_compiled.py, or its source): the examples of its modules, the choice between
+build and source, the same moves from both, and the build script without a compiler.
+
+The tests that need the compiled build are skipped, with the reason, when it is absent.
+"""
 
 from __future__ import annotations
 
 import doctest
-import hashlib
+import importlib
 import importlib.machinery
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from script_modules import load_source
 
 import binscrabble.movegen as movegen
+from binscrabble.movegen import api as source_api
+from binscrabble.movegen import build_state
 from binscrabble.position import load_position
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "binscrabble"
 CORPUS = ROOT / "bench" / "data" / "movegen_positions.jsonl"
+COMPILED = movegen.IMPLEMENTATION.startswith(build_state.COMPILED_PACKAGE)
+
+needs_build = pytest.mark.skipif(
+    not COMPILED,
+    reason="no current compiled build of the move generator (python scripts/build_compiled.py;"
+    " it needs a C compiler and the Python headers): the source runs",
+)
 
 
-def test_movegen_examples_hold_for_the_loaded_module() -> None:
-    # The examples are read from the source's docstrings and run in the namespace of the
-    # module the package loaded.
+def loaded_module(name: str) -> ModuleType:
+    """The generator's module `name` as the package runs it: compiled, or the source."""
+    package = build_state.COMPILED_PACKAGE if COMPILED else "binscrabble.movegen"
+    return importlib.import_module(f"{package}.{name}")
+
+
+def test_module_examples_hold_for_the_loaded_build() -> None:
+    # The examples are read from the sources' docstrings and run in the namespace of each
+    # module as the package loaded it.
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     examples = 0
-    for test in finder.find(load_source("movegen"), "movegen"):
-        if not test.examples:
-            continue
-        test.globs = dict(vars(movegen))
-        result = runner.run(test, out=lambda text: None)
-        assert result.failed == 0, f"{test.name}: {result.failed} examples failed"
-        examples += result.attempted
-    assert examples >= 20
+    for name in build_state.MODULES:
+        source = importlib.import_module(f"binscrabble.movegen.{name}")
+        for test in finder.find(source, name):
+            if not test.examples:
+                continue
+            test.globs = dict(vars(loaded_module(name)))
+            result = runner.run(test, out=lambda text: None)
+            assert result.failed == 0, f"{test.name}: {result.failed} examples failed"
+            examples += result.attempted
+    assert examples >= 15
 
 
-def _compiled_module() -> Path:
-    return PACKAGE / f"movegen{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+def test_the_build_state_lists_every_module_of_the_generator() -> None:
+    sources = {path.stem for path in (PACKAGE / "movegen").glob("*.py")}
+    assert sources - {"__init__", "build_state"} == set(build_state.MODULES)
 
 
-def test_the_package_loads_the_compiled_generator_built_from_this_source() -> None:
-    # `make test` builds it first; run `python scripts/build_compiled.py` when this fails.
-    compiled = _compiled_module()
-    assert Path(movegen.__file__) == compiled, (
-        f"binscrabble.movegen is {movegen.__file__}, not the compiled {compiled.name}:"
-        " run `python scripts/build_compiled.py`"
-    )
-    digest = hashlib.sha256((PACKAGE / "movegen.py").read_bytes()).hexdigest()
-    record = compiled.with_name(compiled.name + ".sha256")
-    assert record.read_text(encoding="ascii").strip() == digest
+@needs_build
+def test_the_package_loads_the_compiled_build_made_from_this_source() -> None:
+    assert f"{build_state.COMPILED_PACKAGE}.api" == movegen.IMPLEMENTATION
+    assert build_state.recorded_digest() == build_state.source_digest()
+    # Every module of the group is an extension module, none a copy of the source.
+    for name in build_state.MODULES:
+        module = loaded_module(name)
+        assert module.__file__ is not None and module.__file__.endswith(
+            importlib.machinery.EXTENSION_SUFFIXES[0]
+        ), name
 
 
-def test_a_changed_source_is_loaded_instead_of_a_stale_compiled_module(tmp_path: Path) -> None:
-    # A copy of the package whose compiled module's record no longer matches its source.
+@needs_build
+def test_a_changed_source_is_loaded_instead_of_a_stale_build(tmp_path: Path) -> None:
+    # A copy of the package whose build's record no longer matches its source.
     copy = tmp_path / "binscrabble"
-    subprocess.run(["cp", "-r", str(PACKAGE), str(copy)], check=True)
-    compiled = copy / _compiled_module().name
-    record = compiled.with_name(compiled.name + ".sha256")
+    shutil.copytree(PACKAGE, copy)
+    record = build_state.digest_path(copy / "movegen")
     program = (
-        "import warnings, binscrabble.movegen as m; print(m.__file__)"
+        "import binscrabble.movegen as m; print(m.IMPLEMENTATION)"
         "\nfrom binscrabble.board import Board; from binscrabble.rules import Rules"
         "\nprint(len(m.generate_placements(Board(), '1=1', Rules())))"
     )
@@ -78,22 +100,27 @@ def test_a_changed_source_is_loaded_instead_of_a_stale_compiled_module(tmp_path:
         )
 
     current = run()
-    assert current.stdout.splitlines()[0] == str(compiled)
+    assert current.stdout.splitlines()[0] == "binscrabble.movegen.compiled.api"
     assert "out of date" not in current.stderr
     record.write_text("0" * 64 + "\n", encoding="ascii")
     stale = run()
-    assert stale.stdout.splitlines()[0] == str(copy / "movegen.py")
+    assert stale.stdout.splitlines()[0] == "binscrabble.movegen.api"
     assert "compiled move generator is out of date" in stale.stderr
     assert stale.stdout.splitlines()[1] == current.stdout.splitlines()[1]
+    for path in build_state.compiled_paths(copy / "movegen"):
+        path.unlink()
     record.unlink()
-    assert run().stdout.splitlines()[0] == str(copy / "movegen.py")
+    # No build at all: the source, without a warning.
+    plain = run()
+    assert plain.stdout.splitlines()[0] == "binscrabble.movegen.api"
+    assert "out of date" not in plain.stderr
 
 
+@needs_build
 @pytest.mark.parametrize("index", range(0, 72, 9))
 def test_compiled_and_source_generators_find_the_same_moves(index: int) -> None:
     record = json.loads(CORPUS.read_text(encoding="utf-8").splitlines()[index])
     game = load_position(record["position"])
-    source = load_source("movegen")
     rack = game.rack()
     if rack.count("?") == 2:
         rack = rack.replace("?", "1", 1)  # (the source is slow with two blanks)
@@ -103,11 +130,11 @@ def test_compiled_and_source_generators_find_the_same_moves(index: int) -> None:
     ]
     plain = [
         (m.place, m.score, m.text, m.value)
-        for m in source.generate_placements(game.board, rack, game.rules)
+        for m in source_api.generate_placements(game.board, rack, game.rules)
     ]
     assert compiled == plain
     assert [m.place for m in movegen.best_placements(game.board, rack, game.rules, 5)] == [
-        m.place for m in source.best_placements(game.board, rack, game.rules, 5)
+        m.place for m in source_api.best_placements(game.board, rack, game.rules, 5)
     ]
 
 
@@ -127,25 +154,50 @@ def test_legal_moves_read_every_placement_of_a_lazy_list() -> None:
     assert sum(any(tile.blank for tile in place.tiles) for place in places) > 1000
 
 
-def test_the_compiled_module_record_decides_current_and_stale(tmp_path: Path) -> None:
-    from binscrabble import _compiled
+def test_the_build_record_decides_current_and_stale(tmp_path: Path) -> None:
+    for name in build_state.MODULES:
+        (tmp_path / f"{name}.py").write_text(f"NAME = {name!r}\n", encoding="utf-8")
+    paths = build_state.compiled_paths(tmp_path)
+    assert len(paths) == len(build_state.MODULES) + 1
+    assert paths[-1].name.startswith(f"{build_state.GROUP}__mypyc")
+    build_state.compiled_dir(tmp_path).mkdir()
+    # No build: the source is what the package imports, without a warning.
+    assert not build_state.is_current(tmp_path) and not build_state.is_stale(tmp_path)
+    assert build_state.recorded_digest(tmp_path) == ""
+    for path in paths:
+        path.write_bytes(b"")
+    # A build without a record, or with another source's, is stale.
+    assert build_state.is_stale(tmp_path) and not build_state.is_current(tmp_path)
+    digest = build_state.source_digest(tmp_path)
+    build_state.digest_path(tmp_path).write_text(digest + "\n", encoding="ascii")
+    assert build_state.is_current(tmp_path) and not build_state.is_stale(tmp_path)
+    (tmp_path / "api.py").write_text("NAME = 'changed'\n", encoding="utf-8")
+    assert build_state.is_stale(tmp_path) and not build_state.is_current(tmp_path)
+    assert build_state.source_digest(tmp_path) != digest
+    # A build missing a file is not current: stale, so the source is used.
+    (tmp_path / "api.py").write_text("NAME = 'api'\n", encoding="utf-8")
+    paths[0].unlink()
+    assert build_state.is_stale(tmp_path) and not build_state.is_current(tmp_path)
 
-    (tmp_path / "movegen.py").write_text("X = 1\n", encoding="utf-8")
-    module, library = _compiled.compiled_paths(tmp_path)
-    assert module.name == _compiled_module().name and library.name.startswith("movegen__mypyc")
-    # No compiled module: the source is simply what Python imports.
-    assert not _compiled.is_current(tmp_path) and not _compiled.is_stale(tmp_path)
-    assert _compiled.recorded_digest(tmp_path) == ""
-    module.write_bytes(b"")
-    library.write_bytes(b"")
-    # A module without a record, or with another source's, is stale.
-    assert _compiled.is_stale(tmp_path) and not _compiled.is_current(tmp_path)
-    digest = hashlib.sha256(b"X = 1\n").hexdigest()
-    _compiled.digest_path(tmp_path).write_text(digest + "\n", encoding="ascii")
-    assert _compiled.is_current(tmp_path) and not _compiled.is_stale(tmp_path)
-    (tmp_path / "movegen.py").write_text("X = 2\n", encoding="utf-8")
-    assert _compiled.is_stale(tmp_path) and not _compiled.is_current(tmp_path)
-    # The support library missing: not current (the build runs again), yet not stale.
-    (tmp_path / "movegen.py").write_text("X = 1\n", encoding="utf-8")
-    library.unlink()
-    assert not _compiled.is_current(tmp_path) and not _compiled.is_stale(tmp_path)
+
+def test_the_build_script_without_a_compiler_says_the_source_runs(tmp_path: Path) -> None:
+    # A copy of the script and the generator's sources, so the real build is left alone.
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "build_compiled.py", tmp_path / "scripts")
+    shutil.copytree(
+        PACKAGE / "movegen",
+        tmp_path / "src" / "binscrabble" / "movegen",
+        ignore=shutil.ignore_patterns("*.so", "*.sha256", "__pycache__"),
+    )
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "scripts" / "build_compiled.py")],
+        cwd=tmp_path,
+        env={"PATH": str(tmp_path), "CC": "no-such-compiler"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "no C compiler: the move generator runs from its source (slower)"
+    ]

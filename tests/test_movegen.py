@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from script_modules import load_source
 
-from binscrabble import movegen, movelist
+from binscrabble import movelist
 from binscrabble.board import Board, parse_square
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, Place, PlacedTile, move_notation, parse_move
@@ -33,6 +32,16 @@ from binscrabble.movegen import (
     generate_placements,
     sort_key,
 )
+from binscrabble.movegen import api as movegen_api
+from binscrabble.movegen import blanks as movegen_blanks
+from binscrabble.movegen import context as movegen_context
+from binscrabble.movegen import fillings as movegen_fillings
+from binscrabble.movegen import join as movegen_join
+from binscrabble.movegen import options as movegen_options
+from binscrabble.movegen import rows as movegen_rows
+from binscrabble.movegen import scan as movegen_scan
+from binscrabble.movegen import scoring as movegen_scoring
+from binscrabble.movegen import usage as movegen_usage
 from binscrabble.position import load_position
 from binscrabble.rules import FACES, Rules
 
@@ -312,15 +321,14 @@ def test_the_tile_count_test_drops_only_joins_without_plays(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Joins of many free squares are skipped when the rack has too few digits for them
-    # (movegen._may_fill); on these racks, short of digits, it skips some, and the plays
+    # (movegen_join.may_fill); on these racks, short of digits, it skips some, and the plays
     # found are exactly those found with the test switched off.
     records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     game = load_position(next(r["position"] for r in records if r["name"] == name))
 
     skipped = 0
-    # The source module, whose functions and constants can be replaced.
-    source = load_source("movegen")
-    may_fill = source._may_fill
+    # The source modules, whose functions and constants can be replaced.
+    may_fill = movegen_join.may_fill
 
     def counting(*arguments: Any) -> bool:
         nonlocal skipped
@@ -328,14 +336,16 @@ def test_the_tile_count_test_drops_only_joins_without_plays(
         skipped += not found
         return bool(found)
 
-    monkeypatch.setattr(source, "_may_fill", counting)
+    monkeypatch.setattr(movegen_join, "may_fill", counting)
     with_test = {
-        (m.place, m.score) for m in source.generate_placements(game.board, game.rack(), game.rules)
+        (m.place, m.score)
+        for m in movegen_api.generate_placements(game.board, game.rack(), game.rules)
     }
     assert skipped > 0
-    monkeypatch.setattr(source, "_LONG_JOIN", 99)
+    monkeypatch.setattr(movegen_join, "LONG_JOIN", 99)
     without = {
-        (m.place, m.score) for m in source.generate_placements(game.board, game.rack(), game.rules)
+        (m.place, m.score)
+        for m in movegen_api.generate_placements(game.board, game.rack(), game.rules)
     }
     assert with_test == {
         (m.place, m.score) for m in generate_placements(game.board, game.rack(), game.rules)
@@ -355,10 +365,10 @@ def _random_racks_and_options(
         rack = "".join(rng.choice(faces) for _ in range(rng.randint(1, 9)))
         if rack.count("?") not in blanks:
             continue
-        context = movegen._make_rack_context(rack, rules)
+        context = movegen_usage.make_rack_context(rack, rules)
         showable = [
             option
-            for option in range(movegen.OPTION_COUNT)
+            for option in range(movegen_options.OPTION_COUNT)
             if context.natural[option] or context.designable[option]
         ]
         for _ in range(8):
@@ -367,7 +377,7 @@ def _random_racks_and_options(
                 tuple(
                     rng.choice(showable)
                     if rng.random() < known_share
-                    else rng.randrange(movegen.OPTION_COUNT)
+                    else rng.randrange(movegen_options.OPTION_COUNT)
                     for _ in range(rng.randint(1, 8))
                 ),
             )
@@ -375,14 +385,14 @@ def _random_racks_and_options(
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
 def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
-    # Moves are counted by option usage (movegen._variant_count, with its own formula for
+    # Moves are counted by option usage (movegen_blanks.variant_count, with its own formula for
     # one or two blanks) before any is made: each count must be the number of blank
-    # placements listed for any options of that usage (movegen._realizations).
+    # placements listed for any options of that usage (movegen_blanks.realizations_of).
     checked = nonzero = 0
     for context, options in _random_racks_and_options(rules, 4, (1, 2, 3), 600, 0.8):
-        usage = sum(movegen._OPTION_USAGE[option] for option in options)
-        listed = len(movegen._realizations(context.rack, options))
-        assert movegen._variant_count(context.rack, usage) == listed, (context.rack, options)
+        usage = sum(movegen_options.OPTION_USAGE[option] for option in options)
+        listed = len(movegen_blanks.realizations_of(context.rack, options))
+        assert movegen_blanks.variant_count(context.rack, usage) == listed, (context.rack, options)
         checked += 1
         nonzero += listed > 0
     assert checked > 1000
@@ -392,11 +402,11 @@ def test_blank_variants_are_counted_as_listed(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
 def test_one_blank_placements_as_the_general_search_lists_them(rules: Rules) -> None:
     # A rack of one blank lists its blank placements without the general search
-    # (movegen._one_blank_realizations): the same placements, in the same order.
+    # (movegen_blanks.one_blank_realizations): the same placements, in the same order.
     checked = nonzero = 0
     for context, options in _random_racks_and_options(rules, 5, (1,), 900, 0.85):
-        listed = movegen._one_blank_realizations(context.rack, options)
-        assert listed == movegen._searched_realizations(context.rack, options), options
+        listed = movegen_blanks.one_blank_realizations(context.rack, options)
+        assert listed == movegen_blanks.searched_realizations(context.rack, options), options
         checked += 1
         nonzero += bool(listed)
     assert checked > 1000
@@ -437,13 +447,15 @@ def _usage_checks(context: Any, counted: list[int]) -> None:
     each against what the counts themselves say (the encoding of movegen's usages: fields
     of 5 bits from bit _FIELDS_AT, a mix of the counts below them)."""
     usage = sum(
-        count * movegen._OPTION_USAGE[field] for field, count in enumerate(counted) if count
+        count * movegen_options.OPTION_USAGE[field] for field, count in enumerate(counted) if count
     )
     # The fields are the counts, untouched by the mix below them.
-    plain = sum(count << (movegen._FIELD_BITS * field) for field, count in enumerate(counted))
-    assert usage >> movegen._FIELDS_AT == plain
-    assert usage & movegen._MIX_ROOM == sum(
-        count * mix for count, mix in zip(counted, movegen._FIELD_MIX, strict=False)
+    plain = sum(
+        count << (movegen_options.FIELD_BITS * field) for field, count in enumerate(counted)
+    )
+    assert usage >> movegen_options.FIELDS_AT == plain
+    assert usage & movegen_options.MIX_ROOM == sum(
+        count * mix for count, mix in zip(counted, movegen_options.FIELD_MIX, strict=False)
     )
     rack = context.rack
     natural = [
@@ -451,13 +463,16 @@ def _usage_checks(context: Any, counted: list[int]) -> None:
     ]
     short = [max(0, used - natural[field]) for field, used in enumerate(counted)]
     context.deficits.clear()
-    assert movegen._deficit(context, usage) == sum(short), (rack, counted)
-    fits = (context.rack_guarded - usage) & movegen._GUARDS == movegen._GUARDS
+    assert movegen_usage.deficit_of(context, usage) == sum(short), (rack, counted)
+    fits = (context.rack_guarded - usage) & movegen_options.GUARDS == movegen_options.GUARDS
     assert fits == (sum(short) == 0)
-    for option in range(movegen.OPTION_COUNT):
-        field = movegen._OPTION_FIELD[option]
-        assert usage >> movegen._OPTION_SHIFT[option] & movegen._FIELD_MASK == counted[field]
-    assert movegen._field_uses(rack, usage) == [
+    for option in range(movegen_options.OPTION_COUNT):
+        field = movegen_options.OPTION_FIELD[option]
+        assert (
+            usage >> movegen_options.OPTION_SHIFT[option] & movegen_options.FIELD_MASK
+            == counted[field]
+        )
+    assert movegen_blanks.field_uses(rack, usage) == [
         (field, used, used - natural[field] if context.natural[field] else used)
         for field, used in enumerate(counted)
         if used
@@ -475,7 +490,7 @@ def _usage_checks(context: Any, counted: list[int]) -> None:
             expected = (lacking[0], counted[lacking[0]])
         else:
             expected = (-1, 0)
-        assert movegen._one_blank_fields(rack, usage) == expected, (rack, counted)
+        assert movegen_blanks.one_blank_fields(rack, usage) == expected, (rack, counted)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(rotated_equals=True), Rules(xor_tiles=0)])
@@ -499,7 +514,7 @@ def test_usage_fields_read_back_as_counted(rules: Rules) -> None:
         ]
     checked = 0
     for rack in racks:
-        context = movegen._make_rack_context(rack, rules)
+        context = movegen_usage.make_rack_context(rack, rules)
         for counted in usages:
             _usage_checks(context, counted)
             checked += 1
@@ -507,7 +522,7 @@ def test_usage_fields_read_back_as_counted(rules: Rules) -> None:
     for _ in range(300):
         rack = "".join(rng.choice(FACES) for _ in range(rng.randint(1, 9)))
         rack = rack[: 9 - (blanks := rng.randint(0, 3))] + "?" * blanks
-        context = movegen._make_rack_context(rack, rules)
+        context = movegen_usage.make_rack_context(rack, rules)
         for _ in range(30):
             counted = [0] * fields
             for _ in range(rng.randint(1, 19)):
@@ -519,7 +534,7 @@ def test_usage_fields_read_back_as_counted(rules: Rules) -> None:
 
 @pytest.mark.parametrize("chains", [False, True])
 def test_join_counts_as_the_product_of_fillings(chains: bool) -> None:
-    # A join group counts its equations without listing them (movegen._combinations): one
+    # A join group counts its equations without listing them (movegen_join.join_count): one
     # filling of each side, with identity fragments in one side at most unless
     # identity_chains. Against the product itself, for two to four sides.
     rng = random.Random(7)
@@ -533,28 +548,28 @@ def test_join_counts_as_the_product_of_fillings(chains: bool) -> None:
             for combination in product(*[fillings[1:] for fillings in parts])
             if chains or combination.count("f") <= 1
         )
-        assert movegen._combinations(tuple(parts), chains) == listed, parts
+        assert movegen_join.join_count(tuple(parts), chains) == listed, parts
 
 
 @pytest.mark.parametrize("blanks", [1, 2, 3])
 def test_deficit_levels_hold_the_usages_each_level_allows(blanks: int) -> None:
-    # movegen._deficit_levels lists a side bucket's usages by the blanks the rack would have
+    # movegen_join.deficit_levels lists a side bucket's usages by the blanks the rack would have
     # left for the other side (a list per level below the rack's blanks, with its own loop
     # for two blanks): level k holds, in the bucket's order, those needing at most k.
     rng = random.Random(blanks)
     for _ in range(60):
         rack = "".join(rng.choice(FACES) for _ in range(9 - blanks)) + "?" * blanks
-        context = movegen._make_rack_context(rack, Rules())
+        context = movegen_usage.make_rack_context(rack, Rules())
         bucket: dict[int, list[Any]] = {}
         for _ in range(rng.randint(1, 30)):
             usage = sum(
-                movegen._OPTION_USAGE[rng.randrange(movegen.OPTION_COUNT)]
+                movegen_options.OPTION_USAGE[rng.randrange(movegen_options.OPTION_COUNT)]
                 for _ in range(rng.randint(1, 8))
             )
             bucket[usage] = [1, "0"]
-        levels = movegen._deficit_levels(context, bucket)
+        levels = movegen_join.deficit_levels(context, bucket)
         assert levels == [
-            [usage for usage in bucket if movegen._deficit(context, usage) <= level]
+            [usage for usage in bucket if movegen_usage.deficit_of(context, usage) <= level]
             for level in range(blanks)
         ]
         assert context.deficit_levels[id(bucket)] is levels
@@ -569,22 +584,26 @@ def test_deficit_levels_hold_the_usages_each_level_allows(blanks: int) -> None:
     ],
 )
 def test_two_sided_groups_read_as_the_general_product(name: str) -> None:
-    # A join group of two sides lists its equations through movegen._two_sided_fillings
+    # A join group of two sides lists its equations through movegen_fillings.two_sided_fillings
     # (options read from the text's bytes at once): the same fillings, in the same order,
-    # as the general product over the sides (movegen._general_fillings).
+    # as the general product over the sides (movegen_fillings.general_fillings).
     records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     game = load_position(next(r["position"] for r in records if r["name"] == name))
     rules = game.rules
-    _, rows, _ = movegen._search(game.board, game.rack(), rules, None)
+    _, rows, _ = movegen_scan.search(game.board, game.rack(), rules, None)
     checked = equations = 0
     for segment in rows.segments:
         for group in segment[1]:
-            if len(group) != movegen._TWO_SIDED:
+            if len(group) != movegen_context.TWO_SIDED:
                 continue
-            fast = movegen._two_sided_fillings(group, rules.identity_chains, rules.rotated_equals)
+            fast = movegen_fillings.two_sided_fillings(
+                group, rules.identity_chains, rules.rotated_equals
+            )
             if fast is None:
                 continue
-            general = movegen._general_fillings(group, rules.identity_chains, rules.rotated_equals)
+            general = movegen_fillings.general_fillings(
+                group, rules.identity_chains, rules.rotated_equals
+            )
             assert fast == list(general), group[:5]
             checked += 1
             equations += len(fast)
@@ -607,7 +626,7 @@ def test_touching_only_through_crossings_counted_without_rows(
 ) -> None:
     # Under parallel_numbers a segment that touches the board only through crossing runs
     # keeps the equations with an equation crossing; its rows are made only when read, and
-    # movegen._touching_move_count counts them per join group without rows: the same
+    # movegen_rows.touching_move_count counts them per join group without rows: the same
     # count as the rows read (blank variants included), and the lazy list's length is the
     # number of moves it makes.
     records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
@@ -615,21 +634,23 @@ def test_touching_only_through_crossings_counted_without_rows(
     rules = dataclasses.replace(game.rules, parallel_numbers=True)
     if chains is not None:
         rules = dataclasses.replace(rules, identity_chains=chains)
-    rack, rows, _ = movegen._search(game.board, game.rack(), rules, None)
+    rack, rows, _ = movegen_scan.search(game.board, game.rack(), rules, None)
     segments = groups = 0
     for segment in rows.segments:
         if not segment[0][7]:
             continue
-        made = movegen._read_segment(segment, rows.with_blanks, rows.chains, rows.rotated, False)
+        made = movegen_rows.read_segment(
+            segment, rows.with_blanks, rows.chains, rows.rotated, False
+        )
         eager = [
             row
             for group in segment[1]
-            for filling in movegen._group_fillings(group, rows.chains, rows.rotated)
-            if (row := movegen._segment_scoring(segment[0], rows.with_blanks).row(filling))
+            for filling in movegen_fillings.group_fillings(group, rows.chains, rows.rotated)
+            if (row := movegen_scoring.segment_scoring(segment[0], rows.with_blanks).row(filling))
         ]
         assert made == eager
-        expected = sum(movegen._variant_count(rack, row[7]) for row in made)
-        assert movegen._segment_move_count(segment, rack, rows.chains) == expected
+        expected = sum(movegen_blanks.variant_count(rack, row[7]) for row in made)
+        assert movegen_rows.segment_move_count(segment, rack, rows.chains) == expected
         segments += 1
         groups += len(segment[1])
     assert segments >= 5

@@ -5,6 +5,7 @@ results must be those of a fresh search: the head of the full generation in sort
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import random
 import threading
@@ -16,8 +17,12 @@ import binscrabble.movegen as movegen
 from binscrabble.board import Board
 from binscrabble.expr import bonus, equation_value_or_none
 from binscrabble.game import Game
-from binscrabble.movegen import best_placements, generate_placements, sort_key
+from binscrabble.movegen import best_placements, bounds, generate_placements, sort_key
 from binscrabble.rules import Rules, faces_in_game
+
+#: The scan module of the build the package runs (compiled, or the source): it keeps the
+#: contexts best moves reuse.
+scan = importlib.import_module(movegen.IMPLEMENTATION.removesuffix(".api") + ".scan")
 
 #: Racks asked about on every board, in turn (so a kept context meets many boards, and
 #: racks alternate as our answers and the opponent's replies do in a rollout).
@@ -40,8 +45,8 @@ def _head(board: Board, rack: str, rules: Rules, count: int) -> list[tuple[objec
 
 
 def _forget() -> None:
-    if hasattr(movegen._KEPT, "contexts"):
-        movegen._KEPT.contexts.clear()
+    if hasattr(scan.KEPT, "contexts"):
+        scan.KEPT.contexts.clear()
 
 
 def test_kept_contexts_give_the_results_of_a_fresh_search() -> None:
@@ -77,22 +82,22 @@ def test_contexts_are_kept_per_thread_and_bounded() -> None:
     _forget()
     for rack in (*RACKS, "11=1+0", "0=0x1-1"):
         best_placements(board, rack, Rules(), 8)
-    assert len(movegen._KEPT.contexts) == movegen._KEPT_RACKS
+    assert len(scan.KEPT.contexts) == scan.KEPT_RACKS
     # The most recent racks are the ones kept; not a rack with a blank (its fillings are many,
     # and rollouts do not ask for one twice).
-    assert [rack for rack, _ in movegen._KEPT.contexts] == ["=1-0&1=0", "11=1+0", "0=0x1-1"]
+    assert [rack for rack, _ in scan.KEPT.contexts] == ["=1-0&1=0", "11=1+0", "0=0x1-1"]
     seen: list[int] = []
 
     def other_thread() -> None:
-        seen.append(len(getattr(movegen._KEPT, "contexts", {})))
+        seen.append(len(getattr(scan.KEPT, "contexts", {})))
         best_placements(board, RACKS[0], Rules(), 8)
-        seen.append(len(movegen._KEPT.contexts))
+        seen.append(len(scan.KEPT.contexts))
 
     worker = threading.Thread(target=other_thread)
     worker.start()
     worker.join()
     assert seen == [0, 1]
-    assert len(movegen._KEPT.contexts) == movegen._KEPT_RACKS
+    assert len(scan.KEPT.contexts) == scan.KEPT_RACKS
 
 
 def _digits(text: str) -> int:
@@ -102,10 +107,10 @@ def _digits(text: str) -> int:
 def _assert_bounded(text: str, value: int) -> None:
     """The bonus of an equation is within each bound best moves give it: by its width, by
     its digits, and by the digits of each of its sides."""
-    assert bonus(value) <= movegen._BONUS_BOUNDS[len(text)], text
-    assert bonus(value) <= movegen._DIGIT_BONUS_BOUNDS[_digits(text)], text
+    assert bonus(value) <= bounds.BONUS_BOUNDS[len(text)], text
+    assert bonus(value) <= bounds.DIGIT_BONUS_BOUNDS[_digits(text)], text
     for side in text.split("="):
-        assert bonus(value) <= movegen._SIDE_BONUS_BOUNDS[_digits(side)], text
+        assert bonus(value) <= bounds.SIDE_BONUS_BOUNDS[_digits(side)], text
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The pending-operations tables (`movegen._arithmetic_tables`) are shared by every call
+"""The pending-operations tables (`arithmetic.arithmetic_tables`) are shared by every call
 under rules of the same arithmetic, per thread, and change generation when full: what a call
 finds must not depend on what earlier calls worked out, on which thread asks, on rules that
 share the arithmetic, or on entries taken over from an older generation."""
@@ -12,10 +12,11 @@ from typing import cast
 
 import pytest
 from movegen_positions import advance
-from script_modules import load_source
 
 import binscrabble.movegen as movegen
 from binscrabble.game import Game
+from binscrabble.movegen import api as source_api
+from binscrabble.movegen import arithmetic, context, usage
 from binscrabble.rules import Rules
 
 RACKS = ("10+1=x0", "1?=+01", "~0-1=x|")
@@ -61,9 +62,8 @@ def test_shared_tables_give_what_fresh_ones_give(
     assert _in_a_new_thread(rules, 8) == warm
     # Tables that are full at once are replaced for every new context: same results (the
     # source module, whose constants can be replaced).
-    source = load_source("movegen")
-    monkeypatch.setattr(source, "_ARITHMETIC_ENTRIES", 0)
-    assert _results(rules, 8, source) == warm
+    monkeypatch.setattr(arithmetic, "ARITHMETIC_ENTRIES", 0)
+    assert _results(rules, 8, source_api) == warm
 
 
 def test_tables_shared_by_rules_of_one_arithmetic() -> None:
@@ -72,7 +72,7 @@ def test_tables_shared_by_rules_of_one_arithmetic() -> None:
         # A thread of its own: nothing evicted by what other tests left behind.
         worker = threading.Thread(
             target=lambda: out.append(
-                [movegen._arithmetic_tables(rules), movegen._arithmetic_tables(Rules())]
+                [arithmetic.arithmetic_tables(rules), arithmetic.arithmetic_tables(Rules())]
             )
         )
         worker.start()
@@ -126,25 +126,25 @@ def test_generations_stay_bounded_and_find_the_same(monkeypatch: pytest.MonkeyPa
     # Tiny generations: nearly every call starts a new one and takes entries over from the
     # one before; and a budget that drops other arithmetics' tables and older generations
     # (the source module, whose constants and functions can be replaced).
-    source = load_source("movegen")
-    monkeypatch.setattr(source, "_ARITHMETIC_ENTRIES", 300)
-    monkeypatch.setattr(source, "_ARITHMETIC_BUDGET", 700)
+    monkeypatch.setattr(arithmetic, "ARITHMETIC_ENTRIES", 300)
+    monkeypatch.setattr(arithmetic, "ARITHMETIC_BUDGET", 700)
     seen: list[int] = []
     adopted: list[int] = []
-    original = source._arithmetic_tables
+    original = arithmetic.arithmetic_tables
 
-    def watched(asked: Rules) -> movegen._Generation:
+    def watched(asked: Rules) -> context.Generation:
         found = original(asked)
-        kept = source._ARITHMETIC.tables
+        kept = arithmetic.ARITHMETIC.tables
         seen.append(sum(generation.entries() for generation in kept.values()))
         adopted.append(len(found.older_numbers))
-        return cast(movegen._Generation, found)
+        return cast(context.Generation, found)
 
-    monkeypatch.setattr(source, "_arithmetic_tables", watched)
+    # (Patched where the contexts are made: the source modules call each other by name.)
+    monkeypatch.setattr(usage, "arithmetic_tables", watched)
 
     def run() -> list[list[tuple[object, int]]]:
-        _results(Rules(), 4, source)
-        return _results(rules, 4, source)
+        _results(Rules(), 4, source_api)
+        return _results(rules, 4, source_api)
 
     out: list[list[list[tuple[object, int]]]] = []
     worker = threading.Thread(target=lambda: out.append(run()))

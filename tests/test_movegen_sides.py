@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 from binscrabble.expr import EquationError, binary, equation_value
-from binscrabble.movegen import _ALL_OPTIONS, _enumerate_side, _make_context
+from binscrabble.movegen.options import ALL_OPTIONS
+from binscrabble.movegen.sides import enumerate_side
+from binscrabble.movegen.usage import make_context
 from binscrabble.rules import FACES, Rules
 
 #: (rules, faces tried, side length): every string of that length over those faces.
@@ -87,8 +89,8 @@ def _listed_sides(table: Any) -> set[tuple[str, Any]]:
 
 @pytest.mark.parametrize(("rules", "faces", "length"), CASES)
 def test_every_short_side_as_the_referee_reads_it(rules: Rules, faces: str, length: int) -> None:
-    context = _make_context(faces * length, rules)
-    table = _enumerate_side(context, (_ALL_OPTIONS,) * length)
+    context = make_context(faces * length, rules)
+    table = enumerate_side(context, (ALL_OPTIONS,) * length)
     generated = _listed_sides(table)
     expected = _referee_sides(rules, faces, length)
     assert generated == expected
@@ -122,8 +124,8 @@ def test_deep_stacks_as_the_referee_reads_them(rules: Rules, last: str) -> None:
     digit_mask = 1 << FACES.index("0") | 1 << FACES.index("1")
     end: str | int = digit_mask if last == "free" else "1"
     shape = ("10", operator_mask, "1", operator_mask, "11", operator_mask, end)
-    context = _make_context("01" * 3 + operators * 3, rules)
-    table = _enumerate_side(context, shape)
+    context = make_context("01" * 3 + operators * 3, rules)
+    table = enumerate_side(context, shape)
     generated = _listed_sides(table)
     ends = "01" if last == "free" else "1"
     candidates = [

@@ -40,7 +40,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from binscrabble.board import (
     ACROSS,
@@ -61,6 +61,7 @@ from binscrabble.board import (
 )
 from binscrabble.expr import EquationError, bonus, equation_value, number_value
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile, move_notation
+from binscrabble.movegen import LegalMoves
 from binscrabble.rules import (
     BLANK,
     EQUALS,
@@ -70,9 +71,6 @@ from binscrabble.rules import (
     tile_bag,
     tile_counts,
 )
-
-if TYPE_CHECKING:
-    from binscrabble.movegen import LegalMoves
 
 #: Successive scoreless turns that end the game (docs/rules.md §9).
 SCORELESS_TURNS_TO_END: Final = 6
@@ -502,9 +500,6 @@ class Game:
         See :class:`binscrabble.movegen.LegalMoves` (placements best first, then exchanges,
         then pass).
         """
-        # Imported here: the move generator builds on this module's neighbours, not the reverse.
-        from binscrabble.movegen import LegalMoves
-
         return LegalMoves(self)
 
     def is_over(self) -> bool:

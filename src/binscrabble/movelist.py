@@ -1,9 +1,10 @@
 """The list of moves the generator returns, and the pause of the garbage collector its
 calls share.
 
-Kept apart from :mod:`binscrabble.movegen` because that module is compiled (see
-docs/movegen.md, "The compiled generator"): a subclass of :class:`list` cannot be a compiled
-class, and what lives here is not where the time goes.
+Kept apart from :mod:`binscrabble.movegen` because that package is compiled (see
+docs/movegen.md, "Compiled or source"): a subclass of :class:`list` cannot be a compiled
+class, and what lives here is not where the time goes. It knows nothing of the moves it
+holds (it is generic in them), so it imports nothing of the generator.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import operator
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Final, SupportsIndex, overload
+from typing import Any, Final, SupportsIndex, TypeVar, overload
 
-if TYPE_CHECKING:
-    from binscrabble.movegen import GeneratedMove
+#: The type of the moves a list holds (the generator's ``GeneratedMove``).
+Item = TypeVar("Item")
 
 __all__ = ["MoveList", "collector_paused"]
 
@@ -56,13 +57,13 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-class MoveList(list["GeneratedMove"]):
+class MoveList(list[Item]):
     """A list of generated moves whose objects are made when first read.
 
     It is a :class:`list`, and reads as one: ``len``, iteration, indexing and slicing,
     comparison, ``in``, sorting and every other list method behave as on the list of all
     its moves, in its order. The generator finds and counts every move first; only the
-    :class:`GeneratedMove` objects are deferred: ``len`` and ``bool`` make none, iterating or
+    move objects are deferred: ``len`` and ``bool`` make none, iterating or
     indexing makes the moves up to the point read (each once: reading again gives the same
     objects), and anything else (comparison, ``in``, ``sort``, any change) makes them all
     first. Functions that reach into a list's storage without calling its methods (such as
@@ -83,14 +84,15 @@ class MoveList(list["GeneratedMove"]):
 
     __slots__ = ("_length", "_pending")
 
-    def __init__(self, moves: Iterable[GeneratedMove] = ()) -> None:
+    def __init__(self, moves: Iterable[Item] = ()) -> None:
         super().__init__(moves)
-        self._pending: Iterator[GeneratedMove] | None = None
+        self._pending: Iterator[Item] | None = None
         self._length = 0
 
     @classmethod
-    def _lazy(cls, length: int, source: Iterator[GeneratedMove]) -> MoveList:
-        moves = cls()
+    def lazy(cls, length: int, source: Iterator[Item]) -> MoveList[Item]:
+        """A list of `length` moves that `source` yields in order, made as they are read."""
+        moves: MoveList[Item] = cls()
         if length:
             moves._pending = source
             moves._length = length
@@ -101,7 +103,7 @@ class MoveList(list["GeneratedMove"]):
         """Whether every move object has been made."""
         return self._pending is None
 
-    def materialize(self) -> MoveList:
+    def materialize(self) -> MoveList[Item]:
         """Make every move object now; returns the list itself."""
         self._fill(self._length)
         return self
@@ -116,7 +118,7 @@ class MoveList(list["GeneratedMove"]):
         if wanted <= have:
             return
         with collector_paused():
-            drain: Callable[[], list[GeneratedMove]] | None = getattr(pending, "drain", None)
+            drain: Callable[[], list[Item]] | None = getattr(pending, "drain", None)
             if drain is not None and wanted - have > (self._length - have) // 16:
                 # Most of the rest is wanted: one sort beats the heap (a best-first source,
                 # see binscrabble.movegen).
@@ -136,12 +138,12 @@ class MoveList(list["GeneratedMove"]):
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def __iter__(self) -> Iterator[GeneratedMove]:
+    def __iter__(self) -> Iterator[Item]:
         if self._pending is None:
             return list.__iter__(self)
         return self._iterate()
 
-    def _iterate(self) -> Iterator[GeneratedMove]:
+    def _iterate(self) -> Iterator[Item]:
         index = 0
         while True:
             made = list.__len__(self)
@@ -154,12 +156,12 @@ class MoveList(list["GeneratedMove"]):
             self._fill(max(index + 1, 2 * index, 1024))
 
     @overload
-    def __getitem__(self, index: SupportsIndex) -> GeneratedMove: ...
+    def __getitem__(self, index: SupportsIndex) -> Item: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[GeneratedMove]: ...
+    def __getitem__(self, index: slice) -> list[Item]: ...
 
-    def __getitem__(self, index: SupportsIndex | slice) -> GeneratedMove | list[GeneratedMove]:
+    def __getitem__(self, index: SupportsIndex | slice) -> Item | list[Item]:
         if self._pending is not None:
             if isinstance(index, slice):
                 stop = index.stop
@@ -178,7 +180,7 @@ class MoveList(list["GeneratedMove"]):
                 self._fill(position + 1 if position >= 0 else self._length)
         return list.__getitem__(self, index)
 
-    def __radd__(self, other: list[GeneratedMove]) -> list[GeneratedMove]:
+    def __radd__(self, other: list[Item]) -> list[Item]:
         return other + list(self)
 
     def __repr__(self) -> str:
@@ -192,7 +194,7 @@ class MoveList(list["GeneratedMove"]):
 def _materializing(name: str) -> Any:
     method = getattr(list, name)
 
-    def every_move_first(self: MoveList, *arguments: Any, **keywords: Any) -> Any:
+    def every_move_first(self: MoveList[Any], *arguments: Any, **keywords: Any) -> Any:
         self._fill(self._length)
         return method(self, *arguments, **keywords)
 

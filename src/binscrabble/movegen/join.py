@@ -1,0 +1,631 @@
+"""Joining: split a segment's shape into sides at its ``=`` signs (and the one new ``=`` a
+play may add), enumerate the sides, and pair the fillings of equal value that the rack can
+show together, kept as join groups (:data:`~.context.JoinGroup`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final, cast
+
+from binscrabble.expr import bonus
+
+from .blanks import variant_count
+from .caches import UNSPLIT, clear_tracked, kept_tracked
+from .context import Context, JoinGroup, KindParts, SideBucket
+from .grammar import CANNOT_END, CANNOT_START
+from .options import EQUALS_OPTION, OPERAND_END_OPTIONS, OPERAND_START_OPTIONS, OPTION_USAGE
+from .sides import enumerate_side, narrowed_side
+from .usage import deficit_of
+
+
+def _free_positions(side: tuple[str | int, ...]) -> tuple[int, ...]:
+    """Where a side's free squares are in its text (:func:`_frontier`)."""
+    positions = []
+    at = 0
+    for item in side:
+        if type(item) is str:
+            at += len(item)
+        else:
+            positions.append(at)
+            at += 1
+    return tuple(positions)
+
+
+def _two_layouts(
+    layouts: dict[tuple[str | int, ...], tuple[int, ...]], sides: Sequence[tuple[str | int, ...]]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The free positions of a two-sided join's sides (:func:`_free_positions`), cached in
+    `layouts`: two plain lookups, since two sides are the commonest join."""
+    first_side, second_side = sides
+    first_layout = layouts.get(first_side)
+    if first_layout is None:
+        first_layout = layouts[first_side] = _free_positions(first_side)
+    second_layout = layouts.get(second_side)
+    if second_layout is None:
+        second_layout = layouts[second_side] = _free_positions(second_side)
+    return first_layout, second_layout
+
+
+def _split_sides(items: Sequence[str | int]) -> list[tuple[str | int, ...]] | None:
+    """Cut a shape at its fixed `=` signs, merging neighbouring fixed text.
+
+    None when a side would be empty (`=` at an end, or two in a row).
+    """
+    sides: list[tuple[str | int, ...]] = []
+    current: list[str | int] = []
+    for item in items:
+        if type(item) is str:
+            parts = item.split("=")
+            for number, part in enumerate(parts):
+                if number:
+                    if not current:
+                        return None
+                    sides.append(tuple(current))
+                    current = []
+                if part:
+                    if current and type(current[-1]) is str:
+                        current[-1] = current[-1] + part
+                    else:
+                        current.append(part)
+        else:
+            current.append(item)
+    if not current:
+        return None
+    sides.append(tuple(current))
+    return sides
+
+
+def _join(
+    context: Context,
+    sides: list[tuple[str | int, ...]],
+    equals_slot: int,
+    out: list[JoinGroup],
+    reach: Callable[[int], bool] | None = None,
+    side_context: Context | None = None,
+) -> bool:
+    """Pair up fillings of the sides that share a value and that the rack can show together.
+
+    Sides are enumerated and cached in `side_context` (by default `context`: the sides of a
+    play that adds the new `=` come from :attr:`Context.equals_sides`); the rack check of
+    the join is always against `context`, the whole rack.
+
+    `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
+    or -1; it is inserted into the options there. Appends the equations as groups
+    (:data:`JoinGroup`): per value, per combination of the sides' usage groups the rack can
+    show, the sides' fillings, to be combined when read (:func:`group_fillings`).
+
+    `reach` (best moves only) says whether the segment could still reach the best scores
+    with a bonus up to the given one; when the values the cheaper sides share cannot give a
+    large enough bonus, the costliest side is not enumerated, and this returns False (the
+    equations appended are then not all of them).
+    """
+    if side_context is None:
+        side_context = context
+    side_cache = side_context.side_cache
+    layouts = context.layouts
+    shared: set[int] | None = None
+    tables: list[dict[int, SideBucket]]
+    free_positions: tuple[tuple[int, ...], ...]
+    # Two sides are the commonest join: looked up without a comprehension's own frame.
+    if len(sides) == 2:
+        first_known = side_cache.get(sides[0])
+        second_known = side_cache.get(sides[1])
+        if reach is None and first_known is not None and second_known is not None:
+            # Two sides enumerated already (the commonest join): one intersection of their
+            # values (CPython walks the smaller table).
+            shared = first_known.keys() & second_known.keys()
+            if not shared:
+                return True
+            known: list[dict[int, SideBucket] | None] = []
+            tables = [first_known, second_known]
+            free_positions = _two_layouts(layouts, sides)
+        else:
+            known = [first_known, second_known]
+    else:
+        # (map: a comprehension is a function call of its own in CPython 3.11.)
+        known = list(map(side_cache.get, sides))
+    if not known:
+        pass  # the two enumerated sides above
+    elif reach is None and None not in known:
+        # Every side enumerated already (most joins: sides recur across segments).
+        tables = cast("list[dict[int, SideBucket]]", known)
+        for table in sorted(tables, key=len):
+            shared = set(table) if shared is None else shared.intersection(table)
+            if not shared:
+                return True
+        free_positions = tuple(
+            [
+                layouts[side]
+                if side in layouts
+                else layouts.setdefault(side, _free_positions(side))
+                for side in sides
+            ]
+        )
+    else:
+        # Sides with the fewest free squares first: they are the cheapest to enumerate, and
+        # when one has no filling (or no value another shares) the costly ones are not needed.
+        tables = [{}] * len(sides)
+        if len(sides) == 2:
+            free_positions = first_layout, second_layout = _two_layouts(layouts, sides)
+            order = [0, 1] if len(first_layout) <= len(second_layout) else [1, 0]
+            free = len(first_layout) + len(second_layout)
+        else:
+            free_positions = tuple(
+                [
+                    layouts[side]
+                    if side in layouts
+                    else layouts.setdefault(side, _free_positions(side))
+                    for side in sides
+                ]
+            )
+            order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
+            free = sum([len(positions) for positions in free_positions])
+        if (
+            free >= LONG_JOIN
+            and free > context.digit_capacity
+            and not may_fill(context, sides, free)
+        ):
+            return True
+        for position in order:
+            # The equation's value is one the cheaper sides share, so is its bonus.
+            costliest = position == order[-1]
+            if (
+                reach is not None
+                and costliest
+                and shared is not None
+                and not reach(bonus(max(shared)))
+            ):
+                return False
+            enumerated = known[position]
+            if enumerated is None:
+                side = sides[position]
+                whole = context.side_cache.get(side) if side_context is not context else None
+                enumerated = (
+                    enumerate_side(side_context, side)
+                    if whole is None
+                    else narrowed_side(side_context, side, whole)
+                )
+            tables[position] = enumerated
+            shared = set(enumerated) if shared is None else shared.intersection(enumerated)
+            if not shared:
+                return True
+    blanks = context.blanks
+    # Whether a usage fits is read from the blanks it needs (deficit_of, cached), not from
+    # the guarded subtraction: usages take up to 80 bits, and CPython's arithmetic on such
+    # ints makes a new object per step where a lookup makes none.
+    deficits = context.deficits
+    fitting, unfitting = context.fitting, context.unfitting
+    chains = context.rules.identity_chains
+    last = len(tables) - 1
+    start_usage = OPTION_USAGE[EQUALS_OPTION] if equals_slot >= 0 else 0
+    if last == 1:
+        # Two sides (the commonest case): the product of their usage groups as two loops.
+        first_table, second_table = tables
+        candidates: Iterable[int]
+        levels: list[list[int]] | None
+        if not blanks:
+            # Without blanks (most racks of the median and of rollouts) a group is read in
+            # place: the groups it fits are those its partners fit (_first_groups below
+            # costs more there than it saves).
+            for value in shared or ():
+                second_bucket = second_table[value]
+                for first_usage, first_fillings in first_table[value].items():
+                    usage = start_usage + first_usage
+                    needed = deficits.get(usage)
+                    if needed if needed is not None else deficit_of(context, usage):
+                        continue
+                    first_plain = first_fillings[0]
+                    first_all = len(first_fillings) - 1
+                    for second_usage in second_bucket:
+                        total = usage + second_usage
+                        needed = deficits.get(total)
+                        if needed if needed is not None else deficit_of(context, total):
+                            continue
+                        second_fillings = second_bucket[second_usage]
+                        if chains:
+                            count = first_all * (len(second_fillings) - 1)
+                        else:
+                            count = (
+                                first_plain * (len(second_fillings) - 1)
+                                + (first_all - first_plain) * second_fillings[0]
+                            )
+                        if count:
+                            out.append(
+                                (
+                                    value,
+                                    equals_slot,
+                                    free_positions,
+                                    total,
+                                    count,
+                                    first_fillings,
+                                    second_fillings,
+                                )
+                            )
+            return True
+        # What a first group needs does not depend on its partner, and a bucket is the
+        # first side of many joins: its groups are read once (_first_groups) and kept.
+        # (With blanks, a group counts moves: its equations times the ways the rack can
+        # show their usage, see JoinGroup.)
+        rack = context.rack
+        first_groups = context.first_groups if equals_slot < 0 else context.equals_first_groups
+        for value in shared or ():
+            second_bucket = second_table[value]
+            first_bucket = first_table[value]
+            prepared = first_groups.get(id(first_bucket))
+            if prepared is None:
+                prepared = _first_groups(context, first_bucket, start_usage, first_groups)
+            levels = None
+            for usage, room, with_length, with_head, first_fillings in prepared:
+                if room == blanks:
+                    candidates = second_bucket
+                else:
+                    # The blanks this group needs cannot serve the second side: only its
+                    # groups that need at most the others alone can fit (a sum of usages
+                    # needs at least the blanks of its parts).
+                    if levels is None:
+                        levels = context.deficit_levels.get(id(second_bucket))
+                        if levels is None:
+                            levels = deficit_levels(context, second_bucket)
+                    candidates = levels[room]
+                # (Counts of fillings: see KindParts.)
+                for second_usage in candidates:
+                    total = usage + second_usage
+                    if total in unfitting:
+                        continue
+                    variants = fitting.get(total)
+                    if variants is None:
+                        if deficit_of(context, total) > blanks:
+                            unfitting.add(total)
+                            continue
+                        variants = fitting[total] = variant_count(rack, total)
+                    second_fillings = second_bucket[second_usage]
+                    if chains:
+                        count = with_length * (len(second_fillings) - 1)
+                    else:
+                        # Fragments in one side at most: plain with any, fragments with plain.
+                        count = (
+                            with_length * (len(second_fillings) - 1)
+                            + with_head * second_fillings[0]
+                        )
+                    if count:
+                        out.append(
+                            (
+                                value,
+                                equals_slot,
+                                free_positions,
+                                total,
+                                count * variants,
+                                first_fillings,
+                                second_fillings,
+                            )
+                        )
+        return True
+    if last == 2:
+        # Three sides (a fixed `=` and the new one, nearly every join of more than two):
+        # the walk below as three loops, in its order (its stack takes the first two
+        # sides' groups last first), without a stack entry and a tuple per partial join.
+        rack = context.rack
+        first_table, second_table, third_table = tables
+        for value in shared or ():
+            second_items = second_table[value].items()
+            third_items = third_table[value].items()
+            for first_usage, first_fillings in reversed(first_table[value].items()):
+                usage = start_usage + first_usage
+                needed = deficits.get(usage)
+                if (needed if needed is not None else deficit_of(context, usage)) > blanks:
+                    continue
+                for second_usage, second_fillings in reversed(second_items):
+                    pair = usage + second_usage
+                    needed = deficits.get(pair)
+                    if (needed if needed is not None else deficit_of(context, pair)) > blanks:
+                        continue
+                    for third_usage, third_fillings in third_items:
+                        total = pair + third_usage
+                        needed = deficits.get(total)
+                        if (needed if needed is not None else deficit_of(context, total)) > blanks:
+                            continue
+                        joined = (first_fillings, second_fillings, third_fillings)
+                        count = join_count(joined, chains)
+                        if count:
+                            if blanks:
+                                count *= variant_count(rack, total)
+                            out.append((value, equals_slot, free_positions, total, count, *joined))
+        return True
+    for value in shared or ():
+        buckets = [table[value] for table in tables]
+        # Depth-first product of the sides' usage groups, dropping partial joins the rack
+        # cannot show; every surviving combination is one group of equations.
+        stack: list[tuple[int, int, tuple[KindParts, ...]]] = [(0, start_usage, ())]
+        while stack:
+            depth, usage, groups = stack.pop()
+            for side_usage, fillings in buckets[depth].items():
+                total = usage + side_usage
+                needed = deficits.get(total)
+                if (needed if needed is not None else deficit_of(context, total)) > blanks:
+                    continue
+                if depth < last:
+                    stack.append((depth + 1, total, (*groups, fillings)))
+                    continue
+                every = (*groups, fillings)
+                count = join_count(every, chains)
+                if count:
+                    if blanks:
+                        count *= variant_count(context.rack, total)
+                    out.append((value, equals_slot, free_positions, total, count, *every))
+    return True
+
+
+def _first_groups(
+    context: Context,
+    bucket: SideBucket,
+    start_usage: int,
+    kept: dict[int, list[tuple[int, int, int, int, KindParts]]],
+) -> list[tuple[int, int, int, int, KindParts]]:
+    """The usage groups of `bucket` the rack can show as the first side of a two-sided join
+    (with `start_usage`, the new `=`'s or none, added), in the bucket's order: for each,
+    (its usage with `start_usage`, the blanks the rack has left once it is shown, `a`, `b`,
+    its fillings), where it makes ``a * (len(other) - 1) + b * other[0]`` equations with a
+    group `other` of the second side (see KindParts). Kept in `kept` by the bucket's
+    ``id``: a bucket is the first side of many joins (game08-midgame-turn06-2blank: 3,827
+    iterations of 914 buckets), and what a group needs does not depend on its partner."""
+    blanks = context.blanks
+    deficits = context.deficits
+    chains = context.rules.identity_chains
+    prepared: list[tuple[int, int, int, int, KindParts]] = []
+    for usage, fillings in bucket.items():
+        usage += start_usage
+        needed = deficits.get(usage)
+        if needed is None:
+            needed = deficit_of(context, usage)
+        if needed <= blanks:
+            # The pairs it makes with a group of the other side: `a` times all the other's
+            # fillings and `b` times those without fragments (see KindParts); under
+            # identity_chains any with any, else fragments in one side at most.
+            if chains:
+                prepared.append((usage, blanks - needed, len(fillings) - 1, 0, fillings))
+            else:
+                plain = fillings[0]
+                prepared.append(
+                    (usage, blanks - needed, plain, len(fillings) - 1 - plain, fillings)
+                )
+    kept[id(bucket)] = prepared
+    return prepared
+
+
+def deficit_levels(context: Context, bucket: SideBucket) -> list[list[int]]:
+    """The usages of `bucket`, for each number of blanks `k` below the rack's: those that
+    need at most `k` blanks alone (:func:`deficit_of`), in the bucket's order. Kept in
+    :attr:`Context.deficit_levels`: the usages only, not (usage, fillings) pairs, which
+    would be one more object per entry to free at the call's end (10,000-15,000 on the
+    heavy racks); the join looks a usage's fillings up in the bucket once the rack allows
+    the pair."""
+    blanks = context.blanks
+    levels: list[list[int]]
+    deficits = context.deficits
+    if blanks == 2:
+        # (The heavy racks; one blank below.) Each level by itself, without a range per
+        # usage.
+        none: list[int] = []
+        one: list[int] = []
+        levels = [none, one]
+        for usage in bucket:
+            needed = deficits.get(usage)
+            if needed is None:
+                needed = deficit_of(context, usage)
+            if needed == 0:
+                none.append(usage)
+                one.append(usage)
+            elif needed == 1:
+                one.append(usage)
+    elif blanks == 1:
+        none = []
+        levels = [none]
+        for usage in bucket:
+            needed = deficits.get(usage)
+            if needed is None:
+                needed = deficit_of(context, usage)
+            if needed == 0:
+                none.append(usage)
+    else:
+        levels = [[] for _ in range(blanks)]
+        for usage in bucket:
+            needed = deficits.get(usage)
+            if needed is None:
+                needed = deficit_of(context, usage)
+            for level in range(needed, blanks):
+                levels[level].append(usage)
+    context.deficit_levels[id(bucket)] = levels
+    return levels
+
+
+#: Joins of fewer free squares are not tested by :func:`may_fill`: their sides are cheap to
+#: enumerate, and the test would cost more than it saves.
+LONG_JOIN: Final = 6
+
+
+def may_fill(context: Context, sides: list[tuple[str | int, ...]], free: int) -> bool:
+    """Whether the rack holds enough digits for `sides` to take `free` tiles at all: False
+    only when no choice of tiles can fill them (a test of tile counts, no more).
+
+    In a side of `o` operands there are ``o - 1`` binary operators and at most `o` NOT
+    signs, and every operand holds a digit: a free square's, or one of a run of fixed
+    digits. So the free squares hold at most ``d + runs - sides - fixed operators`` binary
+    operators and ``d + runs`` NOT signs, `d` being the free squares showing digits (as many
+    as the rack allows: more digits only leave fewer squares to fill otherwise). Blanks
+    are counted as any of the three, which only makes the test weaker.
+    """
+    runs = operators = 0
+    counts = _TEXT_COUNTS
+    for side in sides:
+        for item in side:
+            if type(item) is str:
+                found = counts.get(item)
+                if found is None:
+                    found = counts[item] = _text_counts(item)
+                runs += found[0]
+                operators += found[1]
+    digits = min(context.digit_capacity, free)
+    binary = min(context.operator_capacity, digits + runs - len(sides) - operators)
+    negations = min(context.not_capacity, digits + runs)
+    return free - digits <= max(binary, 0) + max(negations, 0)
+
+
+#: Per fixed text: its runs of digits, and its binary operators (see :func:`may_fill`).
+_TEXT_COUNTS: dict[str, tuple[int, int]] = kept_tracked({})
+
+
+def _text_counts(text: str) -> tuple[int, int]:
+    runs = operators = 0
+    after_digit = False
+    for symbol in text:
+        if symbol == "0" or symbol == "1":
+            if not after_digit:
+                runs += 1
+                after_digit = True
+        else:
+            after_digit = False
+            if symbol != "~":
+                operators += 1
+    if len(_TEXT_COUNTS) >= 1 << 14:
+        clear_tracked(_TEXT_COUNTS)
+    return runs, operators
+
+
+def join_count(parts: tuple[KindParts, ...], chains: bool) -> int:
+    """How many equations join one filling of each side: identity fragments may be in any
+    number of sides under ``identity_chains``, else in one side at most."""
+    if len(parts) == 3:
+        # (Nearly every join of more than two sides.) Plain in all three, or fragments in
+        # one: all of the first's with plain of the others, and so on.
+        first, second, third = parts
+        if chains:
+            return (len(first) - 1) * (len(second) - 1) * (len(third) - 1)
+        plain_first, plain_second, plain_third = first[0], second[0], third[0]
+        joined: int = (
+            (len(first) - 1) * plain_second * plain_third
+            + plain_first * (len(second) - 1 - plain_second) * plain_third
+            + plain_first * plain_second * (len(third) - 1 - plain_third)
+        )
+        return joined
+    if chains:
+        count = 1
+        for fillings in parts:
+            count *= len(fillings) - 1
+        return count
+    plain_only = 1
+    for fillings in parts:
+        plain_only *= fillings[0]
+    count = plain_only
+    for index, fillings in enumerate(parts):
+        with_fragments = len(fillings) - 1 - fillings[0]
+        if with_fragments:
+            others = 1
+            for other, other_fillings in enumerate(parts):
+                if other != index:
+                    others *= other_fillings[0]
+            count += with_fragments * others
+    return count
+
+
+def segment_groups(
+    context: Context,
+    items: tuple[str | int, ...],
+    reach: Callable[[int], bool] | None = None,
+    equals_places: Sequence[tuple[int, int]] | None = None,
+    fixed_equals: bool | None = None,
+) -> tuple[list[JoinGroup], bool]:
+    """Every way to fill a segment's free squares (as options) so it reads as an equation,
+    as join groups; and whether that is all of them (see `reach` in :func:`_join`).
+
+    `equals_places` and `fixed_equals`, when given, say what the shape holds (the search
+    knows it from its walk): where the new `=` may go, as (position in `items`, index among
+    the free squares) for each free square that allows it, neither end; and whether a
+    fixed text holds an `=`.
+    """
+    out: list[JoinGroup] = []
+    complete = True
+    if fixed_equals is None:
+        fixed_equals = False
+        for item in items:
+            if type(item) is str and "=" in item:
+                fixed_equals = True
+                break
+    if fixed_equals:
+        # Kept across calls: a whole shape recurs when a later call meets the same line.
+        sides = context.splits.get(items, UNSPLIT)
+        if sides is UNSPLIT:
+            sides = context.splits[items] = _split_sides(items)
+        if sides is not None:
+            complete = _join(context, sides, -1, out, reach)
+    if not context.equals_usable:
+        return out, complete
+    if equals_places is None:
+        equals_places = _equals_places(items)
+    equals_sides = context.equals_sides or context
+    splits = context.splits
+    # The new `=` ends the side before it, which must end with a digit, and starts the one
+    # after it, which must start with an operand (see OPERAND_START_OPTIONS): a place
+    # beside a square or a tile that cannot is not joined (one of its sides has no filling).
+    can_end = context.wanted & OPERAND_END_OPTIONS
+    can_start = context.wanted & OPERAND_START_OPTIONS
+    for position, free_index in equals_places:
+        before = items[position - 1]
+        if type(before) is str:
+            if before[-1] in CANNOT_END:
+                continue
+        elif not before & can_end:  # type: ignore[operator]
+            continue
+        after = items[position + 1]
+        if type(after) is str:
+            if after[0] in CANNOT_START:
+                continue
+        elif not after & can_start:  # type: ignore[operator]
+            continue
+        if not fixed_equals:
+            # The new `=` cuts the shape into its two sides.
+            complete = (
+                _join(
+                    context,
+                    [items[:position], items[position + 1 :]],
+                    free_index,
+                    out,
+                    reach,
+                    equals_sides,
+                )
+                and complete
+            )
+            continue
+        # The new `=` cuts the shape in two; each half is split at its own fixed `=`
+        # signs. Halves recur (segments of a line that start, or end, alike), so their
+        # splits are kept.
+        half = items[:position]
+        left = splits.get(half, UNSPLIT)
+        if left is UNSPLIT:
+            left = splits[half] = _split_sides(half)
+        if left is None:
+            continue
+        half = items[position + 1 :]
+        right = splits.get(half, UNSPLIT)
+        if right is UNSPLIT:
+            right = splits[half] = _split_sides(half)
+        if right is not None:
+            complete = (
+                _join(context, left + right, free_index, out, reach, equals_sides) and complete
+            )
+    return out, complete
+
+
+def _equals_places(items: tuple[str | int, ...]) -> list[tuple[int, int]]:
+    """Where the new `=` may go in a shape (see :func:`segment_groups`): each free square
+    whose mask allows it, but at either end (a side on each hand)."""
+    places = []
+    free_index = -1
+    last = len(items) - 1
+    for position, item in enumerate(items):
+        if type(item) is str:
+            continue
+        free_index += 1
+        if item >> EQUALS_OPTION & 1 and 0 < position < last:  # type: ignore[operator]
+            places.append((position, free_index))
+    return places
