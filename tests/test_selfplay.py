@@ -220,6 +220,7 @@ def test_progress_lines_come_once_a_tenth() -> None:
         (["--players", "greedy,wizard", "--games", "2"], "unknown player"),
         (["--players", "greedy,random", "--games", "0"], "at least 1"),
         (["--players", "greedy,random", "--games", "2", "--jobs", "0"], "--jobs"),
+        (["--players", "greedy,random", "--games", "2", "--jobs", "100000"], "1 to 256 worker"),
         (["--players", "greedy,random", "--games", "2", "--rule", "rack_size=99"], "rack_size"),
     ],
 )

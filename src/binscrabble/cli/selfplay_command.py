@@ -13,6 +13,9 @@ from typing import TextIO
 
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
 
+#: The most worker processes a match may ask for.
+MAX_JOBS = 256
+
 EPILOG = """\
 Players are levels (beginner, easy, medium, hard, max) or strategies (random, greedy,
 equity, simulation). A strategy may carry a time budget per move, as in simulation@0.5.
@@ -61,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
             return usage_error(str(error))
     if args.games < 1:
         return usage_error(f"--games must be at least 1, not {args.games}")
-    if args.jobs is not None and args.jobs < 1:
-        return usage_error(f"--jobs must be at least 1, not {args.jobs}")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        # Each job is a process: a mistyped 100000 would exhaust the machine.
+        return usage_error(f"--jobs takes 1 to {MAX_JOBS} worker processes, not {args.jobs}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     # On a terminal a bar redrawn in place; otherwise (a log file, a pipe) a line at every
