@@ -1,6 +1,11 @@
 """Learn the leave table from self-play and write src/binscrabble/engine/data/leaves.json.
 
-    .venv/bin/python scripts/train_leaves.py --games 93 --rounds 1 --jobs 2 --seed 1
+The shipped table, weight for weight (docs/engine.md, Equity and the leave table):
+
+    .venv/bin/python scripts/train_leaves.py --games 216 --rounds 1 --seed 2 --jobs 1 \
+        --output scripts/leaves_round1.json
+    .venv/bin/python scripts/train_leaves.py --games 501 --rounds 1 --seed 21 --jobs 1 \
+        --start scripts/leaves_round1.json
 
 Each round plays `--games` games between two exploring equity players that use the table
 of the previous round (the first round starts from the hand-set table

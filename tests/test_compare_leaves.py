@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 from script_modules import load_script
 
-from binscrabble.engine.leaves import LeaveTable
-
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "src" / "binscrabble" / "engine" / "data" / "leaves.json"
 ROUND_ONE = ROOT / "scripts" / "leaves_round1.json"
@@ -56,16 +54,3 @@ def test_bad_arguments_are_refused(
         compare.main(arguments)
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
-
-
-def test_the_kept_tables_load_and_say_how_they_were_trained() -> None:
-    # The two-turn table kept beside the scripts (not shipped: 48.5% against the shipped
-    # one) records its training run and values the leaves as engine.md reports.
-    turns2 = LeaveTable.from_file(ROOT / "scripts" / "leaves_turns2.json")
-    assert turns2.metadata["turns"] == 2
-    assert (turns2.metadata["games"], turns2.metadata["samples"]) == (1500, 22430)
-    expected = {"?": 35.9, "1": 13.9, "/": 24.4, "=": -3.3, "0000": -2.2}
-    assert {leave: round(turns2.value(leave), 1) for leave in expected} == expected
-    shipped = LeaveTable.default()
-    assert "turns" not in shipped.metadata
-    assert shipped.value("?") < turns2.value("?")
