@@ -156,6 +156,16 @@ def touch_keys_of(cells: Sequence[Tile | None], touching: Iterable[int]) -> _Tou
     return keys[0], keys[1]
 
 
+#: A line as the scan reads it: per square its tiles' text (None when empty, and a None past
+#: the end), its options mask, its cross-check; the line indexes a segment must reach one
+#: of (its tiles and the squares with a crossing run, then _PAST_LINE); and for best moves
+#: the running sums of the squares' packed bounds (see bounds.py) and where its `=` tiles
+#: are.
+_Line = tuple[
+    list["str | None"], list[int], list["CrossInfo | None"], list[int], list[int], list[int]
+]
+
+
 def search(
     board: Board,
     rack: str,
@@ -181,414 +191,20 @@ def search(
     moves: list[GeneratedMove] = []
     if not rack:
         return context.rack, rows, moves
-    # Cross-checks only try what this rack can put down.
-    wanted = context.wanted
-    # What a segment's first and last free squares must allow (see OPERAND_START_OPTIONS).
-    can_start = wanted & OPERAND_START_OPTIONS
-    can_end = wanted & OPERAND_END_OPTIONS
-    # A free square may take the new `=` when its mask has this bit.
-    equals_bit = 1 << EQUALS_OPTION if context.equals_usable else 0
-    cross_cache = rules_cross_cache(rules)
-    blank_options = blank_option_mask(rules)
-    cells = board.cells
-    first_play = board.is_empty()
-    # At most one `=` goes down as an `=` (docs/rules.md §4); the others only rotated, under
-    # rotated_equals. A segment needs one tile per free square, so with two `=` or more on
-    # a rack (common late in a game), the longest segments cannot be filled at all.
-    equals_count = rack.count("=")
-    rack_size = len(rack)
-    if equals_count > 1 and not rules.rotated_equals:
-        rack_size -= equals_count - 1
-    # Where the new `=` may go among a segment's first `k` squares when they are free
-    # squares that cross nothing (see the walk below): any but the first.
-    leading_places: list[list[tuple[int, int]]] = [
-        [(index, index) for index in range(1, lead)] if equals_bit else []
-        for lead in range(rack_size + 1)
-    ]
-    bingo = rules.bingo_bonus
-    full_rack = rules.rack_size
-    parallel = rules.parallel_numbers
     keeper = BestScores(limit, min_score) if limit is not None else None
-    # A free square reads as one character, or two when it may hold a rotated `=` ("11").
-    free_width = 2 if wanted >> ROTATED & 1 else 1
-    natural_mask = sum(1 << option for option, usable in enumerate(context.natural) if usable)
-    # The most points a natural tile scores on a plain square without crossing run.
-    plain_points = most_points(wanted & natural_mask)
-    square_fields = SQUARE_FIELDS[free_width]
-    segments: list[tuple[tuple[str | int, ...], SegmentPlace]] = []
-    # Without best moves, segments are kept as they are found (_Segment; see _emit_segment).
-    emit = rows.segments.append
-    bounds: list[int] = []
-    # Without best moves (no score bounds summed per square), a line is scanned for its
-    # tiles and crossing runs only (below).
-    plain_scan = keeper is None and not first_play
-    score_parts: list[tuple[int, int, int]] = []
-    # The most letter points k tiles of the rack can score on plain squares: the sum of its
-    # k best natural tiles' points (a blank scores none). A segment's new tiles are
-    # distinct rack tiles, so on t triple-letter, d double-letter and k free squares in all
-    # they score at most top_points[t] + top_points[t + d] + top_points[k] (the best tiles
-    # on the best squares): far below the sum of each square's best option when the rack
-    # holds one tile worth more than the others (a `/` is worth 4, an `x` 2).
-    top_points = [0]
-    for points in sorted((TILE_POINTS[code] for code in rack if code != BLANK), reverse=True):
-        top_points.append(top_points[-1] + points)
-    top_points.extend([top_points[-1]] * (len(rack) + 1 - len(top_points)))
-    # Likewise the most digit characters k tiles of the rack can write: a 0 or a 1 one, a
-    # blank one (two as a rotated `=`, "11"), an `=` two when it may go down rotated. An
-    # equation's value is below 2 ** the digits of either side (see DIGIT_BONUS_BOUNDS).
-    rotated_digits = 2 if wanted >> ROTATED & 1 else 0
-    digit_counts = {"0": 1, "1": 1, BLANK: max(1, rotated_digits), "=": rotated_digits}
-    top_digits = [0]
-    for digits in sorted((digit_counts.get(code, 0) for code in rack), reverse=True):
-        top_digits.append(top_digits[-1] + digits)
-
+    scan = _Scan(board, rack, context, group_cache, rows, keeper)
     for direction in (ACROSS, DOWN):
-        # A plain int: arithmetic on an IntEnum takes the interpreter's slow path.
-        cross_step = int(direction.other)
-        # Tested per square and per segment: a plain bool (comparing IntEnums is slower).
-        across = direction == ACROSS
         direction_keys = None if touch_keys is None else touch_keys[direction != ACROSS]
         for line in range(SIZE):
-            squares = _line_squares(direction, line)
-            # Line indexes of the squares a segment here must cover (every index when the
-            # search is not restricted): lines without any are skipped, scan and all.
-            if direction_keys is None:
-                line_keys: list[int] = []
-            else:
-                line_keys = [index for index, sq in enumerate(squares) if sq in direction_keys]
-                if not line_keys:
-                    continue
-            texts: list[str | None]
-            masks: list[int]
-            crosses: list[CrossInfo | None]
-            if plain_scan:
-                # The lists made whole (a free square without crossing run, and the
-                # sentinel past the line's end, see below); only the squares that differ
-                # are written. A square has a crossing run when the line before or after
-                # this one (read as slices of the board) holds a tile beside it.
-                texts = [None] * (SIZE + 1)
-                masks = [ALL_OPTIONS] * SIZE
-                crosses = [None] * SIZE
-                if across:
-                    low = line * SIZE
-                    line_before = cells[low - SIZE : low] if line else _NO_LINE
-                    line_after = cells[low + SIZE : low + 2 * SIZE] if line < SIZE - 1 else _NO_LINE
-                else:
-                    line_before = cells[line - 1 :: SIZE] if line else _NO_LINE
-                    line_after = cells[line + 1 :: SIZE] if line < SIZE - 1 else _NO_LINE
-                # Line indexes of the tiles and of the squares with a crossing run: a
-                # segment must hold one (below).
-                anchors = []
-                index = 0
-                for sq in squares:
-                    tile = cells[sq]
-                    if tile is not None:
-                        texts[index] = tile.text
-                        masks[index] = 0
-                        anchors.append(index)
-                    elif line_before[index] is not None or line_after[index] is not None:
-                        anchors.append(index)
-                        before, after = _perpendicular_texts(cells, sq, cross_step)
-                        info = cross_cache.get((before, after, wanted))
-                        if info is None:
-                            info = cross_info(
-                                before, after, rules, wanted, cross_cache, blank_options
-                            )
-                        masks[index] = info[0]
-                        crosses[index] = info
-                    index += 1  # noqa: SIM113 (enumerate costs more per square)
-                if not anchors:
-                    continue
-                anchors.append(_PAST_LINE)
-            else:
-                texts = []
-                masks = []
-                crosses = []
-                # For best moves, what bounds the score of a segment, per square packed in one
-                # integer (see _square_fields) and summed from the line's start: sums[j] covers
-                # the squares before index j, so a segment's sums are one subtraction.
-                sums = [0]
-                # Line indexes of the `=` tiles (for best moves' bonus bounds).
-                equals_at: list[int] = []
-                # Whether the line holds a tile or a square with a crossing run: a play must
-                # touch one (but the first), so a line without either holds no segment.
-                anchors = []
-                for sq in squares:
-                    tile = cells[sq]
-                    if tile is not None:
-                        anchors.append(len(texts))
-                        texts.append(tile.text)
-                        masks.append(0)
-                        crosses.append(None)
-                        if keeper is not None:
-                            tile_text = tile.text
-                            sums.append(
-                                sums[-1]
-                                + (len(tile_text) << WIDTH_SHIFT)
-                                + ((tile_text.count("0") + tile_text.count("1")) << DIGITS_SHIFT)
-                            )
-                            if tile_text == "=":
-                                equals_at.append(len(texts) - 1)
-                        continue
-                    texts.append(None)
-                    # Most empty squares have no tile beside them across the line: looking at
-                    # the two neighbours first spares reading the crossing texts.
-                    if first_play or (
-                        (sq < SIZE or cells[sq - SIZE] is None)
-                        and (sq >= SIZE * (SIZE - 1) or cells[sq + SIZE] is None)
-                        if across
-                        else (sq % SIZE == 0 or cells[sq - 1] is None)
-                        and (sq % SIZE == SIZE - 1 or cells[sq + 1] is None)
-                    ):
-                        info = None
-                        mask = ALL_OPTIONS
-                    else:
-                        anchors.append(len(texts) - 1)
-                        before, after = _perpendicular_texts(cells, sq, cross_step)
-                        known = cross_cache.get((before, after, wanted))
-                        info = (
-                            known
-                            if known is not None
-                            else cross_info(
-                                before, after, rules, wanted, cross_cache, blank_options
-                            )
-                        )
-                        mask = info[0]
-                    masks.append(mask)
-                    crosses.append(info)
-                    if keeper is None:
-                        continue
-                    if info is None:
-                        sums.append(
-                            sums[-1] + square_fields[sq] + plain_points * LETTER_MULTIPLIERS[sq]
-                        )
-                        continue
-                    # The square's letter and crossing bounds depend on its crossing texts and
-                    # the rack only: kept across calls (the boards of a rollout differ little).
-                    square_key = (sq, before, after, wanted, natural_mask)
-                    square_bounds = SQUARE_BOUNDS.get(square_key)
-                    if square_bounds is None:
-                        square_bounds = square_bound_fields(sq, info, wanted, natural_mask)
-                        if len(SQUARE_BOUNDS) >= 1 << 16:
-                            clear_tracked(SQUARE_BOUNDS)
-                        SQUARE_BOUNDS[square_key] = square_bounds
-                    sums.append(sums[-1] + square_fields[sq] + square_bounds)
-
-                if first_play:
-                    anchors = _EVERY_INDEX  # the first play need not touch anything
-                elif not anchors:
-                    continue
-                else:
-                    anchors.append(_PAST_LINE)
-                # A sentinel past the line's end: a segment may end where the next text is None.
-                texts.append(None)
-            # The next anchor at or after the start (anchors end with _PAST_LINE).
-            next_anchor = 0
-            # No segment starting more free squares before the line's first anchor than the
-            # rack can fill reaches it: the walk starts no earlier (see below).
-            first_start = anchors[0] - rack_size
-            for start in range(first_start if first_start > 0 else 0, SIZE):
-                # (At start 0 this reads the sentinel, texts[-1].)
-                if texts[start - 1] is not None:
-                    continue
-                # Nothing from here can be an equation when its first square cannot start one.
-                first_text = texts[start]
-                if first_text is None:
-                    if not masks[start] & can_start:
-                        continue
-                elif first_text[0] in CANNOT_START:
-                    continue
-                # A segment must hold a tile or a square with a crossing run (but the first
-                # play): none is reached from here when the rack cannot fill the free
-                # squares before the first one, nor from any later start past the last.
-                while anchors[next_anchor] < start:
-                    next_anchor += 1
-                if anchors[next_anchor] - start > rack_size:
-                    if anchors[next_anchor] == _PAST_LINE:
-                        break
-                    continue
-                # A segment from here ends at `shortest` or later: an equation takes three
-                # squares at least (a digit, `=`, a digit), the segment must reach the first
-                # anchor (so it touches the board) and the first key square at or after
-                # `start`.
-                anchor = anchors[next_anchor]
-                shortest = anchor if anchor >= start + 2 else start + 2
-                if direction_keys is not None:
-                    need = next((index for index in line_keys if index >= start), SIZE)
-                    if need == SIZE:
-                        break
-                    if need > shortest:
-                        shortest = need
-                # The squares before the anchor are free and cross nothing, so they allow
-                # every option: their part of the walk below is written at once (the
-                # segment cannot end before the anchor), and the walk goes on from it.
-                lead = anchor - start
-                free = lead
-                touches = False
-                # An equation needs an `=`: one on the board, or a free square the rack's
-                # `=` (or a blank) may take.
-                may_equal = lead > 0 and equals_bit != 0
-                # The segment's shape (see _emit_segment), grown square by square: the
-                # segments from one start are each other's beginnings.
-                items: list[str | int] = [ALL_OPTIONS] * lead
-                # Where the new `=` may go (see segment_groups), and whether a tile of
-                # the segment is an `=`.
-                equals_places = leading_places[lead][:]
-                fixed_equals = False
-                # Whether the last item is tiles, and their text (neighbouring tiles join).
-                after_tile = False
-                block = ""
-                for end in range(anchor, SIZE):
-                    text = texts[end]
-                    if text is None:
-                        free += 1
-                        if free > rack_size:
-                            break
-                        mask = masks[end]
-                        if mask == 0:
-                            break  # nothing may go here, and every segment through it fails
-                        items.append(mask)
-                        after_tile = False
-                        if mask & equals_bit:
-                            may_equal = True
-                            if end != start:  # not the first item
-                                equals_places.append((len(items) - 1, free - 1))
-                    else:
-                        touches = True
-                        if "=" in text:
-                            may_equal = fixed_equals = True
-                        if after_tile:
-                            block += text
-                            items[-1] = block
-                        else:
-                            block = text
-                            items.append(block)
-                            after_tile = True
-                    if texts[end + 1] is not None:
-                        continue
-                    if not may_equal or free == 0 or end < shortest:
-                        continue
-                    if text is None:
-                        if not mask & can_end:
-                            continue
-                    elif text[-1] in CANNOT_END:
-                        continue
-                    if first_play and (free < 3 or CENTER not in squares[start : end + 1]):
-                        continue
-                    if free == 1 and not across:
-                        lone = next(squares[i] for i in range(start, end + 1) if texts[i] is None)
-                        column = lone % SIZE
-                        if (column > 0 and cells[lone - 1] is not None) or (
-                            column < SIZE - 1 and cells[lone + 1] is not None
-                        ):
-                            continue  # counted once, as an across play (see play_direction)
-                    segment_bingo = bingo if free == full_rack else 0
-                    if keeper is not None:
-                        # The segment's bound: its letter points (the sum of each free square's
-                        # best, or the rack's best tiles on its best squares, whichever is
-                        # less) plus the bonus, times the word multipliers, plus the crossing
-                        # runs' scores and the bingo.
-                        fields = sums[end + 1] - sums[start]
-                        letters = fields & FIELD_BYTE
-                        tripled = fields >> TRIPLED_SHIFT & FIELD_BYTE
-                        best_letters = (
-                            top_points[tripled]
-                            + top_points[tripled + (fields >> DOUBLED_SHIFT & FIELD_BYTE)]
-                            + top_points[free]
-                        )
-                        if letters < best_letters:
-                            best_letters = letters
-                        word = WORD_PRODUCTS[fields >> WORD_SHIFT & WORD_MASK]
-                        crossing = (fields >> CROSSING_SHIFT) + segment_bingo
-                        bonus_bound = BONUS_BOUNDS[fields >> WIDTH_SHIFT & FIELD_BYTE]
-                        digits = (fields >> DIGITS_SHIFT & FIELD_BYTE) + top_digits[free]
-                        if DIGIT_BONUS_BOUNDS[digits] < bonus_bound:
-                            bonus_bound = DIGIT_BONUS_BOUNDS[digits]
-                        if equals_at and equals_at[-1] >= start:
-                            # With `=` tiles in the segment, each stretch between them (and
-                            # the segment's ends) is a side, or holds several: the value is
-                            # below 2 ** the digits it can hold, whichever is fewest.
-                            stops = [at for at in equals_at if start <= at <= end]
-                            stops.append(end + 1)  # the last stretch ends with the segment
-                            side_start = start
-                            fewest = SIZE * 2
-                            for stop in stops:
-                                side = sums[stop] - sums[side_start]
-                                side_digits = (side >> DIGITS_SHIFT & FIELD_BYTE) + top_digits[
-                                    side >> FREE_SHIFT & FIELD_BYTE
-                                ]
-                                if side_digits < fewest:
-                                    fewest = side_digits
-                                side_start = stop + 1
-                            if SIDE_BONUS_BOUNDS[fewest] < bonus_bound:
-                                bonus_bound = SIDE_BONUS_BOUNDS[fewest]
-                        bound = (best_letters + bonus_bound) * word + crossing
-                        if bound < keeper.floor:
-                            # Below the floor before any segment is searched (min_score): it
-                            # never will be.
-                            continue
-                    shape = tuple(items)
-                    # Under parallel_numbers a segment touching only through crossings must
-                    # check that its equations touch.
-                    touch_check = parallel and not touches and not first_play
-                    if keeper is None:
-                        # Without best moves each segment's join groups are kept at once.
-                        groups = group_cache.get(shape)
-                        if groups is None:
-                            places = equals_places
-                            if places and places[-1][0] == len(items) - 1:
-                                places = places[:-1]  # not at the end
-                            groups = group_cache[shape] = segment_groups(
-                                context, shape, None, places, fixed_equals
-                            )[0]
-                        if not groups:
-                            continue
-                        # Where the segment is, for its scoring tables (SegmentPlace): made only
-                        # for a segment with equations.
-                        place = (
-                            direction,
-                            squares,
-                            texts,
-                            crosses,
-                            start,
-                            end,
-                            segment_bingo,
-                            touch_check,
-                        )
-                        # (Under parallel_numbers, with touch_check, some equations may
-                        # not touch: they are left out when read, and counted without
-                        # rows, touching_move_count.)
-                        emit((place, groups))
-                        continue
-                    place = (
-                        direction,
-                        squares,
-                        texts,
-                        crosses,
-                        start,
-                        end,
-                        segment_bingo,
-                        touch_check,
-                    )
-                    segments.append((shape, place))
-                    bounds.append(bound)
-                    score_parts.append((best_letters, word, crossing))
-
+            scan.scan_line(direction, line, direction_keys)
     if keeper is not None:
-        # Most promising segments first; stop once no later one can reach the floor.
-        order = sorted(range(len(segments)), key=bounds.__getitem__, reverse=True)
-        emit_move = moves.append
-        for index in order:
-            if bounds[index] < keeper.floor:
-                break
-            shape, place = segments[index]
-            _emit_segment(context, shape, place, group_cache, emit_move, keeper, score_parts[index])
-    if parallel and not first_play:
+        scan.emit_best(moves.append)
+    if rules.parallel_numbers and not scan.first_play:
         lone_rows: list[Row] = []
         # A lone digit's runs are its across and down runs: it touches a key square of
         # either direction's segments.
         candidates = None if touch_keys is None else touch_keys[0] | touch_keys[1]
-        _lone_digits_beside_numbers(context, cells, lone_rows.append, candidates)
+        _lone_digits_beside_numbers(context, board.cells, lone_rows.append, candidates)
         if keeper is None:
             rows.extra.extend(lone_rows)
         else:
@@ -597,6 +213,503 @@ def search(
             if min_score is not None:
                 moves = [move for move in moves if move.score >= min_score]
     return context.rack, rows, moves
+
+
+def _usable_rack_size(rack: str, rules: Rules) -> int:
+    """How many tiles of `rack` one play can put down: at most one `=` goes down as an `=`
+    (docs/rules.md §4), the others only rotated, under rotated_equals. A segment needs one tile
+    per free square, so with two `=` or more on a rack (common late in a game), the
+    longest segments cannot be filled at all."""
+    equals_count = rack.count("=")
+    if equals_count > 1 and not rules.rotated_equals:
+        return len(rack) - (equals_count - 1)
+    return len(rack)
+
+
+def _top_points(rack: str) -> list[int]:
+    """The most letter points k tiles of the rack can score on plain squares, by k: the sum
+    of its k best natural tiles' points (a blank scores none). A segment's new tiles are
+    distinct rack tiles, so on t triple-letter, d double-letter and k free squares in all
+    they score at most top[t] + top[t + d] + top[k] (the best tiles on the best squares):
+    far below the sum of each square's best option when the rack holds one tile worth
+    more than the others (a `/` is worth 4, an `x` 2)."""
+    top = [0]
+    for points in sorted((TILE_POINTS[code] for code in rack if code != BLANK), reverse=True):
+        top.append(top[-1] + points)
+    top.extend([top[-1]] * (len(rack) + 1 - len(top)))
+    return top
+
+
+def _top_digits(rack: str, rotated: bool) -> list[int]:
+    """The most digit characters k tiles of the rack can write, by k: a 0 or a 1 one, a
+    blank one (two as a rotated `=`, "11"), an `=` two when it may go down rotated. An
+    equation's value is below 2 ** the digits of either side (see DIGIT_BONUS_BOUNDS)."""
+    rotated_digits = 2 if rotated else 0
+    digit_counts = {"0": 1, "1": 1, BLANK: max(1, rotated_digits), "=": rotated_digits}
+    top = [0]
+    for digits in sorted((digit_counts.get(code, 0) for code in rack), reverse=True):
+        top.append(top[-1] + digits)
+    return top
+
+
+class _Scan:
+    """One search's walk over the board: what every line and segment needs of the call
+    (the rack's context, the options it can show, score bounds for best moves), and what
+    the walk finds: the segments with their equations (every move), or the segments with
+    their score bounds, searched afterwards best bound first (best moves)."""
+
+    def __init__(
+        self,
+        board: Board,
+        rack: str,
+        context: Context,
+        group_cache: dict[tuple[str | int, ...], list[JoinGroup]],
+        rows: FoundRows,
+        keeper: BestScores | None,
+    ) -> None:
+        rules = context.rules
+        self.context = context
+        self.rules = rules
+        self.group_cache = group_cache
+        self.rows = rows
+        self.keeper = keeper
+        self.cells = board.cells
+        self.first_play = board.is_empty()
+        # Cross-checks only try what this rack can put down.
+        wanted = context.wanted
+        self.wanted = wanted
+        # What a segment's first and last free squares must allow (see
+        # OPERAND_START_OPTIONS).
+        self.can_start = wanted & OPERAND_START_OPTIONS
+        self.can_end = wanted & OPERAND_END_OPTIONS
+        # A free square may take the new `=` when its mask has this bit.
+        self.equals_bit = 1 << EQUALS_OPTION if context.equals_usable else 0
+        self.cross_cache = rules_cross_cache(rules)
+        self.blank_options = blank_option_mask(rules)
+        self.rack_size = _usable_rack_size(rack, rules)
+        # Where the new `=` may go among a segment's first `k` squares when they are free
+        # squares that cross nothing (see walk): any but the first.
+        self.leading_places: list[list[tuple[int, int]]] = [
+            [(index, index) for index in range(1, lead)] if self.equals_bit else []
+            for lead in range(self.rack_size + 1)
+        ]
+        self.bingo = rules.bingo_bonus
+        self.full_rack = rules.rack_size
+        self.parallel = rules.parallel_numbers
+        # A free square reads as one character, or two when it may hold a rotated `=`.
+        rotated = wanted >> ROTATED & 1 == 1
+        self.natural_mask = sum(
+            1 << option for option, usable in enumerate(context.natural) if usable
+        )
+        # The most points a natural tile scores on a plain square without crossing run.
+        self.plain_points = most_points(wanted & self.natural_mask)
+        self.square_fields = SQUARE_FIELDS[2 if rotated else 1]
+        self.top_points = _top_points(rack)
+        self.top_digits = _top_digits(rack, rotated)
+        # Without best moves (no score bounds summed per square), a line is read for its
+        # tiles and crossing runs only (_plain_line).
+        self.plain_scan = keeper is None and not self.first_play
+        # Best moves: the segments found, with their bounds (see segment_bound).
+        self.segments: list[tuple[tuple[str | int, ...], SegmentPlace]] = []
+        self.bounds: list[int] = []
+        self.score_parts: list[tuple[int, int, int]] = []
+
+    def scan_line(self, direction: Direction, line: int, keys: frozenset[int] | None) -> None:
+        """Find the segments of one line (with `keys`, only those covering one of them)."""
+        squares = _line_squares(direction, line)
+        # Line indexes of the squares a segment here must cover (every index when the
+        # search is not restricted): lines without any are skipped, scan and all.
+        if keys is None:
+            line_keys: list[int] | None = None
+        else:
+            line_keys = [index for index, sq in enumerate(squares) if sq in keys]
+            if not line_keys:
+                return
+        if self.plain_scan:
+            read = self.plain_line(direction, line, squares)
+        else:
+            read = self.bounded_line(direction, squares)
+        if read is None:
+            return
+        anchors = read[3]
+        # The next anchor at or after the start (anchors end with _PAST_LINE).
+        next_anchor = 0
+        # No segment starting more free squares before the line's first anchor than the
+        # rack can fill reaches it: the walk starts no earlier.
+        rack_size = self.rack_size
+        first_start = anchors[0] - rack_size
+        texts, masks = read[0], read[1]
+        can_start = self.can_start
+        for start in range(first_start if first_start > 0 else 0, SIZE):
+            # (At start 0 this reads the sentinel, texts[-1].)
+            if texts[start - 1] is not None:
+                continue
+            # Nothing from here can be an equation when its first square cannot start one.
+            first_text = texts[start]
+            if first_text is None:
+                if not masks[start] & can_start:
+                    continue
+            elif first_text[0] in CANNOT_START:
+                continue
+            # A segment must hold a tile or a square with a crossing run (but the first
+            # play): none is reached from here when the rack cannot fill the free squares
+            # before the first one, nor from any later start past the last.
+            while anchors[next_anchor] < start:
+                next_anchor += 1
+            anchor = anchors[next_anchor]
+            if anchor - start > rack_size:
+                if anchor == _PAST_LINE:
+                    return
+                continue
+            # A segment from here ends at `shortest` or later: an equation takes three
+            # squares at least (a digit, `=`, a digit), the segment must reach the first
+            # anchor (so it touches the board) and the first key square at or after `start`.
+            shortest = anchor if anchor >= start + 2 else start + 2
+            if line_keys is not None:
+                need = next((index for index in line_keys if index >= start), SIZE)
+                if need == SIZE:
+                    return
+                if need > shortest:
+                    shortest = need
+            self.walk(direction, squares, read, start, anchor, shortest)
+
+    def plain_line(self, direction: Direction, line: int, squares: range) -> _Line | None:
+        """A line read for every move (no bounds): None when it holds no anchor. The lists
+        are made whole (a free square without crossing run, and the sentinel past the
+        line's end); only the squares that differ are written. A square has a crossing run
+        when the line before or after this one (read as slices of the board) holds a tile
+        beside it."""
+        cells = self.cells
+        texts: list[str | None] = [None] * (SIZE + 1)
+        masks = [ALL_OPTIONS] * SIZE
+        crosses: list[CrossInfo | None] = [None] * SIZE
+        if direction == ACROSS:
+            low = line * SIZE
+            line_before = cells[low - SIZE : low] if line else _NO_LINE
+            line_after = cells[low + SIZE : low + 2 * SIZE] if line < SIZE - 1 else _NO_LINE
+        else:
+            line_before = cells[line - 1 :: SIZE] if line else _NO_LINE
+            line_after = cells[line + 1 :: SIZE] if line < SIZE - 1 else _NO_LINE
+        # A plain int: arithmetic on an IntEnum takes the interpreter's slow path.
+        cross_step = int(direction.other)
+        cross_cache = self.cross_cache
+        wanted = self.wanted
+        # Line indexes of the tiles and of the squares with a crossing run: a segment must
+        # hold one.
+        anchors = []
+        index = 0
+        for sq in squares:
+            tile = cells[sq]
+            if tile is not None:
+                texts[index] = tile.text
+                masks[index] = 0
+                anchors.append(index)
+            elif line_before[index] is not None or line_after[index] is not None:
+                anchors.append(index)
+                before, after = _perpendicular_texts(cells, sq, cross_step)
+                info = cross_cache.get((before, after, wanted))
+                if info is None:
+                    info = cross_info(
+                        before, after, self.rules, wanted, cross_cache, self.blank_options
+                    )
+                masks[index] = info[0]
+                crosses[index] = info
+            index += 1  # noqa: SIM113 (enumerate costs more per square)
+        if not anchors:
+            return None
+        anchors.append(_PAST_LINE)
+        return texts, masks, crosses, anchors, [], []
+
+    def bounded_line(self, direction: Direction, squares: range) -> _Line | None:
+        """A line read with what bounds its segments' scores (best moves, and the first
+        play): None when it holds no anchor. Per square its packed bounds (see bounds.py)
+        are summed from the line's start: sums[j] covers the squares before index j, so a
+        segment's sums are one subtraction."""
+        cells = self.cells
+        first_play = self.first_play
+        bounded = self.keeper is not None
+        texts: list[str | None] = []
+        masks: list[int] = []
+        crosses: list[CrossInfo | None] = []
+        sums = [0]
+        # Line indexes of the `=` tiles (for best moves' bonus bounds).
+        equals_at: list[int] = []
+        # Line indexes of the tiles and the squares with a crossing run: a play must touch
+        # one (but the first), so a line without either holds no segment.
+        anchors = []
+        across = direction == ACROSS
+        for sq in squares:
+            tile = cells[sq]
+            if tile is not None:
+                anchors.append(len(texts))
+                texts.append(tile.text)
+                masks.append(0)
+                crosses.append(None)
+                if bounded:
+                    sums.append(sums[-1] + _tile_fields(tile.text))
+                    if tile.text == "=":
+                        equals_at.append(len(texts) - 1)
+                continue
+            texts.append(None)
+            # Most empty squares have no tile beside them across the line: looking at the
+            # two neighbours first spares reading the crossing texts.
+            if first_play or not _has_crossing(cells, sq, across):
+                masks.append(ALL_OPTIONS)
+                crosses.append(None)
+                if bounded:
+                    sums.append(
+                        sums[-1]
+                        + self.square_fields[sq]
+                        + self.plain_points * LETTER_MULTIPLIERS[sq]
+                    )
+                continue
+            anchors.append(len(texts) - 1)
+            before, after = _perpendicular_texts(cells, sq, int(direction.other))
+            info = self.cross_cache.get((before, after, self.wanted))
+            if info is None:
+                info = cross_info(
+                    before, after, self.rules, self.wanted, self.cross_cache, self.blank_options
+                )
+            masks.append(info[0])
+            crosses.append(info)
+            if bounded:
+                bounds = self.crossed_bounds(sq, before, after, info)
+                sums.append(sums[-1] + self.square_fields[sq] + bounds)
+        if first_play:
+            anchors = _EVERY_INDEX  # the first play need not touch anything
+        elif not anchors:
+            return None
+        else:
+            anchors.append(_PAST_LINE)
+        # A sentinel past the line's end: a segment may end where the next text is None.
+        texts.append(None)
+        return texts, masks, crosses, anchors, sums, equals_at
+
+    def crossed_bounds(self, sq: int, before: str, after: str, info: CrossInfo) -> int:
+        """The packed letter and crossing bounds of an empty square with a crossing run:
+        they depend on its crossing texts and the rack only, so they are kept across calls
+        (the boards of a rollout differ little)."""
+        wanted = self.wanted
+        square_key = (sq, before, after, wanted, self.natural_mask)
+        found = SQUARE_BOUNDS.get(square_key)
+        if found is None:
+            found = square_bound_fields(sq, info, wanted, self.natural_mask)
+            if len(SQUARE_BOUNDS) >= 1 << 16:
+                clear_tracked(SQUARE_BOUNDS)
+            SQUARE_BOUNDS[square_key] = found
+        return found
+
+    def walk(
+        self,
+        direction: Direction,
+        squares: range,
+        read: _Line,
+        start: int,
+        anchor: int,
+        shortest: int,
+    ) -> None:
+        """Every segment from `start`, grown square by square (the segments from one start
+        are each other's beginnings), each that may hold an equation handed on
+        (:meth:`segment`). The squares before the anchor are free and cross nothing, so
+        they allow every option: their part of the walk is written at once (the segment
+        cannot end before the anchor), and the walk goes on from it."""
+        texts, masks = read[0], read[1]
+        rack_size = self.rack_size
+        equals_bit = self.equals_bit
+        can_end = self.can_end
+        across = direction == ACROSS
+        lead = anchor - start
+        free = lead
+        touches = False
+        # An equation needs an `=`: one on the board, or a free square the rack's `=` (or a
+        # blank) may take.
+        may_equal = lead > 0 and equals_bit != 0
+        # The segment's shape (see join.py), grown square by square.
+        items: list[str | int] = [ALL_OPTIONS] * lead
+        # Where the new `=` may go (see segment_groups), and whether a tile of the segment
+        # is an `=`.
+        equals_places = self.leading_places[lead][:]
+        fixed_equals = False
+        # Whether the last item is tiles, and their text (neighbouring tiles join).
+        after_tile = False
+        block = ""
+        mask = 0
+        for end in range(anchor, SIZE):
+            text = texts[end]
+            if text is None:
+                free += 1
+                if free > rack_size:
+                    return
+                mask = masks[end]
+                if mask == 0:
+                    return  # nothing may go here, and every segment through it fails
+                items.append(mask)
+                after_tile = False
+                if mask & equals_bit:
+                    may_equal = True
+                    if end != start:  # not the first item
+                        equals_places.append((len(items) - 1, free - 1))
+            else:
+                touches = True
+                if "=" in text:
+                    may_equal = fixed_equals = True
+                if after_tile:
+                    block += text
+                    items[-1] = block
+                else:
+                    block = text
+                    items.append(block)
+                    after_tile = True
+            if texts[end + 1] is not None:
+                continue
+            if not may_equal or free == 0 or end < shortest:
+                continue
+            if text is None:
+                if not mask & can_end:
+                    continue
+            elif text[-1] in CANNOT_END:
+                continue
+            if self.first_play and (free < 3 or CENTER not in squares[start : end + 1]):
+                continue
+            if free == 1 and not across and self.counted_across(squares, texts, start, end):
+                continue
+            place = (
+                direction,
+                squares,
+                texts,
+                read[2],
+                start,
+                end,
+                self.bingo if free == self.full_rack else 0,
+                # Under parallel_numbers a segment touching only through crossings must
+                # check that its equations touch.
+                self.parallel and not touches and not self.first_play,
+            )
+            if self.keeper is None:
+                self.keep_segment(tuple(items), place, equals_places, fixed_equals)
+            else:
+                self.bound_segment(tuple(items), place, read, free)
+
+    def counted_across(self, squares: range, texts: list[str | None], start: int, end: int) -> bool:
+        """Whether a down segment of one free square is counted as an across play instead
+        (its tile has a neighbour across: see play_direction)."""
+        cells = self.cells
+        lone = next(squares[i] for i in range(start, end + 1) if texts[i] is None)
+        column = lone % SIZE
+        return (column > 0 and cells[lone - 1] is not None) or (
+            column < SIZE - 1 and cells[lone + 1] is not None
+        )
+
+    def keep_segment(
+        self,
+        shape: tuple[str | int, ...],
+        place: SegmentPlace,
+        equals_places: list[tuple[int, int]],
+        fixed_equals: bool,
+    ) -> None:
+        """Every move: the segment's join groups, found (or kept by shape) at once, kept
+        with where the segment is (for its scoring tables) when it has equations. (Under
+        parallel_numbers, with a touch check, some equations may not touch: they are left
+        out when read, and counted without rows, rows.touching_move_count.)"""
+        groups = self.group_cache.get(shape)
+        if groups is None:
+            places = equals_places
+            if places and places[-1][0] == len(shape) - 1:
+                places = places[:-1]  # not at the end
+            groups = self.group_cache[shape] = segment_groups(
+                self.context, shape, None, places, fixed_equals
+            )[0]
+        if groups:
+            self.rows.segments.append((place, groups))
+
+    def bound_segment(
+        self, shape: tuple[str | int, ...], place: SegmentPlace, read: _Line, free: int
+    ) -> None:
+        """Best moves: the segment's score bound, its letter points (the sum of each free
+        square's best, or the rack's best tiles on its best squares, whichever is less)
+        plus the bonus, times the word multipliers, plus the crossing runs' scores and the
+        bingo; the segment is kept to be searched in the order of its bound."""
+        keeper = self.keeper
+        assert keeper is not None  # (only best moves bound segments)
+        sums, equals_at = read[4], read[5]
+        start, end, segment_bingo = place[4], place[5], place[6]
+        top_points = self.top_points
+        fields = sums[end + 1] - sums[start]
+        letters = fields & FIELD_BYTE
+        tripled = fields >> TRIPLED_SHIFT & FIELD_BYTE
+        best_letters = (
+            top_points[tripled]
+            + top_points[tripled + (fields >> DOUBLED_SHIFT & FIELD_BYTE)]
+            + top_points[free]
+        )
+        if letters < best_letters:
+            best_letters = letters
+        word = WORD_PRODUCTS[fields >> WORD_SHIFT & WORD_MASK]
+        crossing = (fields >> CROSSING_SHIFT) + segment_bingo
+        bonus_bound = BONUS_BOUNDS[fields >> WIDTH_SHIFT & FIELD_BYTE]
+        digits = (fields >> DIGITS_SHIFT & FIELD_BYTE) + self.top_digits[free]
+        if DIGIT_BONUS_BOUNDS[digits] < bonus_bound:
+            bonus_bound = DIGIT_BONUS_BOUNDS[digits]
+        if equals_at and equals_at[-1] >= start:
+            side_bound = self.sides_bonus_bound(sums, equals_at, start, end)
+            if side_bound < bonus_bound:
+                bonus_bound = side_bound
+        bound = (best_letters + bonus_bound) * word + crossing
+        if bound < keeper.floor:
+            # Below the floor before any segment is searched (min_score): it never will be.
+            return
+        self.segments.append((shape, place))
+        self.bounds.append(bound)
+        self.score_parts.append((best_letters, word, crossing))
+
+    def sides_bonus_bound(self, sums: list[int], equals_at: list[int], start: int, end: int) -> int:
+        """With `=` tiles in the segment, each stretch between them (and the segment's ends)
+        is a side, or holds several: the value is below 2 ** the digits it can hold,
+        whichever is fewest."""
+        stops = [at for at in equals_at if start <= at <= end]
+        stops.append(end + 1)  # the last stretch ends with the segment
+        side_start = start
+        fewest = SIZE * 2
+        for stop in stops:
+            side = sums[stop] - sums[side_start]
+            side_digits = (side >> DIGITS_SHIFT & FIELD_BYTE) + self.top_digits[
+                side >> FREE_SHIFT & FIELD_BYTE
+            ]
+            if side_digits < fewest:
+                fewest = side_digits
+            side_start = stop + 1
+        return SIDE_BONUS_BOUNDS[fewest]
+
+    def emit_best(self, emit: Callable[[Any], None]) -> None:
+        """Best moves: search the segments, most promising first; stop once no later one
+        can reach the floor."""
+        keeper = self.keeper
+        assert keeper is not None  # (only best moves keep bounded segments)
+        bounds = self.bounds
+        order = sorted(range(len(self.segments)), key=bounds.__getitem__, reverse=True)
+        for index in order:
+            if bounds[index] < keeper.floor:
+                break
+            shape, place = self.segments[index]
+            _emit_segment(
+                self.context, shape, place, self.group_cache, emit, keeper, self.score_parts[index]
+            )
+
+
+def _tile_fields(text: str) -> int:
+    """The packed bound fields of a tile's square (see bounds.py): its width and digits."""
+    return (len(text) << WIDTH_SHIFT) + ((text.count("0") + text.count("1")) << DIGITS_SHIFT)
+
+
+def _has_crossing(cells: Sequence[Tile | None], sq: int, across: bool) -> bool:
+    """Whether an empty square has a tile beside it across the line (a crossing run)."""
+    if across:
+        return (sq >= SIZE and cells[sq - SIZE] is not None) or (
+            sq < SIZE * (SIZE - 1) and cells[sq + SIZE] is not None
+        )
+    return (sq % SIZE != 0 and cells[sq - 1] is not None) or (
+        sq % SIZE != SIZE - 1 and cells[sq + 1] is not None
+    )
 
 
 #: Past every line index: ends a line's list of anchors (see search).
