@@ -76,6 +76,11 @@ def _split_sides(items: Sequence[str | int]) -> list[tuple[str | int, ...]] | No
     return sides
 
 
+#: A join's sides ready to pair: each side's table (value -> usage groups), the values they
+#: all share, and per side where its free squares are in its text.
+_Tables = tuple[list[dict[int, SideBucket]], set[int], tuple[tuple[int, ...], ...]]
+
+
 def _join(
     context: Context,
     sides: list[tuple[str | int, ...]],
@@ -100,15 +105,35 @@ def _join(
     large enough bonus, the costliest side is not enumerated, and this returns False (the
     equations appended are then not all of them).
     """
-    if side_context is None:
-        side_context = context
+    found = _side_tables(context, sides, reach, side_context or context)
+    if isinstance(found, bool):
+        return found
+    tables, shared, free_positions = found
+    start_usage = OPTION_USAGE[EQUALS_OPTION] if equals_slot >= 0 else 0
+    head = (equals_slot, free_positions, start_usage)
+    if len(tables) == 2:
+        if context.blanks:
+            _join_two_with_blanks(context, tables, shared, head, out)
+        else:
+            _join_two(context, tables, shared, head, out)
+    elif len(tables) == 3:
+        _join_three(context, tables, shared, head, out)
+    else:
+        _join_many(context, tables, shared, head, out)
+    return True
+
+
+def _side_tables(
+    context: Context,
+    sides: list[tuple[str | int, ...]],
+    reach: Callable[[int], bool] | None,
+    side_context: Context,
+) -> _Tables | bool:
+    """The sides' tables and the values they share; or True when they share none (the join
+    is complete, empty), False when `reach` cut the costliest side (see :func:`_join`)."""
     side_cache = side_context.side_cache
-    layouts = context.layouts
-    shared: set[int] | None = None
-    tables: list[dict[int, SideBucket]]
-    free_positions: tuple[tuple[int, ...], ...]
-    # Two sides are the commonest join: looked up without a comprehension's own frame.
     if len(sides) == 2:
+        # Two sides are the commonest join: looked up without a comprehension's own frame.
         first_known = side_cache.get(sides[0])
         second_known = side_cache.get(sides[1])
         if reach is None and first_known is not None and second_known is not None:
@@ -117,225 +142,276 @@ def _join(
             shared = first_known.keys() & second_known.keys()
             if not shared:
                 return True
-            known: list[dict[int, SideBucket] | None] = []
-            tables = [first_known, second_known]
-            free_positions = _two_layouts(layouts, sides)
-        else:
-            known = [first_known, second_known]
+            free_positions = _two_layouts(context.layouts, sides)
+            return [first_known, second_known], shared, free_positions
+        known = [first_known, second_known]
     else:
         # (map: a comprehension is a function call of its own in CPython 3.11.)
         known = list(map(side_cache.get, sides))
-    if not known:
-        pass  # the two enumerated sides above
-    elif reach is None and None not in known:
+    if reach is None and None not in known:
         # Every side enumerated already (most joins: sides recur across segments).
-        tables = cast("list[dict[int, SideBucket]]", known)
-        for table in sorted(tables, key=len):
-            shared = set(table) if shared is None else shared.intersection(table)
-            if not shared:
-                return True
-        free_positions = tuple(
-            [
-                layouts[side]
-                if side in layouts
-                else layouts.setdefault(side, _free_positions(side))
-                for side in sides
-            ]
-        )
-    else:
-        # Sides with the fewest free squares first: they are the cheapest to enumerate, and
-        # when one has no filling (or no value another shares) the costly ones are not needed.
-        tables = [{}] * len(sides)
-        if len(sides) == 2:
-            free_positions = first_layout, second_layout = _two_layouts(layouts, sides)
-            order = [0, 1] if len(first_layout) <= len(second_layout) else [1, 0]
-            free = len(first_layout) + len(second_layout)
-        else:
-            free_positions = tuple(
-                [
-                    layouts[side]
-                    if side in layouts
-                    else layouts.setdefault(side, _free_positions(side))
-                    for side in sides
-                ]
-            )
-            order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
-            free = sum([len(positions) for positions in free_positions])
-        if (
-            free >= LONG_JOIN
-            and free > context.digit_capacity
-            and not may_fill(context, sides, free)
-        ):
+        return _known_tables(context, sides, cast("list[dict[int, SideBucket]]", known))
+    return _enumerated_tables(context, sides, known, reach, side_context)
+
+
+def _layouts(context: Context, sides: list[tuple[str | int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """Where each side's free squares are in its text (:func:`_free_positions`), cached."""
+    layouts = context.layouts
+    return tuple(
+        [
+            layouts[side] if side in layouts else layouts.setdefault(side, _free_positions(side))
+            for side in sides
+        ]
+    )
+
+
+def _known_tables(
+    context: Context, sides: list[tuple[str | int, ...]], tables: list[dict[int, SideBucket]]
+) -> _Tables | bool:
+    """:func:`_side_tables` when every side is enumerated already."""
+    shared: set[int] | None = None
+    for table in sorted(tables, key=len):
+        shared = set(table) if shared is None else shared.intersection(table)
+        if not shared:
             return True
-        for position in order:
-            # The equation's value is one the cheaper sides share, so is its bonus.
-            costliest = position == order[-1]
-            if (
-                reach is not None
-                and costliest
-                and shared is not None
-                and not reach(bonus(max(shared)))
-            ):
-                return False
-            enumerated = known[position]
-            if enumerated is None:
-                side = sides[position]
-                whole = context.side_cache.get(side) if side_context is not context else None
-                enumerated = (
-                    enumerate_side(side_context, side)
-                    if whole is None
-                    else narrowed_side(side_context, side, whole)
-                )
-            tables[position] = enumerated
-            shared = set(enumerated) if shared is None else shared.intersection(enumerated)
-            if not shared:
-                return True
-    blanks = context.blanks
-    # Whether a usage fits is read from the blanks it needs (deficit_of, cached), not from
-    # the guarded subtraction: usages take up to 80 bits, and CPython's arithmetic on such
-    # ints makes a new object per step where a lookup makes none.
+    assert shared is not None  # (a join has two sides or more)
+    return tables, shared, _layouts(context, sides)
+
+
+def _enumerated_tables(
+    context: Context,
+    sides: list[tuple[str | int, ...]],
+    known: list[dict[int, SideBucket] | None],
+    reach: Callable[[int], bool] | None,
+    side_context: Context,
+) -> _Tables | bool:
+    """:func:`_side_tables` when sides are to be enumerated: those with the fewest free
+    squares first, as they are the cheapest to enumerate, and when one has no filling (or
+    no value another shares) the costly ones are not needed."""
+    tables: list[dict[int, SideBucket]] = [{}] * len(sides)
+    free_positions: tuple[tuple[int, ...], ...]
+    if len(sides) == 2:
+        free_positions = first_layout, second_layout = _two_layouts(context.layouts, sides)
+        order = [0, 1] if len(first_layout) <= len(second_layout) else [1, 0]
+        free = len(first_layout) + len(second_layout)
+    else:
+        free_positions = _layouts(context, sides)
+        order = sorted(range(len(sides)), key=lambda index: len(free_positions[index]))
+        free = sum([len(positions) for positions in free_positions])
+    if free >= LONG_JOIN and free > context.digit_capacity and not may_fill(context, sides, free):
+        return True
+    shared: set[int] | None = None
+    for position in order:
+        # The equation's value is one the cheaper sides share, so is its bonus.
+        costliest = position == order[-1]
+        if reach is not None and costliest and shared is not None and not reach(bonus(max(shared))):
+            return False
+        enumerated = known[position]
+        if enumerated is None:
+            side = sides[position]
+            whole = context.side_cache.get(side) if side_context is not context else None
+            enumerated = (
+                enumerate_side(side_context, side)
+                if whole is None
+                else narrowed_side(side_context, side, whole)
+            )
+        tables[position] = enumerated
+        shared = set(enumerated) if shared is None else shared.intersection(enumerated)
+        if not shared:
+            return True
+    assert shared is not None  # (a join has two sides or more)
+    return tables, shared, free_positions
+
+
+#: What every group of one join holds before its value: (free square of the new `=` or -1,
+#: per side where its free squares are, the usage of the new `=` or 0).
+_JoinHead = tuple[int, tuple[tuple[int, ...], ...], int]
+
+
+def _join_two(
+    context: Context,
+    tables: list[dict[int, SideBucket]],
+    shared: set[int],
+    head: _JoinHead,
+    out: list[JoinGroup],
+) -> None:
+    """Two sides (the commonest case) for a rack without blanks (most racks of the median
+    and of rollouts): the product of their usage groups as two loops, each group read in
+    place (the groups it fits are those its partners fit; :func:`_first_groups` costs more
+    there than it saves). Whether a usage fits is read from the blanks it needs
+    (:func:`deficit_of`, cached), not from the guarded subtraction: usages take up to 80
+    bits, and CPython's arithmetic on such ints makes a new object per step where a lookup
+    makes none."""
+    equals_slot, free_positions, start_usage = head
     deficits = context.deficits
+    chains = context.rules.identity_chains
+    first_table, second_table = tables
+    for value in shared:
+        second_bucket = second_table[value]
+        for first_usage, first_fillings in first_table[value].items():
+            usage = start_usage + first_usage
+            needed = deficits.get(usage)
+            if needed if needed is not None else deficit_of(context, usage):
+                continue
+            first_plain = first_fillings[0]
+            first_all = len(first_fillings) - 1
+            for second_usage in second_bucket:
+                total = usage + second_usage
+                needed = deficits.get(total)
+                if needed if needed is not None else deficit_of(context, total):
+                    continue
+                second_fillings = second_bucket[second_usage]
+                # (Counts of fillings: see KindParts.)
+                if chains:
+                    count = first_all * (len(second_fillings) - 1)
+                else:
+                    count = (
+                        first_plain * (len(second_fillings) - 1)
+                        + (first_all - first_plain) * second_fillings[0]
+                    )
+                if count:
+                    out.append(
+                        (
+                            value,
+                            equals_slot,
+                            free_positions,
+                            total,
+                            count,
+                            first_fillings,
+                            second_fillings,
+                        )
+                    )
+
+
+def _join_two_with_blanks(
+    context: Context,
+    tables: list[dict[int, SideBucket]],
+    shared: set[int],
+    head: _JoinHead,
+    out: list[JoinGroup],
+) -> None:
+    """Two sides for a rack with blanks. What a first group needs does not depend on its
+    partner, and a bucket is the first side of many joins: its groups are read once
+    (:func:`_first_groups`) and kept. A group counts moves: its equations times the ways the
+    rack can show their usage (see JoinGroup)."""
+    equals_slot, free_positions, start_usage = head
+    blanks = context.blanks
+    chains = context.rules.identity_chains
     fitting, unfitting = context.fitting, context.unfitting
+    rack = context.rack
+    first_groups = context.first_groups if equals_slot < 0 else context.equals_first_groups
+    first_table, second_table = tables
+    candidates: Iterable[int]
+    levels: list[list[int]] | None
+    for value in shared:
+        second_bucket = second_table[value]
+        first_bucket = first_table[value]
+        prepared = first_groups.get(id(first_bucket))
+        if prepared is None:
+            prepared = _first_groups(context, first_bucket, start_usage, first_groups)
+        levels = None
+        for usage, room, with_length, with_head, first_fillings in prepared:
+            if room == blanks:
+                candidates = second_bucket
+            else:
+                # The blanks this group needs cannot serve the second side: only its groups
+                # that need at most the others alone can fit (a sum of usages needs at least
+                # the blanks of its parts).
+                if levels is None:
+                    levels = context.deficit_levels.get(id(second_bucket))
+                    if levels is None:
+                        levels = deficit_levels(context, second_bucket)
+                candidates = levels[room]
+            for second_usage in candidates:
+                total = usage + second_usage
+                if total in unfitting:
+                    continue
+                variants = fitting.get(total)
+                if variants is None:
+                    if deficit_of(context, total) > blanks:
+                        unfitting.add(total)
+                        continue
+                    variants = fitting[total] = variant_count(rack, total)
+                second_fillings = second_bucket[second_usage]
+                if chains:
+                    count = with_length * (len(second_fillings) - 1)
+                else:
+                    # Fragments in one side at most: plain with any, fragments with plain.
+                    count = (
+                        with_length * (len(second_fillings) - 1) + with_head * second_fillings[0]
+                    )
+                if count:
+                    out.append(
+                        (
+                            value,
+                            equals_slot,
+                            free_positions,
+                            total,
+                            count * variants,
+                            first_fillings,
+                            second_fillings,
+                        )
+                    )
+
+
+def _join_three(
+    context: Context,
+    tables: list[dict[int, SideBucket]],
+    shared: set[int],
+    head: _JoinHead,
+    out: list[JoinGroup],
+) -> None:
+    """Three sides (a fixed `=` and the new one, nearly every join of more than two): the
+    walk of :func:`_join_many` as three loops, in its order (its stack takes the first two
+    sides' groups last first), without a stack entry and a tuple per partial join."""
+    equals_slot, free_positions, start_usage = head
+    blanks = context.blanks
+    deficits = context.deficits
+    chains = context.rules.identity_chains
+    rack = context.rack
+    first_table, second_table, third_table = tables
+    for value in shared:
+        second_items = second_table[value].items()
+        third_items = third_table[value].items()
+        for first_usage, first_fillings in reversed(first_table[value].items()):
+            usage = start_usage + first_usage
+            needed = deficits.get(usage)
+            if (needed if needed is not None else deficit_of(context, usage)) > blanks:
+                continue
+            for second_usage, second_fillings in reversed(second_items):
+                pair = usage + second_usage
+                needed = deficits.get(pair)
+                if (needed if needed is not None else deficit_of(context, pair)) > blanks:
+                    continue
+                for third_usage, third_fillings in third_items:
+                    total = pair + third_usage
+                    needed = deficits.get(total)
+                    if (needed if needed is not None else deficit_of(context, total)) > blanks:
+                        continue
+                    joined = (first_fillings, second_fillings, third_fillings)
+                    count = join_count(joined, chains)
+                    if count:
+                        if blanks:
+                            count *= variant_count(rack, total)
+                        out.append((value, equals_slot, free_positions, total, count, *joined))
+
+
+def _join_many(
+    context: Context,
+    tables: list[dict[int, SideBucket]],
+    shared: set[int],
+    head: _JoinHead,
+    out: list[JoinGroup],
+) -> None:
+    """Any number of sides: a depth-first product of the sides' usage groups, dropping
+    partial joins the rack cannot show; every surviving combination is one group."""
+    equals_slot, free_positions, start_usage = head
+    blanks = context.blanks
+    deficits = context.deficits
     chains = context.rules.identity_chains
     last = len(tables) - 1
-    start_usage = OPTION_USAGE[EQUALS_OPTION] if equals_slot >= 0 else 0
-    if last == 1:
-        # Two sides (the commonest case): the product of their usage groups as two loops.
-        first_table, second_table = tables
-        candidates: Iterable[int]
-        levels: list[list[int]] | None
-        if not blanks:
-            # Without blanks (most racks of the median and of rollouts) a group is read in
-            # place: the groups it fits are those its partners fit (_first_groups below
-            # costs more there than it saves).
-            for value in shared or ():
-                second_bucket = second_table[value]
-                for first_usage, first_fillings in first_table[value].items():
-                    usage = start_usage + first_usage
-                    needed = deficits.get(usage)
-                    if needed if needed is not None else deficit_of(context, usage):
-                        continue
-                    first_plain = first_fillings[0]
-                    first_all = len(first_fillings) - 1
-                    for second_usage in second_bucket:
-                        total = usage + second_usage
-                        needed = deficits.get(total)
-                        if needed if needed is not None else deficit_of(context, total):
-                            continue
-                        second_fillings = second_bucket[second_usage]
-                        if chains:
-                            count = first_all * (len(second_fillings) - 1)
-                        else:
-                            count = (
-                                first_plain * (len(second_fillings) - 1)
-                                + (first_all - first_plain) * second_fillings[0]
-                            )
-                        if count:
-                            out.append(
-                                (
-                                    value,
-                                    equals_slot,
-                                    free_positions,
-                                    total,
-                                    count,
-                                    first_fillings,
-                                    second_fillings,
-                                )
-                            )
-            return True
-        # What a first group needs does not depend on its partner, and a bucket is the
-        # first side of many joins: its groups are read once (_first_groups) and kept.
-        # (With blanks, a group counts moves: its equations times the ways the rack can
-        # show their usage, see JoinGroup.)
-        rack = context.rack
-        first_groups = context.first_groups if equals_slot < 0 else context.equals_first_groups
-        for value in shared or ():
-            second_bucket = second_table[value]
-            first_bucket = first_table[value]
-            prepared = first_groups.get(id(first_bucket))
-            if prepared is None:
-                prepared = _first_groups(context, first_bucket, start_usage, first_groups)
-            levels = None
-            for usage, room, with_length, with_head, first_fillings in prepared:
-                if room == blanks:
-                    candidates = second_bucket
-                else:
-                    # The blanks this group needs cannot serve the second side: only its
-                    # groups that need at most the others alone can fit (a sum of usages
-                    # needs at least the blanks of its parts).
-                    if levels is None:
-                        levels = context.deficit_levels.get(id(second_bucket))
-                        if levels is None:
-                            levels = deficit_levels(context, second_bucket)
-                    candidates = levels[room]
-                # (Counts of fillings: see KindParts.)
-                for second_usage in candidates:
-                    total = usage + second_usage
-                    if total in unfitting:
-                        continue
-                    variants = fitting.get(total)
-                    if variants is None:
-                        if deficit_of(context, total) > blanks:
-                            unfitting.add(total)
-                            continue
-                        variants = fitting[total] = variant_count(rack, total)
-                    second_fillings = second_bucket[second_usage]
-                    if chains:
-                        count = with_length * (len(second_fillings) - 1)
-                    else:
-                        # Fragments in one side at most: plain with any, fragments with plain.
-                        count = (
-                            with_length * (len(second_fillings) - 1)
-                            + with_head * second_fillings[0]
-                        )
-                    if count:
-                        out.append(
-                            (
-                                value,
-                                equals_slot,
-                                free_positions,
-                                total,
-                                count * variants,
-                                first_fillings,
-                                second_fillings,
-                            )
-                        )
-        return True
-    if last == 2:
-        # Three sides (a fixed `=` and the new one, nearly every join of more than two):
-        # the walk below as three loops, in its order (its stack takes the first two
-        # sides' groups last first), without a stack entry and a tuple per partial join.
-        rack = context.rack
-        first_table, second_table, third_table = tables
-        for value in shared or ():
-            second_items = second_table[value].items()
-            third_items = third_table[value].items()
-            for first_usage, first_fillings in reversed(first_table[value].items()):
-                usage = start_usage + first_usage
-                needed = deficits.get(usage)
-                if (needed if needed is not None else deficit_of(context, usage)) > blanks:
-                    continue
-                for second_usage, second_fillings in reversed(second_items):
-                    pair = usage + second_usage
-                    needed = deficits.get(pair)
-                    if (needed if needed is not None else deficit_of(context, pair)) > blanks:
-                        continue
-                    for third_usage, third_fillings in third_items:
-                        total = pair + third_usage
-                        needed = deficits.get(total)
-                        if (needed if needed is not None else deficit_of(context, total)) > blanks:
-                            continue
-                        joined = (first_fillings, second_fillings, third_fillings)
-                        count = join_count(joined, chains)
-                        if count:
-                            if blanks:
-                                count *= variant_count(rack, total)
-                            out.append((value, equals_slot, free_positions, total, count, *joined))
-        return True
-    for value in shared or ():
+    for value in shared:
         buckets = [table[value] for table in tables]
-        # Depth-first product of the sides' usage groups, dropping partial joins the rack
-        # cannot show; every surviving combination is one group of equations.
         stack: list[tuple[int, int, tuple[KindParts, ...]]] = [(0, start_usage, ())]
         while stack:
             depth, usage, groups = stack.pop()
@@ -353,7 +429,6 @@ def _join(
                     if blanks:
                         count *= variant_count(context.rack, total)
                     out.append((value, equals_slot, free_positions, total, count, *every))
-    return True
 
 
 def _first_groups(

@@ -13,7 +13,7 @@ from binscrabble.board import (
 
 from .blanks import one_blank_fields, one_blank_realizations, searched_realizations, variant_count
 from .caches import UNSPLIT, clear_tracked, kept_tracked
-from .context import GROUP_SIDES, TWO_SIDED, JoinGroup, Rack
+from .context import GROUP_SIDES, TWO_SIDED, JoinGroup, KindParts, Rack
 from .fillings import group_fillings
 from .generated import GeneratedMove, Row, batch_moves, plain_moves
 from .options import (
@@ -113,30 +113,241 @@ def read_segment(
     themselves. `with_blanks`: whether the rack holds a blank; `chains` and `rotated`:
     the rules' identity_chains and rotated_equals."""
     place, groups = segment
-    found: list[Any] = []
     if place[7]:
-        # Under parallel_numbers, a segment touching only through crossings (rare).
-        row_of = segment_scoring(place, with_blanks).row
-        for group in groups:
-            for filling in group_fillings(group, chains, rotated):
-                row = row_of(filling)
-                if row is not None:
-                    found.append(row)
-        if not whole_moves:
-            return found
-        return plain_moves(found) if rack is None else batch_moves(rack, found)
-    direction = place[0]
-    bingo = place[6]
-    known_realizations = rack.realizations if rack is not None else {}
-    # What lists the blank squares of an equation the rack has not shown yet (see
-    # realizations_of: this segment's rows all go the same way).
-    one_blank = rack if rack is not None and rack.blanks == 1 else None
-    # With one blank, the field a group's usage is short of (every equation of a group has
-    # its usage): the blank is on one of that field's squares (see one_blank_fields).
-    short = -1
-    option_field = OPTION_FIELD
-    # What the rows need of the scoring tables (see segment_scoring): per free square
-    # its reading (:func:`_reading`) and what a blank loses there.
+        return _read_touching_segment(segment, with_blanks, chains, rotated, whole_moves, rack)
+    reader = _SegmentReader(place, with_blanks, chains, rotated, whole_moves, rack)
+    for group in groups:
+        if len(group) == TWO_SIDED:
+            reader.read_two_sided(group)
+        else:
+            reader.read_group(group)
+    return reader.found
+
+
+def _read_touching_segment(
+    segment: _Segment,
+    with_blanks: bool,
+    chains: bool,
+    rotated: bool,
+    whole_moves: bool,
+    rack: Rack | None,
+) -> list[Any]:
+    """:func:`read_segment` of a segment that touches only through crossings under
+    parallel_numbers (rare): its equations that touch, through its scoring tables."""
+    place, groups = segment
+    found: list[Row] = []
+    row_of = segment_scoring(place, with_blanks).row
+    for group in groups:
+        for filling in group_fillings(group, chains, rotated):
+            row = row_of(filling)
+            if row is not None:
+                found.append(row)
+    if not whole_moves:
+        return found
+    return plain_moves(found) if rack is None else batch_moves(rack, found)
+
+
+#: A side's filling read on its free squares: (its text, as the run shows it; its options;
+#: the points they add to the play's natural score).
+_ReadSide = tuple[str, tuple[int, ...], int]
+#: Per free square of a side: where it is in the side's text, and its reading (per
+#: character: the option and the points it adds, see scoring.square_reading).
+_SidePlaces = list[tuple[int, dict[str, tuple[int, int]]]]
+
+
+class _SegmentReader:
+    """What reads one segment's join groups into rows or moves: the segment's free squares
+    with their readings (per character: option and points) and what a blank loses there,
+    the moves or rows found, and the places of the sides of the last join read
+    (consecutive groups mostly come from one join, so they are worked out once)."""
+
+    def __init__(
+        self,
+        place: SegmentPlace,
+        with_blanks: bool,
+        chains: bool,
+        rotated: bool,
+        whole_moves: bool,
+        rack: Rack | None,
+    ) -> None:
+        self.place = place
+        self.with_blanks = with_blanks
+        self.chains = chains
+        self.rotated = rotated
+        self.whole_moves = whole_moves
+        self.rack = rack
+        self.direction = place[0]
+        self.bingo = place[6]
+        self.found: list[Any] = []
+        self.squares, self.word_multiplier, self.reading, self.blank_losses = _segment_tables(
+            place, with_blanks
+        )
+        # Groups of three sides or more (a fixed `=` and the new one) are read through the
+        # segment's scoring tables, made once for them all.
+        self.scoring: SegmentScoring | None = None
+        # The sides' places for the last join read (see place_sides).
+        self.last_positions: tuple[tuple[int, ...], ...] | None = None
+        self.last_slot = -2
+        self.first_places: _SidePlaces = []
+        self.second_places: _SidePlaces = []
+        self.equals_points = 0
+        self.equals_options: tuple[int, ...] = ()
+
+    def read_group(self, group: JoinGroup) -> None:
+        """A group of three sides or more, one equation at a time."""
+        scoring = self.scoring
+        if scoring is None:
+            scoring = self.scoring = segment_scoring(self.place, self.with_blanks)
+        rack = self.rack
+        found = self.found
+        for filling in group_fillings(group, self.chains, self.rotated):
+            row = scoring.row(filling)
+            if row is None:
+                continue
+            if not self.whole_moves:
+                found.append(row)
+            elif rack is None:
+                found.append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
+            else:
+                found.extend(batch_moves(rack, [row]))
+
+    def read_two_sided(self, group: JoinGroup) -> None:
+        """A group of two sides (the commonest case): each side's fillings read once
+        (options, and points: letter points times the word multiplier plus crossing
+        scores), then paired."""
+        value, equals_slot, free_positions, usage, _, first_fillings, second_fillings = group
+        if free_positions is not self.last_positions or equals_slot != self.last_slot:
+            self.place_sides(free_positions, equals_slot)
+        # (bonus inline: the leading bit of the value, 0 for 0 or below.)
+        points = (
+            (1 << (value.bit_length() - 1) if value > 0 else 0) * self.word_multiplier
+            + self.bingo
+            + self.equals_points
+        )
+        rotated = self.rotated
+        for first_texts, second_texts in _kind_pairs(first_fillings, second_fillings, self.chains):
+            first_read = _read_side(
+                first_texts,
+                first_fillings[0],
+                self.first_places,
+                rotated,
+                "",
+                points,
+                self.equals_options,
+            )
+            second_read = _read_side(
+                second_texts, second_fillings[0], self.second_places, rotated, "=", 0, ()
+            )
+            if self.rack is not None:
+                self.pair_blank_moves(first_read, second_read, value, usage)
+            elif self.whole_moves:
+                self.pair_moves(first_read, second_read, value)
+            else:
+                self.pair_rows(first_read, second_read, value, usage)
+
+    def place_sides(self, free_positions: tuple[tuple[int, ...], ...], equals_slot: int) -> None:
+        """Each side's positions with its free squares' readings (the first side's are the
+        segment's first ones, the second side's its last ones), and the new `=`'s."""
+        self.last_positions = free_positions
+        self.last_slot = equals_slot
+        first_positions, second_positions = free_positions
+        first_count = len(first_positions)
+        reading = self.reading
+        if equals_slot >= 0:
+            self.equals_options = (EQUALS_OPTION,)
+            self.equals_points = reading[first_count][EQUALS_CHARACTER][1]
+            second_start = first_count + 1
+        else:
+            self.equals_options = ()
+            self.equals_points = 0
+            second_start = first_count
+        # (No `strict=`: zip called with a keyword takes CPython 3.11's slow call path.)
+        self.first_places = list(zip(first_positions, reading))  # noqa: B905
+        self.second_places = list(zip(second_positions, reading[second_start:]))  # noqa: B905
+
+    def pair_rows(
+        self, firsts: list[_ReadSide], seconds: list[_ReadSide], value: int, usage: int
+    ) -> None:
+        """The rows of every pair of the two sides' fillings."""
+        found = self.found
+        squares, direction, blank_losses = self.squares, self.direction, self.blank_losses
+        for text, first_options, gained in firsts:
+            for second_text, second_options, second_points in seconds:
+                found.append(
+                    (
+                        squares,
+                        first_options + second_options,
+                        text + second_text,
+                        value,
+                        direction,
+                        gained + second_points,
+                        blank_losses,
+                        usage,
+                    )
+                )
+
+    def pair_moves(self, firsts: list[_ReadSide], seconds: list[_ReadSide], value: int) -> None:
+        """The moves of every pair, for a rack without blanks: no row to make and unpack."""
+        found = self.found
+        squares, direction = self.squares, self.direction
+        for text, first_options, gained in firsts:
+            for second_text, second_options, second_points in seconds:
+                found.append(
+                    GeneratedMove(
+                        squares,
+                        first_options + second_options,
+                        (),
+                        gained + second_points,
+                        text + second_text,
+                        value,
+                        direction,
+                    )
+                )
+
+    def pair_blank_moves(
+        self, firsts: list[_ReadSide], seconds: list[_ReadSide], value: int, usage: int
+    ) -> None:
+        """The moves of every pair for a rack with blanks: each way the rack can show the
+        equation (:func:`realizations_of`), each scoring its natural score less what its
+        blanks lose."""
+        rack = self.rack
+        assert rack is not None  # (moves with blanks have a rack)
+        found = self.found
+        squares, direction, blank_losses = self.squares, self.direction, self.blank_losses
+        known_realizations = rack.realizations
+        # With one blank, the field a group's usage is short of (every equation of a group
+        # has its usage): the blank is on one of that field's squares (one_blank_fields).
+        short = -1
+        if rack.blanks == 1:
+            pair = rack.short_fields.get(usage)
+            short = (pair if pair is not None else one_blank_fields(rack, usage))[0]
+        for text, first_options, gained in firsts:
+            for second_text, second_options, second_points in seconds:
+                every_option = first_options + second_options
+                realizations = known_realizations.get(every_option)
+                if realizations is None:
+                    realizations = known_realizations[every_option] = _blank_squares(
+                        rack, every_option, short
+                    )
+                natural_score = gained + second_points
+                whole_text = text + second_text
+                for blanks in realizations:
+                    score = natural_score
+                    for position in blanks:
+                        score -= blank_losses[position][every_option[position]]
+                    found.append(
+                        GeneratedMove(
+                            squares, every_option, blanks, score, whole_text, value, direction
+                        )
+                    )
+
+
+def _segment_tables(
+    place: SegmentPlace, with_blanks: bool
+) -> tuple[tuple[int, ...], int, list[dict[str, tuple[int, int]]], list[tuple[int, ...]]]:
+    """What the rows of a segment need of the scoring tables: its free squares, their word
+    multiplier, per free square its reading (:func:`square_reading`) and what a blank loses
+    there (with blanks)."""
     # (segment_free_squares inline: this runs per segment.)
     _, line_squares, texts, crosses, start, end, _, _ = place
     free_squares = []
@@ -148,7 +359,6 @@ def read_segment(
             free_squares.append(sq)
             free_crosses.append(crosses[index])
             word_multiplier *= WORD_MULTIPLIERS[sq]
-    squares = tuple(free_squares)
     reading = []
     blank_losses = []
     square_tables = SQUARE_TABLES
@@ -161,192 +371,84 @@ def read_segment(
         reading.append(tables[0])
         if with_blanks:
             blank_losses.append(tables[1])
-    # Consecutive groups mostly come from one join: where their sides' free squares
-    # are read is worked out once for them.
-    last_positions: tuple[tuple[int, ...], ...] | None = None
-    last_slot = -2
-    first_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
-    second_places: list[tuple[int, dict[str, tuple[int, int]]]] = []
-    equals_points = 0
-    equals_options: tuple[int, ...] = ()
-    # Groups of three sides or more (a fixed `=` and the new one) are read through the
-    # segment's scoring tables, made once for them all.
-    scoring: SegmentScoring | None = None
-    for group in groups:
-        if len(group) != TWO_SIDED:
-            if scoring is None:
-                scoring = segment_scoring(place, with_blanks)
-            for filling in group_fillings(group, chains, rotated):
-                row = scoring.row(filling)
-                if row is None:
-                    continue
-                if not whole_moves:
-                    found.append(row)
-                elif rack is None:
-                    found.append(GeneratedMove(row[0], row[1], (), row[5], row[2], row[3], row[4]))
-                else:
-                    found.extend(batch_moves(rack, [row]))
-            continue
-        # Two sides (the commonest case): each side's fillings read once (options,
-        # and points: letter points times the word multiplier plus crossing scores),
-        # then paired.
-        (
-            value,
-            equals_slot,
-            free_positions,
-            usage,
-            _,
-            first_fillings,
-            second_fillings,
-        ) = group
-        if one_blank is not None:
-            pair = one_blank.short_fields.get(usage)
-            short = (pair if pair is not None else one_blank_fields(one_blank, usage))[0]
-        if free_positions is not last_positions or equals_slot != last_slot:
-            last_positions = free_positions
-            last_slot = equals_slot
-            first_positions, second_positions = free_positions
-            first_count = len(first_positions)
-            if equals_slot >= 0:
-                equals_options = (EQUALS_OPTION,)
-                equals_points = reading[first_count][EQUALS_CHARACTER][1]
-                second_start = first_count + 1
-            else:
-                equals_options = ()
-                equals_points = 0
-                second_start = first_count
-            # Each side's positions with its free squares' tables (the first side's are
-            # the segment's first ones, the second side's its last ones). No `strict=`:
-            # zip called with a keyword takes CPython 3.11's slow call path.
-            first_places = list(zip(first_positions, reading))  # noqa: B905
-            second_places = list(zip(second_positions, reading[second_start:]))  # noqa: B905
-        # (bonus inline: the leading bit of the value, 0 for 0 or below.)
-        points = (
-            (1 << (value.bit_length() - 1) if value > 0 else 0) * word_multiplier
-            + bingo
-            + equals_points
-        )
-        # Each side's fillings (see KindParts): read in place, each list's head (its
-        # count) skipped as it comes, under identity_chains (kinds pair freely) or when
-        # each side's fillings are of one kind; sliced by kind only otherwise.
-        pairs: list[tuple[list[Any], list[Any]]]
-        first_head = first_fillings[0]
-        second_head = second_fillings[0]
-        if chains:
-            pairs = [(first_fillings, second_fillings)]
-        else:
-            first_end = first_head + 1
-            second_end = second_head + 1
-            if (not first_head or first_end == len(first_fillings)) and (
-                not second_head or second_end == len(second_fillings)
-            ):
-                # One kind a side: one pair at most (fragments in both are not joined).
-                pairs = [(first_fillings, second_fillings)] if first_head or second_head else []
-            else:
-                # (Slices hold no count: the heads below skip nothing in them. Only pairs
-                # of fillings on both sides.)
-                first_plain = first_fillings[1:first_end]
-                second_plain = second_fillings[1:second_end]
-                pairs = [(first_plain, second_plain)] if first_head and second_head else []
-                if second_head and len(first_fillings) > first_end:
-                    pairs.append((first_fillings[first_end:], second_plain))
-                if first_head and len(second_fillings) > second_end:
-                    pairs.append((first_plain, second_fillings[second_end:]))
-        for first_texts, second_texts in pairs:
-            second_read = []
-            for text in second_texts:
-                if text is second_head:
-                    continue  # the list's count (see above)
-                options = []
-                gained = 0
-                for at, table in second_places:
-                    option, option_points = table[text[at]]
-                    options.append(option)
-                    gained += option_points
-                if rotated:
-                    text = text.replace(ROTATED_CHARACTER, "11")
-                second_read.append(("=" + text, tuple(options), gained))
-            for text in first_texts:
-                if text is first_head:
-                    continue
-                options = []
-                gained = points
-                for at, table in first_places:
-                    option, option_points = table[text[at]]
-                    options.append(option)
-                    gained += option_points
-                if rotated:
-                    text = text.replace(ROTATED_CHARACTER, "11")
-                first_options = (*options, *equals_options)
-                if rack is not None:
-                    # The moves themselves, each way the rack can show the equation:
-                    # no row to make and unpack again.
-                    for second_text, second_options, second_points in second_read:
-                        every_option = first_options + second_options
-                        realizations = known_realizations.get(every_option)
-                        if realizations is None:
-                            if short >= 0:
-                                # One blank, on a square of the short field (in square
-                                # order, as one_blank_realizations lists them).
-                                realizations = []
-                                position = 0
-                                for option in every_option:
-                                    if option_field[option] == short:
-                                        realizations.append((position,))
-                                    position += 1  # noqa: SIM113 (cheaper than enumerate)
-                            elif one_blank is not None:
-                                realizations = one_blank_realizations(one_blank, every_option)
-                            else:
-                                assert rack is not None  # (moves with blanks have a rack)
-                                realizations = searched_realizations(rack, every_option)
-                            known_realizations[every_option] = realizations
-                        natural_score = gained + second_points
-                        whole_text = text + second_text
-                        for blanks in realizations:
-                            score = natural_score
-                            for position in blanks:
-                                score -= blank_losses[position][every_option[position]]
-                            found.append(
-                                GeneratedMove(
-                                    squares,
-                                    every_option,
-                                    blanks,
-                                    score,
-                                    whole_text,
-                                    value,
-                                    direction,
-                                )
-                            )
-                    continue
-                if whole_moves:
-                    # The move itself: no row to make and unpack again.
-                    for second_text, second_options, second_points in second_read:
-                        found.append(
-                            GeneratedMove(
-                                squares,
-                                first_options + second_options,
-                                (),
-                                gained + second_points,
-                                text + second_text,
-                                value,
-                                direction,
-                            )
-                        )
-                    continue
-                for second_text, second_options, second_points in second_read:
-                    found.append(
-                        (
-                            squares,
-                            first_options + second_options,
-                            text + second_text,
-                            value,
-                            direction,
-                            gained + second_points,
-                            blank_losses,
-                            usage,
-                        )
-                    )
+    return tuple(free_squares), word_multiplier, reading, blank_losses
+
+
+def _kind_pairs(
+    first_fillings: KindParts, second_fillings: KindParts, chains: bool
+) -> list[tuple[list[Any], list[Any]]]:
+    """Which of each side's fillings (see KindParts) pair: read in place, each list's head
+    (its count) skipped as it comes, under identity_chains (kinds pair freely) or when each
+    side's fillings are of one kind; sliced by kind only otherwise (plain with any,
+    fragments with plain)."""
+    if chains:
+        return [(first_fillings, second_fillings)]
+    first_head = first_fillings[0]
+    second_head = second_fillings[0]
+    first_end = first_head + 1
+    second_end = second_head + 1
+    if (not first_head or first_end == len(first_fillings)) and (
+        not second_head or second_end == len(second_fillings)
+    ):
+        # One kind a side: one pair at most (fragments in both are not joined).
+        return [(first_fillings, second_fillings)] if first_head or second_head else []
+    # (Slices hold no count: the heads skip nothing in them. Only pairs of fillings on both
+    # sides.)
+    first_plain = first_fillings[1:first_end]
+    second_plain = second_fillings[1:second_end]
+    pairs = [(first_plain, second_plain)] if first_head and second_head else []
+    if second_head and len(first_fillings) > first_end:
+        pairs.append((first_fillings[first_end:], second_plain))
+    if first_head and len(second_fillings) > second_end:
+        pairs.append((first_plain, second_fillings[second_end:]))
+    return pairs
+
+
+def _read_side(
+    texts: list[Any],
+    head: Any,
+    places: _SidePlaces,
+    rotated: bool,
+    prefix: str,
+    points: int,
+    suffix: tuple[int, ...],
+) -> list[_ReadSide]:
+    """A side's fillings read on their free squares (:data:`_ReadSide`): `prefix` before
+    each text, `suffix` after its options (the new `=` after the first side's), `points`
+    added to each; the list's count `head` is skipped (see :func:`_kind_pairs`)."""
+    found = []
+    for text in texts:
+        if text is head:
+            continue  # the list's count
+        options = []
+        gained = points
+        for at, table in places:
+            option, option_points = table[text[at]]
+            options.append(option)
+            gained += option_points
+        if suffix:
+            options.extend(suffix)
+        if rotated:
+            text = text.replace(ROTATED_CHARACTER, "11")
+        found.append((prefix + text if prefix else text, tuple(options), gained))
     return found
+
+
+def _blank_squares(rack: Rack, options: tuple[int, ...], short: int) -> list[tuple[int, ...]]:
+    """:func:`realizations_of` for an equation of a segment: with one blank and a `short`
+    field, the blank is on a square of that field (in square order, as
+    one_blank_realizations lists them)."""
+    if short >= 0:
+        found: list[tuple[int, ...]] = []
+        position = 0
+        for option in options:
+            if OPTION_FIELD[option] == short:
+                found.append((position,))
+            position += 1  # noqa: SIM113 (cheaper than enumerate)
+        return found
+    if rack.blanks == 1:
+        return one_blank_realizations(rack, options)
+    return searched_realizations(rack, options)
 
 
 def segment_move_count(segment: _Segment, rack: Rack, chains: bool) -> int:
@@ -368,9 +470,40 @@ def touching_move_count(
     without rows. Whether an equation touches depends on each side's filling alone, so per
     group the equations that touch are all of them but those in which no side touches
     (joined as :func:`join_count` joins them)."""
+    touching, equals_touches = _touching_characters(place)
+    count = 0
+    known = rack.variant_counts
+    # Consecutive groups mostly come from one join: where their sides' free squares are
+    # is worked out once for them.
+    last_positions: tuple[tuple[int, ...], ...] | None = None
+    last_slot = -2
+    equals_touch = False
+    side_checks: list[list[tuple[int, frozenset[str]]]] = []
+    for group in groups:
+        equals_slot = group[1]
+        positions = group[2]
+        if positions is not last_positions or equals_slot != last_slot:
+            last_positions = positions
+            last_slot = equals_slot
+            equals_touch = equals_slot >= 0 and equals_touches[equals_slot]
+            side_checks = _side_checks(positions, equals_slot, touching)
+        moves = group[4]
+        if not equals_touch:
+            apart = _apart_count(side_checks, group[GROUP_SIDES:], chains)
+            if apart:
+                # (The group counts moves, blank variants included: see JoinGroup.)
+                if rack.blanks:
+                    variants = known.get(group[3])
+                    apart *= variants if variants is not None else variant_count(rack, group[3])
+                moves -= apart
+        count += moves
+    return count
+
+
+def _touching_characters(place: SegmentPlace) -> tuple[list[frozenset[str] | None], list[bool]]:
+    """Per free square of a segment: the characters whose option there has an equation
+    crossing (None when none has), and whether the new `=` there has one."""
     free_squares, free_crosses, _ = segment_free_squares(place)
-    # Per free square: the characters whose option there has an equation crossing (None
-    # when none has).
     touching: list[frozenset[str] | None] = []
     equals_touches: list[bool] = []
     # (Equal lengths; no `strict=`, whose keyword call is slow.)
@@ -392,90 +525,83 @@ def touching_move_count(
             )
         touching.append(shown)
         equals_touches.append(crossing[EQUALS_OPTION])
-    count = 0
-    blanks = rack.blanks
-    known = rack.variant_counts
-    # Consecutive groups mostly come from one join: where their sides' free squares are
-    # is worked out once for them.
-    last_positions: tuple[tuple[int, ...], ...] | None = None
-    last_slot = -2
-    equals_touch = False
-    side_checks: list[list[tuple[int, frozenset[str]]]] = []
-    for group in groups:
-        equals_slot = group[1]
-        positions = group[2]
-        if positions is not last_positions or equals_slot != last_slot:
-            last_positions = positions
-            last_slot = equals_slot
-            equals_touch = equals_slot >= 0 and equals_touches[equals_slot]
-            side_checks = []
-            index = 0
-            for side_positions in positions:
-                checks = []
-                for at in side_positions:
-                    if index == equals_slot:
-                        index += 1
-                    characters = touching[index]
-                    if characters is not None:
-                        checks.append((at, characters))
-                    index += 1
-                side_checks.append(checks)
-        moves = group[4]
-        if not equals_touch:
-            # The equations in which no side touches: per side its plain fillings and all
-            # its fillings (plain ones first) of which no free square touches.
-            plains: list[int] = []
-            alls: list[int] = []
-            for checks, fillings in zip(side_checks, group[GROUP_SIDES:]):  # noqa: B905
-                plain = fillings[0]
-                if not checks:
-                    plains.append(plain)
-                    alls.append(len(fillings) - 1)
-                    continue
-                plain_apart = apart = 0
-                for number, text in enumerate(fillings):
-                    if number:
-                        for at, characters in checks:
-                            if text[at] in characters:
-                                break
-                        else:
-                            apart += 1
-                            if number <= plain:
-                                plain_apart += 1
-                plains.append(plain_apart)
-                alls.append(apart)
-            if len(alls) == 2:
-                # (Two sides, nearly every group: no loops.)
-                first_plain, second_plain = plains
-                first_all, second_all = alls
-                if chains:
-                    apart = first_all * second_all
+    return touching, equals_touches
+
+
+def _side_checks(
+    positions: tuple[tuple[int, ...], ...],
+    equals_slot: int,
+    touching: list[frozenset[str] | None],
+) -> list[list[tuple[int, frozenset[str]]]]:
+    """Per side of a join: (position in its text, characters that touch) for each of its
+    free squares where some option touches."""
+    side_checks = []
+    index = 0
+    for side_positions in positions:
+        checks = []
+        for at in side_positions:
+            if index == equals_slot:
+                index += 1
+            characters = touching[index]
+            if characters is not None:
+                checks.append((at, characters))
+            index += 1
+        side_checks.append(checks)
+    return side_checks
+
+
+def _apart_count(
+    side_checks: list[list[tuple[int, frozenset[str]]]],
+    sides: tuple[KindParts, ...],
+    chains: bool,
+) -> int:
+    """The equations of a group in which no side touches: per side its plain fillings and
+    all its fillings (plain ones first) of which no free square touches, joined as
+    :func:`join_count` joins them."""
+    plains: list[int] = []
+    alls: list[int] = []
+    for checks, fillings in zip(side_checks, sides):  # noqa: B905
+        plain = fillings[0]
+        if not checks:
+            plains.append(plain)
+            alls.append(len(fillings) - 1)
+            continue
+        plain_apart = apart = 0
+        for number, text in enumerate(fillings):
+            if number:
+                for at, characters in checks:
+                    if text[at] in characters:
+                        break
                 else:
-                    apart = first_all * second_plain + first_plain * (second_all - second_plain)
-            elif chains:
-                apart = 1
-                for found in alls:
-                    apart *= found
-            else:
-                # Plain in every side, or fragments in one (see join_count).
-                apart = 1
-                for found in plains:
-                    apart *= found
-                for side, found in enumerate(alls):
-                    fragments = found - plains[side]
-                    if fragments:
-                        for other, plain in enumerate(plains):
-                            if other != side:
-                                fragments *= plain
-                        apart += fragments
-            if apart:
-                # (The group counts moves, blank variants included: see JoinGroup.)
-                if blanks:
-                    variants = known.get(group[3])
-                    apart *= variants if variants is not None else variant_count(rack, group[3])
-                moves -= apart
-        count += moves
-    return count
+                    apart += 1
+                    if number <= plain:
+                        plain_apart += 1
+        plains.append(plain_apart)
+        alls.append(apart)
+    if len(alls) == 2:
+        # (Two sides, nearly every group: no loops.)
+        first_plain, second_plain = plains
+        first_all, second_all = alls
+        if chains:
+            return first_all * second_all
+        return first_all * second_plain + first_plain * (second_all - second_plain)
+    if chains:
+        apart = 1
+        for found in alls:
+            apart *= found
+        return apart
+    # Plain in every side, or fragments in one (see join_count).
+    apart = 1
+    for found in plains:
+        apart *= found
+    for side, found in enumerate(alls):
+        fragments = found - plains[side]
+        if fragments:
+            for other, plain in enumerate(plains):
+                if other != side:
+                    fragments *= plain
+            apart += fragments
+    return apart
 
 
 #: Per crossing table (:func:`crossing_tables`): the characters of a side's text whose
