@@ -26,8 +26,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,print]'
 	touch $(STAMP)
 
-# The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md, "The
-# compiled generator"): built when its source changed, about a minute. It needs a C compiler
+# The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md,
+# "Compiled or source"): built when its source changed, about a minute. It needs a C compiler
 # and the interpreter's headers; without them the same module runs from its source, slower,
 # and one line says so.
 HAVE_C_COMPILER = { command -v "$${CC:-cc}" || command -v gcc; } >/dev/null 2>&1
