@@ -239,16 +239,6 @@ def test_candidates_of_a_blank_rack_hold_the_equity_move() -> None:
     assert len(moves) == len(generate_placements(plain.board, plain.rack(), plain.rules))
 
 
-def test_our_answer_in_a_two_ply_rollout_keeps_the_blanks() -> None:
-    positions = [game for game in game_positions(11, every=1) if "?" in game.rack()][:2]
-    assert positions
-    for game in positions:
-        answer = rollout_reply(game, TABLE, keep_blanks=True)
-        assert "?" in answer.leave
-        if isinstance(answer.move, Place):
-            assert not any(tile.blank for tile in answer.move.tiles)
-
-
 def test_the_simulation_strategy_looks_two_plies_ahead() -> None:
     simulation = player_from_name("simulation@0.5", table=TABLE)
     maximum = player_from_name("max", table=TABLE)

@@ -183,7 +183,7 @@ def blanks_to_the_bag(tiles: list[str], dealt: int) -> str:
     return "".join(deal)
 
 
-def rollout_reply(world: Game, table: LeaveTable, *, keep_blanks: bool = False) -> Candidate:
+def rollout_reply(world: Game, table: LeaveTable) -> Candidate:
     """The move a rollout plays for the seat to move of `world`: a quick equity move.
 
     The best equity among the REPLY_WIDTH best-scoring placements and pass (a top-N
@@ -191,16 +191,7 @@ def rollout_reply(world: Game, table: LeaveTable, *, keep_blanks: bool = False) 
     among the best scores). With no placement: the whole rack is exchanged when the bag
     allows, else a pass. (:class:`DealReplies` finds the same move with less work when many
     candidates are played in one deal.)
-
-    With `keep_blanks`, only plays without the rack's blanks are looked at (their leave
-    keeps the blanks): a cheap answer for a rack with a blank, but one tile short of a rack
-    whose blank was played, so the two-ply simulation answers a kept blank with
-    :func:`answer_with_blanks_as_ones` instead.
     """
-    rack = world.rack()
-    if keep_blanks and BLANK in rack:
-        found = best_placements(world.board, rack.replace(BLANK, ""), world.rules, REPLY_WIDTH)
-        return _reply_among(world, table, found)
     return _reply_among(world, table, best_moves(world, REPLY_WIDTH))
 
 
@@ -256,11 +247,10 @@ def answer_with_blanks_as_ones(world: Game, table: LeaveTable) -> Candidate:
     (the table's most valuable face), and pass.
 
     Finding the plays of a rack with a blank costs 3 to 10 times as much, and finding them
-    without the blank (:func:`rollout_reply` with `keep_blanks`) answers from one tile
-    fewer than a rack whose blank was played or exchanged: the rollouts then lean towards
-    giving the blank up (one position of an equity game, seed 3 at bag 67, exchanged
-    ``00===?``, the blank included, after 2 or 8 iterations). A blank that stands for a 1 is
-    a lower bound on what it can do. A play is taken to use the rack's own 1s first (so the
+    without the blank answers from one tile fewer than a rack whose blank was played or
+    exchanged, so the rollouts would lean towards giving the blank up
+    (``tests/test_winchance.py::test_two_plies_keep_the_blank``). A blank that stands for a
+    1 is a lower bound on what it can do. A play is taken to use the rack's own 1s first (so the
     blanks it does not need stay in its leave); a blank it uses scores as a 1 would (one
     point more than a blank: a small error, on the answer only). The move is for its
     equity, not to be played (its tiles are 1s, not blanks).
