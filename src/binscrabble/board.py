@@ -252,9 +252,15 @@ def has_neighbour(cells: Sequence[Tile | None], sq: int, step: int) -> bool:
     >>> has_neighbour(board.cells, parse_square("J8"), DOWN)
     False
     """
-    low, high = line_bounds(sq, step)
-    return (sq > low and cells[sq - step] is not None) or (
-        sq < high and cells[sq + step] is not None
+    # Written out rather than through line_bounds: legality and scoring ask this for
+    # every new tile.
+    if step == 1:
+        column = sq % SIZE
+        return (column > 0 and cells[sq - 1] is not None) or (
+            column < SIZE - 1 and cells[sq + 1] is not None
+        )
+    return (sq >= SIZE and cells[sq - SIZE] is not None) or (
+        sq < SQUARE_COUNT - SIZE and cells[sq + SIZE] is not None
     )
 
 
