@@ -92,7 +92,7 @@ def test_first_play_reference_score() -> None:
     game = _game("111+=0")
     moves = generate_moves(game)
     by_notation = {move_notation(move.place, game.board): move.score for move in moves}
-    assert by_notation["8D 1+1=10"] == 18  # RULES.md §8 worked example
+    assert by_notation["8D 1+1=10"] == 18  # docs/rules.md §8 worked example
     assert all(move.score == game.score(move.place) for move in moves)
     assert all(parse_square("H8") in move.squares for move in moves)
     assert all(len(move.squares) >= 3 for move in moves)
