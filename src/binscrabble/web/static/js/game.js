@@ -1,0 +1,655 @@
+// A game page: a seat's (with ?token=) or a spectator's. It renders the server's view and
+// sends intents; legality, scores and reasons always come from the server.
+
+import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
+import { BoardView, COLUMNS, SIZE, faceAt, parseSquare, squareName } from "./board.js";
+import { placementNotation } from "./notation.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el } from "./panels.js";
+import { findGame, rememberGame, rememberToken } from "./store.js";
+import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
+import { startDrag } from "./drag.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const query = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  meta: null,
+  token: query.get("token"),
+  view: null,
+  rack: [], // [{id, code}] in the order shown
+  rackKey: "", // the rack and turn the local rack was built from
+  pending: new Map(), // square -> {id, code, face, rotated}
+  typed: [], // squares placed by typing, newest last (Backspace takes them back)
+  selected: null, // id of the rack tile chosen for click placement
+  exchanging: false,
+  marked: new Set(), // ids marked for an exchange
+  cursor: null, // {square, across}
+  blankNext: false,
+  previewSeq: 0,
+  previewTimer: null,
+  socket: null,
+  socketSeat: null,
+  busy: false,
+};
+
+let boardView = null;
+
+function say(text, kind = "info") {
+  const status = $("status");
+  status.replaceChildren();
+  status.dataset.kind = kind;
+  if (typeof text === "string") status.textContent = text;
+  else status.append(text);
+}
+
+function isSeat() {
+  return Boolean(state.token) && state.view && Number.isInteger(state.view.seat);
+}
+
+function myTurn() {
+  return isSeat() && !state.view.over && state.view.to_move === state.view.seat;
+}
+
+// ---- the rack -------------------------------------------------------------------------
+
+function rackTileById(id) {
+  return state.rack.find((tile) => tile.id === id) || null;
+}
+
+function placedIds() {
+  return new Set([...state.pending.values()].map((tile) => tile.id));
+}
+
+function syncRack() {
+  const view = state.view;
+  const key = `${view.turn}:${view.rack || ""}:${view.seat}`;
+  if (key === state.rackKey) return;
+  state.rackKey = key;
+  state.rack = [...(view.rack || "")].map((code, index) => ({ id: `t${view.turn}-${index}`, code }));
+  clearPlacement();
+}
+
+function clearPlacement() {
+  state.pending.clear();
+  state.typed = [];
+  state.selected = null;
+  state.exchanging = false;
+  state.marked.clear();
+  state.blankNext = false;
+}
+
+function drawRack() {
+  const rack = $("rack");
+  rack.replaceChildren();
+  const used = placedIds();
+  for (const tile of state.rack) {
+    if (used.has(tile.id)) continue;
+    const name = `rack ${faceName(tile.code)}`;
+    const button = el(
+      "button",
+      {
+        type: "button",
+        class: "tile",
+        "aria-label": name,
+        "aria-pressed": state.exchanging ? String(state.marked.has(tile.id)) : state.selected === tile.id ? "true" : "false",
+        "data-tile": tile.id,
+      },
+      el("span", { class: `glyph${faceGlyph(tile.code).length > 1 ? " word" : ""}`, text: faceGlyph(tile.code) }),
+      el("span", { class: "points", text: String(pointsOf(state.meta, tile.code)) }),
+    );
+    if (tile.code === "?") button.classList.add("blank");
+    if (state.selected === tile.id) button.classList.add("selected");
+    if (state.marked.has(tile.id)) button.classList.add("marked");
+    button.addEventListener("pointerdown", (event) => beginDrag(event, { id: tile.id, from: null }));
+    button.addEventListener("click", () => clickRackTile(tile.id));
+    rack.append(button);
+  }
+}
+
+function clickRackTile(id) {
+  if (dragJustEnded()) return;
+  if (!myTurn()) return;
+  if (state.exchanging) {
+    if (state.marked.has(id)) state.marked.delete(id);
+    else state.marked.add(id);
+    say(`${state.marked.size} tile(s) marked: press Exchange to swap them with the bag, or Recall to stop.`);
+  } else {
+    state.selected = state.selected === id ? null : id;
+  }
+  drawSeat();
+}
+
+// ---- placing tiles ----------------------------------------------------------------------
+
+function occupiedOnBoard(name) {
+  const { column, row } = parseSquare(name);
+  return faceAt(state.view, column, row) !== null;
+}
+
+const blankDialog = $("blank-dialog");
+
+function chooseBlankFace() {
+  const faces = $("blank-faces");
+  faces.replaceChildren();
+  return new Promise((resolve) => {
+    const finish = (face) => {
+      blankDialog.close();
+      resolve(face);
+    };
+    const options = Object.keys(state.meta.tiles).filter((code) => code !== "?");
+    if (state.view.rules && state.view.rules.rotated_equals) options.push("#");
+    for (const code of options) {
+      const label = code === "#" ? "rotated = (reads 11)" : faceName(code);
+      const button = el("button", { type: "button", class: "tile", "aria-label": `face ${label}` },
+        el("span", { class: "glyph", text: code === "#" ? "⦀" : faceGlyph(code) }));
+      button.addEventListener("click", () => finish(code));
+      faces.append(button);
+    }
+    $("blank-cancel").onclick = () => finish(null);
+    blankDialog.oncancel = (event) => {
+      event.preventDefault();
+      finish(null);
+    };
+    blankDialog.showModal();
+  });
+}
+
+async function placeTile(id, name, face = null) {
+  const tile = rackTileById(id);
+  if (!tile || occupiedOnBoard(name)) return false;
+  let chosen = face || tile.code;
+  let rotated = false;
+  if (tile.code === "?" && !face) {
+    chosen = await chooseBlankFace();
+    if (!chosen) return false;
+  }
+  if (chosen === "#") {
+    chosen = "=";
+    rotated = true;
+  }
+  for (const [square, placed] of state.pending) if (placed.id === id) state.pending.delete(square);
+  state.pending.set(name, { id, code: tile.code, face: chosen, rotated });
+  state.selected = null;
+  return true;
+}
+
+function takeBack(name) {
+  state.pending.delete(name);
+  state.typed = state.typed.filter((square) => square !== name);
+}
+
+async function clickSquare(name) {
+  if (dragJustEnded()) return;
+  if (!myTurn() || state.exchanging) return setCursor(name, true);
+  if (state.selected) {
+    if (state.pending.has(name)) takeBack(name);
+    await placeTile(state.selected, name);
+    return changed();
+  }
+  if (state.pending.has(name)) {
+    takeBack(name);
+    return changed();
+  }
+  setCursor(name, true);
+}
+
+function setCursor(name, fromClick = false) {
+  if (state.cursor && state.cursor.square === name && fromClick) state.cursor.across = !state.cursor.across;
+  else state.cursor = { square: name, across: state.cursor ? state.cursor.across : true };
+  drawBoard();
+  boardView.button(name).focus();
+  const way = state.cursor.across ? "across" : "down";
+  if (myTurn()) say(`Typing goes ${way} from ${name}. Space turns the direction.`);
+}
+
+function step(name, across, delta) {
+  const { column, row } = parseSquare(name);
+  const nextColumn = column + (across ? delta : 0);
+  const nextRow = row + (across ? 0 : delta);
+  if (nextColumn < 0 || nextRow < 0 || nextColumn >= SIZE || nextRow >= SIZE) return null;
+  return squareName(nextColumn, nextRow);
+}
+
+function freeSquareFrom(name, across) {
+  let square = name;
+  while (square && (occupiedOnBoard(square) || state.pending.has(square))) square = step(square, across, 1);
+  return square;
+}
+
+async function typeCode(code) {
+  if (!state.cursor) return say("Click a square first, then type the tiles.");
+  const used = placedIds();
+  const free = state.rack.filter((tile) => !used.has(tile.id));
+  let tile = state.blankNext ? null : free.find((candidate) => candidate.code === code);
+  if (!tile) tile = free.find((candidate) => candidate.code === "?");
+  state.blankNext = false;
+  if (!tile) return say(`There is no ${faceName(code)} on your rack, nor a blank.`, "error");
+  const square = freeSquareFrom(state.cursor.square, state.cursor.across);
+  if (!square) return say("That runs off the board.", "error");
+  await placeTile(tile.id, square, code);
+  state.typed.push(square);
+  const next = step(square, state.cursor.across, 1);
+  state.cursor = { square: next ? freeSquareFrom(next, state.cursor.across) || square : square, across: state.cursor.across };
+  changed();
+  boardView.button(state.cursor.square).focus();
+}
+
+function backspace() {
+  const square = state.typed.pop() || [...state.pending.keys()].pop();
+  if (!square) return;
+  state.pending.delete(square);
+  state.cursor = { square, across: state.cursor ? state.cursor.across : true };
+  changed();
+  boardView.button(square).focus();
+}
+
+function moveCursor(key) {
+  const start = state.cursor ? state.cursor.square : "H8";
+  const { column, row } = parseSquare(start);
+  const delta = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+  const nextColumn = Math.min(SIZE - 1, Math.max(0, column + delta[0]));
+  const nextRow = Math.min(SIZE - 1, Math.max(0, row + delta[1]));
+  state.cursor = { square: squareName(nextColumn, nextRow), across: state.cursor ? state.cursor.across : true };
+  drawBoard();
+  boardView.button(state.cursor.square).focus();
+}
+
+function onKey(event) {
+  const target = event.target;
+  if (blankDialog.open || target.closest("input, textarea, select, dialog, a")) return;
+  if (!target.closest("#board") && target !== document.body) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const key = event.key;
+  if (key.startsWith("Arrow")) {
+    event.preventDefault();
+    return moveCursor(key);
+  }
+  if (!myTurn()) return;
+  if (key === " ") {
+    event.preventDefault();
+    if (state.cursor) setCursor(state.cursor.square, true);
+    return;
+  }
+  if (key === "Backspace" || key === "Delete") {
+    event.preventDefault();
+    return backspace();
+  }
+  if (key === "Enter") {
+    event.preventDefault();
+    return play();
+  }
+  if (key === "Escape") return recall();
+  if (key === "?") {
+    state.blankNext = true;
+    return say("The next face you type goes on a blank.");
+  }
+  const code = codeForKey(key);
+  if (code) {
+    event.preventDefault();
+    typeCode(code);
+  }
+}
+
+// ---- drag and drop (Pointer Events: mouse, pen and touch alike) ------------------------
+
+let lastDragEnd = 0;
+
+function dragJustEnded() {
+  return performance.now() - lastDragEnd < 300;
+}
+
+function beginDrag(event, source) {
+  if (!myTurn() || state.exchanging) return;
+  const tile = rackTileById(source.id);
+  if (!tile) return;
+  startDrag(event, {
+    ghost: $("drag-ghost"),
+    glyph: faceGlyph(source.from ? state.pending.get(source.from).face : tile.code) || "?",
+    onDrop: async (target) => {
+      lastDragEnd = performance.now();
+      if (!target) return;
+      const square = target.closest("[data-square]");
+      if (square) {
+        const name = square.dataset.square;
+        if (name === source.from || occupiedOnBoard(name)) return;
+        const keepFace = source.from ? state.pending.get(source.from) : null;
+        if (state.pending.has(name)) takeBack(name);
+        if (source.from) takeBack(source.from);
+        const face = keepFace ? (keepFace.rotated ? "#" : keepFace.face) : null;
+        await placeTile(source.id, name, face);
+        return changed();
+      }
+      const rackTarget = target.closest("#rack");
+      if (rackTarget) {
+        if (source.from) takeBack(source.from);
+        const before = target.closest("[data-tile]");
+        reorderRack(source.id, before ? before.dataset.tile : null);
+        return changed();
+      }
+    },
+  });
+}
+
+function reorderRack(id, beforeId) {
+  const moving = rackTileById(id);
+  if (!moving || id === beforeId) return;
+  const rest = state.rack.filter((tile) => tile.id !== id);
+  const at = beforeId ? rest.findIndex((tile) => tile.id === beforeId) : rest.length;
+  rest.splice(at < 0 ? rest.length : at, 0, moving);
+  state.rack = rest;
+}
+
+// ---- preview and submitting -----------------------------------------------------------
+
+function changed() {
+  drawSeat();
+  schedulePreview();
+}
+
+function schedulePreview() {
+  clearTimeout(state.previewTimer);
+  state.previewSeq += 1;
+  if (!myTurn()) return;
+  if (state.pending.size === 0) {
+    say("Your turn: place tiles, or type a move in the Move box.");
+    return;
+  }
+  const placement = placementNotation(state.view, state.pending);
+  if (placement.problem) return say(placement.problem, "error");
+  const seq = state.previewSeq;
+  state.previewTimer = setTimeout(() => runPreview(placement.notation, seq), 120);
+}
+
+async function runPreview(notation, seq) {
+  let answer;
+  try {
+    answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/preview`, { move: notation }, state.token);
+  } catch (error) {
+    if (seq === state.previewSeq) say(`${notation}: ${error.message}`, "error");
+    return;
+  }
+  if (seq !== state.previewSeq) return;
+  const box = el("div", { class: "preview" });
+  if (answer.legal) {
+    box.append(el("p", { class: "verdict legal", text: `${notation} — legal, ${answer.score} points` }));
+  } else {
+    box.append(el("p", { class: "verdict illegal", text: `${notation} — not legal: ${answer.reason}` }));
+  }
+  if (answer.runs && answer.runs.length) {
+    const list = el("ul", { class: "runs" });
+    for (const run of answer.runs) list.append(el("li", { text: describeRun(run) }));
+    box.append(list);
+  }
+  say(box, answer.legal ? "legal" : "error");
+}
+
+async function submit(move) {
+  if (state.busy) return;
+  if (!myTurn()) return say("It is not your turn.", "error");
+  state.busy = true;
+  try {
+    const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/moves`, { move, turn: state.view.turn }, state.token);
+    clearPlacement();
+    $("move").value = "";
+    say(`You played ${answer.notation} for ${answer.score} points.`);
+    $("hint-panel").hidden = true;
+    await refresh();
+  } catch (error) {
+    say(error instanceof ApiError ? error.message : String(error), "error");
+    if (error instanceof ApiError && error.status === 409) await refresh();
+  } finally {
+    state.busy = false;
+  }
+}
+
+function play() {
+  if (state.pending.size) {
+    const placement = placementNotation(state.view, state.pending);
+    if (placement.problem) return say(placement.problem, "error");
+    return submit(placement.notation);
+  }
+  const typed = $("move").value.trim();
+  if (typed) return submit(typed);
+  say("Place tiles on the board, or type a move in the Move box, then press Play.", "error");
+}
+
+function recall() {
+  clearPlacement();
+  changed();
+}
+
+function shuffle() {
+  for (let index = state.rack.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [state.rack[index], state.rack[other]] = [state.rack[other], state.rack[index]];
+  }
+  drawRack();
+}
+
+function exchange() {
+  if (!myTurn()) return;
+  if (!state.exchanging) {
+    clearPlacement();
+    state.exchanging = true;
+    drawSeat();
+    say("Choose the tiles to exchange on your rack, then press Exchange again (Recall cancels).");
+    return;
+  }
+  const codes = state.rack.filter((tile) => state.marked.has(tile.id)).map((tile) => tile.code).join("");
+  if (!codes) return say("Mark at least one tile on your rack to exchange, or press Recall.", "error");
+  submit(`exchange ${codes}`);
+}
+
+async function hint() {
+  const panel = $("hint-panel");
+  try {
+    const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/hint`, {}, state.token);
+    panel.replaceChildren(el("h2", { text: `Hint: ${answer.notation} for ${answer.score} points` }));
+    const list = el("ul");
+    for (const run of answer.runs || []) list.append(el("li", { text: typeof run === "string" ? run : describeRun(run) }));
+    panel.append(list, el("p", { text: answer.explanation || "" }));
+    panel.hidden = false;
+  } catch (error) {
+    say(error.message, "error");
+  }
+}
+
+// ---- drawing the page --------------------------------------------------------------------
+
+function drawBoard() {
+  const last = state.view.last_move ? state.view.last_move.squares || [] : [];
+  boardView.render({ view: state.view, pending: state.pending, last, cursor: state.cursor });
+}
+
+function drawSeat() {
+  drawBoard();
+  const seat = isSeat();
+  $("seat-area").hidden = !seat;
+  if (!seat) return;
+  drawRack();
+  const turn = myTurn();
+  for (const id of ["play", "pass", "exchange", "recall", "shuffle"]) $(id).disabled = !turn && id !== "shuffle";
+  $("move").disabled = !turn;
+  $("exchange").classList.toggle("active", state.exchanging);
+  $("hint").hidden = !isLearning();
+}
+
+function isLearning() {
+  const rules = state.view.rules || {};
+  if (rules.preset) return rules.preset === "learning";
+  const learning = (state.meta.presets || {}).learning;
+  return Boolean(learning) && Object.entries(learning).every(([name, value]) => rules[name] === value);
+}
+
+function turnText(view) {
+  if (view.over) return "Game over";
+  const mover = view.players[view.to_move];
+  if (!mover) return "";
+  if (isSeat() && view.to_move === view.seat) return "Your turn";
+  if (mover.computer) return `${mover.name} is thinking…`;
+  return `${mover.name}'s turn`;
+}
+
+function drawResultPanel() {
+  const view = state.view;
+  const box = $("result");
+  box.hidden = !view.over;
+  if (!view.over) return;
+  drawResult($("result-body"), view);
+  const id = encodeURIComponent(gameId);
+  $("download").href = `/api/games/${id}/record`;
+  $("download").setAttribute("download", `binscrabble-${gameId}.bsr`);
+  $("analysis").href = `/games/${id}/analysis`;
+  $("rematch").hidden = !isSeat() || Boolean(view.rematch);
+  const follow = $("rematch-link");
+  follow.hidden = !view.rematch;
+  if (view.rematch) {
+    const suffix = state.token ? `?token=${encodeURIComponent(state.token)}` : "";
+    follow.querySelector("a").href = `/games/${encodeURIComponent(view.rematch)}${suffix}`;
+  }
+}
+
+function render() {
+  const view = state.view;
+  document.title = `Binary Scrabble — ${view.players.map((player) => player.name).join(" vs ")}`;
+  $("turn-info").textContent = turnText(view);
+  drawScores($("scores"), view);
+  drawBag($("bag"), $("unseen"), view, Object.keys(state.meta.tiles));
+  drawLog($("log-head"), $("log"), view);
+  drawResultPanel();
+  if (isSeat()) syncRack();
+  drawSeat();
+  if (!isSeat()) say(view.over ? "The game is over." : "You are watching this game.");
+  else if (view.over) say("The game is over.");
+  else if (!myTurn()) say(turnText(view));
+  else if (!state.pending.size && !state.exchanging) schedulePreview();
+  handover();
+}
+
+function applyView(view) {
+  const previous = state.view;
+  if (previous && view.turn < previous.turn) return; // an older message arriving late
+  state.view = view;
+  render();
+}
+
+// ---- hot-seat: several seats' tokens on one device ---------------------------------------
+
+function handover() {
+  const overlay = $("handover");
+  const entry = findGame(gameId);
+  const view = state.view;
+  const tokens = (entry && entry.tokens) || {};
+  const next = view.to_move;
+  const needed = entry && entry.kind === "hotseat" && !view.over && next !== view.seat && tokens[next];
+  overlay.hidden = !needed;
+  document.body.classList.toggle("handing-over", Boolean(needed));
+  if (!needed) return;
+  const name = view.players[next].name;
+  $("handover-text").textContent = `Pass the device to ${name}.`;
+  $("handover-ready").textContent = `I am ${name}: show my tiles`;
+  $("handover-ready").onclick = () => switchSeat(tokens[next]);
+}
+
+async function switchSeat(token) {
+  state.token = token;
+  state.rackKey = "";
+  state.cursor = null;
+  const url = new URL(location.href);
+  url.searchParams.set("token", token);
+  history.replaceState(null, "", url);
+  connect();
+  await refresh();
+}
+
+// ---- staying up to date -------------------------------------------------------------------
+
+async function refresh() {
+  try {
+    applyView(await getJson(`/api/games/${encodeURIComponent(gameId)}`, state.token));
+  } catch (error) {
+    say(error.message, "error");
+  }
+}
+
+let reconnectDelay = 500;
+
+function connect() {
+  if (state.socket) {
+    state.socket.onclose = null;
+    state.socket.onmessage = null;
+    state.socket.close();
+  }
+  const socket = new WebSocket(liveUrl(gameId, state.token));
+  state.socket = socket;
+  socket.onmessage = (event) => {
+    reconnectDelay = 500;
+    try {
+      applyView(JSON.parse(event.data));
+    } catch {
+      // A message that is not a view is not for this page.
+    }
+  };
+  socket.onclose = () => {
+    if (state.socket !== socket) return;
+    setTimeout(() => {
+      if (state.socket === socket) connect();
+    }, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 8000);
+  };
+}
+
+async function main() {
+  document.addEventListener("keydown", onKey);
+  $("play").addEventListener("click", play);
+  $("recall").addEventListener("click", recall);
+  $("shuffle").addEventListener("click", shuffle);
+  $("exchange").addEventListener("click", exchange);
+  $("pass").addEventListener("click", () => submit("pass"));
+  $("hint").addEventListener("click", hint);
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("move").value.trim();
+    if (text) submit(text);
+  });
+  $("rematch").addEventListener("click", rematch);
+  try {
+    state.meta = await loadMeta();
+  } catch (error) {
+    say(error.message, "error");
+    return;
+  }
+  boardView = new BoardView($("board"), state.meta, { onSquare: clickSquare });
+  boardView.container.addEventListener("pointerdown", (event) => {
+    const square = event.target.closest("[data-square]");
+    if (square && state.pending.has(square.dataset.square)) {
+      beginDrag(event, { id: state.pending.get(square.dataset.square).id, from: square.dataset.square });
+    }
+  });
+  try {
+    state.view = await getJson(`/api/games/${encodeURIComponent(gameId)}`, state.token);
+  } catch (error) {
+    say(error.message, "error");
+    return;
+  }
+  if (isSeat()) rememberToken(gameId, state.view.seat, state.token, state.view.players.map((p) => p.name));
+  render();
+  connect();
+}
+
+async function rematch() {
+  try {
+    const created = await postJson(`/api/games/${encodeURIComponent(gameId)}/rematch`, {}, state.token);
+    const old = findGame(gameId);
+    const tokens = {};
+    for (const seat of created.seats) if (seat.token) tokens[seat.seat] = seat.token;
+    rememberGame({ id: created.id, kind: old ? old.kind : "online", names: created.seats.map((s) => s.name), tokens, created: Date.now() });
+    const mine = created.seats.find((seat) => seat.seat === state.view.seat) || created.seats.find((seat) => seat.url);
+    location.assign(mine.url);
+  } catch (error) {
+    say(error.message, "error");
+  }
+}
+
+main();

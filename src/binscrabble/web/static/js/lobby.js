@@ -1,0 +1,215 @@
+// The lobby: start a game (computer, hot-seat, online), pick house rules, resume or watch.
+
+import { ApiError, getJson, loadMeta, postJson } from "./api.js";
+import { rememberGame, listGames, forgetGame } from "./store.js";
+import { rulesForm } from "./rules-form.js";
+
+const form = document.getElementById("new-game");
+const status = document.getElementById("status");
+
+function say(text) {
+  status.textContent = text;
+}
+
+function mode() {
+  return form.elements.mode.value;
+}
+
+function drawNames() {
+  const holder = document.getElementById("names");
+  const count = Number(form.elements.count.value);
+  const kept = [...holder.querySelectorAll("input")].map((input) => input.value);
+  holder.replaceChildren();
+  for (let seat = 0; seat < count; seat += 1) {
+    const label = document.createElement("label");
+    label.textContent = `Player ${seat + 1} name `;
+    const input = document.createElement("input");
+    input.name = `name${seat}`;
+    input.maxLength = 40;
+    input.required = true;
+    input.value = kept[seat] || `Player ${seat + 1}`;
+    label.append(input);
+    holder.append(label);
+  }
+}
+
+function showMode() {
+  const computer = mode() === "computer";
+  document.getElementById("computer-options").hidden = !computer;
+  document.getElementById("people-options").hidden = computer;
+}
+
+function playersOfForm() {
+  if (mode() === "computer") {
+    const human = { name: form.elements.human.value.trim() || "You" };
+    const bot = { name: "Computer", computer: form.elements.level.value };
+    return form.elements.computer_first.checked ? [bot, human] : [human, bot];
+  }
+  const count = Number(form.elements.count.value);
+  const players = [];
+  for (let seat = 0; seat < count; seat += 1) {
+    players.push({ name: form.elements[`name${seat}`].value.trim() || `Player ${seat + 1}` });
+  }
+  return players;
+}
+
+function absolute(url) {
+  return new URL(url, location.origin).href;
+}
+
+function showInvites(created) {
+  const list = document.getElementById("invite-list");
+  list.replaceChildren();
+  for (const seat of created.seats) {
+    if (!seat.url) continue;
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = seat.url;
+    link.textContent = `${seat.name}'s seat`;
+    const field = document.createElement("input");
+    field.readOnly = true;
+    field.value = absolute(seat.url);
+    field.setAttribute("aria-label", `invite link for ${seat.name}`);
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", `Copy the link for ${seat.name}`);
+    copy.addEventListener("click", async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(field.value);
+        say(`The link for ${seat.name} is copied.`);
+      } catch {
+        say("Copying is not allowed here: select the link and copy it by hand.");
+      }
+    });
+    item.append(link, " ", field, " ", copy);
+    list.append(item);
+  }
+  document.getElementById("invites").hidden = false;
+}
+
+async function startGame(rules) {
+  const players = playersOfForm();
+  say("Starting the game…");
+  let created;
+  try {
+    created = await postJson("/api/games", { players, rules: rules.value() });
+  } catch (error) {
+    say(error instanceof ApiError ? error.message : String(error));
+    return;
+  }
+  const tokens = {};
+  for (const seat of created.seats) if (seat.token) tokens[seat.seat] = seat.token;
+  const kind = mode();
+  const names = created.seats.map((seat) => seat.name);
+  rememberGame({ id: created.id, kind, names, tokens, created: Date.now() });
+  const mine = created.seats.find((seat) => seat.url);
+  if (kind === "online") {
+    showInvites(created);
+    say("The game is ready: send the invite links, then open your own seat.");
+    drawGames();
+  } else {
+    location.assign(mine.url);
+  }
+}
+
+function gameLink(game) {
+  const seats = Object.keys(game.tokens || {});
+  if (!seats.length) return `/games/${encodeURIComponent(game.id)}`;
+  const token = game.tokens[seats[0]];
+  return `/games/${encodeURIComponent(game.id)}?token=${encodeURIComponent(token)}`;
+}
+
+async function describe(game, line) {
+  try {
+    const view = await getJson(`/api/games/${encodeURIComponent(game.id)}`);
+    const scores = view.players.map((player) => `${player.name} ${player.score}`).join(", ");
+    line.textContent = view.over ? `over: ${scores}` : `turn ${view.turn + 1}: ${scores}`;
+  } catch (error) {
+    line.textContent = error instanceof ApiError && error.status === 404 ? "not on this server" : "";
+  }
+}
+
+function drawGames() {
+  const list = document.getElementById("games");
+  list.replaceChildren();
+  const games = listGames();
+  if (!games.length) {
+    const empty = document.createElement("li");
+    empty.textContent = "No games yet.";
+    list.append(empty);
+    return;
+  }
+  for (const game of games.slice(0, 20)) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = gameLink(game);
+    link.textContent = `${(game.names || []).join(" vs ") || game.id} (${game.kind || "game"})`;
+    const detail = document.createElement("span");
+    detail.className = "hint";
+    const forget = document.createElement("button");
+    forget.type = "button";
+    forget.textContent = "Forget";
+    forget.setAttribute("aria-label", `Forget the game ${(game.names || []).join(" vs ")}`);
+    forget.addEventListener("click", () => {
+      forgetGame(game.id);
+      drawGames();
+    });
+    item.append(link, " ", detail, " ", forget);
+    list.append(item);
+    describe(game, detail);
+  }
+}
+
+function watchTarget(text) {
+  const trimmed = text.trim();
+  const match = trimmed.match(/\/games\/([^/?#\s]+)/);
+  return match ? match[1] : trimmed;
+}
+
+async function main() {
+  drawNames();
+  showMode();
+  form.elements.count.addEventListener("change", drawNames);
+  for (const radio of form.elements.mode) radio.addEventListener("change", showMode);
+  document.getElementById("watch").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const id = watchTarget(event.target.elements.game.value);
+    if (id) location.assign(`/games/${encodeURIComponent(id)}`);
+  });
+  drawGames();
+  let meta;
+  try {
+    meta = await loadMeta();
+  } catch (error) {
+    say(error.message);
+    return;
+  }
+  const level = document.getElementById("level");
+  for (const entry of meta.levels) {
+    const option = document.createElement("option");
+    option.value = entry.name;
+    option.textContent = entry.name;
+    level.append(option);
+  }
+  const names = meta.levels.map((entry) => entry.name);
+  if (names.includes("medium")) level.value = "medium";
+  const describeLevel = () => {
+    const entry = meta.levels.find((item) => item.name === level.value);
+    document.getElementById("level-description").textContent = entry ? entry.description : "";
+  };
+  level.addEventListener("change", describeLevel);
+  describeLevel();
+  const rules = rulesForm(meta, {
+    preset: document.getElementById("preset"),
+    description: document.getElementById("preset-description"),
+    switches: document.getElementById("switches"),
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    startGame(rules);
+  });
+}
+
+main();

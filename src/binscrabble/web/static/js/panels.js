@@ -1,0 +1,97 @@
+// The side panels of a game page: scores, bag and unseen tiles, the move log, the result.
+
+import { countCodes, faceGlyph, faceName } from "./tiles.js";
+
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("aria-") || key.startsWith("data-") || key === "role") node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+export function drawScores(body, view) {
+  body.replaceChildren();
+  view.players.forEach((player, seat) => {
+    const mover = view.to_move === seat;
+    const who = player.computer ? `${player.name} (computer, ${player.computer})` : player.name;
+    const you = view.seat === seat ? " — you" : "";
+    const row = el(
+      "tr",
+      { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
+      el("th", { scope: "row", text: `${mover ? "▶ " : ""}${who}${you}` }),
+      el("td", { class: "score", "aria-label": `score ${player.name}`, text: String(player.score) }),
+    );
+    body.append(row);
+  });
+}
+
+export function drawBag(bagLine, unseenBox, view, order) {
+  const tiles = view.bag === 1 ? "1 tile" : `${view.bag} tiles`;
+  bagLine.textContent = `Bag: ${tiles}`;
+  unseenBox.replaceChildren();
+  if (typeof view.unseen !== "string") return;
+  const title = view.seat === undefined || view.seat === null ? "Not on the board" : "Unseen by you";
+  const list = el("ul", { class: "unseen-list", "aria-label": `${title}: ${view.unseen.length} tiles` });
+  for (const { code, count } of countCodes(view.unseen, order)) {
+    list.append(
+      el("li", { "aria-label": `${count} ${faceName(code)}` }, el("span", { class: "mini-tile", text: faceGlyph(code) || "?" }), `×${count}`),
+    );
+  }
+  unseenBox.append(el("h3", { text: `${title} (${view.unseen.length})` }), list);
+}
+
+export function drawLog(head, body, view) {
+  head.replaceChildren(
+    el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: "Player" }),
+      el("th", { scope: "col", text: "Move" }), el("th", { scope: "col", text: "Points" }),
+      el("th", { scope: "col", text: view.players.map((player) => player.name).join(" – ") })),
+  );
+  body.replaceChildren();
+  view.moves.forEach((move, index) => {
+    const player = view.players[move.seat];
+    const running = Array.isArray(move.running) ? move.running.join(" – ") : "";
+    body.append(
+      el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : `seat ${move.seat}` }),
+        el("td", { class: "notation", text: move.notation }), el("td", { text: String(move.score) }),
+        el("td", { text: running })),
+    );
+  });
+  const scroller = body.closest(".log-scroll");
+  if (scroller) scroller.scrollTop = scroller.scrollHeight;
+}
+
+export function drawResult(box, view) {
+  box.replaceChildren();
+  const result = view.result;
+  if (!result) return;
+  const names = view.players.map((player) => player.name);
+  const winners = (result.winners || []).map((seat) => names[seat]);
+  const headline = winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
+  box.append(el("p", { class: "headline", text: headline }));
+  const table = el("table", { class: "adjustments" },
+    el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
+      el("th", { text: "Tiles left" }), el("th", { text: "Final" }))));
+  const rows = el("tbody");
+  names.forEach((name, seat) => {
+    const adjustment = (result.adjustments || [])[seat] || 0;
+    const final = (result.final || [])[seat];
+    const before = final - adjustment;
+    const sign = adjustment > 0 ? `+${adjustment}` : String(adjustment);
+    rows.append(el("tr", {}, el("th", { scope: "row", text: name }), el("td", { text: String(before) }),
+      el("td", { text: sign }), el("td", { text: String(final) })));
+  });
+  table.append(rows);
+  box.append(table);
+}
+
+// One run of a preview or hint as a sentence: the equation, its value in binary and decimal.
+export function describeRun(run) {
+  const value = run.value === null || run.value === undefined ? "" : ` = ${run.binary} (binary) = ${run.value} (decimal)`;
+  return `${run.text}${value}, bonus ${run.bonus}: ${run.score} points`;
+}

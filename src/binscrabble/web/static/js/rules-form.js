@@ -1,0 +1,97 @@
+// The house-rules controls: a preset plus every switch of /api/meta, each with its sentence.
+
+const PRESET_SENTENCES = {
+  learning: "For learning: every identity rule is on, chains of them too (1+1=10+0x1).",
+  standard: "The rules of the original article's first example game.",
+  expert: "For experts: no identity fragments such as x1 or +0 are allowed.",
+};
+
+function control(entry) {
+  if (entry.type === "bool") {
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    return input;
+  }
+  if (entry.type === "choice") {
+    const select = document.createElement("select");
+    for (const choice of entry.choices || []) {
+      const option = document.createElement("option");
+      option.value = String(choice);
+      option.textContent = String(choice);
+      select.append(option);
+    }
+    return select;
+  }
+  const input = document.createElement("input");
+  input.type = "number";
+  if (entry.min !== undefined) input.min = String(entry.min);
+  if (entry.max !== undefined) input.max = String(entry.max);
+  return input;
+}
+
+function readControl(entry, input) {
+  if (entry.type === "bool") return input.checked;
+  if (entry.type === "int") return Number(input.value);
+  return input.value;
+}
+
+function writeControl(entry, input, value) {
+  if (entry.type === "bool") input.checked = Boolean(value);
+  else input.value = String(value);
+}
+
+export function rulesForm(meta, { preset, description, switches }) {
+  const controls = new Map();
+  const presetNames = Object.keys(meta.presets || {});
+  for (const name of presetNames) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name;
+    preset.append(option);
+  }
+  preset.value = presetNames.includes("standard") ? "standard" : presetNames[0];
+  for (const entry of meta.switches || []) {
+    const row = document.createElement("div");
+    row.className = "switch";
+    const label = document.createElement("label");
+    const input = control(entry);
+    input.name = `rule-${entry.name}`;
+    const id = `rule-${entry.name}`;
+    input.id = id;
+    const explanationId = `${id}-why`;
+    input.setAttribute("aria-describedby", explanationId);
+    label.htmlFor = id;
+    label.textContent = entry.name.replaceAll("_", " ");
+    const explanation = document.createElement("p");
+    explanation.className = "hint";
+    explanation.id = explanationId;
+    explanation.textContent = entry.explanation || "";
+    if (entry.type === "bool") row.append(input, " ", label, explanation);
+    else row.append(label, " ", input, explanation);
+    switches.append(row);
+    controls.set(entry.name, { entry, input });
+  }
+  const presetValues = () => ({ ...(meta.presets[preset.value] || {}) });
+  const applyPreset = () => {
+    const values = presetValues();
+    for (const { entry, input } of controls.values()) {
+      writeControl(entry, input, Object.hasOwn(values, entry.name) ? values[entry.name] : entry.default);
+    }
+    description.textContent = PRESET_SENTENCES[preset.value] || "";
+  };
+  preset.addEventListener("change", applyPreset);
+  applyPreset();
+  return {
+    // The preset, plus each switch that differs from it.
+    value() {
+      const values = presetValues();
+      const rules = { preset: preset.value };
+      for (const [name, { entry, input }] of controls) {
+        const base = Object.hasOwn(values, name) ? values[name] : entry.default;
+        const chosen = readControl(entry, input);
+        if (String(chosen) !== String(base)) rules[name] = chosen;
+      }
+      return rules;
+    },
+  };
+}
