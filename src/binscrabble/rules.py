@@ -232,6 +232,8 @@ _INT_LIMITS: Final[Mapping[str, tuple[int, int]]] = {
     "rack_size": (3, 9),
     "bingo_bonus": (0, 1000),
 }
+#: The smallest and largest value of each whole-number rule (menus show them).
+INT_RULE_LIMITS: Final = _INT_LIMITS
 _TRUE_WORDS: Final = frozenset({"on", "true", "yes", "1"})
 _FALSE_WORDS: Final = frozenset({"off", "false", "no", "0"})
 

@@ -1,0 +1,62 @@
+"""``binscrabble serve``: the web app (the work is done in :mod:`binscrabble.web`)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+EPILOG = """\
+Open the printed address in a browser: the lobby starts games against the computer, on
+one device, or online with invite links. Games are kept in the database (--db: a file
+path or an SQLAlchemy URL) and resume after a restart. See docs/web.md.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the web app (play in the browser)",
+        description="Serve Binary Scrabble in the browser, with its JSON API and WebSocket.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
+    parser.add_argument(
+        "--db",
+        default="binscrabble.db",
+        metavar="PATH_OR_URL",
+        help="SQLite file or SQLAlchemy URL (default: binscrabble.db here)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes for the computer's moves (default: one per core but one)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [
+        name
+        for name in ("fastapi", "uvicorn", "sqlalchemy", "alembic")
+        if importlib.util.find_spec(name) is None
+    ]
+    if missing:
+        print(
+            f"binscrabble serve needs {', '.join(missing)}: install the web extra, "
+            "pip install 'binscrabble[web]'",
+            file=sys.stderr,
+        )
+        return 2
+    if args.workers is not None and args.workers < 1:
+        print("binscrabble serve: --workers needs at least 1", file=sys.stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print("binscrabble serve: --port takes 0 to 65535", file=sys.stderr)
+        return 2
+    from binscrabble.web.serve import serve
+
+    return serve(args.host, args.port, args.db, args.workers)

@@ -1,0 +1,82 @@
+"""Guards on what a request may send: the body size limit and readable validation errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodyTooLarge(Exception):
+    """A request body over the limit (answered with 413)."""
+
+
+class BodyLimit:
+    """ASGI middleware: a body over ``limit`` bytes gets 413 before the app reads it all."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await refuse(send, self.limit)
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def refuse(send: Send, limit: int) -> None:
+    """Answer 413 with the error body."""
+    body = json.dumps({"error": f"the body is over {limit // 1024} KiB: send less"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def validation_message(errors: Sequence[Any]) -> str:
+    """One sentence for the first problem Pydantic found in a request.
+
+    >>> validation_message([{"type": "missing", "loc": ("body", "turn"), "msg": "Field required"}])
+    "the body lacks the field 'turn': add it"
+    """
+    if not errors:
+        return "the request is malformed"
+    first = errors[0]
+    kind = first.get("type", "")
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    if kind == "json_invalid":
+        return "the body is not valid JSON: send a JSON object"
+    if kind == "missing":
+        if not where:
+            return "the request needs a JSON body"
+        return f"the body lacks the field '{where}': add it"
+    if kind == "extra_forbidden":
+        return f"the body has an unknown field '{where}': remove it"
+    if not where:
+        return f"the body is not what this address takes: {first.get('msg', 'malformed')}"
+    return f"the field '{where}' is wrong: {first.get('msg', 'malformed')}"

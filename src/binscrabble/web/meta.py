@@ -1,0 +1,82 @@
+"""What the lobby and the page need to know about the game, from the core's own tables:
+levels, presets, house-rule switches with a sentence each, tiles and premium squares."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Final
+
+from binscrabble.board import PREMIUM_NAMES, PREMIUMS, square_name
+from binscrabble.engine.levels import LEVELS
+from binscrabble.rules import (
+    BASE_TILE_COUNTS,
+    FACE_LABELS,
+    INT_RULE_LIMITS,
+    PRECEDENCES,
+    PRESETS,
+    TILE_POINTS,
+    Rules,
+)
+
+#: One sentence per switch of RULES.md §10, as the lobby shows it.
+SWITCH_EXPLANATIONS: Final = {
+    "precedence": (
+        "standard: NOT, then × ÷, then + −, then AND, XOR, OR; left-to-right: every operator "
+        "in written order, like a pocket calculator."
+    ),
+    "identity_times_one": "Allows multiplying by 1 or dividing by 1 (1+1=10x1).",
+    "identity_plus_minus_zero": "Allows adding 0 or subtracting 0 (1+1=10+0).",
+    "identity_and_one_or_zero": "Allows AND 1, OR 0 and XOR 0 (1 AND 1=1).",
+    "identity_chains": (
+        "Allows more than one of those identity pieces in one equation (1+1=10+0+0x1), "
+        "handy while learning."
+    ),
+    "allow_negatives": "Allows subtraction to go below zero.",
+    "leading_zeros": "Allows numbers to start with 0 (01+1=10).",
+    "parallel_numbers": (
+        "Lets a play lie alongside a run when the side runs it makes are plain numbers; "
+        "those score nothing."
+    ),
+    "rotated_equals": "Lets an = tile be turned to read 11 in both directions.",
+    "xor_tiles": "How many XOR tiles join the bag.",
+    "rack_size": "How many tiles each rack holds.",
+    "bingo_bonus": "The bonus for playing a whole rack in one turn.",
+}
+
+
+def switches() -> list[dict[str, Any]]:
+    """Every house-rule switch: its name, default, type, range or choices, and a sentence."""
+    result: list[dict[str, Any]] = []
+    for field in dataclasses.fields(Rules):
+        default = getattr(Rules(), field.name)
+        entry: dict[str, Any] = {"name": field.name, "default": default}
+        if field.name == "precedence":
+            entry.update(type="choice", choices=list(PRECEDENCES))
+        elif isinstance(default, bool):
+            entry["type"] = "bool"
+        else:
+            low, high = INT_RULE_LIMITS[field.name]
+            entry.update(type="int", min=low, max=high)
+        entry["explanation"] = SWITCH_EXPLANATIONS[field.name]
+        result.append(entry)
+    return result
+
+
+def game_meta() -> dict[str, Any]:
+    """The answer of ``GET /api/meta``."""
+    counts = dict(BASE_TILE_COUNTS)
+    counts.setdefault("^", 0)
+    return {
+        "levels": [{"name": name, "description": text} for name, text in LEVELS.items()],
+        "presets": {name: Rules.preset(name).to_mapping() for name in PRESETS},
+        "switches": switches(),
+        "tiles": {
+            code: {"points": TILE_POINTS[code], "label": FACE_LABELS[code], "count": count}
+            for code, count in counts.items()
+        },
+        "premiums": {
+            square_name(sq): PREMIUM_NAMES[kind]
+            for sq, kind in enumerate(PREMIUMS)
+            if kind is not None
+        },
+    }

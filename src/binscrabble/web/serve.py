@@ -1,0 +1,60 @@
+"""``binscrabble serve``: the web app under uvicorn, on a socket bound before it starts.
+
+Binding first gives the real port with ``--port 0``; the line
+``binscrabble serving on http://HOST:PORT/`` is printed (and flushed) once the server
+accepts connections. uvicorn stops cleanly on SIGINT and SIGTERM.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import uvicorn
+
+from binscrabble.web.app import create_app
+
+
+class AnnouncingServer(uvicorn.Server):
+    """A uvicorn server that says where it serves once it is ready."""
+
+    def __init__(self, config: uvicorn.Config, address: str) -> None:
+        super().__init__(config)
+        self.address = address
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if not self.should_exit:
+            print(f"binscrabble serving on {self.address}", flush=True)
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (``port`` 0: a free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(host: str, port: int, database: str, workers: int | None) -> int:
+    """Serve the web app until interrupted; the exit status."""
+    try:
+        sock = bound_socket(host, port)
+    except OSError as problem:
+        print(f"binscrabble serve: cannot listen on {host}:{port}: {problem}", file=sys.stderr)
+        return 2
+    real_port = sock.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    app = create_app(database, workers)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        timeout_graceful_shutdown=3,
+        ws_ping_interval=20,
+    )
+    server = AnnouncingServer(config, f"http://{shown_host}:{real_port}/")
+    server.run(sockets=[sock])
+    return 0

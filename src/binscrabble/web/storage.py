@@ -1,0 +1,248 @@
+"""Where games live: SQLAlchemy 2 Core over SQLite (or any SQLAlchemy URL), nothing else.
+
+This is the only module of the web app that touches the database. A game is stored as its
+rules, its seats, its secret bag seed and its list of accepted moves (notation and turn
+index); replaying the moves on a new :class:`~binscrabble.game.Game` with the same seed
+gives back every rack and the bag. The table of moves has ``(game_id, turn)`` as its key,
+so that two server processes can never both store a move for one turn.
+
+The schema is made by the Alembic migrations in ``migrations/``, applied when a
+:class:`Storage` opens the database.
+
+>>> storage = Storage("sqlite://")
+>>> seat = SeatRecord(0, "Ann", None, "hash")
+>>> storage.create_game(NewGame("g1", {"precedence": "standard"}, "7", [seat]))
+>>> storage.append_move("g1", 0, 0, "pass"), storage.append_move("g1", 0, 0, "pass")
+(True, False)
+>>> stored = storage.load_game("g1")
+>>> stored.moves, stored.seats[0].name
+(['pass'], 'Ann')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+#: One row a game: its rules (JSON), its bag seed (secret: never sent to a client) and the
+#: id of its rematch once one was asked for.
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("rules", Text, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("rematch", String(32), nullable=True),
+)
+#: One row a seat: a computer level, or the sha256 of the seat's token (a human).
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("computer", String(20), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+#: One row an accepted move; the key (game_id, turn) lets one move only exist per turn.
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("turn", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("notation", String(200), nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A stored seat: ``computer`` is a level name for a computer, ``None`` for a person."""
+
+    seat: int
+    name: str
+    computer: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What a new game is stored as: its id, rules (a mapping of switches), seed and seats."""
+
+    game_id: str
+    rules: dict[str, Any]
+    seed: str
+    seats: list[SeatRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as stored, with the notation of every accepted move in turn order."""
+
+    game_id: str
+    rules: dict[str, Any]
+    seed: str
+    seats: list[SeatRecord]
+    moves: list[str]
+    rematch: str | None
+
+
+def database_url(path_or_url: str) -> str:
+    """An SQLAlchemy URL for ``--db``: a URL as it is, a file path as an SQLite URL.
+
+    >>> database_url("sqlite:///x.db"), database_url("/tmp/games.db")
+    ('sqlite:///x.db', 'sqlite:////tmp/games.db')
+    """
+    if "://" in path_or_url:
+        return path_or_url
+    return "sqlite:///" + str(Path(path_or_url).expanduser().resolve())
+
+
+def _make_engine(url: str) -> Engine:
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        # One shared connection, or every connection would see its own empty database.
+        return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            # WAL lets readers go on while a move is written; FULL syncs every commit,
+            # so an acknowledged move survives the process being killed.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+    return engine
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database's schema up to the newest migration."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Storage:
+    """The games of one database. Every method is one short transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _make_engine(url)
+        upgrade(self.engine)
+
+    def close(self) -> None:
+        """Release the database's connections."""
+        self.engine.dispose()
+
+    def create_game(self, game: NewGame) -> None:
+        """Store a new game with its seats."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                games.insert().values(
+                    id=game.game_id, rules=json.dumps(game.rules), seed=game.seed, rematch=None
+                )
+            )
+            connection.execute(
+                seats.insert(),
+                [
+                    {
+                        "game_id": game.game_id,
+                        "seat": seat.seat,
+                        "name": seat.name,
+                        "computer": seat.computer,
+                        "token_hash": seat.token_hash,
+                    }
+                    for seat in game.seats
+                ],
+            )
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The stored game, or ``None`` when there is none with that id."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            seat_rows = connection.execute(
+                select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).all()
+            move_rows = connection.execute(
+                select(moves.c.turn, moves.c.notation)
+                .where(moves.c.game_id == game_id)
+                .order_by(moves.c.turn)
+            ).all()
+        return StoredGame(
+            game_id=row.id,
+            rules=json.loads(row.rules),
+            seed=row.seed,
+            seats=[
+                SeatRecord(seat.seat, seat.name, seat.computer, seat.token_hash)
+                for seat in seat_rows
+            ],
+            moves=[move.notation for move in move_rows],
+            rematch=row.rematch,
+        )
+
+    def append_move(self, game_id: str, turn: int, seat: int, notation: str) -> bool:
+        """Store the move of ``turn``; ``False`` when that turn already has a move.
+
+        Committed when this returns ``True``: the move survives the process being killed.
+        """
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    moves.insert().values(game_id=game_id, turn=turn, seat=seat, notation=notation)
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Record ``rematch_id`` as the game's rematch unless it has one; return the one kept."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.rematch.is_(None))
+                .values(rematch=rematch_id)
+            )
+            kept = connection.execute(select(games.c.rematch).where(games.c.id == game_id)).scalar()
+        return str(kept)
+
+    def move_count(self, game_id: str) -> int:
+        """How many moves the game has stored."""
+        with self.engine.connect() as connection:
+            count = connection.execute(
+                select(func.count()).select_from(moves).where(moves.c.game_id == game_id)
+            ).scalar()
+        return int(count or 0)

@@ -1,0 +1,90 @@
+"""What each seat may see: the one function every outgoing game state goes through.
+
+A seat sees the board, the scores, the move log, how many tiles are in the bag, and its own
+rack; never another seat's rack, the bag's order or the seed. Another seat's exchange shows
+only how many tiles were exchanged. A spectator (no seat) sees no rack at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from binscrabble.board import square_name
+from binscrabble.move import CODE_ORDER, Exchange, Place
+from binscrabble.rules import PRESETS, Rules
+from binscrabble.web.sessions import GameSession
+
+
+def preset_name(rules: Rules) -> str | None:
+    """The preset these rules are exactly, or ``None`` when a switch differs from each."""
+    return next((name for name in PRESETS if Rules.preset(name) == rules), None)
+
+
+def sorted_codes(codes: list[str]) -> str:
+    """Tile codes in the tile set's order, as one string."""
+    return "".join(sorted(codes, key=CODE_ORDER.index))
+
+
+def build_view(session: GameSession, seat: int | None) -> dict[str, Any]:
+    """The game as ``seat`` may see it (``None``: a spectator), as JSON-able data."""
+    game = session.game
+    stored = session.stored
+    moves: list[dict[str, Any]] = []
+    for turn, notation in zip(game.history, stored.moves, strict=True):
+        squares: list[str] = []
+        shown = notation
+        if isinstance(turn.move, Place):
+            squares = [square_name(tile.square) for tile in turn.move.tiles]
+        elif isinstance(turn.move, Exchange) and turn.seat != seat:
+            shown = f"exchange {len(turn.move.tiles)}"
+        moves.append(
+            {
+                "seat": turn.seat,
+                "notation": shown,
+                "score": turn.score,
+                "squares": squares,
+                "running": list(turn.scores),
+            }
+        )
+    # A seat cannot see the bag nor the other racks; a spectator cannot see any rack.
+    unseen = game.unseen(seat) if seat is not None else sorted_codes([*game.bag, *game.racks])
+    outcome = game.outcome()
+    view: dict[str, Any] = {
+        "id": stored.game_id,
+        "rules": game.rules.to_mapping(),
+        "preset": preset_name(game.rules),
+        "board": game.board.rows(),
+        "blanks": [square_name(sq) for sq in game.board.blank_squares()],
+        "rotated": [square_name(sq) for sq in game.board.rotated_squares()],
+        "players": [
+            {
+                "name": record.name,
+                "score": game.scores[record.seat],
+                "computer": record.computer,
+                "tiles": len(game.racks[record.seat]),
+            }
+            for record in stored.seats
+        ],
+        "to_move": None if outcome is not None else game.to_move,
+        "turn": len(game.history),
+        "bag": game.bag_size,
+        "moves": moves,
+        "over": outcome is not None,
+        "unseen": unseen,
+        "last_move": (
+            {"seat": moves[-1]["seat"], "squares": moves[-1]["squares"]} if moves else None
+        ),
+        "result": None,
+        "rematch": stored.rematch,
+    }
+    if outcome is not None:
+        view["result"] = {
+            "reason": outcome.reason,
+            "adjustments": list(outcome.adjustments),
+            "final": list(outcome.scores),
+            "winners": list(outcome.winners),
+        }
+    if seat is not None:
+        view["seat"] = seat
+        view["rack"] = game.rack(seat)
+    return view
