@@ -36,7 +36,7 @@ from binscrabble.move import Move, move_notation
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web import workers as work
-from binscrabble.web.limits import BodyLimit, BodyTooLarge, validation_message
+from binscrabble.web.limits import BodyLimit, validation_message
 from binscrabble.web.live import Hub
 from binscrabble.web.meta import game_meta
 from binscrabble.web.models import (
@@ -240,10 +240,6 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_body(_request: Request, problem: RequestValidationError) -> JSONResponse:
         return error(400, validation_message(problem.errors()))
-
-    @app.exception_handler(BodyTooLarge)
-    async def too_large(_request: Request, _problem: BodyTooLarge) -> JSONResponse:
-        return error(413, f"the body is over {MAX_BODY // 1024} KiB: send less")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, problem: StarletteHTTPException) -> JSONResponse:

@@ -9,10 +9,6 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
-class BodyTooLarge(Exception):
-    """A request body over the limit (answered with 413)."""
-
-
 class BodyLimit:
     """ASGI middleware: a body over ``limit`` bytes gets 413 before the app reads it all."""
 
@@ -28,18 +24,28 @@ class BodyLimit:
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
             await refuse(send, self.limit)
             return
-        received = 0
-
-        async def counted() -> Message:
-            nonlocal received
+        # The body is read here, whole, so that an endless one is cut off at the limit.
+        body = bytearray()
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise BodyTooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            body.extend(message.get("body", b""))
+            if len(body) > self.limit:
+                await refuse(send, self.limit)
+                return
+            if not message.get("more_body", False):
+                break
+        delivered = False
 
-        await self.app(scope, counted, send)
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 async def refuse(send: Send, limit: int) -> None:

@@ -47,7 +47,9 @@ def build_view(session: GameSession, seat: int | None) -> dict[str, Any]:
             }
         )
     # A seat cannot see the bag nor the other racks; a spectator cannot see any rack.
-    unseen = game.unseen(seat) if seat is not None else sorted_codes([*game.bag, *game.racks])
+    unseen = (
+        game.unseen(seat) if seat is not None else sorted_codes([*game.bag, *"".join(game.racks)])
+    )
     outcome = game.outcome()
     view: dict[str, Any] = {
         "id": stored.game_id,

@@ -352,7 +352,7 @@ function schedulePreview() {
   state.previewSeq += 1;
   if (!myTurn()) return;
   if (state.pending.size === 0) {
-    say("Your turn: place tiles, or type a move in the Move box.");
+    say(statusText(state.view));
     return;
   }
   const placement = placementNotation(state.view, state.pending);
@@ -393,6 +393,7 @@ async function submit(move) {
     clearPlacement();
     $("move").value = "";
     say(`You played ${answer.notation} for ${answer.score} points.`);
+    state.rackKey = "";
     $("hint-panel").hidden = true;
     await refresh();
   } catch (error) {
@@ -520,11 +521,26 @@ function render() {
   drawResultPanel();
   if (isSeat()) syncRack();
   drawSeat();
-  if (!isSeat()) say(view.over ? "The game is over." : "You are watching this game.");
-  else if (view.over) say("The game is over.");
-  else if (!myTurn()) say(turnText(view));
-  else if (!state.pending.size && !state.exchanging) schedulePreview();
+  if (state.pending.size || state.exchanging) schedulePreview();
+  else say(`${lastMoveSentence(view)}${statusText(view)}`);
   handover();
+}
+
+function lastMoveSentence(view) {
+  const last = view.moves[view.moves.length - 1];
+  if (!last) return "";
+  const mine = isSeat() && last.seat === view.seat;
+  const who = mine ? "You" : view.players[last.seat].name;
+  if (last.notation === "pass") return `${who} passed. `;
+  if (last.notation.startsWith("-")) return `${who} exchanged ${last.notation.length - 1} tile(s). `;
+  return `${who} played ${last.notation} for ${last.score} points. `;
+}
+
+function statusText(view) {
+  if (view.over) return "The game is over.";
+  if (!isSeat()) return `You are watching: ${turnText(view)}.`;
+  if (myTurn()) return "Your turn: place tiles, or type a move in the Move box.";
+  return `${turnText(view)}.`.replace("….", "…");
 }
 
 function applyView(view) {
@@ -641,12 +657,12 @@ async function main() {
 async function rematch() {
   try {
     const created = await postJson(`/api/games/${encodeURIComponent(gameId)}/rematch`, {}, state.token);
+    // Each seat keeps its token in the rematch, so every token this browser holds still works.
     const old = findGame(gameId);
-    const tokens = {};
-    for (const seat of created.seats) if (seat.token) tokens[seat.seat] = seat.token;
-    rememberGame({ id: created.id, kind: old ? old.kind : "online", names: created.seats.map((s) => s.name), tokens, created: Date.now() });
-    const mine = created.seats.find((seat) => seat.seat === state.view.seat) || created.seats.find((seat) => seat.url);
-    location.assign(mine.url);
+    const tokens = old ? { ...old.tokens } : { [state.view.seat]: state.token };
+    const names = created.seats.map((seat) => seat.name);
+    rememberGame({ id: created.id, kind: old ? old.kind : "online", names, tokens, created: Date.now() });
+    location.assign(`/games/${encodeURIComponent(created.id)}?token=${encodeURIComponent(state.token)}`);
   } catch (error) {
     say(error.message, "error");
   }

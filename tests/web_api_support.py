@@ -1,0 +1,83 @@
+"""Helpers of the web API tests: a client per database file, seats, and legal moves found
+with the library from a seat's own view (what a careful player can know)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from binscrabble.board import Board
+from binscrabble.game import Game
+from binscrabble.move import move_notation
+from binscrabble.movegen import generate_moves
+from binscrabble.rules import Rules
+from binscrabble.web.app import create_app
+
+#: Bound on the turns of one game (a game between people who always play ends far sooner).
+MAX_TURNS = 300
+
+
+@contextmanager
+def web_client(database: Path | str) -> Iterator[TestClient]:
+    """A test client of an app on ``database``, its background tasks running throughout."""
+    with TestClient(create_app(str(database), workers=1)) as client:
+        yield client
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that proves a seat."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(
+    client: TestClient, players: list[dict[str, Any]], rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Create a game; the answer of ``POST /api/games``."""
+    body: dict[str, Any] = {"players": players}
+    if rules is not None:
+        body["rules"] = rules
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def seat_view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    """``GET /api/games/ID``, with a seat's token or as a spectator."""
+    answer = client.get(f"/api/games/{game_id}", headers=bearer(token) if token else {})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def best_play(view: dict[str, Any]) -> str | None:
+    """The best-scoring placement for the seat of ``view`` in notation, ``None`` if none."""
+    board = Board.from_rows(view["board"], view["blanks"], view["rotated"])
+    seat = view["seat"]
+    racks: list[str | None] = [None] * len(view["players"])
+    racks[seat] = view["rack"]
+    game = Game.from_setup(
+        Rules.from_mapping(view["rules"]), board, racks, to_move=seat, unseen=None, seed=0
+    )
+    generated = generate_moves(game)
+    if not generated:
+        return None
+    return move_notation(generated[0].place, game.board)
+
+
+def server_truth(client: TestClient, game_id: str) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
+    """What the server keeps secret about a game: every rack, the seed and the bag."""
+    session = client.app.state.server.table.sessions[game_id]  # type: ignore[attr-defined]
+    return session.game.racks, session.stored.seed, session.game.bag
+
+
+def game_with_a_play(client: TestClient) -> tuple[dict[str, Any], str]:
+    """A new game of two people whose first seat has a play (a rack may hold no ``=``)."""
+    for _ in range(50):
+        created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+        play = best_play(seat_view(client, created["id"], created["seats"][0]["token"]))
+        if play is not None:
+            return created, play
+    raise AssertionError("fifty racks in a row without a play: the deal is broken")
