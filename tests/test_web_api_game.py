@@ -1,0 +1,264 @@
+"""Whole games through the web API: the no-leak rule on every message of a game, games
+against the computer (worker processes), and what comes after a game: the record, the
+analysis, the record viewer, the rematch; and hints in the learning preset."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_api_support import (
+    MAX_TURNS,
+    bearer,
+    best_play,
+    game_with_a_play,
+    new_game,
+    seat_view,
+    server_truth,
+    web_client,
+)
+
+from binscrabble.record import read_record
+from binscrabble.web.storage import Storage, database_url
+
+#: The keys a view may have; ``seat`` and ``rack`` only with a seat's token.
+VIEW_KEYS = {
+    "id",
+    "rules",
+    "preset",
+    "board",
+    "blanks",
+    "rotated",
+    "players",
+    "to_move",
+    "turn",
+    "bag",
+    "moves",
+    "over",
+    "unseen",
+    "last_move",
+    "result",
+    "rematch",
+}
+PLAYER_KEYS = {"name", "score", "computer", "tiles"}
+MOVE_KEYS = {"seat", "notation", "score", "squares", "running"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with web_client(tmp_path / "games.db") as test_client:
+        yield test_client
+
+
+def check_no_leak(message: dict[str, Any], seat: int | None, client: TestClient) -> None:
+    """``message`` holds no rack but the seat's own, no bag order, no seed."""
+    racks, seed, bag = server_truth(client, message["id"])
+    expected = VIEW_KEYS | ({"seat", "rack"} if seat is not None else set())
+    assert set(message) == expected
+    if seat is not None:
+        assert message["seat"] == seat and message["rack"] == racks[seat]
+    assert all(set(player) == PLAYER_KEYS for player in message["players"])
+    assert all(set(move) == MOVE_KEYS for move in message["moves"])
+    assert isinstance(message["bag"], int)
+    text = json.dumps(message)
+    assert seed not in text
+    if len(bag) >= 6:
+        assert "".join(bag) not in text and "".join(reversed(bag)) not in text
+    for move in message["moves"]:
+        if move["seat"] != seat and not move["squares"]:
+            assert move["notation"] == "pass" or move["notation"].startswith("exchange ")
+
+
+def next_move(view: dict[str, Any]) -> dict[str, Any]:
+    """A careful player's move: the best play, an exchange early on, else a pass."""
+    play = best_play(view)
+    if play is not None:
+        return {"move": play, "turn": view["turn"]}
+    if view["bag"] >= 9 and view["turn"] < 20:
+        return {"move": "exchange " + view["rack"][:3], "turn": view["turn"]}
+    return {"move": "pass", "turn": view["turn"]}
+
+
+def test_no_message_of_a_whole_game_leaks_another_rack(client: TestClient) -> None:
+    created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    addresses = [f"/api/games/{game_id}/live?token={token}" for token in tokens]
+    addresses.append(f"/api/games/{game_id}/live")
+    sockets = [client.websocket_connect(address) for address in addresses]
+    viewers: list[int | None] = [0, 1, 2, None]
+    counted = 0
+    for socket in sockets:
+        socket.__enter__()
+    try:
+        for turn in range(MAX_TURNS):
+            for socket, seat in zip(sockets, viewers, strict=True):
+                while True:
+                    message = socket.receive_json()
+                    check_no_leak(message, seat, client)
+                    counted += 1
+                    if message["turn"] == turn:
+                        break
+            spectator = seat_view(client, game_id)
+            check_no_leak(spectator, None, client)
+            if spectator["over"]:
+                break
+            mover = spectator["to_move"]
+            view = seat_view(client, game_id, tokens[mover])
+            check_no_leak(view, mover, client)
+            if turn == 1:
+                body = {"move": "exchange " + view["rack"][:2], "turn": turn}
+            else:
+                body = next_move(view)
+            answer = client.post(
+                f"/api/games/{game_id}/moves", json=body, headers=bearer(tokens[mover])
+            )
+            assert answer.status_code == 200, answer.text
+            assert set(answer.json()) == {"turn", "notation", "score"}
+    finally:
+        for socket in sockets:
+            socket.__exit__(None, None, None)
+    final = seat_view(client, game_id)
+    assert final["over"] is True and final["to_move"] is None
+    assert final["moves"][1]["notation"] == "exchange 2"
+    assert seat_view(client, game_id, tokens[1])["moves"][1]["notation"].startswith("-")
+    result = final["result"]
+    assert result["final"] == [player["score"] for player in final["players"]]
+    assert result["final"] == [
+        running + adjustment
+        for running, adjustment in zip(
+            final["moves"][-1]["running"], result["adjustments"], strict=True
+        )
+    ]
+    assert result["winners"] == [
+        seat for seat, score in enumerate(result["final"]) if score == max(result["final"])
+    ]
+    assert counted >= 4 * final["turn"]
+
+
+def wait_for(client: TestClient, game_id: str, done: Any) -> dict[str, Any]:
+    """Poll the spectator's view until ``done(view)``, for at most 600 polls."""
+    for _ in range(600):
+        view = seat_view(client, game_id)
+        if done(view):
+            return view
+        time.sleep(0.1)
+    raise AssertionError(f"game {game_id} did not get there: {view}")
+
+
+def test_computers_play_a_whole_game_in_the_worker_pool(client: TestClient, tmp_path: Path) -> None:
+    created = new_game(
+        client, [{"name": "Bit", "computer": "beginner"}, {"name": "Byte", "computer": "easy"}]
+    )
+    assert all("token" not in seat for seat in created["seats"])
+    final = wait_for(client, created["id"], lambda view: view["over"])
+    assert final["turn"] == len(final["moves"]) > 0
+    assert any(move["squares"] for move in final["moves"])
+    storage = Storage(database_url(str(tmp_path / "games.db")))
+    assert storage.move_count(created["id"]) == final["turn"]
+    storage.close()
+
+
+def test_the_computer_answers_a_persons_move(client: TestClient) -> None:
+    created = new_game(client, [{"name": "Ann"}, {"name": "Bot", "computer": "medium"}])
+    ann = created["seats"][0]["token"]
+    answer = client.post(
+        f"/api/games/{created['id']}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
+    )
+    assert answer.status_code == 200
+    view = wait_for(client, created["id"], lambda view: view["turn"] == 2)
+    assert view["to_move"] == 0 and view["moves"][1]["seat"] == 1
+    refused = client.post(
+        f"/api/games/{created['id']}/moves", json={"move": "pass", "turn": 1}, headers=bearer(ann)
+    )
+    assert refused.status_code == 409
+
+
+def finished_game(client: TestClient, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A game of two people ended by one play and six scoreless turns."""
+    created, play = game_with_a_play(client)
+    tokens = [seat["token"] for seat in created["seats"]]
+    moves = [play, "pass", "pass", "pass", "pass", "pass", "pass"]
+    for turn, move in enumerate(moves):
+        answer = client.post(
+            f"/api/games/{created['id']}/moves",
+            json={"move": move, "turn": turn},
+            headers=bearer(tokens[turn % 2]),
+        )
+        assert answer.status_code == 200, answer.text
+    return created
+
+
+def test_record_analysis_and_viewer_after_the_game(client: TestClient) -> None:
+    created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+    early = client.get(f"/api/games/{created['id']}/record")
+    assert early.status_code == 409 and "over" in early.json()["error"]
+    assert client.get(f"/api/games/{created['id']}/analysis").status_code == 409
+    created = finished_game(client)
+    game_id = created["id"]
+    view = seat_view(client, game_id)
+    assert view["over"] is True and view["result"]["reason"] == "scoreless"
+    record = client.get(f"/api/games/{game_id}/record")
+    assert record.status_code == 200
+    assert record.headers["content-type"].startswith("text/plain")
+    assert "attachment" in record.headers["content-disposition"]
+    replayed = read_record(record.text)
+    assert replayed.scores == view["result"]["final"]
+    analysis = client.get(f"/api/games/{game_id}/analysis").json()
+    assert [turn["turn"] for turn in analysis["turns"]] == list(range(1, 8))
+    first = analysis["turns"][0]
+    assert first["board"] == ["." * 15] * 15 and first["seat"] == 0
+    assert first["played"]["notation"] == view["moves"][0]["notation"]
+    assert first["lost"] == max(first["best"]["score"] - first["played"]["score"], 0)
+    assert analysis["turns"][1]["board"] == view["board"]
+    shown = client.post("/api/records/view", json={"record": record.text}).json()
+    assert shown["players"] == ["Ann", "Bo"]
+    assert [turn["notation"] for turn in shown["turns"]] == [m["notation"] for m in view["moves"]]
+    assert shown["turns"][-1]["board"] == view["board"]
+    assert shown["turns"][0]["scores"] == view["moves"][0]["running"]
+    bad = client.post("/api/records/view", json={"record": record.text.replace("+", "#", 1)})
+    assert bad.status_code == 400 and "cannot be read" in bad.json()["error"]
+    too_big = client.post("/api/records/view", json={"record": "#" * 70_000})
+    assert too_big.status_code == 413
+
+
+def test_a_rematch_keeps_seats_rules_and_tokens(client: TestClient) -> None:
+    created = finished_game(client)
+    game_id = created["id"]
+    ann, bo = (seat["token"] for seat in created["seats"])
+    assert client.post(f"/api/games/{game_id}/rematch").status_code == 401
+    answer = client.post(f"/api/games/{game_id}/rematch", headers=bearer(bo))
+    assert answer.status_code == 201
+    again = answer.json()
+    assert [seat["name"] for seat in again["seats"]] == ["Ann", "Bo"]
+    assert again["seats"][1]["token"] == bo and "token" not in again["seats"][0]
+    assert seat_view(client, game_id)["rematch"] == again["id"]
+    assert seat_view(client, again["id"], ann)["seat"] == 0
+    assert seat_view(client, again["id"], bo)["turn"] == 0
+    second = client.post(f"/api/games/{game_id}/rematch", headers=bearer(ann))
+    assert second.json()["id"] == again["id"]
+    playing = client.post(f"/api/games/{again['id']}/rematch", headers=bearer(ann))
+    assert playing.status_code == 409
+
+
+def test_hints_only_in_the_learning_preset_on_your_turn(client: TestClient) -> None:
+    standard = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+    refused = client.post(
+        f"/api/games/{standard['id']}/hint", headers=bearer(standard["seats"][0]["token"])
+    )
+    assert refused.status_code == 409 and "learning" in refused.json()["error"]
+    learning = new_game(client, [{"name": "Ann"}, {"name": "Bo"}], {"preset": "learning"})
+    ann, bo = (seat["token"] for seat in learning["seats"])
+    assert client.post(f"/api/games/{learning['id']}/hint", headers=bearer(bo)).status_code == 409
+    hint = client.post(f"/api/games/{learning['id']}/hint", headers=bearer(ann), json={}).json()
+    assert set(hint) == {"notation", "score", "runs", "explanation"}
+    preview = client.post(
+        f"/api/games/{learning['id']}/preview", json={"move": hint["notation"]}, headers=bearer(ann)
+    ).json()
+    assert preview["legal"] is True and preview["score"] == hint["score"]
+    for run in hint["runs"]:
+        assert run["text"] in run["explanation"] or "true" in run["explanation"]
