@@ -1,0 +1,489 @@
+"""The web page in a real browser: Playwright driving Debian's Chromium (/usr/bin/chromium)
+against a real `binscrabble serve --port 0` on 127.0.0.1 with a database in a temporary
+folder.
+
+Whole games against the computer are played three ways (drag-and-drop, keyboard, the `Move`
+box): the test finds a legal move with the library from its own seat's view, enacts it in the
+page, checks the page's preview against the library's score, plays a few moves that way and
+then passes until the game ends (the computer plays on until it goes out or six scoreless
+turns end the game), so every game reaches the end-of-game screen.
+
+Screenshots are written under test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from binscrabble.board import square_name, square_row
+from binscrabble.game import Game
+from binscrabble.move import move_notation
+from binscrabble.movegen import GeneratedMove, generate_moves
+from binscrabble.position import load_position
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is missing: pip install playwright"
+)
+expect = sync_api.expect
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+/)")
+# Playwright's timeout for one expectation, in milliseconds: a computer's move included.
+WAIT_MS = 20_000
+# Upper bound on the turns of one game; a game against the computer ends well before.
+MAX_TURNS = 200
+
+
+class Server:
+    """A `binscrabble serve` process and the address it printed."""
+
+    def __init__(self, folder: Path) -> None:
+        command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
+        command += ["--port", "0", "--db", str(folder / "games.sqlite3"), "--workers", "1"]
+        self.log = (folder / "server.log").open("w")
+        self.process = subprocess.Popen(
+            command, cwd=folder, stdout=subprocess.PIPE, stderr=self.log, text=True
+        )
+        self.url = ""
+        ready = threading.Event()
+        threading.Thread(target=self._read_output, args=(ready,), daemon=True).start()
+        if not ready.wait(60) or not self.url:
+            self.stop()
+            raise RuntimeError(f"binscrabble serve did not start; see {folder / 'server.log'}")
+
+    def _read_output(self, ready: threading.Event) -> None:
+        # Read every line, so a full pipe never blocks the server.
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            found = READY.search(line)
+            if found and not self.url:
+                self.url = found.group(1).rstrip("/")
+                ready.set()
+        ready.set()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.log.close()
+
+    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        """One JSON request to the server; an error status raises HTTPError."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def new_game(self, players: list[dict[str, str]], rules: dict[str, Any] | None = None) -> Any:
+        return self.api("POST", "/api/games", {"players": players, "rules": rules or {}})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("serve"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screenshot_folder() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    return page
+
+
+def shoot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def token_of(page: Any) -> str:
+    found = re.search(r"[?&]token=([^&]+)", page.url)
+    assert found, f"no token in {page.url}"
+    return found.group(1)
+
+
+def game_id_of(page: Any) -> str:
+    found = re.search(r"/games/([^/?]+)", page.url)
+    assert found, f"no game id in {page.url}"
+    return found.group(1)
+
+
+def square(page: Any, name: str) -> Any:
+    """The board square button whose accessible name starts with `name`."""
+    return page.get_by_role("button", name=re.compile(rf"^{name}( |$)"))
+
+
+def rack_tile(page: Any, face_name: str) -> Any:
+    return page.get_by_role("button", name=f"rack {face_name}", exact=True).first
+
+
+WORDS = {"&": "AND", "|": "OR", "~": "NOT", "^": "XOR"}
+
+
+def game_of_view(view: dict[str, Any]) -> Game:
+    """The seat's position as the library's Game, from the seat's own view."""
+    return load_position(
+        {
+            "rules": view["rules"],
+            "board": view["board"],
+            "blanks": view["blanks"],
+            "rotated": view["rotated"],
+            "rack": view["rack"],
+        }
+    )
+
+
+def pick_move(view: dict[str, Any], most_tiles: int) -> tuple[Game, GeneratedMove] | None:
+    """A legal play of at most `most_tiles` tiles, without a blank if there is one."""
+    game = game_of_view(view)
+    moves = generate_moves(game)
+    fitting = [move for move in moves[:2000] if len(move.place.tiles) <= most_tiles]
+    plain = [move for move in fitting if not any(tile.blank for tile in move.place.tiles)]
+    chosen = plain or fitting
+    return (game, chosen[0]) if chosen else None
+
+
+def wait_for_turn(page: Any, server: Server, game_id: str, token: str) -> dict[str, Any]:
+    """Wait until it is this seat's turn or the game is over, and the page shows that view."""
+    for _ in range(400):  # 20 seconds at most: a computer's move takes far less
+        view: dict[str, Any] = server.api("GET", f"/api/games/{game_id}", token=token)
+        if view["over"] or view["to_move"] == view["seat"]:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the other seat did not move")
+    # The page has drawn this very view when its log has as many rows as turns were played.
+    expect(page.locator("#log tr")).to_have_count(view["turn"])
+    expect(page.locator("#turn-info")).to_have_text("Game over" if view["over"] else "Your turn")
+    return view
+
+
+def expect_preview(page: Any, score: int) -> None:
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("legal")
+    expect(status).to_contain_text(f"— legal, {score} points")
+
+
+def drag_tiles(page: Any, move: GeneratedMove) -> None:
+    for tile in move.place.tiles:
+        target = square(page, square_name(tile.square))
+        rack_tile(page, "blank" if tile.blank else WORDS.get(tile.face, tile.face)).drag_to(target)
+        if tile.blank:
+            face = WORDS.get(tile.face, tile.face)
+            page.get_by_role("button", name=f"face {face}", exact=True).click()
+        expect(target).to_have_accessible_name(re.compile(rf"^{square_name(tile.square)} "))
+
+
+def type_tiles(page: Any, move: GeneratedMove) -> None:
+    """Click the play's first square, set the direction with Space, type its tiles."""
+    tiles = move.place.tiles
+    across = len({square_row(tile.square) for tile in tiles}) == 1
+    first = square_name(tiles[0].square)
+    square(page, first).click()
+    cursor = page.locator(f'[data-square="{first}"]')
+    expect(cursor).to_have_class(re.compile("cursor"))
+    if ("across" in (cursor.get_attribute("class") or "")) != across:
+        page.keyboard.press("Space")
+    expect(cursor).to_have_class(re.compile("across" if across else "down"))
+    for tile in tiles:
+        if tile.blank:
+            page.keyboard.press("?")
+        page.keyboard.press(tile.face)
+
+
+def play_whole_game(page: Any, server: Server, method: str, real_plays: int) -> dict[str, Any]:
+    """Play this page's seat to the end of the game: `real_plays` plays entered by
+    `method` ("drag", "keyboard" or "move box"), then passes. Returns the last view."""
+    game_id, token = game_id_of(page), token_of(page)
+    played = 0
+    for _ in range(MAX_TURNS):
+        view = wait_for_turn(page, server, game_id, token)
+        if view["over"]:
+            return view
+        found = pick_move(view, most_tiles=4) if played < real_plays else None
+        if found is None:
+            page.get_by_role("button", name="Pass", exact=True).click()
+        else:
+            game, move = found
+            if method == "drag":
+                drag_tiles(page, move)
+                expect_preview(page, move.score)
+                page.get_by_role("button", name="Play", exact=True).click()
+            elif method == "keyboard":
+                type_tiles(page, move)
+                expect_preview(page, move.score)
+                page.keyboard.press("Enter")
+            else:
+                box = page.get_by_role("textbox", name="Move")
+                box.fill(move_notation(move.place, game.board))
+                box.press("Enter")
+            row = page.locator("#log tr").nth(view["turn"])
+            expect(row.locator("td").nth(3)).to_have_text(str(move.score))
+            played += 1
+            if played == 1:
+                shoot(page, f"game-{method.replace(' ', '-')}-first-play")
+        # The computer may answer at once: wait for this turn's row, not an exact count.
+        page.wait_for_function(f"document.querySelectorAll('#log tr').length > {view['turn']}")
+    raise AssertionError(f"the game did not end within {MAX_TURNS} turns")
+
+
+def check_end_screen(page: Any, server: Server, view: dict[str, Any]) -> None:
+    result = page.get_by_role("region", name="Game over")
+    expect(result).to_be_visible()
+    for player, final in zip(view["players"], view["result"]["final"], strict=True):
+        expect(page.get_by_label(f"score {player['name']}", exact=True)).to_have_text(str(final))
+        assert player["score"] == final
+    expect(page.get_by_role("link", name="Download the game record")).to_be_visible()
+    expect(page.get_by_role("button", name="Rematch", exact=True)).to_be_visible()
+
+
+def test_lobby_game_against_the_computer_by_drag_and_drop(browser: Any, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Computer level").select_option("beginner")
+    shoot(page, "lobby")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[^/?]+\?token="))
+    expect(page.get_by_label("score Ann", exact=True)).to_have_text("0")
+    expect(page.get_by_role("button", name="H8 double word", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="D8 double letter", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="E8", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^rack ")).first).to_be_visible()
+    for name in ("Play", "Pass", "Exchange", "Recall", "Shuffle"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
+    view = play_whole_game(page, server, "drag", real_plays=3)
+    assert view["over"]
+    check_end_screen(page, server, view)
+    shoot(page, "game-drag-end")
+    # The record and its analysis are offered once the game is over.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the game record").click()
+    record = Path(download.value.path()).read_text()
+    assert record.strip(), "the downloaded record is empty"
+    page.get_by_role("link", name="Analyse the game").click()
+    expect(page.locator("#turns tr")).to_have_count(len(view["moves"]), timeout=60_000)
+    expect(page.get_by_role("status")).to_contain_text("played")
+    page.get_by_role("button", name="Forward").click()
+    expect(page.locator("#position")).to_have_text(f"Turn 2 of {len(view['moves'])}")
+    shoot(page, "analysis")
+    # The record file opens in the viewer, whose last turn shows the final board.
+    viewer = page.context.new_page()
+    viewer.goto(server.url + "/viewer")
+    record_file = SCREENSHOTS.parent / "game-drag.bsr"
+    record_file.write_text(record)
+    viewer.get_by_label("Game record file").set_input_files(str(record_file))
+    expect(viewer.locator("#turns tr")).to_have_count(len(view["moves"]) + 1)
+    for row, line in enumerate(view["board"]):
+        for column, face in enumerate(line):
+            if face != ".":
+                name = f"{'ABCDEFGHIJKLMNO'[column]}{row + 1}"
+                blank = "blank " if name in view["blanks"] else ""
+                spoken = f"{name} {blank}{WORDS.get(face, face)}"
+                expect(square(viewer, name)).to_have_accessible_name(spoken)
+    shoot(viewer, "viewer")
+    page.context.close()
+
+
+def test_game_against_the_computer_by_keyboard(browser: Any, server: Server) -> None:
+    created = server.new_game([{"name": "Kim"}, {"name": "Bot", "computer": "beginner"}])
+    page = new_page(browser)
+    page.goto(server.url + created["seats"][0]["url"])
+    view = play_whole_game(page, server, "keyboard", real_plays=3)
+    check_end_screen(page, server, view)
+    shoot(page, "game-keyboard-end")
+    page.context.close()
+
+
+def test_game_against_the_computer_through_the_move_box(browser: Any, server: Server) -> None:
+    created = server.new_game([{"name": "Bot", "computer": "beginner"}, {"name": "Lee"}])
+    page = new_page(browser)
+    page.goto(server.url + created["seats"][1]["url"])
+    view = play_whole_game(page, server, "move box", real_plays=3)
+    check_end_screen(page, server, view)
+    shoot(page, "game-move-box-end")
+    page.context.close()
+
+
+def test_an_illegal_play_shows_the_servers_reason(browser: Any, server: Server) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bob"}])
+    token = created["seats"][0]["token"]
+    game_id = created["id"]
+    page = new_page(browser)
+    page.goto(server.url + created["seats"][0]["url"])
+    view = server.api("GET", f"/api/games/{game_id}", token=token)
+    # One tile in a corner: a first play must cover H8 with at least three tiles.
+    code = view["rack"][0]
+    face = "blank" if code == "?" else WORDS.get(code, code)
+    rack_tile(page, face).click()
+    square(page, "A1").click()
+    if code == "?":
+        page.get_by_role("button", name="face 1", exact=True).click()
+    notation = f"1A {'?1' if code == '?' else code}"
+    reason = server.api("POST", f"/api/games/{game_id}/preview", {"move": notation}, token)
+    assert reason["legal"] is False and reason["reason"]
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("not legal")
+    expect(status).to_contain_text(reason["reason"])
+    shoot(page, "illegal-preview")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(status).to_contain_text(reason["reason"])
+    after = server.api("GET", f"/api/games/{game_id}", token=token)
+    assert after["turn"] == 0 and after["rack"] == view["rack"]
+    # Recall puts the tile back on the rack and the board is empty again.
+    page.get_by_role("button", name="Recall", exact=True).click()
+    expect(square(page, "A1")).to_have_accessible_name("A1 triple word")
+    page.context.close()
+
+
+def frames_of(page: Any) -> list[dict[str, Any]]:
+    """Every WebSocket message the page receives, decoded, in a list that keeps growing."""
+    frames: list[dict[str, Any]] = []
+
+    def listen(socket: Any) -> None:
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", listen)
+    return frames
+
+
+def play_by_move_box(page: Any, server: Server, game_id: str, token: str) -> str:
+    """Play a legal move through the Move box; returns the accessible name its first
+    square gets once the move is on the board."""
+    view = server.api("GET", f"/api/games/{game_id}", token=token)
+    found = pick_move(view, most_tiles=9)
+    assert found, "no legal play for this rack"
+    game, move = found
+    box = page.get_by_role("textbox", name="Move")
+    box.fill(move_notation(move.place, game.board))
+    box.press("Enter")
+    row = page.locator("#log tr").nth(view["turn"])
+    expect(row.locator("td").nth(3)).to_have_text(str(move.score))
+    tile = move.place.tiles[0]
+    blank = "blank " if tile.blank else ""
+    return f"{square_name(tile.square)} {blank}{WORDS.get(tile.face, tile.face)}"
+
+
+def test_online_game_between_two_browsers(browser: Any, server: Server) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bob"}])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    ann = new_page(browser)
+    bob = new_page(browser)
+    watcher = new_page(browser)
+    bob_frames = frames_of(bob)
+    watcher_frames = frames_of(watcher)
+    ann.goto(server.url + created["seats"][0]["url"])
+    bob.goto(server.url + created["seats"][1]["url"])
+    watcher.goto(f"{server.url}/games/{game_id}")
+    expect(ann.locator("#turn-info")).to_have_text("Your turn")
+    expect(bob.locator("#turn-info")).to_have_text("Ann's turn")
+    racks = [server.api("GET", f"/api/games/{game_id}", token=token)["rack"] for token in tokens]
+    # Each page shows its own rack only, and a spectator none.
+    for page, rack in ((ann, racks[0]), (bob, racks[1])):
+        expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(len(rack))
+    expect(watcher.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(0)
+    expect(bob.get_by_role("button", name="Play", exact=True)).to_be_disabled()
+    first = play_by_move_box(ann, server, game_id, tokens[0])
+    # Bob's page and the spectator's follow without reloading.
+    for page in (bob, watcher):
+        expect(page.locator("#log tr")).to_have_count(1)
+        expect(square(page, first.split()[0])).to_have_accessible_name(first)
+    expect(bob.locator("#turn-info")).to_have_text("Your turn")
+    shoot(ann, "online-ann-after-her-play")
+    shoot(bob, "online-bob-live-update")
+    second = play_by_move_box(bob, server, game_id, tokens[1])
+    expect(ann.locator("#log tr")).to_have_count(2)
+    expect(square(ann, second.split()[0])).to_have_accessible_name(second)
+    expect(ann.locator("#turn-info")).to_have_text("Your turn")
+    shoot(watcher, "online-spectator")
+    ann_racks = {racks[0], server.api("GET", f"/api/games/{game_id}", token=tokens[0])["rack"]}
+    assert bob_frames and watcher_frames
+    for frame in bob_frames:
+        assert frame.get("seat") == 1 and frame.get("rack") not in ann_racks
+    for frame in watcher_frames:
+        assert not frame.get("rack") and frame.get("seat") is None
+    for page in (ann, bob, watcher):
+        page.context.close()
+
+
+def test_phone_sized_layout(browser: Any, server: Server) -> None:
+    created = server.new_game([{"name": "Pia"}, {"name": "Bot", "computer": "beginner"}])
+    token = created["seats"][0]["token"]
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page.goto(server.url + created["seats"][0]["url"])
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a 360 px screen"
+    for name in ("A1", "O15", "H8"):
+        box = square(page, name).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert box["width"] >= 20, f"{name} is {box['width']} px wide: too small to touch"
+    rack = page.get_by_role("button", name=re.compile(r"^rack "))
+    expect(rack).to_have_count(9)
+    for index in range(9):
+        box = rack.nth(index).bounding_box()
+        assert box and box["x"] + box["width"] <= 360
+    # Tap a tile, then a square: the tile moves to the board.
+    view = server.api("GET", f"/api/games/{created['id']}", token=token)
+    code = view["rack"][0]
+    rack_tile(page, "blank" if code == "?" else WORDS.get(code, code)).tap()
+    square(page, "H8").tap()
+    if code == "?":
+        page.get_by_role("button", name="face 1", exact=True).tap()
+    expect(square(page, "H8")).to_have_accessible_name(re.compile(r"^H8 .* placed$"))
+    expect(rack).to_have_count(8)
+    shoot(page, "phone-layout")
+    page.context.close()
