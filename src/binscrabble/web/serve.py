@@ -7,12 +7,18 @@ accepts connections. uvicorn stops cleanly on SIGINT and SIGTERM.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import socket
 import sys
+from collections.abc import Iterator
+from types import FrameType
 
 import uvicorn
 
 from binscrabble.web.app import create_app
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class AnnouncingServer(uvicorn.Server):
@@ -26,6 +32,27 @@ class AnnouncingServer(uvicorn.Server):
         await super().startup(sockets)
         if not self.should_exit:
             print(f"binscrabble serving on {self.address}", flush=True)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Stop gracefully on SIGINT and SIGTERM, then exit with status 0.
+
+        uvicorn's own version raises the signal again once stopped, which ends the process
+        as killed by it; a server asked to stop has not failed.
+        """
+        previous = {how: signal.signal(how, self.stop_on_signal) for how in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for how, handler in previous.items():
+                signal.signal(how, handler)
+
+    def stop_on_signal(self, how: int, _frame: FrameType | None) -> None:
+        """A first signal stops gracefully; a second Ctrl-C stops at once."""
+        if self.should_exit and how == signal.SIGINT:
+            self.force_exit = True
+        else:
+            self.should_exit = True
 
 
 def bound_socket(host: str, port: int) -> socket.socket:
