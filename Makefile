@@ -11,9 +11,10 @@ STAMP := $(VENV)/.installed
 # lists it). The C compiler is not one of them: without it the move generator runs from
 # its source (see `compiled`). libcairo2: CairoSVG draws the PNG pictures with it;
 # fonts-dejavu-core: the font every PDF embeds (both for the print extra, binscrabble.print).
-DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core
+# chromium: the browser tests (tests/test_web_browser.py), skipped, saying why, without it.
+DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium
 
-.PHONY: play test test-pythons lint bench clean compiled deps dist fuzz
+.PHONY: play play-terminal test test-pythons lint bench clean compiled deps dist fuzz
 
 deps:
 	@sh scripts/debian_packages.sh $(DEBIAN_PACKAGES)
@@ -23,7 +24,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "$(PYTHON) cannot create a virtual environment: install Debian's python3-venv (as root), or run make with PYTHON= an interpreter that has venv and ensurepip"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,print]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,print,web]'
 	touch $(STAMP)
 
 # The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md,
@@ -39,7 +40,12 @@ compiled: $(STAMP)
 		echo "no C compiler or no Python headers (Debian: gcc, python3-dev): the move generator runs from its source, slower"; \
 	fi
 
-play: deps compiled
+# The web app on the SQLite file binscrabble.db here; it prints the address to open.
+play: compiled
+	$(BIN)/binscrabble serve
+
+# The terminal game.
+play-terminal: compiled
 	$(BIN)/binscrabble play
 
 lint: $(STAMP)
