@@ -533,6 +533,7 @@ function lastMoveSentence(view) {
   const who = mine ? "You" : view.players[last.seat].name;
   if (last.notation === "pass") return `${who} passed. `;
   if (last.notation.startsWith("-")) return `${who} exchanged ${last.notation.length - 1} tile(s). `;
+  if (last.notation.startsWith("exchange")) return `${who} exchanged ${last.notation.split(" ")[1]} tile(s). `;
   return `${who} played ${last.notation} for ${last.score} points. `;
 }
 

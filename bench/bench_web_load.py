@@ -1,0 +1,395 @@
+"""Load on a real `binscrabble serve` (run by `make bench`): concurrent games played as fast
+as the server accepts their moves, with every seat and spectator following on a WebSocket.
+
+It starts `binscrabble serve --port 0` on 127.0.0.1 with a database in a temporary folder,
+then keeps 50 games going (40 between two seats this script plays, 10 of one seat against
+the `hard` computer, each followed by a spectator too): 100 WebSocket clients. Each seat
+finds its move (the best placement; an exchange or a pass when there is none) in a process
+of its own, so the time spent thinking is not counted; a move's latency is the time from its
+submission to the moment every client of its game has a view that includes it. A game that
+ends is replaced by a new one. After the run it stops the server, starts it again on the same
+file and checks that every acknowledged move is stored, at its turn, as acknowledged.
+
+Prints figures (targets: p95 <= 100 ms, zero errors, zero lost moves); exits 1 only when
+moves were lost or errors happened, never on time.
+
+    .venv/bin/python bench/bench_web_load.py [--seconds 60] [--games 50] [--hard-games 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from binscrabble.move import move_notation
+from binscrabble.movegen import best_moves
+from binscrabble.position import load_position
+
+READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+)/")
+# Seconds any one request or message may take before it counts as an error.
+STEP_TIMEOUT = 30.0
+# Seconds after the end of the run for the last deliveries to arrive.
+DRAIN_SECONDS = 5.0
+
+
+def choose_move(view: dict[str, Any]) -> str:
+    """The seat's move, from its own view: its best placement, else an exchange or a pass."""
+    game = load_position(
+        {
+            "rules": view["rules"],
+            "board": view["board"],
+            "blanks": view["blanks"],
+            "rotated": view["rotated"],
+            "rack": view["rack"],
+        }
+    )
+    found = best_moves(game, 1)
+    if found:
+        return move_notation(found[0].place, game.board)
+    if view["bag"] >= 9:
+        return "exchange " + view["rack"]
+    return "pass"
+
+
+class ServeProcess:
+    """`binscrabble serve` on a free port of 127.0.0.1, its output drained by a thread."""
+
+    def __init__(self, database: Path, workers: int) -> None:
+        command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
+        command += ["--port", "0", "--db", str(database), "--workers", str(workers)]
+        self.log = (database.parent / "server.log").open("a")
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=database.parent
+        )
+        self.url = ""
+        ready = threading.Event()
+        threading.Thread(target=self._drain, args=(ready,), daemon=True).start()
+        if not ready.wait(60) or not self.url:
+            self.stop()
+            raise RuntimeError(f"binscrabble serve did not start: see {self.log.name}")
+
+    def _drain(self, ready: threading.Event) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            found = READY.search(line)
+            if found and not self.url:
+                self.url = found.group(1)
+                ready.set()
+        ready.set()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
+
+
+@dataclass
+class Totals:
+    """What the whole run counts."""
+
+    latencies: list[float] = field(default_factory=list)
+    acknowledged: list[tuple[str, int, str, str]] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    games_started: int = 0
+    games_finished: int = 0
+    undelivered: int = 0
+
+
+class LiveGame:
+    """One game: its WebSocket clients, the latest view each seat holds, and the moves
+    whose delivery is being timed."""
+
+    def __init__(self, game_id: str, tokens: dict[int, str], spectator: bool) -> None:
+        self.game_id = game_id
+        self.tokens = tokens
+        self.clients = [*tokens.items()] + ([(-1, "")] if spectator else [])
+        self.views: dict[int, dict[str, Any]] = {}
+        self.changed = asyncio.Event()
+        # turn -> (submitted at, clients that have not yet seen it)
+        self.pending: dict[int, tuple[float, set[int]]] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def expect(self, turn: int, submitted: float) -> None:
+        self.pending[turn] = (submitted, set(range(len(self.clients))))
+
+    def seen(self, client: int, turn: int, totals: Totals) -> None:
+        now = time.perf_counter()
+        for waiting in [number for number in self.pending if number <= turn]:
+            submitted, missing = self.pending[waiting]
+            missing.discard(client)
+            if not missing:
+                totals.latencies.append(now - submitted)
+                del self.pending[waiting]
+
+
+async def follow(game: LiveGame, client: int, base: str, totals: Totals) -> None:
+    """One WebSocket client of a game: records when each view arrives."""
+    seat, token = game.clients[client]
+    url = f"{base.replace('http', 'ws', 1)}/api/games/{game.game_id}/live"
+    if token:
+        url += f"?token={token}"
+    try:
+        async with websockets.connect(url, open_timeout=STEP_TIMEOUT) as socket:
+            async for message in socket:
+                view = json_view(message)
+                game.seen(client, view["turn"], totals)
+                if seat >= 0:
+                    game.views[seat] = view
+                    game.changed.set()
+                if view["over"]:
+                    return
+    except (OSError, websockets.WebSocketException) as problem:
+        totals.errors[f"websocket: {type(problem).__name__}"] += 1
+
+
+def json_view(message: str | bytes) -> dict[str, Any]:
+    view: dict[str, Any] = json.loads(message)
+    return view
+
+
+async def start_game(http: httpx.AsyncClient, hard: bool, totals: Totals) -> LiveGame | None:
+    players = [{"name": "Ann"}, {"name": "Hal", "computer": "hard"} if hard else {"name": "Bob"}]
+    answer = await http.post("/api/games", json={"players": players})
+    if answer.status_code != 201:
+        totals.errors[f"create: {answer.status_code}"] += 1
+        return None
+    created = answer.json()
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"] if seat.get("token")}
+    totals.games_started += 1
+    return LiveGame(created["id"], tokens, spectator=hard)
+
+
+async def seat_to_move(game: LiveGame) -> dict[str, Any] | None:
+    """The latest view of the seat this script plays that is to move; None once the game
+    is over."""
+    while True:
+        if game.views:
+            latest = max(game.views.values(), key=lambda view: view["turn"])
+            if latest["over"]:
+                return None
+            mover = game.views.get(latest["to_move"])
+            if mover is not None and mover["turn"] == latest["turn"]:
+                return mover
+        game.changed.clear()
+        await asyncio.wait_for(game.changed.wait(), STEP_TIMEOUT)
+
+
+async def play_game(
+    game: LiveGame,
+    http: httpx.AsyncClient,
+    thinker: ProcessPoolExecutor,
+    deadline: float,
+    totals: Totals,
+) -> None:
+    """Submit this game's moves as fast as they are accepted, until it ends or time is up."""
+    loop = asyncio.get_running_loop()
+    while time.perf_counter() < deadline:
+        view = await seat_to_move(game)
+        if view is None:
+            totals.games_finished += 1
+            return
+        move = await loop.run_in_executor(thinker, choose_move, view)
+        if time.perf_counter() >= deadline:
+            return
+        turn = view["turn"]
+        token = game.tokens[view["seat"]]
+        game.expect(turn + 1, time.perf_counter())
+        answer = await http.post(
+            f"/api/games/{game.game_id}/moves",
+            json={"move": move, "turn": turn},
+            headers=bearer(token),
+        )
+        if answer.status_code != 200:
+            totals.errors[f"move: {answer.status_code} {answer.json().get('error', '')}"] += 1
+            game.pending.pop(turn + 1, None)
+            return
+        accepted = answer.json()
+        totals.acknowledged.append((game.game_id, turn, accepted["notation"], token))
+        # Wait for this seat's own view of the move before choosing the next one.
+        while game.views[view["seat"]]["turn"] <= turn:
+            game.changed.clear()
+            await asyncio.wait_for(game.changed.wait(), STEP_TIMEOUT)
+
+
+async def keep_a_game_going(
+    base: str,
+    http: httpx.AsyncClient,
+    thinker: ProcessPoolExecutor,
+    hard: bool,
+    deadline: float,
+    totals: Totals,
+    finished: list[LiveGame],
+) -> None:
+    """One of the concurrent games: when it ends, the next one starts, until time is up."""
+    while time.perf_counter() < deadline:
+        game = await start_game(http, hard, totals)
+        if game is None:
+            return
+        game.tasks = [
+            asyncio.create_task(follow(game, client, base, totals))
+            for client in range(len(game.clients))
+        ]
+        try:
+            await play_game(game, http, thinker, deadline, totals)
+        except (TimeoutError, httpx.HTTPError) as problem:
+            totals.errors[f"play: {type(problem).__name__}"] += 1
+        finished.append(game)
+        if time.perf_counter() >= deadline:
+            return  # its clients stay to receive the last moves, and are stopped after
+        over = any(view["over"] for view in game.views.values())
+        if not over:
+            return  # an error ended this game's play: counted, and not replaced
+        # The game is over: its clients end on their own when they see it.
+        await asyncio.wait(game.tasks, timeout=STEP_TIMEOUT)
+
+
+async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> list[LiveGame]:
+    limits = httpx.Limits(max_connections=options.games * 2)
+    timeout = httpx.Timeout(STEP_TIMEOUT)
+    games: list[LiveGame] = []
+    thinkers = max(1, (os.cpu_count() or 2) - 1)
+    with ProcessPoolExecutor(thinkers) as thinker:
+        # Each thinking process loads the move generator before the clock starts.
+        await asyncio.gather(
+            *(
+                asyncio.get_running_loop().run_in_executor(thinker, choose_move, EMPTY_VIEW)
+                for _ in range(thinkers)
+            )
+        )
+        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as http:
+            deadline = time.perf_counter() + options.seconds
+            await asyncio.gather(
+                *(
+                    keep_a_game_going(
+                        base, http, thinker, index < options.hard_games, deadline, totals, games
+                    )
+                    for index in range(options.games)
+                )
+            )
+            await asyncio.sleep(0)
+            drain_until = time.perf_counter() + DRAIN_SECONDS
+            while any(game.pending for game in games) and time.perf_counter() < drain_until:
+                await asyncio.sleep(0.05)
+    for game in games:
+        totals.undelivered += len(game.pending)
+        for task in game.tasks:
+            task.cancel()
+    await asyncio.gather(*(task for game in games for task in game.tasks), return_exceptions=True)
+    return games
+
+
+EMPTY_VIEW: dict[str, Any] = {
+    "rules": {"preset": "standard"},
+    "board": ["." * 15] * 15,
+    "blanks": [],
+    "rotated": [],
+    "rack": "1+1=10",
+    "bag": 80,
+}
+
+
+def lost_moves(base: str, acknowledged: list[tuple[str, int, str, str]]) -> tuple[list[str], int]:
+    """Each acknowledged move that the restarted server does not have at its turn, and how
+    many moves its games hold in all (the computer's included). Each move is read in the
+    view of the seat that made it (others see an exchange's tile count only)."""
+    stored: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    missing: list[str] = []
+    with httpx.Client(base_url=base, timeout=STEP_TIMEOUT) as http:
+        for game_id, turn, notation, token in acknowledged:
+            if (game_id, token) not in stored:
+                answer = http.get(f"/api/games/{game_id}", headers=bearer(token))
+                stored[game_id, token] = answer.json()["moves"]
+            moves = stored[game_id, token]
+            if turn >= len(moves) or moves[turn]["notation"] != notation:
+                missing.append(f"{game_id} turn {turn} {notation}")
+    games = {game_id: moves for (game_id, _), moves in stored.items()}
+    return missing, sum(len(moves) for moves in games.values())
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def report(
+    options: argparse.Namespace, totals: Totals, clients: int, lost: list[str], stored: int
+) -> None:
+    moves = len(totals.acknowledged)
+    print(f"games: {options.games} at once ({options.hard_games} against hard), ", end="")
+    print(f"{totals.games_started} started, {totals.games_finished} finished")
+    print(f"WebSocket clients at once: {clients}")
+    print(f"moves acknowledged: {moves} in {options.seconds:g} s: {moves / options.seconds:.1f}/s")
+    print(f"moves stored, the computer's included: {stored}: {stored / options.seconds:.1f}/s")
+    if totals.latencies:
+        in_ms = [value * 1000 for value in totals.latencies]
+        print(
+            "submission to every client of the game: "
+            f"p50 {percentile(in_ms, 0.50):.1f} ms, p95 {percentile(in_ms, 0.95):.1f} ms, "
+            f"p99 {percentile(in_ms, 0.99):.1f} ms, max {max(in_ms):.1f} ms "
+            f"({len(in_ms)} moves timed)"
+        )
+    errors = sum(totals.errors.values()) + totals.undelivered
+    print(f"errors: {errors}" + (f" {dict(totals.errors)}" if totals.errors else ""))
+    if totals.undelivered:
+        print(f"moves some client never received: {totals.undelivered}")
+    print(f"lost moves (acknowledged but not stored after a restart): {len(lost)}")
+    for line in lost[:10]:
+        print(f"  lost: {line}")
+    print("targets: p95 <= 100 ms, zero errors, zero lost moves")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the run")
+    parser.add_argument("--games", type=int, default=50, help="games at once")
+    parser.add_argument("--hard-games", type=int, default=10, help="of them against hard")
+    parser.add_argument("--workers", type=int, default=1, help="the server's computer workers")
+    options = parser.parse_args()
+    if not 0 <= options.hard_games <= options.games:
+        parser.error("--hard-games must be between 0 and --games")
+    clients = 2 * options.games
+    totals = Totals()
+    with tempfile.TemporaryDirectory(prefix="binscrabble-load-") as folder:
+        database = Path(folder) / "load.sqlite3"
+        server = ServeProcess(database, options.workers)
+        try:
+            asyncio.run(run_load(server.url, options, totals))
+        finally:
+            server.stop()
+        again = ServeProcess(database, options.workers)
+        try:
+            lost, stored = lost_moves(again.url, totals.acknowledged)
+        finally:
+            again.stop()
+    report(options, totals, clients, lost, stored)
+    return 1 if lost or totals.errors or totals.undelivered else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
