@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from binscrabble.board import square_name
-from binscrabble.engine.analysis import analyze_game, analyze_position
+from binscrabble.engine.analysis import analyze_position
 from binscrabble.engine.levels import player_from_name
 from binscrabble.explain import explain
 from binscrabble.game import Game
 from binscrabble.move import Place, move_notation, parse_move
+from binscrabble.movegen import generate_moves
 from binscrabble.rules import Rules
 
 Result = TypeVar("Result")
@@ -93,25 +94,35 @@ def hint(job: GameJob) -> dict[str, Any]:
 
 
 def analysis(job: GameJob) -> list[dict[str, Any]]:
-    """Every turn of a finished game next to the ``hard`` computer's choice."""
-    game = replay(job)
-    turns = analyze_game(game, "hard")
-    boards = Game(job.players, Rules.from_mapping(job.rules), seed=int(job.seed))
+    """Every turn of a game next to the highest-scoring play there was, and the board
+    before it.
+
+    One move generation a turn bounds the cost (a deeper player on every turn of a long
+    game takes minutes); a turn whose move scored as much as the best play lost nothing.
+    """
+    game = replay(GameJob(job.players, job.rules, job.seed, ()))
     result: list[dict[str, Any]] = []
-    for turn, notation in zip(turns, job.moves, strict=True):
+    for number, notation in enumerate(job.moves, 1):
+        move = parse_move(notation, game.board)
+        score = game.score(move)
+        played: dict[str, Any] = {"notation": notation, "score": score}
+        best = max(generate_moves(game), key=lambda candidate: candidate.score, default=None)
+        best_play = played
+        if best is not None and best.score > score:
+            best_play = {"notation": move_notation(best.place, game.board), "score": best.score}
         result.append(
             {
-                "turn": turn.turn,
-                "seat": boards.to_move,
-                "played": {"notation": notation, "score": turn.played.score},
-                "best": {"notation": turn.best.notation, "score": turn.best.score},
-                "lost": max(turn.best.score - turn.played.score, 0),
-                "board": boards.board.rows(),
-                "blanks": [square_name(sq) for sq in boards.board.blank_squares()],
-                "rotated": [square_name(sq) for sq in boards.board.rotated_squares()],
+                "turn": number,
+                "seat": game.to_move,
+                "played": played,
+                "best": best_play,
+                "lost": best_play["score"] - score,
+                "board": game.board.rows(),
+                "blanks": [square_name(sq) for sq in game.board.blank_squares()],
+                "rotated": [square_name(sq) for sq in game.board.rotated_squares()],
             }
         )
-        boards.push(parse_move(notation, boards.board))
+        game.push(move)
     return result
 
 
