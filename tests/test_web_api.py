@@ -248,6 +248,7 @@ def test_oversized_bodies_get_413(client: TestClient) -> None:
         ({"players": TWO_PEOPLE, "rules": {"xor_tiles": 99}}, "xor_tiles"),
         ({"players": TWO_PEOPLE, "rules": {"preset": "chaos"}}, "unknown preset"),
         ({"players": [{"name": "Ann"}, {"name": "Ann"}]}, "name of their own"),
+        ({"players": [{"name": "Ann"}, {"name": "B\no"}]}, "line breaks"),
         ({"players": [{"name": "Ann"}, {"name": ""}]}, "players.1.name"),
         ({"players": TWO_PEOPLE, "colour": "red"}, "unknown field 'colour'"),
         ({}, "players"),

@@ -286,6 +286,9 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         names = [player.name.strip() for player in body.players]
         if any(not name for name in names) or len(set(names)) != len(names):
             raise RefereeError(400, "each player needs a name of their own, not blank")
+        if not all(name.isprintable() for name in names):
+            # A name is written on one line of the game's record.
+            raise RefereeError(400, "a player's name may not hold line breaks or tabs")
         tokens = [new_token() for player in body.players if player.computer is None]
         computers = [player.computer for player in body.players]
         try:
