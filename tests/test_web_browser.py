@@ -487,3 +487,48 @@ def test_phone_sized_layout(browser: Any, server: Server) -> None:
     expect(rack).to_have_count(8)
     shoot(page, "phone-layout")
     page.context.close()
+
+
+def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
+    browser: Any, server: Server
+) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.get_by_label("Hot-seat").check()
+    page.get_by_label("Number of players").select_option("2")
+    page.get_by_label("Player 1 name").fill("Ada")
+    page.get_by_label("Player 2 name").fill("Bo")
+    page.get_by_text("House rules").click()
+    page.get_by_label("Preset").select_option("learning")
+    # Each switch is explained in a sentence, and the preset sets them.
+    chains = page.get_by_label("identity chains")
+    expect(chains).to_be_checked()
+    expect(page.locator("#rule-identity_chains-why")).not_to_be_empty()
+    shoot(page, "lobby-hot-seat-rules")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[^/?]+\?token="))
+    game_id, token = game_id_of(page), token_of(page)
+    view = server.api("GET", f"/api/games/{game_id}", token=token)
+    assert view["rules"]["identity_chains"] is True
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    # The learning preset offers a hint: the computer's best move, explained.
+    page.get_by_role("button", name="Hint", exact=True).click()
+    heading = page.get_by_role("region", name="hint").get_by_role("heading")
+    expect(heading).to_contain_text("Hint: ")
+    found = re.match(r"Hint: (.+) for (\d+) points", heading.inner_text())
+    assert found, heading.inner_text()
+    box = page.get_by_role("textbox", name="Move")
+    box.fill(found.group(1))
+    box.press("Enter")
+    # The device goes to the next player, whose tiles stay hidden until they take it.
+    expect(page.get_by_text("Pass the device to Bo.")).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^rack ")).first).to_be_hidden()
+    shoot(page, "hot-seat-handover")
+    page.get_by_role("button", name="I am Bo: show my tiles").click()
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    expect(page.get_by_role("row", name=re.compile("Bo — you"))).to_be_visible()
+    bo = server.api("GET", f"/api/games/{game_id}", token=token_of(page))
+    assert bo["seat"] == 1 and bo["turn"] == 1
+    assert bo["moves"][0]["score"] == int(found.group(2))
+    expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(len(bo["rack"]))
+    page.context.close()

@@ -477,6 +477,7 @@ function drawSeat() {
 }
 
 function isLearning() {
+  if (state.view.preset) return state.view.preset === "learning";
   const rules = state.view.rules || {};
   if (rules.preset) return rules.preset === "learning";
   const learning = (state.meta.presets || {}).learning;
