@@ -354,6 +354,12 @@ def test_game_against_the_computer_through_the_move_box(browser: Any, server: Se
     view = play_whole_game(page, server, "move box", real_plays=3)
     check_end_screen(page, server, view)
     shoot(page, "game-move-box-end")
+    # A rematch: a new game with the same seats, where this seat's token still works.
+    page.get_by_role("button", name="Rematch", exact=True).click()
+    page.wait_for_url(re.compile(r"/games/(?!" + created["id"] + r")[^/?]+\?token="))
+    again = server.api("GET", f"/api/games/{game_id_of(page)}", token=token_of(page))
+    assert again["seat"] == 1 and again["turn"] in (0, 1) and not again["over"]
+    assert server.api("GET", f"/api/games/{created['id']}")["rematch"] == game_id_of(page)
     page.context.close()
 
 
@@ -531,4 +537,40 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     assert bo["seat"] == 1 and bo["turn"] == 1
     assert bo["moves"][0]["score"] == int(found.group(2))
     expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(len(bo["rack"]))
+    page.context.close()
+
+
+def test_exchange_shuffle_and_recall(browser: Any, server: Server) -> None:
+    created = server.new_game([{"name": "Eve"}, {"name": "Fay"}])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    before = server.api("GET", f"/api/games/{game_id}", token=token)["rack"]
+    page = new_page(browser)
+    page.goto(server.url + created["seats"][0]["url"])
+    rack = page.get_by_role("button", name=re.compile(r"^rack "))
+    expect(rack).to_have_count(9)
+    # Shuffle keeps the same tiles; Recall brings back a tile placed on the board.
+    names = sorted(rack.evaluate_all("tiles => tiles.map(tile => tile.ariaLabel)"))
+    page.get_by_role("button", name="Shuffle", exact=True).click()
+    assert sorted(rack.evaluate_all("tiles => tiles.map(tile => tile.ariaLabel)")) == names
+    rack.first.click()
+    square(page, "H8").click()
+    if before.count("?") and page.get_by_role("dialog").is_visible():
+        page.get_by_role("button", name="face 1", exact=True).click()
+    expect(rack).to_have_count(8)
+    page.get_by_role("button", name="Recall", exact=True).click()
+    expect(rack).to_have_count(9)
+    expect(square(page, "H8")).to_have_accessible_name("H8 double word")
+    # Exchange: press it, mark two tiles, press it again.
+    exchange = page.get_by_role("button", name="Exchange", exact=True)
+    exchange.click()
+    rack.nth(0).click()
+    rack.nth(1).click()
+    expect(page.get_by_role("button", name=re.compile(r"^rack "), pressed=True)).to_have_count(2)
+    exchange.click()
+    expect(page.locator("#log tr")).to_have_count(1)
+    expect(page.locator("#log tr td").nth(2)).to_have_text(re.compile(r"^-.{2}$"))
+    after = server.api("GET", f"/api/games/{game_id}", token=token)
+    assert after["turn"] == 1 and after["moves"][0]["notation"].startswith("-")
+    assert len(after["moves"][0]["notation"]) == 3 and len(after["rack"]) == 9
+    shoot(page, "exchange")
     page.context.close()

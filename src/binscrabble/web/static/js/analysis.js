@@ -40,13 +40,13 @@ async function main() {
       const best = turn.best ? `${turn.best.notation} for ${turn.best.score}` : "nothing better";
       const lost = turn.lost ? `, ${turn.lost} points below the best` : ", as good as the best";
       $("status").textContent =
-        `Board before turn ${turn.turn + 1}. ${names[turn.seat]} played ${turn.played.notation} for ${turn.played.score}${lost}. ` +
+        `Board before turn ${index + 1}. ${names[turn.seat]} played ${turn.played.notation} for ${turn.played.score}${lost}. ` +
         `The computer's best: ${best}.`;
     },
   });
   turns.forEach((turn, index) => {
     const row = el("tr", {},
-      el("td", { text: String(turn.turn + 1) }), el("td", { text: names[turn.seat] || "" }),
+      el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "" }),
       el("td", { class: "notation", text: `${turn.played.notation} (${turn.played.score})` }),
       el("td", { class: "notation", text: turn.best ? `${turn.best.notation} (${turn.best.score})` : "—" }),
       el("td", { text: String(turn.lost) }));

@@ -448,7 +448,10 @@ async function hint() {
     const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/hint`, {}, state.token);
     panel.replaceChildren(el("h2", { text: `Hint: ${answer.notation} for ${answer.score} points` }));
     const list = el("ul");
-    for (const run of answer.runs || []) list.append(el("li", { text: typeof run === "string" ? run : describeRun(run) }));
+    for (const run of answer.runs || []) {
+      const why = run.explanation ? ` — ${run.explanation}` : "";
+      list.append(el("li", { text: typeof run === "string" ? run : `${describeRun(run)}${why}` }));
+    }
     panel.append(list, el("p", { text: answer.explanation || "" }));
     panel.hidden = false;
   } catch (error) {

@@ -38,7 +38,7 @@ async function open(file, meta, controls) {
   start.addEventListener("click", () => controls.go(0));
   body.append(start);
   record.turns.forEach((turn, index) => {
-    const row = el("tr", {}, el("td", { text: String(turn.turn + 1) }), el("td", { text: names()[turn.seat] || "" }),
+    const row = el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: names()[turn.seat] || "" }),
       el("td", { class: "notation", text: turn.notation }), el("td", { text: String(turn.score) }));
     row.addEventListener("click", () => controls.go(index + 1));
     body.append(row);
