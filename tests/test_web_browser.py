@@ -388,6 +388,12 @@ def test_an_illegal_play_shows_the_servers_reason(browser: Any, server: Server) 
     expect(status).to_contain_text(reason["reason"])
     after = server.api("GET", f"/api/games/{game_id}", token=token)
     assert after["turn"] == 0 and after["rack"] == view["rack"]
+    # A move typed in bad notation gets the server's sentence too, and changes nothing.
+    box = page.get_by_role("textbox", name="Move")
+    box.fill("8Z 1=1")
+    box.press("Enter")
+    expect(status).to_contain_text("8Z")
+    assert server.api("GET", f"/api/games/{game_id}", token=token)["turn"] == 0
     # Recall puts the tile back on the rack and the board is empty again.
     page.get_by_role("button", name="Recall", exact=True).click()
     expect(square(page, "A1")).to_have_accessible_name("A1 triple word")
@@ -423,16 +429,25 @@ def play_by_move_box(page: Any, server: Server, game_id: str, token: str) -> str
 
 
 def test_online_game_between_two_browsers(browser: Any, server: Server) -> None:
-    created = server.new_game([{"name": "Ann"}, {"name": "Bob"}])
-    game_id = created["id"]
-    tokens = [seat["token"] for seat in created["seats"]]
     ann = new_page(browser)
     bob = new_page(browser)
     watcher = new_page(browser)
     bob_frames = frames_of(bob)
     watcher_frames = frames_of(watcher)
-    ann.goto(server.url + created["seats"][0]["url"])
-    bob.goto(server.url + created["seats"][1]["url"])
+    # Ann starts an online game in the lobby; it shows one invite link per seat.
+    ann.goto(server.url + "/")
+    ann.get_by_label("Online with friends").check()
+    ann.get_by_label("Player 1 name").fill("Ann")
+    ann.get_by_label("Player 2 name").fill("Bob")
+    ann.get_by_role("button", name="Start the game").click()
+    links = [ann.get_by_label(f"invite link for {name}") for name in ("Ann", "Bob")]
+    expect(links[1]).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/games/"))
+    shoot(ann, "online-invite-links")
+    urls = [link.input_value() for link in links]
+    tokens = [re.sub(r".*token=", "", url) for url in urls]
+    game_id = re.sub(r".*/games/([^?]+)\?.*", r"\1", urls[0])
+    ann.get_by_role("link", name="Ann's seat").click()
+    bob.goto(urls[1])
     watcher.goto(f"{server.url}/games/{game_id}")
     expect(ann.locator("#turn-info")).to_have_text("Your turn")
     expect(bob.locator("#turn-info")).to_have_text("Ann's turn")
@@ -530,6 +545,12 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     expect(page.get_by_text("Pass the device to Bo.")).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(r"^rack ")).first).to_be_hidden()
     shoot(page, "hot-seat-handover")
+    page.get_by_role("button", name="I am Bo: show my tiles").click()
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    # The lobby lists the game, kept in this browser, and resumes it.
+    page.goto(server.url + "/")
+    page.get_by_role("link", name="Ada vs Bo (hotseat)").click()
+    expect(page.get_by_text("Pass the device to Bo.")).to_be_visible()
     page.get_by_role("button", name="I am Bo: show my tiles").click()
     expect(page.locator("#turn-info")).to_have_text("Your turn")
     expect(page.get_by_role("row", name=re.compile("Bo — you"))).to_be_visible()

@@ -612,8 +612,13 @@ function connect() {
       // A message that is not a view is not for this page.
     }
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (state.socket !== socket) return;
+    // 4000 + an HTTP status: the server refused this link or token; retrying cannot help.
+    if (event.code >= 4000 && event.code < 5000) {
+      say(event.reason || "The server refused to follow this game: check the link.", "error");
+      return;
+    }
     setTimeout(() => {
       if (state.socket === socket) connect();
     }, reconnectDelay);
