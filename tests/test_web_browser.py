@@ -480,6 +480,28 @@ def test_online_game_between_two_browsers(browser: Any, server: Server) -> None:
         page.context.close()
 
 
+def touch_drag(page: Any, source: Any, target: Any) -> None:
+    """Drag with one finger from the middle of `source` to the middle of `target`."""
+    start, end = source.bounding_box(), target.bounding_box()
+    assert start and end
+    cdp = page.context.new_cdp_session(page)
+    points = [
+        (start["x"] + start["width"] / 2, start["y"] + start["height"] / 2),
+        (end["x"] + end["width"] / 2, end["y"] + end["height"] / 2),
+    ]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point(*points[0])]})
+    for step in range(1, 6):
+        x = points[0][0] + (points[1][0] - points[0][0]) * step / 5
+        y = points[0][1] + (points[1][1] - points[0][1]) * step / 5
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point(x, y)]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def point(x: float, y: float) -> dict[str, float]:
+    return {"x": x, "y": y}
+
+
 def test_phone_sized_layout(browser: Any, server: Server) -> None:
     created = server.new_game([{"name": "Pia"}, {"name": "Bot", "computer": "beginner"}])
     token = created["seats"][0]["token"]
@@ -506,6 +528,12 @@ def test_phone_sized_layout(browser: Any, server: Server) -> None:
         page.get_by_role("button", name="face 1", exact=True).tap()
     expect(square(page, "H8")).to_have_accessible_name(re.compile(r"^H8 .* placed$"))
     expect(rack).to_have_count(8)
+    # A finger drags the next tile to I8 (touch events, which Chromium turns into pointers).
+    touch_drag(page, rack.first, square(page, "I8"))
+    if page.get_by_role("dialog").is_visible():
+        page.get_by_role("button", name="face 1", exact=True).tap()
+    expect(square(page, "I8")).to_have_accessible_name(re.compile(r"^I8 .* placed$"))
+    expect(rack).to_have_count(7)
     shoot(page, "phone-layout")
     page.context.close()
 
