@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -94,6 +95,15 @@ class ServeProcess:
                 ready.set()
         ready.set()
 
+    def cpu_seconds(self) -> float | None:
+        """The server process's CPU time so far (user + system), where /proc tells it."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        # utime and stime are fields 14 and 15 of stat(5), in clock ticks.
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -112,6 +122,10 @@ class Totals:
     latencies: list[float] = field(default_factory=list)
     acknowledged: list[tuple[str, int, str, str]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    server_cpu: float | None = None
+    script_cpu: float = 0.0
+    loop_lag: list[float] = field(default_factory=list)
+    thinking_cpu: float | None = None
     games_started: int = 0
     games_finished: int = 0
     undelivered: int = 0
@@ -265,11 +279,21 @@ async def keep_a_game_going(
         await asyncio.wait(game.tasks, timeout=STEP_TIMEOUT)
 
 
+async def watch_loop_lag(totals: Totals, until: float) -> None:
+    """How late this script's own event loop wakes up: a busy or starved loop would make
+    every delivery look slower than the server made it."""
+    while time.perf_counter() < until:
+        asked = time.perf_counter()
+        await asyncio.sleep(0.01)
+        totals.loop_lag.append(time.perf_counter() - asked - 0.01)
+
+
 async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> list[LiveGame]:
     limits = httpx.Limits(max_connections=options.games * 2)
     timeout = httpx.Timeout(STEP_TIMEOUT)
     games: list[LiveGame] = []
     thinkers = max(1, (os.cpu_count() or 2) - 1)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with ProcessPoolExecutor(thinkers) as thinker:
         # Each thinking process loads the move generator before the clock starts.
         await asyncio.gather(
@@ -280,18 +304,24 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
         )
         async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as http:
             deadline = time.perf_counter() + options.seconds
+            lag = asyncio.create_task(watch_loop_lag(totals, deadline))
             await asyncio.gather(
+                lag,
                 *(
                     keep_a_game_going(
                         base, http, thinker, index < options.hard_games, deadline, totals, games
                     )
                     for index in range(options.games)
-                )
+                ),
             )
             await asyncio.sleep(0)
             drain_until = time.perf_counter() + DRAIN_SECONDS
             while any(game.pending for game in games) and time.perf_counter() < drain_until:
                 await asyncio.sleep(0.05)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    totals.thinking_cpu = (children.ru_utime + children.ru_stime) - (
+        children_before.ru_utime + children_before.ru_stime
+    )
     for game in games:
         totals.undelivered += len(game.pending)
         for task in game.tasks:
@@ -361,6 +391,19 @@ def report(
     print(f"lost moves (acknowledged but not stored after a restart): {len(lost)}")
     for line in lost[:10]:
         print(f"  lost: {line}")
+    if totals.server_cpu is not None:
+        print(
+            f"CPU: server {totals.server_cpu:.1f} s "
+            f"({1000 * totals.server_cpu / max(1, moves):.1f} ms a move acknowledged), "
+            f"this script's move finding {totals.thinking_cpu:.1f} s, "
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
+    if totals.loop_lag:
+        lag_ms = [value * 1000 for value in totals.loop_lag]
+        print(
+            f"this script: {totals.script_cpu:.1f} s of CPU, its event loop woke "
+            f"p50 {percentile(lag_ms, 0.5):.1f} ms / p95 {percentile(lag_ms, 0.95):.1f} ms late"
+        )
     print("targets: p95 <= 100 ms, zero errors, zero lost moves")
 
 
@@ -379,7 +422,13 @@ def main() -> int:
         database = Path(folder) / "load.sqlite3"
         server = ServeProcess(database, options.workers)
         try:
+            started = resource.getrusage(resource.RUSAGE_SELF)
             asyncio.run(run_load(server.url, options, totals))
+            ended = resource.getrusage(resource.RUSAGE_SELF)
+            totals.script_cpu = (ended.ru_utime + ended.ru_stime) - (
+                started.ru_utime + started.ru_stime
+            )
+            totals.server_cpu = server.cpu_seconds()
         finally:
             server.stop()
         again = ServeProcess(database, options.workers)
