@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from binscrabble.board import square_name
 from binscrabble.engine.analysis import analyze_position
 from binscrabble.engine.levels import player_from_name
-from binscrabble.explain import explain
+from binscrabble.expr import explain
 from binscrabble.game import Game
 from binscrabble.move import Place, move_notation, parse_move
 from binscrabble.movegen import generate_moves
