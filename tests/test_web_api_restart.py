@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -180,3 +181,29 @@ def test_an_acknowledged_move_survives_a_kill_in_flight(
         assert turn == 1
     else:
         assert turn in (0, 1)
+
+
+def test_a_computer_killed_while_thinking_moves_after_the_restart(
+    database: Path, started: list[ServeProcess]
+) -> None:
+    first = ServeProcess(database)
+    started.append(first)
+    created = first.client.post(
+        "/api/games", json={"players": [{"name": "Ann"}, {"name": "Bot", "computer": "medium"}]}
+    ).json()
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    answer = first.client.post(
+        f"/api/games/{created['id']}/moves", json={"move": "pass", "turn": 0}, headers=ann
+    )
+    assert answer.status_code == 200
+    os.kill(first.process.pid, signal.SIGKILL)
+    first.process.wait(timeout=30)
+    second = ServeProcess(database)
+    started.append(second)
+    for _ in range(600):
+        view = second.client.get(f"/api/games/{created['id']}").json()
+        if view["turn"] == 2:
+            break
+        time.sleep(0.1)
+    assert view["turn"] == 2 and view["to_move"] == 0
+    assert view["moves"][1]["seat"] == 1
