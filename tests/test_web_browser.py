@@ -57,8 +57,9 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+/)")
-# Playwright's timeout for one expectation, in milliseconds: a computer's move included.
-WAIT_MS = 20_000
+# Playwright's timeout for one expectation, in milliseconds: a computer's move included,
+# on a machine busy with other work.
+WAIT_MS = 30_000
 # Upper bound on the turns of one game; a game against the computer ends well before.
 MAX_TURNS = 200
 
@@ -197,7 +198,7 @@ def pick_move(view: dict[str, Any], most_tiles: int) -> tuple[Game, GeneratedMov
 
 def wait_for_turn(page: Any, server: Server, game_id: str, token: str) -> dict[str, Any]:
     """Wait until it is this seat's turn or the game is over, and the page shows that view."""
-    for _ in range(400):  # 20 seconds at most: a computer's move takes far less
+    for _ in range(1200):  # 60 seconds at most: a computer's move takes far less
         view: dict[str, Any] = server.api("GET", f"/api/games/{game_id}", token=token)
         if view["over"] or view["to_move"] == view["seat"]:
             break
@@ -246,6 +247,14 @@ def type_tiles(page: Any, move: GeneratedMove) -> None:
 def play_whole_game(page: Any, server: Server, method: str, real_plays: int) -> dict[str, Any]:
     """Play this page's seat to the end of the game: `real_plays` plays entered by
     `method` ("drag", "keyboard" or "move box"), then passes. Returns the last view."""
+    try:
+        return play_turns(page, server, method, real_plays)
+    except Exception:
+        shoot(page, f"failed-{method.replace(' ', '-')}")
+        raise
+
+
+def play_turns(page: Any, server: Server, method: str, real_plays: int) -> dict[str, Any]:
     game_id, token = game_id_of(page), token_of(page)
     played = 0
     for _ in range(MAX_TURNS):
