@@ -386,8 +386,8 @@ def test_an_illegal_play_shows_the_servers_reason(browser: Any, server: Server) 
     square(page, "A1").click()
     if code == "?":
         page.get_by_role("button", name="face 1", exact=True).click()
-    notation = f"1A {'?1' if code == '?' else code}"
-    reason = server.api("POST", f"/api/games/{game_id}/preview", {"move": notation}, token)
+    tile = {"square": "A1", "face": "1" if code == "?" else code, "blank": code == "?"}
+    reason = server.api("POST", f"/api/games/{game_id}/preview", {"tiles": [tile]}, token)
     assert reason["legal"] is False and reason["reason"]
     status = page.get_by_role("status")
     expect(status).to_contain_text("not legal")

@@ -3,7 +3,6 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, COLUMNS, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { placementNotation } from "./notation.js";
 import { describeRun, drawBag, drawLog, drawResult, drawScores, el } from "./panels.js";
 import { findGame, rememberGame, rememberToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
@@ -347,6 +346,16 @@ function changed() {
   schedulePreview();
 }
 
+// The tiles being placed, as the server takes them: it judges them and writes the notation.
+function placedTiles() {
+  return [...state.pending.entries()].map(([square, tile]) => ({
+    square,
+    face: tile.face,
+    blank: tile.code === "?",
+    rotated: Boolean(tile.rotated),
+  }));
+}
+
 function schedulePreview() {
   clearTimeout(state.previewTimer);
   state.previewSeq += 1;
@@ -355,26 +364,25 @@ function schedulePreview() {
     say(statusText(state.view));
     return;
   }
-  const placement = placementNotation(state.view, state.pending);
-  if (placement.problem) return say(placement.problem, "error");
   const seq = state.previewSeq;
-  state.previewTimer = setTimeout(() => runPreview(placement.notation, seq), 120);
+  const tiles = placedTiles();
+  state.previewTimer = setTimeout(() => runPreview(tiles, seq), 120);
 }
 
-async function runPreview(notation, seq) {
+async function runPreview(tiles, seq) {
   let answer;
   try {
-    answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/preview`, { move: notation }, state.token);
+    answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/preview`, { tiles }, state.token);
   } catch (error) {
-    if (seq === state.previewSeq) say(`${notation}: ${error.message}`, "error");
+    if (seq === state.previewSeq) say(error.message, "error");
     return;
   }
   if (seq !== state.previewSeq) return;
   const box = el("div", { class: "preview" });
   if (answer.legal) {
-    box.append(el("p", { class: "verdict legal", text: `${notation} — legal, ${answer.score} points` }));
+    box.append(el("p", { class: "verdict legal", text: `${answer.notation} — legal, ${answer.score} points` }));
   } else {
-    box.append(el("p", { class: "verdict illegal", text: `${notation} — not legal: ${answer.reason}` }));
+    box.append(el("p", { class: "verdict illegal", text: `This play is not legal: ${answer.reason}` }));
   }
   if (answer.runs && answer.runs.length) {
     const list = el("ul", { class: "runs" });
@@ -384,12 +392,14 @@ async function runPreview(notation, seq) {
   say(box, answer.legal ? "legal" : "error");
 }
 
-async function submit(move) {
+// body: {move: "notation"} or {tiles: [...]}; the turn it is meant for is added here.
+async function submit(body) {
   if (state.busy) return;
   if (!myTurn()) return say("It is not your turn.", "error");
   state.busy = true;
   try {
-    const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/moves`, { move, turn: state.view.turn }, state.token);
+    const path = `/api/games/${encodeURIComponent(gameId)}/moves`;
+    const answer = await postJson(path, { ...body, turn: state.view.turn }, state.token);
     clearPlacement();
     $("move").value = "";
     say(`You played ${answer.notation} for ${answer.score} points.`);
@@ -405,13 +415,9 @@ async function submit(move) {
 }
 
 function play() {
-  if (state.pending.size) {
-    const placement = placementNotation(state.view, state.pending);
-    if (placement.problem) return say(placement.problem, "error");
-    return submit(placement.notation);
-  }
+  if (state.pending.size) return submit({ tiles: placedTiles() });
   const typed = $("move").value.trim();
-  if (typed) return submit(typed);
+  if (typed) return submit({ move: typed });
   say("Place tiles on the board, or type a move in the Move box, then press Play.", "error");
 }
 
@@ -439,7 +445,7 @@ function exchange() {
   }
   const codes = state.rack.filter((tile) => state.marked.has(tile.id)).map((tile) => tile.code).join("");
   if (!codes) return say("Mark at least one tile on your rack to exchange, or press Recall.", "error");
-  submit(`exchange ${codes}`);
+  submit({ move: `exchange ${codes}` });
 }
 
 async function hint() {
@@ -525,8 +531,8 @@ function render() {
   drawResultPanel();
   if (isSeat()) syncRack();
   drawSeat();
-  if (state.pending.size || state.exchanging) schedulePreview();
-  else say(`${lastMoveSentence(view)}${statusText(view)}`);
+  if (state.pending.size) schedulePreview();
+  else if (!state.exchanging) say(`${lastMoveSentence(view)}${statusText(view)}`);
   handover();
 }
 
@@ -632,12 +638,12 @@ async function main() {
   $("recall").addEventListener("click", recall);
   $("shuffle").addEventListener("click", shuffle);
   $("exchange").addEventListener("click", exchange);
-  $("pass").addEventListener("click", () => submit("pass"));
+  $("pass").addEventListener("click", () => submit({ move: "pass" }));
   $("hint").addEventListener("click", hint);
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move").value.trim();
-    if (text) submit(text);
+    if (text) submit({ move: text });
   });
   $("rematch").addEventListener("click", rematch);
   try {
