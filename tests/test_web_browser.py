@@ -550,6 +550,12 @@ def test_phone_sized_layout(browser: Any, server: Server) -> None:
     expect(square(page, "I8")).to_have_accessible_name(re.compile(r"^I8 .* placed$"))
     expect(rack).to_have_count(7)
     shoot(page, "phone-layout")
+    # The lobby fits the phone too.
+    page.goto(server.url + "/")
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the lobby is {width} px wide on a 360 px screen"
+    shoot(page, "phone-lobby")
     page.context.close()
 
 

@@ -665,7 +665,11 @@ async function main() {
     say(error.message, "error");
     return;
   }
-  if (isSeat()) rememberToken(gameId, state.view.seat, state.token, state.view.players.map((p) => p.name));
+  if (isSeat()) {
+    const players = state.view.players;
+    const kind = players.some((player) => player.computer) ? "computer" : "online";
+    rememberToken(gameId, state.view.seat, state.token, players.map((player) => player.name), kind);
+  }
   render();
   connect();
 }

@@ -31,9 +31,9 @@ export function forgetGame(id) {
 }
 
 // A seat's token that arrived in a URL (an invite link) is kept so the game can be resumed.
-export function rememberToken(id, seat, token, names) {
+export function rememberToken(id, seat, token, names, kind = "online") {
   const known = findGame(id);
-  const entry = known || { id, kind: "online", names: names || [], tokens: {}, created: Date.now() };
+  const entry = known || { id, kind, names: names || [], tokens: {}, created: Date.now() };
   entry.tokens = { ...entry.tokens, [seat]: token };
   if (names && names.length) entry.names = names;
   rememberGame(entry);
