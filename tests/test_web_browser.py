@@ -644,3 +644,32 @@ def test_exchange_shuffle_and_recall(browser: Any, server: Server) -> None:
     assert len(after["moves"][0]["notation"]) == 3 and len(after["rack"]) == 9
     shoot(page, "exchange")
     page.context.close()
+
+
+def test_a_blank_gets_the_face_chosen_for_it(browser: Any, server: Server) -> None:
+    # A rack holds a blank in about one game of four: start games until one does.
+    for _ in range(40):
+        created = server.new_game([{"name": "Ivy"}, {"name": "Jo"}])
+        token = created["seats"][0]["token"]
+        if "?" in server.api("GET", f"/api/games/{created['id']}", token=token)["rack"]:
+            break
+    else:
+        raise AssertionError("no rack with a blank in 40 new games")
+    page = new_page(browser)
+    page.goto(server.url + created["seats"][0]["url"])
+    rack_tile(page, "blank").click()
+    square(page, "H8").click()
+    dialog = page.get_by_role("dialog", name="Choose the blank's face")
+    expect(dialog).to_be_visible()
+    shoot(page, "blank-face-chooser")
+    dialog.get_by_role("button", name="face AND", exact=True).click()
+    expect(dialog).to_be_hidden()
+    expect(square(page, "H8")).to_have_accessible_name("H8 blank AND placed")
+    # Cancelling the chooser leaves the blank on the rack.
+    page.get_by_role("button", name="Recall", exact=True).click()
+    rack_tile(page, "blank").click()
+    square(page, "H9").click()
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(square(page, "H9")).to_have_accessible_name("H9")
+    expect(rack_tile(page, "blank")).to_be_visible()
+    page.context.close()

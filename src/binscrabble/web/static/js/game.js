@@ -136,12 +136,15 @@ function chooseBlankFace() {
       blankDialog.close();
       resolve(face);
     };
-    const options = Object.keys(state.meta.tiles).filter((code) => code !== "?");
-    if (state.view.rules && state.view.rules.rotated_equals) options.push("#");
+    const rules = state.view.rules || {};
+    // The faces of this game's tile set: XOR only when the game has XOR tiles.
+    const options = Object.keys(state.meta.tiles).filter((code) => code !== "?" && (code !== "^" || rules.xor_tiles > 0));
+    if (rules.rotated_equals) options.push("#");
     for (const code of options) {
       const label = code === "#" ? "rotated = (reads 11)" : faceName(code);
+      const glyph = code === "#" ? "⦀" : faceGlyph(code);
       const button = el("button", { type: "button", class: "tile", "aria-label": `face ${label}` },
-        el("span", { class: "glyph", text: code === "#" ? "⦀" : faceGlyph(code) }));
+        el("span", { class: `glyph${glyph.length > 1 ? " word" : ""}`, text: glyph }));
       button.addEventListener("click", () => finish(code));
       faces.append(button);
     }
