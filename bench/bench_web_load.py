@@ -292,7 +292,7 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
     limits = httpx.Limits(max_connections=options.games * 2)
     timeout = httpx.Timeout(STEP_TIMEOUT)
     games: list[LiveGame] = []
-    thinkers = max(1, (os.cpu_count() or 2) - 1)
+    thinkers = options.thinkers
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with ProcessPoolExecutor(thinkers) as thinker:
         # Each thinking process loads the move generator before the clock starts.
@@ -413,6 +413,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=50, help="games at once")
     parser.add_argument("--hard-games", type=int, default=10, help="of them against hard")
     parser.add_argument("--workers", type=int, default=1, help="the server's computer workers")
+    parser.add_argument(
+        "--thinkers",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) - 1),
+        help="processes finding this script's moves (default: one less than the cores)",
+    )
     options = parser.parse_args()
     if not 0 <= options.hard_games <= options.games:
         parser.error("--hard-games must be between 0 and --games")
