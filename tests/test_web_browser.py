@@ -461,7 +461,11 @@ def test_online_game_between_two_browsers(browser: Any, server: Server) -> None:
     game_id = re.sub(r".*/games/([^?]+)\?.*", r"\1", urls[0])
     ann.get_by_role("link", name="Ann's seat").click()
     bob.goto(urls[1])
-    watcher.goto(f"{server.url}/games/{game_id}")
+    # The spectator comes in through the lobby's Watch form, with the game's link.
+    watcher.goto(server.url + "/")
+    watcher.get_by_label("Game id or link").fill(f"{server.url}/games/{game_id}")
+    watcher.get_by_role("button", name="Watch", exact=True).click()
+    watcher.wait_for_url(re.compile(rf"/games/{game_id}$"))
     expect(ann.locator("#turn-info")).to_have_text("Your turn")
     expect(bob.locator("#turn-info")).to_have_text("Ann's turn")
     racks = [server.api("GET", f"/api/games/{game_id}", token=token)["rack"] for token in tokens]
@@ -484,6 +488,14 @@ def test_online_game_between_two_browsers(browser: Any, server: Server) -> None:
     if second:
         expect(square(ann, second.split()[0])).to_have_accessible_name(second)
     expect(ann.locator("#turn-info")).to_have_text("Your turn")
+    # The log shows each move with the running scores; the bag and unseen tiles follow.
+    seen = server.api("GET", f"/api/games/{game_id}", token=tokens[0])
+    for page in (ann, watcher):
+        for index, move in enumerate(seen["moves"]):
+            cells = page.locator("#log tr").nth(index).locator("td")
+            expect(cells.nth(4)).to_have_text(" – ".join(map(str, move["running"])))
+        expect(page.locator("#bag")).to_have_text(f"Bag: {seen['bag']} tiles")
+    expect(ann.locator("#unseen h3")).to_have_text(f"Unseen by you ({len(seen['unseen'])})")
     shoot(watcher, "online-spectator")
     ann_racks = {racks[0], server.api("GET", f"/api/games/{game_id}", token=tokens[0])["rack"]}
     assert bob_frames and watcher_frames
