@@ -514,7 +514,8 @@ function drawResultPanel() {
   const id = encodeURIComponent(gameId);
   $("download").href = `/api/games/${id}/record`;
   $("download").setAttribute("download", `binscrabble-${gameId}.bsr`);
-  $("analysis").href = `/games/${id}/analysis`;
+  const back = state.token ? `?token=${encodeURIComponent(state.token)}` : "";
+  $("analysis").href = `/games/${id}/analysis${back}`;
   $("rematch").hidden = !isSeat() || Boolean(view.rematch);
   const follow = $("rematch-link");
   follow.hidden = !view.rematch;
