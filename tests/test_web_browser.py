@@ -277,6 +277,7 @@ def play_turns(page: Any, server: Server, method: str, real_plays: int) -> dict[
             else:
                 box = page.get_by_role("textbox", name="Move")
                 box.fill(move_notation(move.place, game.board))
+                expect_preview(page, move.score)  # previewed as it is typed
                 box.press("Enter")
             row = page.locator("#log tr").nth(view["turn"])
             expect(row.locator("td").nth(3)).to_have_text(str(move.score))
@@ -291,6 +292,7 @@ def play_turns(page: Any, server: Server, method: str, real_plays: int) -> dict[
 def check_end_screen(page: Any, server: Server, view: dict[str, Any]) -> None:
     result = page.get_by_role("region", name="Game over")
     expect(result).to_be_visible()
+    expect(result).to_contain_text(view["result"]["reason"])
     for player, final in zip(view["players"], view["result"]["final"], strict=True):
         expect(page.get_by_label(f"score {player['name']}", exact=True)).to_have_text(str(final))
         assert player["score"] == final

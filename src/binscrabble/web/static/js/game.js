@@ -359,6 +359,17 @@ function placedTiles() {
   }));
 }
 
+// A move typed in the Move box is previewed as it is typed, like placed tiles.
+function previewTyped() {
+  clearTimeout(state.previewTimer);
+  state.previewSeq += 1;
+  const text = $("move").value.trim();
+  if (!myTurn() || state.pending.size) return;
+  if (!text) return say(statusText(state.view));
+  const seq = state.previewSeq;
+  state.previewTimer = setTimeout(() => runPreview({ move: text }, seq), 200);
+}
+
 function schedulePreview() {
   clearTimeout(state.previewTimer);
   state.previewSeq += 1;
@@ -369,13 +380,14 @@ function schedulePreview() {
   }
   const seq = state.previewSeq;
   const tiles = placedTiles();
-  state.previewTimer = setTimeout(() => runPreview(tiles, seq), 120);
+  state.previewTimer = setTimeout(() => runPreview({ tiles }, seq), 120);
 }
 
-async function runPreview(tiles, seq) {
+// body: {tiles: [...]} or {move: "notation"}, as the server's preview takes them.
+async function runPreview(body, seq) {
   let answer;
   try {
-    answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/preview`, { tiles }, state.token);
+    answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/preview`, body, state.token);
   } catch (error) {
     if (seq === state.previewSeq) say(error.message, "error");
     return;
@@ -400,6 +412,9 @@ async function submit(body) {
   if (state.busy) return;
   if (!myTurn()) return say("It is not your turn.", "error");
   state.busy = true;
+  // A preview still on its way is about a move that is no longer being considered.
+  clearTimeout(state.previewTimer);
+  state.previewSeq += 1;
   try {
     const path = `/api/games/${encodeURIComponent(gameId)}/moves`;
     const answer = await postJson(path, { ...body, turn: state.view.turn }, state.token);
@@ -644,6 +659,7 @@ async function main() {
   $("exchange").addEventListener("click", exchange);
   $("pass").addEventListener("click", () => submit({ move: "pass" }));
   $("hint").addEventListener("click", hint);
+  $("move").addEventListener("input", previewTyped);
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move").value.trim();

@@ -21,10 +21,11 @@ export function drawScores(body, view) {
     const mover = view.to_move === seat;
     const who = player.computer ? `${player.name} (computer, ${player.computer})` : player.name;
     const you = view.seat === seat ? " — you" : "";
+    const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${player.tiles} tiles` }) : null;
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
-      el("th", { scope: "row", text: `${mover ? "▶ " : ""}${who}${you}` }),
+      el("th", { scope: "row" }, `${mover ? "▶ " : ""}${who}${you}`, tiles),
       el("td", { class: "score", "aria-label": `score ${player.name}`, text: String(player.score) }),
     );
     body.append(row);
@@ -74,6 +75,7 @@ export function drawResult(box, view) {
   const winners = (result.winners || []).map((seat) => names[seat]);
   const headline = winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
   box.append(el("p", { class: "headline", text: headline }));
+  if (result.reason) box.append(el("p", { text: result.reason }));
   const table = el("table", { class: "adjustments" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
       el("th", { text: "Tiles left" }), el("th", { text: "Final" }))));
@@ -93,5 +95,6 @@ export function drawResult(box, view) {
 // One run of a preview or hint as a sentence: the equation, its value in binary and decimal.
 export function describeRun(run) {
   const value = run.value === null || run.value === undefined ? "" : ` = ${run.binary} (binary) = ${run.value} (decimal)`;
-  return `${run.text}${value}, bonus ${run.bonus}: ${run.score} points`;
+  const sum = run.sum ? ` — ${run.sum}` : `, bonus ${run.bonus}: ${run.score} points`;
+  return `${run.text}${value}${sum}`;
 }
