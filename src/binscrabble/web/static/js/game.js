@@ -409,26 +409,31 @@ async function runPreview(body, seq) {
 
 // body: {move: "notation"} or {tiles: [...]}; the turn it is meant for is added here.
 async function submit(body) {
-  if (state.busy) return;
+  if (state.busy) return say("Your move is still on its way to the server.");
   if (!myTurn()) return say("It is not your turn.", "error");
+  const sentTurn = state.view.turn;
   state.busy = true;
+  drawSeat(); // the action buttons wait while the move is on its way
   // A preview still on its way is about a move that is no longer being considered.
   clearTimeout(state.previewTimer);
   state.previewSeq += 1;
   try {
     const path = `/api/games/${encodeURIComponent(gameId)}/moves`;
-    const answer = await postJson(path, { ...body, turn: state.view.turn }, state.token);
-    clearPlacement();
+    const answer = await postJson(path, { ...body, turn: sentTurn }, state.token);
+    // The live feed may have brought the next turn already; its rack replaced these tiles.
+    if (state.view.turn === sentTurn) clearPlacement();
     $("move").value = "";
-    say(`You played ${answer.notation} for ${answer.score} points.`);
-    state.rackKey = "";
     $("hint-panel").hidden = true;
+    state.busy = false;
+    say(`You played ${answer.notation} for ${answer.score} points.`);
     await refresh();
   } catch (error) {
+    state.busy = false;
     say(error instanceof ApiError ? error.message : String(error), "error");
     if (error instanceof ApiError && error.status === 409) await refresh();
   } finally {
     state.busy = false;
+    drawSeat();
   }
 }
 
@@ -496,7 +501,7 @@ function drawSeat() {
   $("seat-area").hidden = !seat;
   if (!seat) return;
   drawRack();
-  const turn = myTurn();
+  const turn = myTurn() && !state.busy;
   for (const id of ["play", "pass", "exchange", "recall", "shuffle"]) $(id).disabled = !turn && id !== "shuffle";
   $("move").disabled = !turn;
   $("exchange").classList.toggle("active", state.exchanging);
