@@ -165,7 +165,7 @@ async def follow(game: LiveGame, client: int, base: str, totals: Totals) -> None
     if token:
         url += f"?token={token}"
     try:
-        async with websockets.connect(url, open_timeout=STEP_TIMEOUT) as socket:
+        async with websockets.connect(url, open_timeout=STEP_TIMEOUT, proxy=None) as socket:
             async for message in socket:
                 view = json_view(message)
                 game.seen(client, view["turn"], totals)
@@ -302,7 +302,9 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
                 for _ in range(thinkers)
             )
         )
-        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as http:
+        async with httpx.AsyncClient(
+            base_url=base, limits=limits, timeout=timeout, trust_env=False
+        ) as http:
             deadline = time.perf_counter() + options.seconds
             lag = asyncio.create_task(watch_loop_lag(totals, deadline))
             await asyncio.gather(
@@ -346,7 +348,7 @@ def lost_moves(base: str, acknowledged: list[tuple[str, int, str, str]]) -> tupl
     view of the seat that made it (others see an exchange's tile count only)."""
     stored: dict[tuple[str, str], list[dict[str, Any]]] = {}
     missing: list[str] = []
-    with httpx.Client(base_url=base, timeout=STEP_TIMEOUT) as http:
+    with httpx.Client(base_url=base, timeout=STEP_TIMEOUT, trust_env=False) as http:
         for game_id, turn, notation, token in acknowledged:
             if (game_id, token) not in stored:
                 answer = http.get(f"/api/games/{game_id}", headers=bearer(token))
