@@ -2,7 +2,7 @@
 // sends intents; legality, scores and reasons always come from the server.
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
-import { BoardView, COLUMNS, SIZE, faceAt, parseSquare, squareName } from "./board.js";
+import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
 import { describeRun, drawBag, drawLog, drawResult, drawScores, el } from "./panels.js";
 import { findGame, rememberGame, rememberToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
@@ -28,7 +28,6 @@ const state = {
   previewSeq: 0,
   previewTimer: null,
   socket: null,
-  socketSeat: null,
   busy: false,
 };
 
@@ -80,6 +79,8 @@ function clearPlacement() {
 
 function drawRack() {
   const rack = $("rack");
+  // Keyboard users keep their place: the tile that had focus gets it back once redrawn.
+  const focused = document.activeElement && rack.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
   rack.replaceChildren();
   const used = placedIds();
   for (const tile of state.rack) {
@@ -103,6 +104,7 @@ function drawRack() {
     button.addEventListener("pointerdown", (event) => beginDrag(event, { id: tile.id, from: null }));
     button.addEventListener("click", () => clickRackTile(tile.id));
     rack.append(button);
+    if (tile.id === focused) button.focus();
   }
 }
 
