@@ -294,7 +294,11 @@ def play_turns(page: Any, server: Server, method: str, real_plays: int) -> dict[
 def check_end_screen(page: Any, server: Server, view: dict[str, Any]) -> None:
     result = page.get_by_role("region", name="Game over")
     expect(result).to_be_visible()
-    expect(result).to_contain_text(view["result"]["reason"])
+    if view["result"]["reason"] == "out":
+        out = next(player["name"] for player in view["players"] if player["tiles"] == 0)
+        expect(result).to_contain_text(f"{out} went out with the bag empty")
+    else:
+        expect(result).to_contain_text("Six scoreless turns in a row ended the game")
     for player, final in zip(view["players"], view["result"]["final"], strict=True):
         expect(page.get_by_label(f"score {player['name']}", exact=True)).to_have_text(str(final))
         assert player["score"] == final

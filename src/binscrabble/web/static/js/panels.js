@@ -75,7 +75,8 @@ export function drawResult(box, view) {
   const winners = (result.winners || []).map((seat) => names[seat]);
   const headline = winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
   box.append(el("p", { class: "headline", text: headline }));
-  if (result.reason) box.append(el("p", { text: result.reason }));
+  const why = endSentence(view);
+  if (why) box.append(el("p", { class: "end-reason", text: why }));
   const table = el("table", { class: "adjustments" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
       el("th", { text: "Tiles left" }), el("th", { text: "Final" }))));
@@ -90,6 +91,16 @@ export function drawResult(box, view) {
   });
   table.append(rows);
   box.append(table);
+}
+
+// Why the game ended, from the outcome's reason code ("out" or "scoreless").
+function endSentence(view) {
+  const reason = view.result.reason;
+  if (reason === "scoreless") return "Six scoreless turns in a row ended the game: each player loses the points of the tiles left on their rack.";
+  if (reason !== "out") return reason || "";
+  const out = view.players.findIndex((player) => player.tiles === 0);
+  const who = out >= 0 ? view.players[out].name : "A player";
+  return `${who} went out with the bag empty and gains the points of the tiles left on the other racks.`;
 }
 
 // One run of a preview or hint as a sentence: the equation, its value in binary and decimal.
