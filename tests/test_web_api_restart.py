@@ -80,6 +80,14 @@ def test_serve_prints_its_address_and_stops_cleanly(
     assert server.stop(how) == 0
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started that are still running (Linux's /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
 def control_move(game: Game, turn: int) -> Move:
     """The test's own choice of move: the best play, with an exchange and a pass mixed in."""
     if turn == 2 and game.bag_size >= game.rules.rack_size:
@@ -196,8 +204,16 @@ def test_a_computer_killed_while_thinking_moves_after_the_restart(
         f"/api/games/{created['id']}/moves", json={"move": "pass", "turn": 0}, headers=ann
     )
     assert answer.status_code == 200
+    helpers = children(first.process.pid)
+    assert helpers, "the computer's worker process should be running"
     os.kill(first.process.pid, signal.SIGKILL)
     first.process.wait(timeout=30)
+    # The worker processes of a killed server end by themselves.
+    for _ in range(300):
+        if not any(Path(f"/proc/{pid}").exists() for pid in helpers):
+            break
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in helpers)
     second = ServeProcess(database)
     started.append(second)
     for _ in range(600):

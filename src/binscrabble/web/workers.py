@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,6 +28,8 @@ from binscrabble.movegen import generate_moves
 from binscrabble.rules import Rules
 
 Result = TypeVar("Result")
+#: How often a worker looks whether the server that started it is still there, in seconds.
+PARENT_CHECK_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +130,21 @@ def analysis(job: GameJob) -> list[dict[str, Any]]:
     return result
 
 
+def leave_with_parent(parent: int) -> None:
+    """In a worker: exit as soon as the server process that started it is gone.
+
+    A killed server cannot stop its workers, and they never see the end of their queue (each
+    holds its writing end too), so each watches its parent instead.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def default_workers() -> int:
     """One worker per core but one (kept for the server), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -144,7 +163,10 @@ class Workers:
         if self._pool is None:
             # Spawned, not forked: a fork of a running server would copy its threads' locks.
             self._pool = ProcessPoolExecutor(
-                max_workers=self.size, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=leave_with_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
