@@ -62,6 +62,8 @@ READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+/)")
 # Playwright's timeout for one expectation, in milliseconds: a computer's move included,
 # on a machine busy with other work.
 WAIT_MS = 30_000
+# Assertions wait as long as actions do (Playwright's own default for them is 5 s).
+expect.set_options(timeout=WAIT_MS)
 # Upper bound on the turns of one game; a game against the computer ends well before.
 MAX_TURNS = 200
 

@@ -22,7 +22,7 @@ function showScores(scores) {
   });
 }
 
-async function open(file, meta, controls) {
+async function open(file, controls) {
   const text = await file.text();
   try {
     record = await postJson("/api/records/view", { record: text });
@@ -47,15 +47,14 @@ async function open(file, meta, controls) {
 }
 
 async function main() {
-  const meta = await loadMeta();
-  drawStaticBoard($("board"), meta, { board: EMPTY, blanks: [], rotated: [] });
+  const meta = loadMeta();
   const controls = stepper({
     count: () => (record ? record.turns.length + 1 : 1),
     rows: () => [...$("turns").children],
-    show: (index) => {
+    show: async (index) => {
       if (!record) return;
       const turn = index > 0 ? record.turns[index - 1] : null;
-      drawStaticBoard($("board"), meta, turn || { board: EMPTY, blanks: [], rotated: [] });
+      drawStaticBoard($("board"), await meta, turn || { board: EMPTY, blanks: [], rotated: [] });
       showScores(turn ? turn.scores : names().map(() => 0));
       $("position").textContent = `Turn ${index} of ${record.turns.length}`;
       $("status").textContent = turn
@@ -63,10 +62,16 @@ async function main() {
         : `${names().join(" vs ")}: the start of the game.`;
     },
   });
+  // Listening before anything is awaited: a file chosen at once is not missed.
   $("file").addEventListener("change", (event) => {
     const file = event.target.files[0];
-    if (file) open(file, meta, controls);
+    if (file) open(file, controls);
   });
+  try {
+    drawStaticBoard($("board"), await meta, { board: EMPTY, blanks: [], rotated: [] });
+  } catch (error) {
+    $("status").textContent = error.message;
+  }
 }
 
 main();
