@@ -224,7 +224,9 @@ def test_no_exchange_with_a_small_bag() -> None:
 def test_best_moves_with_bounds_match_full_generation(count: int) -> None:
     # best_moves skips plays that cannot reach the count-th best score; the result must be
     # exactly the head of the full, sorted list (blank-heavy racks included).
-    for case in _baseline()[:8]:
+    cases = _baseline()[:8]
+    assert len(cases) == 8
+    for case in cases:
         game = load_position(case["position"])
         expected = [move.place for move in generate_moves(game)[:count]]
         assert [move.place for move in best_moves(game, count)] == expected, case["name"]
