@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from binscrabble.board import Board
 from binscrabble.cli import main
+from binscrabble.engine import analysis as analysis_module
 from binscrabble.engine.analysis import analyze_game, analyze_position
 from binscrabble.engine.levels import player_from_name
-from binscrabble.engine.players import GreedyPlayer
+from binscrabble.engine.players import GreedyPlayer, Player
+from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
 from binscrabble.move import Pass, Place
 from binscrabble.record import write_record_file
@@ -48,7 +51,16 @@ def test_best_by_equity_ranks_runners_up_by_equity() -> None:
     assert equities == sorted(equities, reverse=True)
 
 
-def test_best_by_simulation_reports_simulated_values() -> None:
+def test_best_by_simulation_reports_simulated_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    def bounded_player(name: str, **options: Any) -> Player:
+        # Two iterations however long they take, not 0.2 s: whether a value was simulated
+        # must not depend on the machine's speed.
+        engine = player_from_name(name, **options)
+        assert isinstance(engine, SimulationPlayer)
+        engine.max_iterations, engine.budget = 2, 60.0
+        return engine
+
+    monkeypatch.setattr(analysis_module, "player_from_name", bounded_player)
     # After 4 turns several different moves are close in equity (after 2, one move stands
     # out alone and is played without simulating).
     analysis = analyze_position(short_game(4), "simulation@0.2", runners_up=2)

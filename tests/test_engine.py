@@ -148,7 +148,11 @@ def test_beginner_scores_less_than_greedy_on_average() -> None:
 def test_equity_is_score_plus_leave_value() -> None:
     table = LeaveTable({"has:?x1": 25.0})
     game = Game.from_setup(Rules(rack_size=7), Board(), ["1+1=10?", None], seed=1)
-    for candidate in ranked_candidates(game, table, limit=20):
+    # Every candidate: the best ones all play the blank, so both kinds of leave are seen.
+    candidates = ranked_candidates(game, table)
+    assert any("?" in candidate.leave for candidate in candidates)
+    assert any("?" not in candidate.leave for candidate in candidates)
+    for candidate in candidates:
         expected = candidate.score + (25.0 if "?" in candidate.leave else 0.0)
         assert candidate.equity == pytest.approx(expected)
 
@@ -253,15 +257,30 @@ def test_candidates_left_unsimulated_get_the_mean_change_of_the_others() -> None
     assert statistics[0].count == 1
 
 
+class _StepClockPlayer(SimulationPlayer):
+    """A simulating player whose thinking clock moves one millisecond each time it is read:
+    a budget buys the same work on any machine."""
+
+    reads = 0
+
+    def _clock(self) -> float:
+        self.reads += 1
+        return self.reads / 1000
+
+
 def test_unfinished_iterations_are_dropped() -> None:
-    # Plenty of iterations allowed but a tiny budget: whatever was done, every candidate
-    # still active holds exactly one value per complete iteration.
-    player = SimulationPlayer(budget=0.3, candidates=5, seed=2)
+    # Plenty of iterations allowed but a small budget, on a clock that counts the player's
+    # own steps: the time runs out inside an iteration, and every candidate still active
+    # holds exactly one value per complete iteration.
+    player = _StepClockPlayer(budget=0.05, candidates=5, seed=2)
     player.choose(midgame(8))
     report = player.last_report
-    for entry in report.candidates:
-        if entry.active and report.iterations:
-            assert entry.count == report.iterations
+    active = [entry for entry in report.candidates if entry.active]
+    assert report.iterations >= 1 and active
+    # More rollouts were made than complete iterations hold: an unfinished one was dropped.
+    assert report.rollouts > report.iterations * len(active)
+    for entry in active:
+        assert entry.count == report.iterations
 
 
 def test_simulation_is_deterministic_with_a_seed_and_an_iteration_bound() -> None:
@@ -319,7 +338,9 @@ def test_imagined_game_keeps_what_the_seat_sees() -> None:
 
 def test_endgame_goes_out_when_it_can() -> None:
     game = endgame()
-    player = SimulationPlayer(budget=1.0, seed=1)
+    # A bound on the positions the exact search visits, not on time: the same search on
+    # any machine.
+    player = SimulationPlayer(budget=1.0, seed=1, endgame_positions=10_000)
     move = player.choose(game)
     assert player.last_report.endgame
     assert isinstance(move, Place) and len(move.tiles) == 6
@@ -520,7 +541,9 @@ def test_equity_keeps_the_blank_in_the_benchmark_opening() -> None:
     # made the equity player exchange the blank away.
     game = Game(("A", "B"), seed=1)
     assert "?" in game.rack()
-    for candidate in ranked_candidates(game, LeaveTable.default(), limit=3):
+    candidates = ranked_candidates(game, LeaveTable.default(), limit=3)
+    assert len(candidates) == 3
+    for candidate in candidates:
         assert "?" in candidate.leave
 
 

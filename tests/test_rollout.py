@@ -104,6 +104,7 @@ def test_rollouts_count_every_move_and_the_last_leaves(plies: Plies) -> None:
         game = greedy_midgame(seed)
         seat = game.to_move
         candidates = ranked_candidates(game, TABLE, limit=3, distinct=True)
+        assert candidates
         unseen = list(game.unseen(seat))
         dealt = len(game.racks[1 - seat])
         rng = random.Random(seed)

@@ -41,6 +41,7 @@ def deals(game: Game, rng: random.Random, count: int) -> list[Game]:
 
 def compare(world: Game, candidates: list[Candidate], width: int | None = None) -> int:
     """Assert DealReplies agrees with rollout_reply after every candidate; the fallbacks."""
+    assert candidates, "no candidate to compare"
     replies = DealReplies(world, TABLE, width=width)
     replies.prepare()
     for candidate in candidates:

@@ -166,6 +166,7 @@ def test_the_simulation_records_the_chance_and_the_horizon() -> None:
     report = player.last_report
     assert game.is_legal(move)
     assert report.iterations == 2
+    assert report.candidates
     assert report.rollouts == 2 * len(report.candidates)
     seat = game.to_move
     lead = game.scores[seat] - game.scores[1 - seat]
