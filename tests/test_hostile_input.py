@@ -265,6 +265,10 @@ def test_too_many_blanks_reads_as_a_sentence() -> None:
     with pytest.raises(PositionError) as caught:
         load_position({"board": board, "rack": "????", "blanks": []})
     assert "the board and the rack hold 4 blank tiles; the set has 3" in str(caught.value)
+    board = ["." * 15] * 7 + ["......10=10...."] + ["." * 15] * 7
+    with pytest.raises(PositionError) as caught:
+        load_position({"board": board, "rack": "1", "blanks": ["G8", "H8", "J8", "K8"]})
+    assert "the board holds 4 blank tiles; the set has 3" in str(caught.value)
 
 
 def test_a_comment_without_its_space_after_the_turns_says_so(two_turns: str) -> None:
