@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Final, NamedTuple
 
+from binscrabble import svg
 from binscrabble.board import (
     ACROSS,
     CENTER,
@@ -1083,10 +1084,7 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """The board, scores and last play as a picture, for Jupyter (see binscrabble.svg)."""
-        # Imported here: pictures are drawn on request, and the module is not needed to play.
-        from binscrabble.svg import board
-
-        return board(self, scores=True)
+        return svg.board(self, scores=True)
 
     def notations(self) -> list[str]:
         """The notation of every turn in the history, in order."""

@@ -22,13 +22,49 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol, Self, TypeVar
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, Tile, square_name
+from binscrabble.move import Move, Place
 from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS
 
-if TYPE_CHECKING:
-    from binscrabble.game import Game
+
+class PlayedTurn(Protocol):
+    """What a picture reads of one turn of a game's history."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def move(self) -> Move: ...
+    @property
+    def score(self) -> int: ...
+
+
+class PlayedGame(Protocol):
+    """What a picture reads of a game: :class:`binscrabble.game.Game` is one.
+
+    Pictures depend on this shape, not on the game module, so that the game can draw itself
+    (``Game._repr_svg_``) without the two modules importing each other.
+    """
+
+    players: tuple[str, ...]
+    scores: list[int]
+    to_move: int
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def history(self) -> Sequence[PlayedTurn]: ...
+    @property
+    def racks(self) -> tuple[str, ...]: ...
+    def is_over(self) -> bool: ...
+    def outcome(self) -> object | None: ...
+    def notations(self) -> list[str]: ...
+    def copy(self) -> Self: ...
+    def pop(self) -> Move: ...
+
+
+GameT = TypeVar("GameT", bound=PlayedGame)
 
 #: Side of one square, in picture units.
 SQUARE: Final = 40
@@ -69,7 +105,7 @@ class _Panel:
 
 
 def board(
-    game_or_board: Game | Board,
+    game_or_board: PlayedGame | Board,
     *,
     last_move: bool = True,
     coordinates: bool = True,
@@ -100,9 +136,7 @@ def board(
     return SvgImage(_draw(cells, highlighted, coordinates, size, panel))
 
 
-def _last_play_squares(game: Game) -> frozenset[int]:
-    from binscrabble.move import Place
-
+def _last_play_squares(game: PlayedGame) -> frozenset[int]:
     # The last play, also when passes or exchanges came after it.
     for turn in reversed(game.history):
         if isinstance(turn.move, Place):
@@ -110,7 +144,7 @@ def _last_play_squares(game: Game) -> frozenset[int]:
     return frozenset()
 
 
-def _panel(game: Game, scores: bool, racks: bool, caption: str | None) -> _Panel | None:
+def _panel(game: PlayedGame, scores: bool, racks: bool, caption: str | None) -> _Panel | None:
     if not scores and not racks and caption is None:
         return None
     if caption is None and scores:
@@ -124,7 +158,7 @@ def _panel(game: Game, scores: bool, racks: bool, caption: str | None) -> _Panel
     )
 
 
-def turn_caption(game: Game) -> str:
+def turn_caption(game: PlayedGame) -> str:
     """A line telling the last turn: ``"turn 3: Ada 8D 1+1=10 +18"``, or the start."""
     if not game.history:
         return "start of the game"
@@ -298,7 +332,7 @@ def _rack(codes: Sequence[str], x: int, y: int, seat: int) -> list[str]:
     return parts
 
 
-def game_at_turn(game: Game, turn: int) -> Game:
+def game_at_turn(game: GameT, turn: int) -> GameT:
     """A copy of ``game`` as it stood after its first ``turn`` turns (0: the start).
 
     Raises ``ValueError`` naming the turns there are when ``turn`` is out of range.
