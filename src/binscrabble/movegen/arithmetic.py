@@ -189,10 +189,8 @@ def arithmetic_tables(rules: Rules) -> Generation:
     older one. Per thread at most ARITHMETIC_BUDGET pushes and readings are kept over
     every arithmetic: past it, the least recently used arithmetic's tables are dropped.
     Memory: about 180 bytes an entry, pending operations, last operations and sides of
-    tiles included (tracemalloc, the tables after the bench's 72 positions: 153,519
-    entries, 27.1 MB; with two generations, 119,673 entries, 21.8 MB), so about 30 MB a
-    generation at its cap and at most about 62 MB per thread (ARITHMETIC_BUDGET, plus
-    what the call in progress adds)."""
+    tiles included, so about 30 MB a generation at its cap and at most about 62 MB per
+    thread (ARITHMETIC_BUDGET, plus what the call in progress adds)."""
     kept: dict[tuple[object, ...], Generation] | None = getattr(ARITHMETIC, "tables", None)
     if kept is None:
         kept = ARITHMETIC.tables = {}
@@ -264,80 +262,105 @@ def pushed_number(context: Context, pending: int, operand: int, literal: int, op
     here, as each fragment was written, and a second fragment matters only as "more than
     one", which the kinds of one fragment more tell: so one stands for any number); of a
     waiting operand's literal value, only the operator's neutral value when a neutral
-    literal on the left makes a fragment (the only test that reads it), else -1. (On
-    game10-midgame-turn06-1blank, alone in a process, this takes the tuples from 3,105 to
-    1,974 and the pushes worked out from 7,088 to 5,871.)
+    literal on the left makes a fragment (the only test that reads it), else -1.
     """
     key = (pending, operand, literal, operator)
-    generation = context.generation
-    older = generation.older
-    if older is not None:
-        # Worked out by the generation before? (Its numbers are its own.)
-        older_pending = _older_number(generation, older, pending)
-        if older_pending >= 0:
-            older_found = older.pushes.get((older_pending, operand, literal, operator))
-            if older_found is not None:
-                adopted = -1 if older_found < 0 else _adopted(generation, older, older_found)
-                context.pushes[key] = adopted
-                return adopted
+    adopted = _older_push(context, key)
+    if adopted is not None:
+        context.pushes[key] = adopted
+        return adopted
     if pending:
-        waiting_tuple = context.pending_tuples[pending]
-        strength = context.strength
-        level = strength[operator]
-        marks = waiting_tuple[0]
-        end = len(waiting_tuple)
-        while end > 1:
-            left, waiting, left_literal = waiting_tuple[end - 1]
-            if strength[waiting] < level:
-                break
-            neutral, either_side, switch = _NEUTRAL[waiting]
-            if literal == neutral or (either_side and left_literal == neutral):
-                marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
-            result = context.operations[waiting](left, operand)
-            if result is None:
-                context.pushes[key] = -1
-                return -1
-            operand = result
-            literal = -1
-            end -= 1
-        # (Only what can still matter: see above.)
-        neutral, either_side, switch = _NEUTRAL[operator]
-        kept = literal if either_side and literal == neutral else -1
-        # A neutral literal on the left of a waiting operation is a fragment whatever its
-        # right operand (see last_operations_of), and every waiting operation applies before
-        # the side ends: those fragments are written already.
-        certain = marks
-        for _, still_waiting, waiting_literal in waiting_tuple[1:end]:
-            if waiting_literal >= 0:
-                certain = _with_fragment(certain, _NEUTRAL[still_waiting][2])
-        if kept >= 0:
-            certain = _with_fragment(certain, switch)
-        if context.kinds_by_marks[certain] < 0:
-            # Fragments the rules forbid in one side (more than one without
-            # `identity_chains`, or one whose switch is off): marks only grow as a side is
-            # written, so no side that starts so is kept (see last_operations_of); the
-            # partial is dropped here, with everything that would follow it.
-            context.pushes[key] = -1
-            return -1
-        found = (
-            _ONE_FRAGMENT if marks >= _ONE_FRAGMENT else 0,
-            *waiting_tuple[1:end],
-            (operand, operator, kept),
-        )
+        found = _reduced(context, pending, operand, literal, operator)
     else:
         # Nothing waits (a side's first operator, number 0 is _NO_PENDING): nothing applies.
         neutral, either_side, switch = _NEUTRAL[operator]
         kept = literal if either_side and literal == neutral else -1
         if kept >= 0 and context.kinds_by_marks[_with_fragment(0, switch)] < 0:
-            # (A fragment written already, as above, whose switch is off.)
-            context.pushes[key] = -1
-            return -1
-        found = (0, (operand, operator, kept))
+            # (A fragment written already, whose switch is off: see _reduced.)
+            found = None
+        else:
+            found = (0, (operand, operator, kept))
+    number = -1 if found is None else _pending_number(context, found)
+    context.pushes[key] = number
+    return number
+
+
+def _older_push(context: Context, key: tuple[int, int, int, str]) -> int | None:
+    """The push `key` as the generation before worked it out (its numbers are its own),
+    taken in; None when it did not."""
+    generation = context.generation
+    older = generation.older
+    if older is None:
+        return None
+    pending, operand, literal, operator = key
+    older_pending = _older_number(generation, older, pending)
+    if older_pending < 0:
+        return None
+    older_found = older.pushes.get((older_pending, operand, literal, operator))
+    if older_found is None:
+        return None
+    return -1 if older_found < 0 else _adopted(generation, older, older_found)
+
+
+def _reduced(
+    context: Context, pending: int, operand: int, literal: int, operator: str
+) -> Pending | None:
+    """The pending operations `pending` once `operand` is read and `operator` follows: every
+    waiting operation at least as strong applied first; None when one fails or the side's
+    fragments can no longer be allowed."""
+    waiting_tuple = context.pending_tuples[pending]
+    strength = context.strength
+    level = strength[operator]
+    marks = waiting_tuple[0]
+    end = len(waiting_tuple)
+    while end > 1:
+        left, waiting, left_literal = waiting_tuple[end - 1]
+        if strength[waiting] < level:
+            break
+        neutral, either_side, switch = _NEUTRAL[waiting]
+        if literal == neutral or (either_side and left_literal == neutral):
+            marks = (marks + _ONE_FRAGMENT if marks < _TWO_FRAGMENTS else marks) | switch
+        result = context.operations[waiting](left, operand)
+        if result is None:
+            return None
+        operand = result
+        literal = -1
+        end -= 1
+    # (Only what can still matter: see pushed_number.)
+    neutral, either_side, switch = _NEUTRAL[operator]
+    kept = literal if either_side and literal == neutral else -1
+    # A neutral literal on the left of a waiting operation is a fragment whatever its right
+    # operand (see last_operations_of), and every waiting operation applies before the side
+    # ends: those fragments are written already.
+    certain = marks
+    for _, still_waiting, waiting_literal in waiting_tuple[1:end]:
+        if waiting_literal >= 0:
+            certain = _with_fragment(certain, _NEUTRAL[still_waiting][2])
+    if kept >= 0:
+        certain = _with_fragment(certain, switch)
+    if context.kinds_by_marks[certain] < 0:
+        # Fragments the rules forbid in one side (more than one without `identity_chains`,
+        # or one whose switch is off): marks only grow as a side is written, so no side that
+        # starts so is kept (see last_operations_of); the partial is dropped here, with
+        # everything that would follow it.
+        return None
+    return (
+        _ONE_FRAGMENT if marks >= _ONE_FRAGMENT else 0,
+        *waiting_tuple[1:end],
+        (operand, operator, kept),
+    )
+
+
+def _pending_number(context: Context, found: Pending) -> int:
+    """The number of the pending operations `found`, given one when first met (with what
+    the older generation knows of their last operations, when it holds them)."""
     number = context.pending_numbers.get(found)
     if number is None:
         number = context.pending_numbers[found] = len(context.pending_tuples)
         context.pending_tuples.append(found)
         summary = None
+        generation = context.generation
+        older = generation.older
         if older is not None:
             # The older generation may hold the tuple (reached by another push), and what
             # it does to a last operand.
@@ -345,7 +368,6 @@ def pushed_number(context: Context, pending: int, operand: int, literal: int, op
             if older_number >= 0:
                 summary = older.last_operations[older_number]
         context.last_operations.append(summary)
-    context.pushes[key] = number
     return number
 
 

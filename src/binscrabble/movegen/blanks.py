@@ -208,10 +208,10 @@ def one_blank_fields(rack: Rack, usage: int) -> tuple[int, int]:
 #: squares, its natural tiles, whether a blank may show it), for every rack and call.
 #: Kept across calls, so kept in few objects: keyed by bytes (see
 #: :func:`searched_realizations`), its lists holding the tuples of :data:`_BLANK_SQUARES`.
-#: (Keyed by tuples of tuples, and holding tuples of their own, an entry was about 17 small
-#: objects, and the listing of a two-blank rack adds thousands of entries: their blocks,
-#: scattered among the call's freed ones, keep those pools in use, and the next calls'
-#: objects land in them, all over the heap.)
+#: (Keyed by tuples of tuples, and holding tuples of their own, an entry would be about 17
+#: small objects, and the listing of a two-blank rack adds thousands of entries: their
+#: blocks, scattered among the call's freed ones, would keep those pools in use, and the
+#: next calls' objects would land in them, all over the heap.)
 _PATTERN_REALIZATIONS: dict[bytes, list[tuple[int, ...]]] = {}
 #: Every tuple of blank positions the lists of _PATTERN_REALIZATIONS hold, once.
 _BLANK_SQUARES: dict[tuple[int, ...], tuple[int, ...]] = {}

@@ -26,8 +26,8 @@ def kept_tracked(table: dict[Any, Any]) -> dict[Any, Any]:
     A dict whose keys and values are all untracked (tuples of numbers and strings, numbers)
     is untracked by every full collection, and tracked again, as a young object, by the
     next entry of a new tuple: the young collection that follows a call then walks the
-    whole table (the pending operations tables grow to tens of thousands of entries: on a
-    small rack's call after a full collection, a quarter of its instructions). Kept
+    whole table (the pending operations tables grow to tens of thousands of entries, far
+    more work than a small rack's call itself). Kept
     tracked, such a table stays in the oldest generation, which only full collections
     walk."""
     table[_TRACKER] = None

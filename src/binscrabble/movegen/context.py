@@ -115,8 +115,7 @@ class Context:
     pending_numbers: dict[Pending, int] = field(default_factory=lambda: {_NO_PENDING: 0})
     #: Per pending operations number, once met at a side's end: what they do to the last
     #: operand (:func:`last_operations_of`). Partials that stand alike hold equal pending
-    #: operations, seldom as neighbours: on the heavy and median positions nine uses in ten
-    #: find theirs kept.
+    #: operations, seldom as neighbours: most uses find theirs kept.
     last_operations: list[LastOperations | None] = field(default_factory=lambda: [None])
     #: Per (pending operations number, operand, its literal value, operator): the number of
     #: the pending operations once the operator follows (:func:`pushed_number`), -1 when a step

@@ -35,8 +35,8 @@ def two_sided_fillings(group: JoinGroup, chains: bool, rotated: bool) -> list[Fi
     to options, :data:`_OPTION_BYTES`, then picked at the free squares, the new `=`
     included), not a comprehension per side and a tuple built around the `=` (best moves
     read every group, and so does reading, under parallel_numbers, a segment that touches
-    only through crossings: game08-midgame-turn06-2blank 823 groups of 1-8 equations). None when
-    an equation has fewer than two free squares (a picker of one returns no tuple)."""
+    only through crossings: many groups of a few equations each). None when an equation
+    has fewer than two free squares (a picker of one returns no tuple)."""
     value, equals_slot, (first_at, second_at), usage, _, first, second = group
     # A side's texts are all as long (a character per free square, then its tiles' texts).
     width = len(first[1])

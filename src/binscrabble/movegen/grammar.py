@@ -18,7 +18,7 @@ from .options import OPTION_COUNT, OPTION_TEXTS
 # or NOT's digits. The divisor is a state of its own because without leading_zeros the
 # number "0" there divides by zero whatever follows (`/` binds as strongly as any
 # operator, so the next operator or the side's end applies it): no side goes on from it,
-# and the partial is not made (game10-midgame-turn06-1blank: 3,548 of 52,593 partials).
+# and the partial is not made.
 # (Each a Final of its own: the compiled module reads them as constants, not from the
 # module's dictionary.)
 EXPECT: Final = 0

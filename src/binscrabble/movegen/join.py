@@ -442,8 +442,8 @@ def _first_groups(
     (its usage with `start_usage`, the blanks the rack has left once it is shown, `a`, `b`,
     its fillings), where it makes ``a * (len(other) - 1) + b * other[0]`` equations with a
     group `other` of the second side (see KindParts). Kept in `kept` by the bucket's
-    ``id``: a bucket is the first side of many joins (game08-midgame-turn06-2blank: 3,827
-    iterations of 914 buckets), and what a group needs does not depend on its partner."""
+    ``id``: a bucket is the first side of many joins, and what a group needs does not depend
+    on its partner."""
     blanks = context.blanks
     deficits = context.deficits
     chains = context.rules.identity_chains
@@ -621,16 +621,9 @@ def segment_groups(
     out: list[JoinGroup] = []
     complete = True
     if fixed_equals is None:
-        fixed_equals = False
-        for item in items:
-            if type(item) is str and "=" in item:
-                fixed_equals = True
-                break
+        fixed_equals = any(type(item) is str and "=" in item for item in items)
     if fixed_equals:
-        # Kept across calls: a whole shape recurs when a later call meets the same line.
-        sides = context.splits.get(items, UNSPLIT)
-        if sides is UNSPLIT:
-            sides = context.splits[items] = _split_sides(items)
+        sides = _split(context, items)
         if sides is not None:
             complete = _join(context, sides, -1, out, reach)
     if not context.equals_usable:
@@ -638,57 +631,49 @@ def segment_groups(
     if equals_places is None:
         equals_places = _equals_places(items)
     equals_sides = context.equals_sides or context
-    splits = context.splits
-    # The new `=` ends the side before it, which must end with a digit, and starts the one
-    # after it, which must start with an operand (see OPERAND_START_OPTIONS): a place
-    # beside a square or a tile that cannot is not joined (one of its sides has no filling).
-    can_end = context.wanted & OPERAND_END_OPTIONS
-    can_start = context.wanted & OPERAND_START_OPTIONS
     for position, free_index in equals_places:
-        before = items[position - 1]
-        if type(before) is str:
-            if before[-1] in CANNOT_END:
-                continue
-        elif not before & can_end:  # type: ignore[operator]
-            continue
-        after = items[position + 1]
-        if type(after) is str:
-            if after[0] in CANNOT_START:
-                continue
-        elif not after & can_start:  # type: ignore[operator]
+        if not _may_take_equals(context, items, position):
             continue
         if not fixed_equals:
             # The new `=` cuts the shape into its two sides.
-            complete = (
-                _join(
-                    context,
-                    [items[:position], items[position + 1 :]],
-                    free_index,
-                    out,
-                    reach,
-                    equals_sides,
-                )
-                and complete
-            )
-            continue
-        # The new `=` cuts the shape in two; each half is split at its own fixed `=`
-        # signs. Halves recur (segments of a line that start, or end, alike), so their
-        # splits are kept.
-        half = items[:position]
-        left = splits.get(half, UNSPLIT)
-        if left is UNSPLIT:
-            left = splits[half] = _split_sides(half)
-        if left is None:
-            continue
-        half = items[position + 1 :]
-        right = splits.get(half, UNSPLIT)
-        if right is UNSPLIT:
-            right = splits[half] = _split_sides(half)
-        if right is not None:
-            complete = (
-                _join(context, left + right, free_index, out, reach, equals_sides) and complete
-            )
+            sides = [items[:position], items[position + 1 :]]
+        else:
+            # The new `=` cuts the shape in two; each half is split at its own fixed `=`
+            # signs. Halves recur (segments of a line that start, or end, alike), so their
+            # splits are kept.
+            left = _split(context, items[:position])
+            right = _split(context, items[position + 1 :]) if left is not None else None
+            if left is None or right is None:
+                continue
+            sides = left + right
+        complete = _join(context, sides, free_index, out, reach, equals_sides) and complete
     return out, complete
+
+
+def _split(context: Context, shape: tuple[str | int, ...]) -> list[tuple[str | int, ...]] | None:
+    """:func:`_split_sides` of `shape`, kept across calls: a whole shape recurs when a later
+    call meets the same line."""
+    sides = context.splits.get(shape, UNSPLIT)
+    if sides is UNSPLIT:
+        sides = context.splits[shape] = _split_sides(shape)
+    return cast("list[tuple[str | int, ...]] | None", sides)
+
+
+def _may_take_equals(context: Context, items: tuple[str | int, ...], position: int) -> bool:
+    """Whether the new `=` may go at `position`: it ends the side before it, which must end
+    with a digit, and starts the one after it, which must start with an operand (see
+    OPERAND_START_OPTIONS); beside a square or a tile that cannot, one of its sides has no
+    filling."""
+    before = items[position - 1]
+    if type(before) is str:
+        if before[-1] in CANNOT_END:
+            return False
+    elif not cast(int, before) & context.wanted & OPERAND_END_OPTIONS:
+        return False
+    after = items[position + 1]
+    if type(after) is str:
+        return after[0] not in CANNOT_START
+    return cast(int, after) & context.wanted & OPERAND_START_OPTIONS != 0
 
 
 def _equals_places(items: tuple[str | int, ...]) -> list[tuple[int, int]]:

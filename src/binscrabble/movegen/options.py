@@ -29,8 +29,8 @@ DIGIT_OPTIONS: Final = frozenset({FACES.index("0"), FACES.index("1"), ROTATED})
 # face's weighted by a prime (FIELD_MIX), which no field reads: usages are dict keys (the
 # steps a partial may take, side tables, deficits), and a dict finds a key by the low bits
 # of its hash, an int's own value. Fields alone would put only the first one or two there,
-# and usages that differ in a later field only would collide (game08-midgame-turn06-2blank:
-# 4.5-5.9 probes a key; with the mix about 1.4). Every field is at most 31, so the mix stays
+# and usages that differ in a later field only would collide. Every field is at most 31, so
+# the mix stays
 # below 341 * 2999 < 2 ** 20 and never carries into the fields; the rack's guarded counts
 # hold ones below the fields, so that a subtraction never borrows from them either.
 FIELD_BITS: Final = 5

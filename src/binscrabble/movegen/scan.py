@@ -517,7 +517,6 @@ class _Scan:
         rack_size = self.rack_size
         equals_bit = self.equals_bit
         can_end = self.can_end
-        across = direction == ACROSS
         lead = anchor - start
         free = lead
         touches = False
@@ -569,26 +568,47 @@ class _Scan:
                     continue
             elif text[-1] in CANNOT_END:
                 continue
-            if self.first_play and (free < 3 or CENTER not in squares[start : end + 1]):
-                continue
-            if free == 1 and not across and self.counted_across(squares, texts, start, end):
-                continue
-            place = (
-                direction,
-                squares,
-                texts,
-                read[2],
-                start,
-                end,
-                self.bingo if free == self.full_rack else 0,
-                # Under parallel_numbers a segment touching only through crossings must
-                # check that its equations touch.
-                self.parallel and not touches and not self.first_play,
+            ends = (start, end, free)
+            self.segment(
+                direction, squares, read, ends, touches, items, equals_places, fixed_equals
             )
-            if self.keeper is None:
-                self.keep_segment(tuple(items), place, equals_places, fixed_equals)
-            else:
-                self.bound_segment(tuple(items), place, read, free)
+
+    def segment(
+        self,
+        direction: Direction,
+        squares: range,
+        read: _Line,
+        ends: tuple[int, int, int],
+        touches: bool,
+        items: list[str | int],
+        equals_places: list[tuple[int, int]],
+        fixed_equals: bool,
+    ) -> None:
+        """A segment the walk found, from `start` to `end` with `free` free squares (`ends`),
+        that may hold an equation: kept with its join groups (every move) or its bound
+        (best moves), unless the first play misses H8 or it is a lone tile counted across."""
+        start, end, free = ends
+        if self.first_play and (free < 3 or CENTER not in squares[start : end + 1]):
+            return
+        texts = read[0]
+        if free == 1 and direction != ACROSS and self.counted_across(squares, texts, start, end):
+            return
+        place = (
+            direction,
+            squares,
+            texts,
+            read[2],
+            start,
+            end,
+            self.bingo if free == self.full_rack else 0,
+            # Under parallel_numbers a segment touching only through crossings must check
+            # that its equations touch.
+            self.parallel and not touches and not self.first_play,
+        )
+        if self.keeper is None:
+            self.keep_segment(tuple(items), place, equals_places, fixed_equals)
+        else:
+            self.bound_segment(tuple(items), place, read, free)
 
     def counted_across(self, squares: range, texts: list[str | None], start: int, end: int) -> bool:
         """Whether a down segment of one free square is counted as an across play instead

@@ -36,8 +36,7 @@ _START: Final[list[Any]] = [EXPECT, "", 0, 0, 0]
 
 #: Fixed text after fewer partials than this is read by each (see :func:`_frontier`): the
 #: readings are kept only for the long frontiers of racks with many fillings, where many
-#: partials stand alike (kept from 16 partials on, they cost the small-rack and median
-#: positions 1-3 million instructions more than they saved).
+#: partials stand alike; for short frontiers keeping them costs more than it saves.
 _SHARED_READINGS: Final = 128
 
 

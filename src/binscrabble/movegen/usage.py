@@ -70,16 +70,8 @@ _LAYOUTS: dict[tuple[str | int, ...], tuple[int, ...]] = kept_tracked({})
 
 
 def make_rack_context(rack: str, rules: Rules) -> Context:
-    counts = [0] * (BLANK_FIELD + 1)
-    for code in rack:
-        if code == BLANK:
-            counts[BLANK_FIELD] += 1
-        elif code in FACES:
-            counts[FACES.index(code)] += 1
-        else:
-            raise ValueError(f"{code!r} is not a rack tile code ({' '.join(FACES)} {BLANK})")
-    if max(counts) >= GUARD:
-        raise ValueError(f"a rack may hold at most {GUARD - 1} tiles of one kind")
+    """The context of `rack` alone (see :func:`make_context`)."""
+    counts = _rack_counts(rack)
     rack_guarded = MIX_ROOM + sum(
         (GUARD + count) << (FIELDS_AT + FIELD_BITS * field) for field, count in enumerate(counts)
     )
@@ -88,13 +80,7 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
         _SPLITS.clear()
     if len(_LAYOUTS) >= 1 << 15:
         clear_tracked(_LAYOUTS)
-    designations = blank_designations(rules)
-    natural: list[bool] = []
-    designable: list[bool] = []
-    for option in range(OPTION_COUNT):
-        allowed = option != ROTATED or rules.rotated_equals
-        natural.append(allowed and counts[OPTION_FIELD[option]] > 0)
-        designable.append(allowed and blanks > 0 and option in designations)
+    natural, designable = _shown_options(counts, rules)
     side_options = tuple(
         option
         for option in range(OPTION_COUNT)
@@ -112,8 +98,8 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
         floor=NEGATIVE_FLOOR if rules.allow_negatives else 0,
         strength=STANDARD_STRENGTH if rules.precedence == "standard" else FLAT_STRENGTH,
         options_by_mask={ALL_OPTIONS: side_options},
-        natural=tuple(natural),
-        designable=tuple(designable),
+        natural=natural,
+        designable=designable,
         equals_usable=natural[EQUALS_OPTION] or designable[EQUALS_OPTION],
         wanted=sum(
             1 << option for option in range(OPTION_COUNT) if natural[option] or designable[option]
@@ -135,20 +121,7 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
         + (counts[EQUALS_OPTION] if rules.rotated_equals else 0),
         operator_capacity=blanks + sum(counts[FACES.index(symbol)] for symbol in BINARY),
         not_capacity=blanks + counts[FACES.index("~")],
-        rack=Rack(
-            rack_counts=tuple(counts),
-            blanks=blanks,
-            natural=tuple(natural),
-            designable=tuple(designable),
-            realizations={},
-            variant_counts={},
-            guarded=rack_guarded,
-            designable_fields=sum(
-                FIELD_MASK << (FIELDS_AT + FIELD_BITS * face)
-                for face in range(len(FACES))
-                if designable[face]
-            ),
-        ),
+        rack=_rack_of(counts, natural, designable, rack_guarded),
         pending_tuples=generation.pending_tuples,
         pending_numbers=generation.pending_numbers,
         last_operations=generation.last_operations,
@@ -156,6 +129,54 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
         readings=generation.readings,
         fixed_sides=generation.fixed_sides,
         generation=generation,
+    )
+
+
+def _rack_counts(rack: str) -> list[int]:
+    """How many tiles of each rack field (the faces, then the blank) `rack` holds."""
+    counts = [0] * (BLANK_FIELD + 1)
+    for code in rack:
+        if code == BLANK:
+            counts[BLANK_FIELD] += 1
+        elif code in FACES:
+            counts[FACES.index(code)] += 1
+        else:
+            raise ValueError(f"{code!r} is not a rack tile code ({' '.join(FACES)} {BLANK})")
+    if max(counts) >= GUARD:
+        raise ValueError(f"a rack may hold at most {GUARD - 1} tiles of one kind")
+    return counts
+
+
+def _shown_options(counts: list[int], rules: Rules) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Per option: whether a natural tile of the rack can show it, and whether a blank can."""
+    designations = blank_designations(rules)
+    blanks = counts[BLANK_FIELD]
+    natural: list[bool] = []
+    designable: list[bool] = []
+    for option in range(OPTION_COUNT):
+        allowed = option != ROTATED or rules.rotated_equals
+        natural.append(allowed and counts[OPTION_FIELD[option]] > 0)
+        designable.append(allowed and blanks > 0 and option in designations)
+    return tuple(natural), tuple(designable)
+
+
+def _rack_of(
+    counts: list[int], natural: tuple[bool, ...], designable: tuple[bool, ...], guarded: int
+) -> Rack:
+    """The rack part of a context (see :class:`Rack`)."""
+    return Rack(
+        rack_counts=tuple(counts),
+        blanks=counts[BLANK_FIELD],
+        natural=natural,
+        designable=designable,
+        realizations={},
+        variant_counts={},
+        guarded=guarded,
+        designable_fields=sum(
+            FIELD_MASK << (FIELDS_AT + FIELD_BITS * face)
+            for face in range(len(FACES))
+            if designable[face]
+        ),
     )
 
 
