@@ -11,9 +11,10 @@ import pytest
 from binscrabble.board import Board
 from binscrabble.cli import main
 from binscrabble.engine import analysis as analysis_module
-from binscrabble.engine.analysis import analyze_game, analyze_position
+from binscrabble.engine.analysis import analyze_game, analyze_position, evaluate_move
+from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
-from binscrabble.engine.players import GreedyPlayer, Player
+from binscrabble.engine.players import GreedyPlayer, Player, ranked_candidates
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
 from binscrabble.move import Pass, Place
@@ -206,3 +207,35 @@ def test_runners_up_show_each_placement_once_whatever_the_blanks() -> None:
         if isinstance(move, Place) and any(tile.blank for tile in move.tiles)
     }
     assert blanked & set(placements)
+
+
+def test_runners_up_are_the_top_of_the_whole_equity_ranking_without_ranking_it_all() -> None:
+    game = Game.from_setup(Rules(), Board(), ["??1+1=10", None], seed=1)
+    table = LeaveTable.default()
+    analysis = analyze_position(game, "equity", runners_up=6, table=table)
+    every = ranked_candidates(game, table)
+    # The whole ranking, one entry per placement (blanks aside), the chosen move first.
+    expected: list[float] = []
+    seen: set[object] = set()
+    for candidate in every:
+        key = (
+            tuple((tile.square, tile.face, tile.rotated) for tile in candidate.move.tiles)
+            if isinstance(candidate.move, Place)
+            else candidate.move
+        )
+        if key not in seen:
+            seen.add(key)
+            expected.append(candidate.equity)
+    shown = [analysis.chosen.equity] + [item.equity for item in analysis.runners_up]
+    assert shown == pytest.approx(expected[:7])
+    assert len(every) > 20 * len(analysis.candidates)
+
+
+def test_a_move_played_outside_the_best_is_valued_with_its_leave() -> None:
+    game = short_game(3)
+    table = LeaveTable.default()
+    worst = ranked_candidates(game, table)[-1]
+    played = evaluate_move(worst.move, game, table)
+    assert played.score == worst.score
+    assert sorted(played.leave) == sorted(worst.leave)
+    assert played.equity == pytest.approx(worst.equity)

@@ -7,8 +7,10 @@ and how much equity (score plus leave value) the move played gave away.
 
 >>> game = Game(("A", "B"), seed=4)
 >>> analysis = analyze_position(game, "greedy")
->>> analysis.chosen.score == max(candidate.score for candidate in analysis.candidates)
+>>> analysis.chosen.score == max(move.score for move in generate_moves(game))
 True
+>>> len(analysis.runners_up)
+5
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ from dataclasses import dataclass
 
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
-from binscrabble.engine.players import Candidate, leave_after, ranked_candidates
+from binscrabble.engine.players import (
+    Candidate,
+    EquityEvaluator,
+    leave_after,
+    ranked_candidates,
+)
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass, Place
@@ -55,7 +62,8 @@ class PositionAnalysis:
     player: str
     chosen: MoveEvaluation
     runners_up: tuple[MoveEvaluation, ...]
-    #: Every move of the position ranked by equity, best first.
+    #: The best moves of the position by equity, best first: as many as the runners-up
+    #: needed (ranking every move would take minutes on a rack with blanks).
     candidates: tuple[Candidate, ...]
     seconds: float
 
@@ -125,21 +133,18 @@ def evaluate_candidate(
     )
 
 
-def evaluate_move(move: Move, game: Game, candidates: Sequence[Candidate]) -> MoveEvaluation:
-    """The evaluation of any legal `move` of the seat to move, found among `candidates`
-    (every move ranked by :func:`ranked_candidates`) or scored directly."""
-    for candidate in candidates:
-        if candidate.move == move:
-            return evaluate_candidate(candidate, game)
-    # Not ranked (only happens for moves the candidate list leaves out): score it directly.
-    score = game.score(move)
+def evaluate_move(move: Move, game: Game, table: LeaveTable) -> MoveEvaluation:
+    """Any legal `move` of the seat to move: its score, the tiles it keeps and its equity."""
+    rack = game.rack()
     if isinstance(move, Place):
-        leave = leave_after(game.rack(), move.codes)
+        leave = leave_after(rack, move.codes)
     elif isinstance(move, Exchange):
-        leave = leave_after(game.rack(), move.tiles)
+        leave = leave_after(rack, move.tiles)
     else:
-        leave = game.rack()
-    return MoveEvaluation(move, notation_of(move, game), score, leave, float(score))
+        leave = rack
+    score = game.score(move)
+    equity = score + EquityEvaluator(game, table).leave_value(leave)
+    return MoveEvaluation(move, notation_of(move, game), score, leave, equity)
 
 
 def _placement_key(move: Move) -> object:
@@ -167,7 +172,6 @@ def analyze_position(
     started = time.perf_counter()
     move = engine.choose(game.copy(), budget)
     seconds = time.perf_counter() - started
-    candidates = ranked_candidates(game, table, generate_moves(game))
     ranking: list[tuple[Candidate, float | None]]
     if isinstance(engine, SimulationPlayer) and engine.last_report.candidates:
         simulated = sorted(
@@ -175,7 +179,9 @@ def analyze_position(
             key=lambda entry: (entry.count == 0, -entry.mean, -entry.candidate.equity),
         )
         ranking = [(entry.candidate, entry.mean if entry.count else None) for entry in simulated]
+        candidates = [candidate for candidate, _ in ranking]
     else:
+        candidates = _best_by_equity(game, table, move, runners_up)
         ranking = [(candidate, None) for candidate in candidates]
     chosen = next(
         (
@@ -184,20 +190,8 @@ def analyze_position(
             if candidate.move == move
         ),
         None,
-    ) or evaluate_move(move, game, candidates)
-    # One line per placement: a version that only puts a blank where a natural tile would
-    # do is another legal move, but listing it again says nothing new.
-    shown = {_placement_key(move)}
-    others_list: list[MoveEvaluation] = []
-    for candidate, value in ranking:
-        if len(others_list) == runners_up:
-            break
-        key = _placement_key(candidate.move)
-        if key in shown:
-            continue
-        shown.add(key)
-        others_list.append(evaluate_candidate(candidate, game, value))
-    others = tuple(others_list)
+    ) or evaluate_move(move, game, table)
+    others = _runners_up(ranking, move, game, runners_up)
     return PositionAnalysis(
         player=engine.name,
         chosen=chosen,
@@ -205,6 +199,40 @@ def analyze_position(
         candidates=tuple(candidates),
         seconds=seconds,
     )
+
+
+def _best_by_equity(game: Game, table: LeaveTable, chosen: Move, wanted: int) -> list[Candidate]:
+    """The best moves by equity, enough to hold `wanted` runners-up besides `chosen`.
+
+    Placements that differ only in a blank count once among the runners-up, so the ranking
+    is asked for twice as many again until it holds enough or has nothing more to give.
+    """
+    limit = 2 * wanted + 2
+    while True:
+        candidates = ranked_candidates(game, table, generate_moves(game), limit=limit)
+        distinct = {_placement_key(candidate.move) for candidate in candidates}
+        distinct.discard(_placement_key(chosen))
+        if len(distinct) >= wanted or len(candidates) < limit:
+            return candidates
+        limit *= 2
+
+
+def _runners_up(
+    ranking: Sequence[tuple[Candidate, float | None]], chosen: Move, game: Game, wanted: int
+) -> tuple[MoveEvaluation, ...]:
+    """The first `wanted` moves of `ranking` other than `chosen`, one line per placement: a
+    version that only puts a blank where a natural tile would do is another legal move, but
+    listing it again says nothing new."""
+    shown = {_placement_key(chosen)}
+    others: list[MoveEvaluation] = []
+    for candidate, value in ranking:
+        if len(others) == wanted:
+            break
+        key = _placement_key(candidate.move)
+        if key not in shown:
+            shown.add(key)
+            others.append(evaluate_candidate(candidate, game, value))
+    return tuple(others)
 
 
 def analyze_game(
@@ -230,7 +258,7 @@ def analyze_game(
         analysis = analyze_position(
             replay, player, runners_up=0, seed=seed, budget=budget, table=table
         )
-        played = evaluate_move(move, replay, analysis.candidates)
+        played = evaluate_move(move, replay, table)
         turns.append(
             TurnAnalysis(
                 turn=number,
