@@ -120,6 +120,7 @@ class Totals:
     """What the whole run counts."""
 
     latencies: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)
     acknowledged: list[tuple[str, int, str, str]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     server_cpu: float | None = None
@@ -229,7 +230,8 @@ async def play_game(
             return
         turn = view["turn"]
         token = game.tokens[view["seat"]]
-        game.expect(turn + 1, time.perf_counter())
+        submitted = time.perf_counter()
+        game.expect(turn + 1, submitted)
         answer = await http.post(
             f"/api/games/{game.game_id}/moves",
             json={"move": move, "turn": turn},
@@ -239,6 +241,7 @@ async def play_game(
             totals.errors[f"move: {answer.status_code} {answer.json().get('error', '')}"] += 1
             game.pending.pop(turn + 1, None)
             return
+        totals.answers.append(time.perf_counter() - submitted)
         accepted = answer.json()
         totals.acknowledged.append((game.game_id, turn, accepted["notation"], token))
         # Wait for this seat's own view of the move before choosing the next one.
@@ -247,7 +250,32 @@ async def play_game(
             await asyncio.wait_for(game.changed.wait(), STEP_TIMEOUT)
 
 
+def http_client(base: str) -> httpx.AsyncClient:
+    """A client of one game's own: httpx's pool looks over all its connections on every
+    request, which a single pool of a hundred connections turns into this script's main
+    cost (and a delay added to every figure)."""
+    return httpx.AsyncClient(
+        base_url=base,
+        limits=httpx.Limits(max_connections=1),
+        timeout=httpx.Timeout(STEP_TIMEOUT),
+        trust_env=False,
+    )
+
+
 async def keep_a_game_going(
+    base: str,
+    thinker: ProcessPoolExecutor,
+    hard: bool,
+    deadline: float,
+    totals: Totals,
+    finished: list[LiveGame],
+) -> None:
+    """One of the concurrent games: when it ends, the next one starts, until time is up."""
+    async with http_client(base) as http:
+        await play_games(base, http, thinker, hard, deadline, totals, finished)
+
+
+async def play_games(
     base: str,
     http: httpx.AsyncClient,
     thinker: ProcessPoolExecutor,
@@ -256,7 +284,7 @@ async def keep_a_game_going(
     totals: Totals,
     finished: list[LiveGame],
 ) -> None:
-    """One of the concurrent games: when it ends, the next one starts, until time is up."""
+    """Games one after the other, each replacing the last one that ended."""
     while time.perf_counter() < deadline:
         game = await start_game(http, hard, totals)
         if game is None:
@@ -289,8 +317,6 @@ async def watch_loop_lag(totals: Totals, until: float) -> None:
 
 
 async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> list[LiveGame]:
-    limits = httpx.Limits(max_connections=options.games * 2)
-    timeout = httpx.Timeout(STEP_TIMEOUT)
     games: list[LiveGame] = []
     thinkers = options.thinkers
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -302,24 +328,20 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
                 for _ in range(thinkers)
             )
         )
-        async with httpx.AsyncClient(
-            base_url=base, limits=limits, timeout=timeout, trust_env=False
-        ) as http:
-            deadline = time.perf_counter() + options.seconds
-            lag = asyncio.create_task(watch_loop_lag(totals, deadline))
-            await asyncio.gather(
-                lag,
-                *(
-                    keep_a_game_going(
-                        base, http, thinker, index < options.hard_games, deadline, totals, games
-                    )
-                    for index in range(options.games)
-                ),
-            )
-            await asyncio.sleep(0)
-            drain_until = time.perf_counter() + DRAIN_SECONDS
-            while any(game.pending for game in games) and time.perf_counter() < drain_until:
-                await asyncio.sleep(0.05)
+        deadline = time.perf_counter() + options.seconds
+        lag = asyncio.create_task(watch_loop_lag(totals, deadline))
+        await asyncio.gather(
+            lag,
+            *(
+                keep_a_game_going(
+                    base, thinker, index < options.hard_games, deadline, totals, games
+                )
+                for index in range(options.games)
+            ),
+        )
+        drain_until = time.perf_counter() + DRAIN_SECONDS
+        while any(game.pending for game in games) and time.perf_counter() < drain_until:
+            await asyncio.sleep(0.05)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     totals.thinking_cpu = (children.ru_utime + children.ru_stime) - (
         children_before.ru_utime + children_before.ru_stime
@@ -385,6 +407,13 @@ def report(
             f"p50 {percentile(in_ms, 0.50):.1f} ms, p95 {percentile(in_ms, 0.95):.1f} ms, "
             f"p99 {percentile(in_ms, 0.99):.1f} ms, max {max(in_ms):.1f} ms "
             f"({len(in_ms)} moves timed)"
+        )
+    if totals.answers:
+        in_ms = [value * 1000 for value in totals.answers]
+        print(
+            "submission to its HTTP answer: "
+            f"p50 {percentile(in_ms, 0.50):.1f} ms, p95 {percentile(in_ms, 0.95):.1f} ms, "
+            f"p99 {percentile(in_ms, 0.99):.1f} ms"
         )
     errors = sum(totals.errors.values()) + totals.undelivered
     print(f"errors: {errors}" + (f" {dict(totals.errors)}" if totals.errors else ""))
