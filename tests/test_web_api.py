@@ -3,6 +3,7 @@ endpoint, every bad input, token checks, rematches, records and analysis."""
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -343,3 +344,36 @@ def test_two_servers_on_one_database_never_both_apply_a_turn(database: Path) -> 
             storage = Storage(database_url(str(database)))
             assert storage.move_count(created["id"]) == 1
             storage.close()
+
+
+def test_the_pages_and_their_files_are_served(client: TestClient) -> None:
+    for address in ["/", "/games/any-id", "/games/any-id/analysis", "/viewer"]:
+        page = client.get(address)
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        scripts = re.findall(r'src="(/static/[^"]+\.js)"', page.text)
+        assert scripts, f"{address} loads no script"
+        for script in scripts:
+            served = client.get(script)
+            assert served.status_code == 200
+            assert "javascript" in served.headers["content-type"]
+    missing = client.get("/static/nothing.js")
+    assert missing.status_code == 404 and set(missing.json()) == {"error"}
+
+
+def test_the_openapi_description_lists_every_endpoint(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert set(paths) >= {
+        "/api/meta",
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/moves",
+        "/api/games/{game_id}/preview",
+        "/api/games/{game_id}/hint",
+        "/api/games/{game_id}/record",
+        "/api/games/{game_id}/analysis",
+        "/api/games/{game_id}/rematch",
+        "/api/records/view",
+    }
+    moves = paths["/api/games/{game_id}/moves"]["post"]
+    assert {"200", "400", "401", "404", "409", "413", "422"} <= set(moves["responses"])
