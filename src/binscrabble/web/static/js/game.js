@@ -3,7 +3,7 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points, shownNotation } from "./panels.js";
 import { findGame, rememberGame, rememberToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
@@ -114,7 +114,8 @@ function clickRackTile(id) {
   if (state.exchanging) {
     if (state.marked.has(id)) state.marked.delete(id);
     else state.marked.add(id);
-    say(`${state.marked.size} tile(s) marked: press Exchange to swap them with the bag, or Recall to stop.`);
+    const marked = state.marked.size === 1 ? "1 tile marked" : `${state.marked.size} tiles marked`;
+    say(`${marked}: press Exchange to swap them with the bag, or Recall to stop.`);
   } else {
     state.selected = state.selected === id ? null : id;
   }
@@ -225,10 +226,12 @@ async function typeCode(code) {
   if (!state.cursor) return say("Click a square first, then type the tiles.");
   const used = placedIds();
   const free = state.rack.filter((tile) => !used.has(tile.id));
-  let tile = state.blankNext ? null : free.find((candidate) => candidate.code === code);
+  // "#" is an = turned to read 11 (house rule rotated_equals): an = tile or a blank.
+  const wanted = code === "#" ? "=" : code;
+  let tile = state.blankNext ? null : free.find((candidate) => candidate.code === wanted);
   if (!tile) tile = free.find((candidate) => candidate.code === "?");
   state.blankNext = false;
-  if (!tile) return say(`There is no ${faceName(code)} on your rack, nor a blank.`, "error");
+  if (!tile) return say(`There is no ${faceName(wanted)} on your rack, nor a blank.`, "error");
   const square = freeSquareFrom(state.cursor.square, state.cursor.across);
   if (!square) return say("That runs off the board.", "error");
   await placeTile(tile.id, square, code);
@@ -287,6 +290,10 @@ function onKey(event) {
   if (key === "?") {
     state.blankNext = true;
     return say("The next face you type goes on a blank.");
+  }
+  if (key === "#" && state.view.rules && state.view.rules.rotated_equals) {
+    event.preventDefault();
+    return typeCode("#");
   }
   const code = codeForKey(key);
   if (code) {
@@ -404,6 +411,7 @@ async function runPreview(body, seq) {
   if (answer.runs && answer.runs.length) {
     const list = el("ul", { class: "runs" });
     for (const run of answer.runs) list.append(el("li", { text: describeRun(run) }));
+    if (answer.bingo) list.append(el("li", { text: `bingo, the whole rack played: +${answer.bingo}` }));
     box.append(list);
   }
   say(box, answer.legal ? "legal" : "error");
@@ -427,7 +435,8 @@ async function submit(body) {
     $("move").value = "";
     $("hint-panel").hidden = true;
     state.busy = false;
-    say(`You played ${answer.notation} for ${answer.score} points.`);
+    state.cursor = null; // the next move starts wherever the player chooses
+    say(`You played ${shownNotation(answer.notation)} for ${points(answer.score)}.`);
     await refresh();
   } catch (error) {
     state.busy = false;
@@ -549,7 +558,8 @@ function drawResultPanel() {
 
 function render() {
   const view = state.view;
-  document.title = `Binary Scrabble — ${view.players.map((player) => player.name).join(" vs ")}`;
+  const yours = myTurn() ? "● Your turn — " : "";
+  document.title = `${yours}Binary Scrabble — ${view.players.map((player) => player.name).join(" vs ")}`;
   $("turn-info").textContent = turnText(view);
   drawScores($("scores"), view);
   drawBag($("bag"), $("unseen"), view, Object.keys(state.meta.tiles));
@@ -568,9 +578,9 @@ function lastMoveSentence(view) {
   const mine = isSeat() && last.seat === view.seat;
   const who = mine ? "You" : view.players[last.seat].name;
   if (last.notation === "pass") return `${who} passed. `;
-  if (last.notation.startsWith("-")) return `${who} exchanged ${last.notation.length - 1} tile(s). `;
-  if (last.notation.startsWith("exchange")) return `${who} exchanged ${last.notation.split(" ")[1]} tile(s). `;
-  return `${who} played ${last.notation} for ${last.score} points. `;
+  if (last.notation.startsWith("-")) return `${who} made an ${shownNotation(last.notation)}. `;
+  if (last.notation.startsWith("exchange")) return `${who} exchanged ${last.notation.split(" ")[1]} tiles. `;
+  return `${who} played ${last.notation} for ${points(last.score)}. `;
 }
 
 function statusText(view) {
@@ -646,6 +656,7 @@ function connect() {
   };
   socket.onclose = (event) => {
     if (state.socket !== socket) return;
+    if (event.code < 4000) $("turn-info").textContent = "Connection lost: reconnecting…";
     // 4000 + an HTTP status: the server refused this link or token; retrying cannot help.
     if (event.code >= 4000 && event.code < 5000) {
       say(event.reason || "The server refused to follow this game: check the link.", "error");
@@ -689,7 +700,17 @@ async function main() {
   try {
     state.view = await getJson(`/api/games/${encodeURIComponent(gameId)}`, state.token);
   } catch (error) {
-    say(error.message, "error");
+    if (!(error instanceof ApiError && error.status === 401)) return showLoadError(error);
+    // A link whose token opens no seat still shows the game, as a spectator sees it.
+    state.token = null;
+    try {
+      state.view = await getJson(`/api/games/${encodeURIComponent(gameId)}`, null);
+    } catch (again) {
+      return showLoadError(again);
+    }
+    render();
+    connect();
+    say(`${error.message} You are watching the game instead.`, "error");
     return;
   }
   if (isSeat()) {
@@ -699,6 +720,12 @@ async function main() {
   }
   render();
   connect();
+}
+
+function showLoadError(error) {
+  $("seat-area").hidden = true;
+  $("turn-info").textContent = error.message;
+  say(error.message, "error");
 }
 
 async function rematch() {

@@ -41,7 +41,7 @@ function showMode() {
 
 function playersOfForm() {
   if (mode() === "computer") {
-    const human = { name: form.elements.human.value.trim() || "You" };
+    const human = { name: form.elements.human.value.trim() || "Player" };
     const bot = { name: "Computer", computer: form.elements.level.value };
     return form.elements.computer_first.checked ? [bot, human] : [human, bot];
   }

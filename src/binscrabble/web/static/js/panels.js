@@ -59,7 +59,7 @@ export function drawLog(head, body, view) {
     const running = Array.isArray(move.running) ? move.running.join(" – ") : "";
     body.append(
       el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : `seat ${move.seat}` }),
-        el("td", { class: "notation", text: move.notation }), el("td", { text: String(move.score) }),
+        el("td", { class: "notation", text: shownNotation(move.notation) }), el("td", { text: String(move.score) }),
         el("td", { text: running })),
     );
   });
@@ -79,7 +79,7 @@ export function drawResult(box, view) {
   if (why) box.append(el("p", { class: "end-reason", text: why }));
   const table = el("table", { class: "adjustments" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
-      el("th", { text: "Tiles left" }), el("th", { text: "Final" }))));
+      el("th", { text: "Rack adjustment" }), el("th", { text: "Final" }))));
   const rows = el("tbody");
   names.forEach((name, seat) => {
     const adjustment = (result.adjustments || [])[seat] || 0;
@@ -91,6 +91,18 @@ export function drawResult(box, view) {
   });
   table.append(rows);
   box.append(table);
+}
+
+// A move as a person reads it: an exchange's codes (written "-01?") named, not coded.
+export function shownNotation(notation) {
+  if (notation.startsWith("-") && notation.length > 1) {
+    return `exchange ${[...notation.slice(1)].map((code) => faceName(code)).join(" ")}`;
+  }
+  return notation;
+}
+
+export function points(count) {
+  return count === 1 ? "1 point" : `${count} points`;
 }
 
 // Why the game ended, from the outcome's reason code ("out" or "scoreless").
@@ -105,7 +117,7 @@ function endSentence(view) {
 
 // One run of a preview or hint as a sentence: the equation, its value in binary and decimal.
 export function describeRun(run) {
-  const value = run.value === null || run.value === undefined ? "" : ` = ${run.binary} (binary) = ${run.value} (decimal)`;
+  const value = run.value === null || run.value === undefined ? "" : `: value ${run.binary} in binary, ${run.value} in decimal`;
   const sum = run.sum ? ` — ${run.sum}` : `, bonus ${run.bonus}: ${run.score} points`;
   return `${run.text}${value}${sum}`;
 }

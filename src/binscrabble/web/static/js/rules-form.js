@@ -2,7 +2,7 @@
 
 const PRESET_SENTENCES = {
   learning: "For learning: every identity rule is on, chains of them too (1+1=10+0x1).",
-  standard: "The rules of the original article's first example game.",
+  standard: "The usual rules: x1, +0 and AND 1 style identities allowed once in an equation.",
   expert: "For experts: no identity fragments such as x1 or +0 are allowed.",
 };
 
@@ -81,6 +81,18 @@ export function rulesForm(meta, { preset, description, switches }) {
   };
   preset.addEventListener("change", applyPreset);
   applyPreset();
+  // Once a switch differs from the preset, the game is the preset with those changes.
+  switches.addEventListener("change", () => {
+    const values = presetValues();
+    const changed = [...controls].filter(([name, { entry, input }]) => {
+      const base = Object.hasOwn(values, name) ? values[name] : entry.default;
+      return String(readControl(entry, input)) !== String(base);
+    });
+    const names = changed.map(([name]) => name.replaceAll("_", " ")).join(", ");
+    description.textContent = changed.length
+      ? `Custom rules: the ${preset.value} preset with ${names} changed. Choosing a preset again resets the switches.`
+      : PRESET_SENTENCES[preset.value] || "";
+  });
   return {
     // The preset, plus each switch that differs from it.
     value() {
