@@ -69,8 +69,8 @@ def best_play(view: dict[str, Any]) -> str | None:
 
 def server_truth(client: TestClient, game_id: str) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
     """What the server keeps secret about a game: every rack, the seed and the bag."""
-    session = client.app.state.server.table.sessions[game_id]  # type: ignore[attr-defined]
-    return session.game.racks, session.stored.seed, session.game.bag
+    active = client.app.state.server.table.active_games[game_id]  # type: ignore[attr-defined]
+    return active.game.racks, active.stored.seed, active.game.bag
 
 
 def game_with_a_play(client: TestClient) -> tuple[dict[str, Any], str]:

@@ -36,6 +36,16 @@ from binscrabble.move import Move, move_notation
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web import workers as work
+from binscrabble.web.active_games import (
+    ActiveGame,
+    GameTable,
+    RefereeError,
+    job_of,
+    new_token,
+    placement,
+    read_move,
+    submit,
+)
 from binscrabble.web.limits import BodyLimit, validation_message
 from binscrabble.web.live import Hub
 from binscrabble.web.meta import game_meta
@@ -57,16 +67,6 @@ from binscrabble.web.models import (
     TileSpec,
 )
 from binscrabble.web.records import record_turns
-from binscrabble.web.sessions import (
-    GameSession,
-    GameTable,
-    RefereeError,
-    job_of,
-    new_token,
-    placement,
-    read_move,
-    submit,
-)
 from binscrabble.web.storage import SeatRecord, Storage, database_url
 from binscrabble.web.views import build_view, preset_name
 
@@ -98,7 +98,7 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def seat_for(session: GameSession, token: str | None, required: bool) -> int | None:
+def seat_for(active: ActiveGame, token: str | None, required: bool) -> int | None:
     """The seat a token opens; 401 for a wrong token, or for none when one is ``required``."""
     if token is None:
         if required:
@@ -106,7 +106,7 @@ def seat_for(session: GameSession, token: str | None, required: bool) -> int | N
                 401, "this needs your seat's token: send 'Authorization: Bearer TOKEN'"
             )
         return None
-    seat = session.seat_of(token)
+    seat = active.seat_of(token)
     if seat is None:
         raise RefereeError(401, "this token opens no seat of this game: use your invite link")
     return seat
@@ -120,12 +120,12 @@ def parse_rules(data: dict[str, Any] | None) -> Rules:
         raise RefereeError(400, f"bad rules: {problem}") from None
 
 
-def move_of(body: MoveRequest | PreviewRequest, session: GameSession) -> Move:
+def move_of(body: MoveRequest | PreviewRequest, active: ActiveGame) -> Move:
     """The move of a request: its notation, or the tiles the page placed (exactly one)."""
     if (body.move is None) == (body.tiles is None):
         raise RefereeError(400, "send the move either as 'move' (notation) or as 'tiles'")
     if body.move is not None:
-        return read_move(body.move, session.game)
+        return read_move(body.move, active.game)
     return tiles_move(body.tiles or [])
 
 
@@ -156,42 +156,42 @@ class Server:
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
 
-    async def session(self, game_id: str) -> GameSession:
+    async def open_game(self, game_id: str) -> ActiveGame:
         """The open game; also sets its computer thinking when the computer is to move."""
-        session = await self.table.get(game_id)
-        self.wake_computer(session)
-        return session
+        active = await self.table.get(game_id)
+        self.wake_computer(active)
+        return active
 
-    def publish(self, session: GameSession) -> None:
+    def publish(self, active: ActiveGame) -> None:
         """Send every listener of the game its new view."""
-        self.hub.publish(session.game_id, lambda seat: build_view(session, seat))
+        self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
-    def wake_computer(self, session: GameSession) -> None:
+    def wake_computer(self, active: ActiveGame) -> None:
         """Start the computer's moves of a game unless they are already under way."""
-        if session.computer_to_move() is None or session.game_id in self.thinking:
+        if active.computer_to_move() is None or active.game_id in self.thinking:
             return
-        self.thinking.add(session.game_id)
-        task = asyncio.get_running_loop().create_task(self.play_computers(session))
+        self.thinking.add(active.game_id)
+        task = asyncio.get_running_loop().create_task(self.play_computers(active))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def play_computers(self, session: GameSession) -> None:
+    async def play_computers(self, active: ActiveGame) -> None:
         """Play the computer's moves for as long as a computer is to move."""
         try:
-            while (level := session.computer_to_move()) is not None:
-                turn = session.turn
-                notation = await self.workers.run(work.computer_move, job_of(session.stored), level)
-                if session.turn != turn:
+            while (level := active.computer_to_move()) is not None:
+                turn = active.turn
+                notation = await self.workers.run(work.computer_move, job_of(active.stored), level)
+                if active.turn != turn:
                     continue
-                move = read_move(notation, session.game)
-                await submit(session, self.storage, session.game.to_move, move, turn)
-                self.publish(session)
+                move = read_move(notation, active.game)
+                await submit(active, self.storage, active.game.to_move, move, turn)
+                self.publish(active)
         except Exception:
             # A computer that cannot move leaves the game waiting; the log says why.
-            LOG.exception("the computer's move in game %s failed", session.game_id)
+            LOG.exception("the computer's move in game %s failed", active.game_id)
             raise
         finally:
-            self.thinking.discard(session.game_id)
+            self.thinking.discard(active.game_id)
 
     def close(self) -> None:
         """Stop the workers and release the database."""
@@ -292,18 +292,18 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         tokens = [new_token() for player in body.players if player.computer is None]
         computers = [player.computer for player in body.players]
         try:
-            session = await server.table.create(names, computers, rules, tokens)
+            active = await server.table.create(names, computers, rules, tokens)
         except SetupError as problem:
             raise RefereeError(400, f"the game cannot be set up: {problem}") from None
-        server.wake_computer(session)
-        return created_answer(session, dict(enumerate(tokens_by_seat(computers, tokens))))
+        server.wake_computer(active)
+        return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
 
     @app.get("/api/games/{game_id}", responses={200: {"model": GameView}, **ERRORS})
     async def read_game(game_id: str, authorization: Authorization = None) -> JSONResponse:
         """The game as a spectator sees it, or as your seat sees it with your token."""
-        session = await server.session(game_id)
-        seat = seat_for(session, bearer_token(authorization), required=False)
-        return JSONResponse(build_view(session, seat))
+        active = await server.open_game(game_id)
+        seat = seat_for(active, bearer_token(authorization), required=False)
+        return JSONResponse(build_view(active, seat))
 
 
 def tokens_by_seat(computers: list[str | None], tokens: list[str]) -> list[str | None]:
@@ -312,10 +312,10 @@ def tokens_by_seat(computers: list[str | None], tokens: list[str]) -> list[str |
     return [None if computer else next(remaining) for computer in computers]
 
 
-def created_answer(session: GameSession, tokens: dict[int, str | None]) -> GameCreated:
+def created_answer(active: ActiveGame, tokens: dict[int, str | None]) -> GameCreated:
     """The answer to a created game: each seat, with the tokens known for it."""
     seats = []
-    for record in session.stored.seats:
+    for record in active.stored.seats:
         token = tokens.get(record.seat)
         seats.append(
             SeatCreated(
@@ -323,10 +323,10 @@ def created_answer(session: GameSession, tokens: dict[int, str | None]) -> GameC
                 name=record.name,
                 computer=record.computer,
                 token=token,
-                url=f"/games/{session.game_id}?token={token}" if token else None,
+                url=f"/games/{active.game_id}?token={token}" if token else None,
             )
         )
-    return GameCreated(id=session.game_id, seats=seats)
+    return GameCreated(id=active.game_id, seats=seats)
 
 
 def add_play_routes(app: FastAPI, server: Server) -> None:
@@ -337,13 +337,13 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         game_id: str, body: MoveRequest, authorization: Authorization = None
     ) -> MoveAccepted:
         """Play a move for your seat; ``turn`` must be the current turn."""
-        session = await server.session(game_id)
-        seat = seat_for(session, bearer_token(authorization), required=True)
+        active = await server.open_game(game_id)
+        seat = seat_for(active, bearer_token(authorization), required=True)
         assert seat is not None
-        move = move_of(body, session)
-        accepted = await submit(session, server.storage, seat, move, body.turn)
-        server.publish(session)
-        server.wake_computer(session)
+        move = move_of(body, active)
+        accepted = await submit(active, server.storage, seat, move, body.turn)
+        server.publish(active)
+        server.wake_computer(active)
         return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
 
     @app.post("/api/games/{game_id}/preview", response_model=PreviewAnswer, responses=ERRORS)
@@ -351,32 +351,32 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         game_id: str, body: PreviewRequest, authorization: Authorization = None
     ) -> PreviewAnswer:
         """Whether a move is legal for your seat now, its score run by run, or why not."""
-        session = await server.session(game_id)
-        seat = seat_for(session, bearer_token(authorization), required=True)
+        active = await server.open_game(game_id)
+        seat = seat_for(active, bearer_token(authorization), required=True)
         try:
-            move = move_of(body, session)
+            move = move_of(body, active)
         except RefereeError as problem:
             if problem.status != 400 or body.move is None:
                 raise
             return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
-        return preview_answer(session, move, seat)
+        return preview_answer(active, move, seat)
 
     @app.post("/api/games/{game_id}/hint", response_model=HintAnswer, responses=ERRORS)
     async def hint(game_id: str, authorization: Authorization = None) -> HintAnswer:
         """The computer's best move for your seat, explained (learning preset only)."""
-        session = await server.session(game_id)
-        seat = seat_for(session, bearer_token(authorization), required=True)
-        if preset_name(session.game.rules) != "learning":
+        active = await server.open_game(game_id)
+        seat = seat_for(active, bearer_token(authorization), required=True)
+        if preset_name(active.game.rules) != "learning":
             raise RefereeError(409, "hints are only given in games with the learning preset")
-        if session.game.is_over() or seat != session.game.to_move:
+        if active.game.is_over() or seat != active.game.to_move:
             raise RefereeError(409, "a hint is given only on your turn of a game going on")
-        answer = await server.workers.run(work.hint, job_of(session.stored))
+        answer = await server.workers.run(work.hint, job_of(active.stored))
         return HintAnswer.model_validate(answer)
 
 
-def preview_answer(session: GameSession, move: Move, seat: int | None) -> PreviewAnswer:
+def preview_answer(active: ActiveGame, move: Move, seat: int | None) -> PreviewAnswer:
     """The preview of a move for a seat, judged by the core library."""
-    game = session.game
+    game = active.game
     problem = game.illegal_reason(move, seat)
     if problem is not None:
         return PreviewAnswer(legal=False, score=None, runs=[], reason=str(problem))
@@ -408,8 +408,8 @@ def preview_answer(session: GameSession, move: Move, seat: int | None) -> Previe
 def add_after_game_routes(app: FastAPI, server: Server) -> None:
     """The record, the analysis, records uploaded for viewing, and rematches."""
 
-    def finished(session: GameSession, what: str) -> None:
-        if not session.game.is_over():
+    def finished(active: ActiveGame, what: str) -> None:
+        if not active.game.is_over():
             raise RefereeError(409, f"the {what} is ready once the game is over")
 
     @app.get(
@@ -419,9 +419,9 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
     )
     async def record(game_id: str) -> Response:
         """The game's record file (once the game is over)."""
-        session = await server.session(game_id)
-        finished(session, "record")
-        text = write_record(session.game)
+        active = await server.open_game(game_id)
+        finished(active, "record")
+        text = write_record(active.game)
         return PlainTextResponse(
             text,
             headers={"Content-Disposition": f'attachment; filename="binscrabble-{game_id}.bsr"'},
@@ -430,11 +430,11 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
     @app.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer, responses=ERRORS)
     async def analysis(game_id: str) -> AnalysisAnswer:
         """Each turn next to the computer's best move (once the game is over)."""
-        session = await server.session(game_id)
-        finished(session, "analysis")
-        if session.analysis is None:
-            session.analysis = await server.workers.run(work.analysis, job_of(session.stored))
-        return AnalysisAnswer.model_validate({"turns": session.analysis})
+        active = await server.open_game(game_id)
+        finished(active, "analysis")
+        if active.analysis is None:
+            active.analysis = await server.workers.run(work.analysis, job_of(active.stored))
+        return AnalysisAnswer.model_validate({"turns": active.analysis})
 
     @app.post("/api/records/view", response_model=RecordAnswer, responses=ERRORS)
     async def view_record(body: RecordRequest) -> RecordAnswer:
@@ -454,25 +454,25 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
     )
     async def rematch(game_id: str, authorization: Authorization = None) -> GameCreated:
         """A new game with the same seats and rules; each seat keeps its token."""
-        session = await server.session(game_id)
+        active = await server.open_game(game_id)
         token = bearer_token(authorization)
-        seat = seat_for(session, token, required=True)
-        finished(session, "rematch")
-        if session.stored.rematch is not None:
-            again = await server.session(session.stored.rematch)
+        seat = seat_for(active, token, required=True)
+        finished(active, "rematch")
+        if active.stored.rematch is not None:
+            again = await server.open_game(active.stored.rematch)
         else:
             seats = [
                 SeatRecord(record.seat, record.name, record.computer, record.token_hash)
-                for record in session.stored.seats
+                for record in active.stored.seats
             ]
-            again = await server.table.create_with_seats(seats, session.game.rules)
+            again = await server.table.create_with_seats(seats, active.game.rules)
             kept = await asyncio.to_thread(
-                server.storage.set_rematch, session.game_id, again.game_id
+                server.storage.set_rematch, active.game_id, again.game_id
             )
-            session.stored = dataclasses.replace(session.stored, rematch=kept)
+            active.stored = dataclasses.replace(active.stored, rematch=kept)
             if kept != again.game_id:
-                again = await server.session(kept)
-            server.publish(session)
+                again = await server.open_game(kept)
+            server.publish(active)
             server.wake_computer(again)
         return created_answer(again, {seat: token} if seat is not None else {})
 
@@ -484,14 +484,14 @@ def add_live_route(app: FastAPI, server: Server) -> None:
     async def live(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()
         try:
-            session = await server.session(game_id)
-            seat = seat_for(session, token, required=False)
+            active = await server.open_game(game_id)
+            seat = seat_for(active, token, required=False)
         except RefereeError as problem:
             # 4000 + the HTTP status, so a page can tell a wrong link from a wrong token.
             await websocket.close(code=4000 + problem.status, reason=problem.message[:120])
             return
         listener = server.hub.join(game_id, seat)
-        listener.offer(build_view(session, seat))
+        listener.offer(build_view(active, seat))
 
         async def send_views() -> None:
             while True:

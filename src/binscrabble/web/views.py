@@ -12,7 +12,7 @@ from typing import Any
 from binscrabble.board import square_name
 from binscrabble.move import CODE_ORDER, Exchange, Place
 from binscrabble.rules import PRESETS, Rules
-from binscrabble.web.sessions import GameSession
+from binscrabble.web.active_games import ActiveGame
 
 
 def preset_name(rules: Rules) -> str | None:
@@ -25,10 +25,10 @@ def sorted_codes(codes: list[str]) -> str:
     return "".join(sorted(codes, key=CODE_ORDER.index))
 
 
-def build_view(session: GameSession, seat: int | None) -> dict[str, Any]:
+def build_view(active: ActiveGame, seat: int | None) -> dict[str, Any]:
     """The game as ``seat`` may see it (``None``: a spectator), as JSON-able data."""
-    game = session.game
-    stored = session.stored
+    game = active.game
+    stored = active.stored
     moves: list[dict[str, Any]] = []
     for turn, notation in zip(game.history, stored.moves, strict=True):
         squares: list[str] = []

@@ -1,6 +1,6 @@
 """Games in play: each stored game rebuilt in memory, and the referee's decisions on it.
 
-The database is the truth; a :class:`GameSession` is a cache of one game rebuilt by
+The database is the truth; an :class:`ActiveGame` is a cache of one game rebuilt by
 replaying its stored moves on a :class:`~binscrabble.game.Game` with the stored seed. A
 submission is judged by the core library (``illegal_reason``, ``score_breakdown``), stored,
 and only then pushed on the cached game, so nobody sees a move that is not committed.
@@ -70,7 +70,7 @@ def rebuild(stored: StoredGame) -> Game:
 
 
 @dataclass
-class GameSession:
+class ActiveGame:
     """One game in memory: the stored facts, the rebuilt game and the lock on its turns."""
 
     stored: StoredGame
@@ -129,25 +129,25 @@ class Accepted:
 
 
 async def submit(
-    session: GameSession, storage: Storage, seat: int, move: Move, turn: int | None
+    active: ActiveGame, storage: Storage, seat: int, move: Move, turn: int | None
 ) -> Accepted:
     """Judge, store and play ``move`` for ``seat``; ``turn`` must be the current turn.
 
     Raises :class:`RefereeError`: 409 for a game over, another seat's turn or a stale
     turn (including a turn another process stored first), 422 for an illegal move.
     """
-    async with session.lock:
-        game = session.game
+    async with active.lock:
+        game = active.game
         if game.is_over():
             raise RefereeError(409, "the game is over: no more moves can be played")
         if seat != game.to_move:
             raise RefereeError(
                 409, f"it is {game.players[game.to_move]}'s turn: wait for your turn"
             )
-        if turn is not None and turn != session.turn:
+        if turn is not None and turn != active.turn:
             raise RefereeError(
                 409,
-                f"turn {turn} is not the current turn ({session.turn}): the game moved on, "
+                f"turn {turn} is not the current turn ({active.turn}): the game moved on, "
                 "reload it and play again",
             )
         problem = game.illegal_reason(move, seat)
@@ -155,26 +155,26 @@ async def submit(
             raise RefereeError(422, f"illegal move: {problem}")
         score = game.score(move)
         notation = move_notation(move, game.board)
-        number = session.turn
+        number = active.turn
         stored = await asyncio.to_thread(
-            storage.append_move, session.game_id, number, seat, notation
+            storage.append_move, active.game_id, number, seat, notation
         )
         if not stored:
-            await reload(session, storage)
+            await reload(active, storage)
             raise RefereeError(
                 409, f"turn {number} was already played: reload the game and play again"
             )
         game.push(move, seat)
-        session.stored.moves.append(notation)
+        active.stored.moves.append(notation)
         return Accepted(number + 1, notation, score)
 
 
-async def reload(session: GameSession, storage: Storage) -> None:
+async def reload(active: ActiveGame, storage: Storage) -> None:
     """Rebuild the cached game from the database (another process stored a move)."""
-    stored = await asyncio.to_thread(storage.load_game, session.game_id)
+    stored = await asyncio.to_thread(storage.load_game, active.game_id)
     if stored is not None:
-        session.stored = stored
-        session.game = rebuild(stored)
+        active.stored = stored
+        active.game = rebuild(stored)
 
 
 class GameTable:
@@ -182,30 +182,30 @@ class GameTable:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self.sessions: dict[str, GameSession] = {}
+        self.active_games: dict[str, ActiveGame] = {}
         self._loading = asyncio.Lock()
 
-    async def get(self, game_id: str) -> GameSession:
-        """The session of a game; a ``RefereeError`` 404 when there is no such game."""
-        session = self.sessions.get(game_id)
-        if session is not None:
-            return session
+    async def get(self, game_id: str) -> ActiveGame:
+        """The active game of that id; a ``RefereeError`` 404 when there is no such game."""
+        active = self.active_games.get(game_id)
+        if active is not None:
+            return active
         async with self._loading:
-            session = self.sessions.get(game_id)
-            if session is not None:
-                return session
+            active = self.active_games.get(game_id)
+            if active is not None:
+                return active
             stored = None
             if len(game_id) <= 32:
                 stored = await asyncio.to_thread(self.storage.load_game, game_id)
             if stored is None:
                 raise RefereeError(404, f"there is no game {game_id!r}: check the link")
-            session = GameSession(stored, rebuild(stored))
-            self.sessions[game_id] = session
-            return session
+            active = ActiveGame(stored, rebuild(stored))
+            self.active_games[game_id] = active
+            return active
 
     async def create(
         self, names: list[str], computers: list[str | None], rules: Rules, tokens: list[str]
-    ) -> GameSession:
+    ) -> ActiveGame:
         """Store and open a new game; ``tokens`` are the human seats' tokens, seat order."""
         hashes = iter([token_hash(token) for token in tokens])
         seat_records = [
@@ -214,12 +214,12 @@ class GameTable:
         ]
         return await self.create_with_seats(seat_records, rules)
 
-    async def create_with_seats(self, seat_records: list[SeatRecord], rules: Rules) -> GameSession:
+    async def create_with_seats(self, seat_records: list[SeatRecord], rules: Rules) -> ActiveGame:
         """Store and open a new game with seats given as stored records."""
         new = NewGame(new_game_id(), dict(rules.to_mapping()), new_seed(), seat_records)
         stored = StoredGame(new.game_id, new.rules, new.seed, new.seats, [], None)
         game = rebuild(stored)
         await asyncio.to_thread(self.storage.create_game, new)
-        session = GameSession(stored, game)
-        self.sessions[new.game_id] = session
-        return session
+        active = ActiveGame(stored, game)
+        self.active_games[new.game_id] = active
+        return active
