@@ -5,7 +5,9 @@ It starts `binscrabble serve --port 0` on 127.0.0.1 with a database in a tempora
 then keeps 50 games going (40 between two seats this script plays, 10 of one seat against
 the `hard` computer, each followed by a spectator too): 100 WebSocket clients. Each seat
 finds its move (the best placement; an exchange or a pass when there is none) in a process
-of its own, so the time spent thinking is not counted; a move's latency is the time from its
+of its own, so the time spent thinking is not counted; this script and those processes
+run at a lower priority (niceness 10) than the server, so that on a machine of few cores
+they do not take the CPU the server's figures depend on; a move's latency is the time from its
 submission to the moment every client of its game has a view that includes it. A game that
 ends is replaced by a new one. After the run it stops the server, starts it again on the same
 file and checks that every acknowledged move is stored, at its turn, as acknowledged.
@@ -44,6 +46,9 @@ from binscrabble.movegen import best_moves
 from binscrabble.position import load_position
 
 READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+)/")
+# Niceness of this script and of its move finders (never the server's): the server keeps
+# first call on the CPU, so the figures are the server's and not the client's.
+CLIENT_NICENESS = 10
 # Seconds any one request or message may take before it counts as an error.
 STEP_TIMEOUT = 30.0
 # Seconds after the end of the run for the last deliveries to arrive.
@@ -67,6 +72,12 @@ def choose_move(view: dict[str, Any]) -> str:
     if view["bag"] >= 9:
         return "exchange " + view["rack"]
     return "pass"
+
+
+def yield_to_the_server() -> None:
+    """Lower this process's priority: on a machine of few cores the load script would
+    otherwise take CPU from the server it measures."""
+    os.nice(CLIENT_NICENESS)
 
 
 class ServeProcess:
@@ -320,7 +331,7 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
     games: list[LiveGame] = []
     thinkers = options.thinkers
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with ProcessPoolExecutor(thinkers) as thinker:
+    with ProcessPoolExecutor(thinkers, initializer=yield_to_the_server) as thinker:
         # Each thinking process loads the move generator before the clock starts.
         await asyncio.gather(
             *(
@@ -458,6 +469,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="binscrabble-load-") as folder:
         database = Path(folder) / "load.sqlite3"
         server = ServeProcess(database, options.workers)
+        # After the server has started, so that it keeps the normal priority (the server
+        # started again below to count the stored moves is niced too: it is not timed).
+        yield_to_the_server()
         try:
             started = resource.getrusage(resource.RUSAGE_SELF)
             asyncio.run(run_load(server.url, options, totals))
