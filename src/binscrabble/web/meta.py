@@ -18,7 +18,7 @@ from binscrabble.rules import (
     Rules,
 )
 
-#: One sentence per switch of RULES.md §10, as the lobby shows it.
+#: One sentence per switch of docs/rules.md §10, as the lobby shows it.
 SWITCH_EXPLANATIONS: Final = {
     "precedence": (
         "standard: NOT, then × ÷, then + −, then AND, XOR, OR; left-to-right: every operator "
