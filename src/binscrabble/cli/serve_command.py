@@ -11,6 +11,10 @@ Open the printed address in a browser: the lobby starts games against the comput
 one device, or online with invite links. Games are kept in the database (--db: a file
 path or an SQLAlchemy URL) and resume after a restart. See docs/web.md.
 """
+# Bounds of --workers: each worker is a process holding the move generator's tables
+# (binscrabble.web.workers.MOST_WORKERS caps the default the same way).
+MIN_WORKERS = 1
+MAX_WORKERS = 32
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--workers",
         type=int,
         metavar="N",
-        help="processes for the computer's moves (default: one per core but one)",
+        help=f"processes for the computer's moves, {MIN_WORKERS} to {MAX_WORKERS} "
+        "(default: one per core but one)",
     )
     parser.set_defaults(handler=run)
 
@@ -51,8 +56,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.workers is not None and args.workers < 1:
-        print("binscrabble serve: --workers needs at least 1", file=sys.stderr)
+    if args.workers is not None and not MIN_WORKERS <= args.workers <= MAX_WORKERS:
+        print(
+            f"binscrabble serve: --workers takes {MIN_WORKERS} to {MAX_WORKERS} processes, "
+            f"not {args.workers}: each is a process of its own that thinks for the computer",
+            file=sys.stderr,
+        )
         return 2
     if not 0 <= args.port <= 65535:
         print("binscrabble serve: --port takes 0 to 65535", file=sys.stderr)

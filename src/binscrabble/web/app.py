@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -46,8 +46,9 @@ from binscrabble.web.active_games import (
     read_move,
     submit,
 )
+from binscrabble.web.headers import ResponseHeaders
 from binscrabble.web.limits import BodyLimit, validation_message
-from binscrabble.web.live import Hub
+from binscrabble.web.live import Hub, read_until_closed
 from binscrabble.web.meta import game_meta
 from binscrabble.web.models import (
     MAX_BODY,
@@ -221,6 +222,7 @@ def create_app(database: str, workers: int | None = None) -> FastAPI:
     )
     app.state.server = server
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(ResponseHeaders)  # the outermost: every answer gets its headers
     add_error_handlers(app)
     add_game_routes(app, server)
     add_play_routes(app, server)
@@ -248,7 +250,9 @@ def add_error_handlers(app: FastAPI) -> None:
             message = "there is nothing at this address: check the link"
         elif problem.status_code == 405:
             message = "this address does not take that method: see /openapi.json"
-        return error(problem.status_code, message)
+        answer = error(problem.status_code, message)
+        answer.headers.update(problem.headers or {})  # a 405's Allow
+        return answer
 
 
 Authorization = Annotated[str | None, Header()]
@@ -499,11 +503,7 @@ def add_live_route(app: FastAPI, server: Server) -> None:
 
         sender = asyncio.get_running_loop().create_task(send_views())
         try:
-            while True:
-                # Nothing is expected from the page; reading notices when it goes away.
-                await websocket.receive_text()
-        except WebSocketDisconnect:
-            pass
+            await read_until_closed(websocket)
         finally:
             sender.cancel()
             server.hub.leave(game_id, listener)

@@ -2,6 +2,10 @@
 
 Each connection has a :class:`Listener` holding the newest message not yet sent; a slow
 connection only ever skips to the newest view, it never holds up the others or the game.
+
+The page sends nothing on its WebSocket. uvicorn refuses a message over a few KiB (close
+code 1009); :func:`read_until_closed` ignores a text message and closes the connection on a
+binary one with 1003, the close code for data of a kind an endpoint does not take.
 """
 
 from __future__ import annotations
@@ -10,6 +14,11 @@ import asyncio
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
+
+from starlette.websockets import WebSocket
+
+# RFC 6455 §7.4.1: the endpoint received data of a type it cannot accept.
+UNSUPPORTED_DATA = 1003
 
 
 class Listener:
@@ -62,3 +71,15 @@ class Hub:
             if listener.seat not in views:
                 views[listener.seat] = view_for(listener.seat)
             listener.offer(views[listener.seat])
+
+
+async def read_until_closed(websocket: WebSocket) -> None:
+    """Read what the other end sends until the connection ends: text is ignored, and a
+    binary message closes the connection with :data:`UNSUPPORTED_DATA`."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if message.get("bytes") is not None:
+            await websocket.close(UNSUPPORTED_DATA, "this socket takes no binary messages")
+            return

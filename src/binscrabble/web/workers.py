@@ -145,9 +145,13 @@ def leave_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+# The most workers by default, as `serve --workers` allows (binscrabble.cli.serve_command).
+MOST_WORKERS = 32
+
+
 def default_workers() -> int:
-    """One worker per core but one (kept for the server), at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    """One worker per core but one (kept for the server), at least one and at most 32."""
+    return max(1, min(MOST_WORKERS, (os.cpu_count() or 2) - 1))
 
 
 class Workers:

@@ -1,0 +1,285 @@
+"""The server's connections, on a real uvicorn server in this process (the socket and the
+configuration `binscrabble serve` uses, with bounds set by each test): TCP_NODELAY on every
+accepted connection, requests that arrive too slowly closed with 408, the bound on open
+connections, WebSocket frames the page never sends refused with a close code, and
+`serve --workers` kept within its bounds.
+
+Every wait is bounded (GUARD seconds, far above the timeouts the tests set); no test asserts
+on how long anything took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from binscrabble.web.app import create_app
+from binscrabble.web.connections import ConnectionLimits, server_config
+from binscrabble.web.serve import bound_socket
+
+# Seconds any one wait of a test may last before the test fails.
+GUARD = 20.0
+# Timeouts short enough for a test (the server's defaults are 10 and 20 seconds).
+QUICK = ConnectionLimits(header_timeout=0.3, body_timeout=0.3)
+
+
+@contextlib.asynccontextmanager
+async def running(folder: Path, limits: ConnectionLimits) -> AsyncIterator[uvicorn.Server]:
+    """The app served on a free port of 127.0.0.1 as `binscrabble serve` serves it."""
+    sock = bound_socket("127.0.0.1", 0)
+    app = create_app(str(folder / "games.sqlite3"), workers=1)
+    server = uvicorn.Server(server_config(app, limits))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    for _ in range(1000):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.02)
+    assert server.started, "the server did not start"
+    server.port = sock.getsockname()[1]  # type: ignore[attr-defined]
+    try:
+        yield server
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, GUARD)
+        sock.close()
+
+
+def serve_and(
+    folder: Path, limits: ConnectionLimits, test: Callable[[Any], Awaitable[None]]
+) -> None:
+    """Run ``test(server)`` against a running server, then stop it."""
+
+    async def main() -> None:
+        async with running(folder, limits) as server:
+            await test(server)
+
+    asyncio.run(main())
+
+
+async def open_stream(server: Any) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection("127.0.0.1", server.port)
+
+
+async def read_to_end(reader: asyncio.StreamReader) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    return await asyncio.wait_for(reader.read(), GUARD)
+
+
+async def read_answer(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
+    """One answer on a kept-alive connection: its head, and its body."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), GUARD)
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    return head, await asyncio.wait_for(reader.readexactly(length), GUARD)
+
+
+GET_LOBBY = b"GET /api/meta HTTP/1.1\r\nHost: test\r\n\r\n"
+
+
+def test_every_accepted_connection_has_tcp_nodelay(tmp_path: Path) -> None:
+    """Without TCP_NODELAY, each answer on a kept-alive connection waited for the client's
+    delayed acknowledgement (some 40 ms)."""
+
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        for _ in range(2):  # the same connection, kept alive
+            writer.write(GET_LOBBY)
+            head, _body = await read_answer(reader)
+            assert head.startswith(b"HTTP/1.1 200")
+        accepted = [
+            connection.transport.get_extra_info("socket")
+            for connection in server.server_state.connections
+        ]
+        assert accepted, "the server holds no connection"
+        for sock in accepted:
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        writer.close()
+
+    serve_and(tmp_path, ConnectionLimits(), check)
+
+
+def test_half_sent_headers_get_408_and_the_connection_closes(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        writer.write(b"GET /api/meta HTTP/1.1\r\nHost: test\r\n")  # the blank line never comes
+        answer = await read_to_end(reader)
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert b"headers did not arrive within 0.3 seconds" in answer
+        writer.close()
+        # A connection that sends nothing at all is closed too.
+        reader, writer = await open_stream(server)
+        assert (await read_to_end(reader)).startswith(b"HTTP/1.1 408 ")
+        writer.close()
+
+    serve_and(tmp_path, QUICK, check)
+
+
+def test_a_half_sent_body_gets_408_and_the_connection_closes(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        writer.write(
+            b"POST /api/games HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"players": '
+        )
+        answer = await read_to_end(reader)
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert b"body did not arrive" in answer
+        writer.close()
+
+    serve_and(tmp_path, QUICK, check)
+
+
+def test_the_next_request_on_a_kept_alive_connection_is_timed_too(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        writer.write(GET_LOBBY)
+        head, _body = await read_answer(reader)
+        assert head.startswith(b"HTTP/1.1 200")
+        writer.write(b"GET /api/meta HTTP/1.1\r\n")
+        assert (await read_to_end(reader)).startswith(b"HTTP/1.1 408 ")
+        writer.close()
+
+    serve_and(tmp_path, QUICK, check)
+
+
+def test_a_request_sent_in_pieces_in_time_is_served(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        body = b'{"players": [{"name": "Ann"}, {"name": "Bo"}]}'
+        pieces = [
+            b"POST /api/games HTTP/1.1\r\nHost: te",
+            b"st\r\nContent-Type: application/json\r\n",
+            f"Content-Length: {len(body)}\r\n\r\n".encode(),
+            body[:10],
+            body[10:],
+        ]
+        for piece in pieces:
+            writer.write(piece)
+            await writer.drain()
+            await asyncio.sleep(0.02)
+        head, answer = await read_answer(reader)
+        assert head.startswith(b"HTTP/1.1 201"), head + answer
+        writer.close()
+
+    serve_and(tmp_path, ConnectionLimits(header_timeout=5, body_timeout=5), check)
+
+
+def test_a_connection_over_the_bound_gets_503_with_retry_after(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        held = [await open_stream(server) for _ in range(2)]
+        for reader, writer in held:
+            writer.write(GET_LOBBY)
+            head, _body = await read_answer(reader)
+            assert head.startswith(b"HTTP/1.1 200")
+        reader, writer = await open_stream(server)
+        writer.write(GET_LOBBY)
+        answer = await read_to_end(reader)
+        assert answer.startswith(b"HTTP/1.1 503 ")
+        assert b"retry-after: 5" in answer.lower()
+        assert b"try again in a few seconds" in answer
+        writer.close()
+        # A WebSocket over the bound is refused the same way.
+        with pytest.raises(Exception, match="503"):
+            async with connect(f"ws://127.0.0.1:{server.port}/api/games/x/live", proxy=None):
+                pass
+        # The connections within the bound are still served.
+        reader, writer = held[0]
+        writer.write(GET_LOBBY)
+        head, _body = await read_answer(reader)
+        assert head.startswith(b"HTTP/1.1 200")
+        for _reader, writer in held:
+            writer.close()
+
+    serve_and(tmp_path, ConnectionLimits(max_connections=2), check)
+
+
+async def new_game(server: Any) -> tuple[str, str]:
+    """A game between two people: its id and the first seat's token."""
+    async with httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{server.port}", trust_env=False, timeout=GUARD
+    ) as http:
+        created = await http.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}]})
+        assert created.status_code == 201
+        answer = created.json()
+        return answer["id"], answer["seats"][0]["token"]
+
+
+async def close_code(server: Any, game_id: str, frame: str | bytes) -> int:
+    """The close code the server answers ``frame`` with on a spectator's WebSocket."""
+    url = f"ws://127.0.0.1:{server.port}/api/games/{game_id}/live"
+    async with connect(url, proxy=None, max_size=None) as socket_:
+        await asyncio.wait_for(socket_.recv(), GUARD)  # the view on connecting
+        await socket_.send(frame)
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(socket_.recv(), GUARD)
+        assert closed.value.rcvd is not None, "the server sent no close frame"
+        return closed.value.rcvd.code
+
+
+def test_a_binary_websocket_frame_is_closed_with_1003(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        game_id, _token = await new_game(server)
+        assert await close_code(server, game_id, b"\x00\x01") == 1003
+
+    serve_and(tmp_path, ConnectionLimits(), check)
+
+
+def test_a_one_megabyte_websocket_message_is_refused_with_1009(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        game_id, _token = await new_game(server)
+        assert await close_code(server, game_id, "x" * 1_000_000) == 1009
+
+    serve_and(tmp_path, ConnectionLimits(), check)
+
+
+def test_a_small_text_message_is_ignored_and_the_views_go_on(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        game_id, token = await new_game(server)
+        url = f"ws://127.0.0.1:{server.port}/api/games/{game_id}/live"
+        async with connect(url, proxy=None) as live:
+            await asyncio.wait_for(live.recv(), GUARD)
+            await live.send("hello")
+            async with httpx.AsyncClient(
+                base_url=f"http://127.0.0.1:{server.port}", trust_env=False, timeout=GUARD
+            ) as http:
+                played = await http.post(
+                    f"/api/games/{game_id}/moves",
+                    json={"move": "pass", "turn": 0},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                assert played.status_code == 200
+            view = await asyncio.wait_for(live.recv(), GUARD)
+            assert '"turn":1' in str(view).replace(" ", "")
+
+    serve_and(tmp_path, ConnectionLimits(), check)
+
+
+@pytest.mark.parametrize("workers", ["0", "33", "100000"])
+def test_serve_refuses_a_worker_count_out_of_bounds(tmp_path: Path, workers: str) -> None:
+    finished = subprocess.run(
+        [sys.executable, "-m", "binscrabble", "serve", "--port", "0", "--workers", workers],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert finished.returncode == 2
+    assert finished.stdout == ""
+    assert finished.stderr.startswith("binscrabble serve: --workers takes 1 to 32")
+    assert "Traceback" not in finished.stderr
+    assert not list(tmp_path.iterdir()), "no database is made"
