@@ -142,11 +142,27 @@ def screenshot_folder() -> Path:
     return SCREENSHOTS
 
 
+# Run in every page before its own scripts: each Content-Security-Policy violation is kept.
+RECORD_VIOLATIONS = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}`);
+});
+"""
+
+
 def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Any:
     context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     return page
+
+
+def csp_problems(page: Any, console: list[str]) -> list[str]:
+    """The policy violations the page saw, and the console's messages about the policy."""
+    seen: list[str] = page.evaluate("window.cspViolations")
+    return seen + [line for line in console if "Content Security Policy" in line]
 
 
 def shoot(page: Any, name: str) -> None:
@@ -154,9 +170,11 @@ def shoot(page: Any, name: str) -> None:
 
 
 def token_of(page: Any) -> str:
-    found = re.search(r"[?&]token=([^&]+)", page.url)
-    assert found, f"no token in {page.url}"
-    return found.group(1)
+    """The token the page keeps for its seat (in this tab's storage, not in its address)."""
+    key = f"binscrabble.seat.{game_id_of(page)}"
+    token: str | None = page.evaluate("(key) => sessionStorage.getItem(key)", key)
+    assert token, f"no token kept for {page.url}"
+    return token
 
 
 def game_id_of(page: Any) -> str:
@@ -289,7 +307,10 @@ def play_turns(page: Any, server: Server, method: str, real_plays: int) -> dict[
             if played == 1:
                 shoot(page, f"game-{method.replace(' ', '-')}-first-play")
         # The computer may answer at once: wait for this turn's row, not an exact count.
-        page.wait_for_function(f"document.querySelectorAll('#log tr').length > {view['turn']}")
+        # A function, not an expression: the page's policy forbids evaluating strings.
+        page.wait_for_function(
+            "(turn) => document.querySelectorAll('#log tr').length > turn", arg=view["turn"]
+        )
     raise AssertionError(f"the game did not end within {MAX_TURNS} turns")
 
 
@@ -315,7 +336,7 @@ def test_lobby_game_against_the_computer_by_drag_and_drop(browser: Any, server: 
     page.get_by_label("Computer level").select_option("beginner")
     shoot(page, "lobby")
     page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/games/[^/?]+\?token="))
+    page.wait_for_url(re.compile(r"/games/[^/?]+$"))
     expect(page.get_by_label("score Ann", exact=True)).to_have_text("0")
     expect(page.get_by_role("button", name="H8 double word", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="D8 double letter", exact=True)).to_be_visible()
@@ -327,6 +348,8 @@ def test_lobby_game_against_the_computer_by_drag_and_drop(browser: Any, server: 
     assert view["over"]
     check_end_screen(page, server, view)
     shoot(page, "game-drag-end")
+    # Dragging moved a tile by its style, which the Content-Security-Policy allows.
+    assert page.evaluate("window.cspViolations") == []
     # The record and its analysis are offered once the game is over.
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the game record").click()
@@ -375,7 +398,7 @@ def test_game_against_the_computer_through_the_move_box(browser: Any, server: Se
     shoot(page, "game-move-box-end")
     # A rematch: a new game with the same seats, where this seat's token still works.
     page.get_by_role("button", name="Rematch", exact=True).click()
-    page.wait_for_url(re.compile(r"/games/(?!" + created["id"] + r")[^/?]+\?token="))
+    page.wait_for_url(re.compile(r"/games/(?!" + created["id"] + r")[^/?]+$"))
     again = server.api("GET", f"/api/games/{game_id_of(page)}", token=token_of(page))
     assert again["seat"] == 1 and again["turn"] in (0, 1) and not again["over"]
     assert server.api("GET", f"/api/games/{created['id']}")["rematch"] == game_id_of(page)
@@ -602,7 +625,7 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     expect(page.locator("#rule-identity_chains-why")).not_to_be_empty()
     shoot(page, "lobby-hot-seat-rules")
     page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/games/[^/?]+\?token="))
+    page.wait_for_url(re.compile(r"/games/[^/?]+$"))
     game_id, token = game_id_of(page), token_of(page)
     view = server.api("GET", f"/api/games/{game_id}", token=token)
     assert view["rules"]["identity_chains"] is True
@@ -699,4 +722,61 @@ def test_a_blank_gets_the_face_chosen_for_it(browser: Any, server: Server) -> No
     dialog.get_by_role("button", name="Cancel").click()
     expect(square(page, "H9")).to_have_accessible_name("H9")
     expect(rack_tile(page, "blank")).to_be_visible()
+    page.context.close()
+
+
+def finished_game(server: Server) -> str:
+    """A game between two people ended by six passes; its id."""
+    created = server.new_game([{"name": "Uma"}, {"name": "Vic"}])
+    tokens = [seat["token"] for seat in created["seats"]]
+    for turn in range(6):
+        body = {"move": "pass", "turn": turn}
+        server.api("POST", f"/api/games/{created['id']}/moves", body, token=tokens[turn % 2])
+    assert server.api("GET", f"/api/games/{created['id']}")["over"]
+    return str(created["id"])
+
+
+def test_no_page_breaks_the_content_security_policy_and_the_token_leaves_the_address(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    page = new_page(browser)
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    page.goto(server.url + "/")
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    assert csp_problems(page, console) == []
+    # A seat's invite link: the page reads the token, then takes it out of the address.
+    created = server.new_game([{"name": "Cy"}, {"name": "Bot", "computer": "beginner"}])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(server.url + created["seats"][0]["url"])
+    page.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    assert "token" not in page.evaluate("location.href")
+    assert token_of(page) == token
+    assert csp_problems(page, console) == []
+    # A reload keeps the seat, which still plays.
+    page.reload()
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    expect(page.get_by_role("button", name=re.compile(r"^rack ")).first).to_be_visible()
+    assert "token" not in page.evaluate("location.href")
+    page.get_by_role("button", name="Pass", exact=True).click()
+    expect(page.locator("#log tr").first).to_be_visible()
+    view = server.api("GET", f"/api/games/{game_id}", token=token)
+    assert view["moves"][0] == {**view["moves"][0], "seat": 0, "notation": "pass"}
+    assert csp_problems(page, console) == []
+    # A finished game's page, its analysis, and its record in the viewer.
+    over = finished_game(server)
+    page.goto(f"{server.url}/games/{over}")
+    expect(page.get_by_role("region", name="Game over")).to_be_visible()
+    assert csp_problems(page, console) == []
+    page.goto(f"{server.url}/games/{over}/analysis")
+    expect(page.locator("#turns tr")).to_have_count(6, timeout=60_000)
+    assert csp_problems(page, console) == []
+    with DIRECT.open(f"{server.url}/api/games/{over}/record", timeout=30) as answer:
+        record = tmp_path / "six-passes.bsr"
+        record.write_bytes(answer.read())
+    page.goto(server.url + "/viewer")
+    page.get_by_label("Game record file").set_input_files(str(record))
+    expect(page.locator("#turns tr")).to_have_count(7)
+    assert csp_problems(page, console) == []
     page.context.close()

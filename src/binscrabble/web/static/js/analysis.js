@@ -4,15 +4,17 @@
 import { getJson, loadMeta } from "./api.js";
 import { drawStaticBoard } from "./board.js";
 import { el } from "./panels.js";
+import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
 
 async function main() {
-  const token = new URLSearchParams(location.search).get("token");
-  const suffix = token ? `?token=${encodeURIComponent(token)}` : "";
-  $("back-to-game").href = `/games/${encodeURIComponent(gameId)}${suffix}`;
+  // A token in the address (an older link) moves to this tab's storage, where the game page
+  // finds it again.
+  takeLinkToken(gameId);
+  $("back-to-game").href = `/games/${encodeURIComponent(gameId)}`;
   $("status").textContent = "The computer is looking at every turn…";
   let meta;
   let analysis;

@@ -1,20 +1,20 @@
 // A game page: a seat's (with ?token=) or a spectator's. It renders the server's view and
-// sends intents; legality, scores and reasons always come from the server.
+// sends intents; legality, scores and reasons always come from the server. The token of an
+// invite link leaves the address bar at once and stays in this tab's storage for the game.
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
 import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points, shownNotation } from "./panels.js";
-import { findGame, rememberGame, rememberToken } from "./store.js";
+import { findGame, rememberGame, rememberToken, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const query = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 
 const state = {
   meta: null,
-  token: query.get("token"),
+  token: takeLinkToken(gameId),
   view: null,
   rack: [], // [{id, code}] in the order shown
   rackKey: "", // the rack and turn the local rack was built from
@@ -545,8 +545,7 @@ function drawResultPanel() {
   const id = encodeURIComponent(gameId);
   $("download").href = `/api/games/${id}/record`;
   $("download").setAttribute("download", `binscrabble-${gameId}.bsr`);
-  const back = state.token ? `?token=${encodeURIComponent(state.token)}` : "";
-  $("analysis").href = `/games/${id}/analysis${back}`;
+  $("analysis").href = `/games/${id}/analysis`;
   $("rematch").hidden = !isSeat() || Boolean(view.rematch);
   const follow = $("rematch-link");
   follow.hidden = !view.rematch;
@@ -619,9 +618,7 @@ async function switchSeat(token) {
   state.token = token;
   state.rackKey = "";
   state.cursor = null;
-  const url = new URL(location.href);
-  url.searchParams.set("token", token);
-  history.replaceState(null, "", url);
+  setTabToken(gameId, token);
   connect();
   await refresh();
 }
@@ -703,6 +700,7 @@ async function main() {
     if (!(error instanceof ApiError && error.status === 401)) return showLoadError(error);
     // A link whose token opens no seat still shows the game, as a spectator sees it.
     state.token = null;
+    setTabToken(gameId, null);
     try {
       state.view = await getJson(`/api/games/${encodeURIComponent(gameId)}`, null);
     } catch (again) {
@@ -736,7 +734,8 @@ async function rematch() {
     const tokens = old ? { ...old.tokens } : { [state.view.seat]: state.token };
     const names = created.seats.map((seat) => seat.name);
     rememberGame({ id: created.id, kind: old ? old.kind : "online", names, tokens, created: Date.now() });
-    location.assign(`/games/${encodeURIComponent(created.id)}?token=${encodeURIComponent(state.token)}`);
+    setTabToken(created.id, state.token);
+    location.assign(`/games/${encodeURIComponent(created.id)}`);
   } catch (error) {
     say(error.message, "error");
   }

@@ -38,3 +38,36 @@ export function rememberToken(id, seat, token, names, kind = "online") {
   if (names && names.length) entry.names = names;
   rememberGame(entry);
 }
+
+// The seat this tab plays in a game: its token, kept in sessionStorage (this tab only, kept
+// over a reload) once read from an invite link, so the token leaves the address bar.
+const SEAT_KEY = "binscrabble.seat.";
+
+export function tabToken(id) {
+  try {
+    return sessionStorage.getItem(SEAT_KEY + id);
+  } catch {
+    return null;
+  }
+}
+
+export function setTabToken(id, token) {
+  try {
+    if (token) sessionStorage.setItem(SEAT_KEY + id, token);
+    else sessionStorage.removeItem(SEAT_KEY + id);
+  } catch {
+    // Storage refused (a private window's quota): the page still plays until it is reloaded.
+  }
+}
+
+// The token of an invite link (?token=), moved from the address bar into this tab's storage;
+// without one in the address, the token this tab already keeps for the game, if any.
+export function takeLinkToken(id) {
+  const url = new URL(location.href);
+  const fromLink = url.searchParams.get("token");
+  if (!fromLink) return tabToken(id);
+  setTabToken(id, fromLink);
+  url.searchParams.delete("token");
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  return fromLink;
+}
