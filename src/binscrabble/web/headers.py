@@ -45,15 +45,16 @@ REVALIDATED = ("/static/", "/openapi.json")
 STATIC_METHODS = "GET, HEAD"
 
 
-def cache_control(path: str) -> str:
-    """The ``Cache-Control`` of an answer to ``path``.
+def cache_control(path: str, status: int) -> str:
+    """The ``Cache-Control`` of an answer with ``status`` to ``path``.
 
-    >>> cache_control("/api/games/abc"), cache_control("/static/js/game.js")
+    >>> cache_control("/api/games/abc", 200), cache_control("/static/js/game.js", 200)
     ('no-store', 'no-cache')
+    >>> cache_control("/static/nothing.js", 404)
+    'no-store'
     """
-    if path.startswith(REVALIDATED) or path in ("/", "/viewer"):
-        return "no-cache"
-    return "no-store"
+    kept = path.startswith(REVALIDATED) or path in ("/", "/viewer")
+    return "no-cache" if kept and status in (200, 304) else "no-store"
 
 
 class ResponseHeaders:
@@ -77,7 +78,7 @@ class ResponseHeaders:
                 headers = MutableHeaders(raw=list(message.get("headers", [])))
                 for name, value in EVERY_ANSWER.items():
                     headers.setdefault(name, value)
-                headers.setdefault("cache-control", cache_control(path))
+                headers.setdefault("cache-control", cache_control(path, message["status"]))
                 if message["status"] == 405:
                     allow_head(headers, path)
                 message = {**message, "headers": headers.raw}
