@@ -23,7 +23,7 @@ import httpx
 import pytest
 import uvicorn
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from binscrabble.web.app import create_app
 from binscrabble.web.connections import ConnectionLimits, server_config
@@ -194,7 +194,7 @@ def test_a_connection_over_the_bound_gets_503_with_retry_after(tmp_path: Path) -
         assert b"try again in a few seconds" in answer
         writer.close()
         # A WebSocket over the bound is refused the same way.
-        with pytest.raises(Exception, match="503"):
+        with pytest.raises(InvalidStatus, match="503"):
             async with connect(f"ws://127.0.0.1:{server.port}/api/games/x/live", proxy=None):
                 pass
         # The connections within the bound are still served.
