@@ -493,3 +493,91 @@ def place_from(tiles: Iterable[tuple[int, str]]) -> Place:
     (112, 113, 114)
     """
     return Place(tuple(PlacedTile(sq, face) for sq, face in tiles))
+
+
+#: How each face is written in notation for people: the tile's own face (docs/notation.md).
+_PEOPLE_FACES: Final = {"-": "−", "x": "×", "/": "÷", "&": "AND", "|": "OR", "^": "XOR", "~": "NOT"}
+#: The words :func:`display_notation` writes for an exchange, a pass and a blank on a rack.
+DISPLAY_WORDS: Final = {"exchange": "exchange", "pass": "pass", "blank": "blank"}
+
+
+def _people_face(face: str, blank: bool, rotated: bool) -> str:
+    shown = "11" if rotated else _PEOPLE_FACES.get(face, face)
+    return f"[{shown}]" if blank else shown
+
+
+def display_notation(notation: str, words: dict[str, str] | None = None) -> str:
+    """A move in notation as people read it: the tiles' faces, not the input codes.
+
+    Operators show as on the tiles (``×`` ``÷`` ``−`` ``AND`` ``OR`` ``XOR`` ``NOT``), a
+    blank as its face in brackets, a rotated ``=`` as the ``11`` it reads, and tiles
+    already on the board without parentheses (the line reads as it stands on the board).
+    An exchange lists its tiles' faces; ``words`` replaces the words ``exchange``, ``pass``
+    and ``blank`` (keys of :data:`DISPLAY_WORDS`) for another language. Any notation
+    :func:`parse_move` reads is accepted (aliases, words, spaces); text that is no notation
+    raises :class:`NotationError`. No board is needed: the text alone says it all.
+
+    >>> display_notation("8A 10=10+~11")
+    '8A 10=10+NOT 11'
+    >>> display_notation("H5 (1)0x?1=1(0)")
+    'H5 10×[1]=10'
+    >>> display_notation("8D 101&?|1=101")
+    '8D 101 AND [OR] 1=101'
+    >>> display_notation("8D 1#=1?#")
+    '8D 111=1[11]'
+    >>> display_notation("-01?"), display_notation("pass")
+    ('exchange 0 1 blank', 'pass')
+    >>> display_notation("-x/", {"exchange": "échange"})
+    'échange × ÷'
+    """
+    named = {**DISPLAY_WORDS, **(words or {})}
+    stripped = notation.strip()
+    lead = len(notation) - len(notation.lstrip())
+    if not stripped:
+        raise NotationError("empty", "no move given: write a play (8D 1+1=10), -TILES or pass")
+    lowered = stripped.lower()
+    if lowered in ("pass", "-"):
+        return named["pass"]
+    if lowered.startswith("exchange") or stripped.startswith("-"):
+        skip = len("exchange") if lowered.startswith("exchange") else 1
+        symbols = _read_symbols(stripped[skip:], lead + skip, allow_notation_marks=False)
+        if not symbols:
+            raise NotationError(
+                "exchange", "an exchange names the tiles to give back, e.g. -1101", lead + skip
+            )
+        shown = (named["blank"] if s.blank else _people_face(s.face, False, False) for s in symbols)
+        return " ".join([named["exchange"], *shown])
+    start, direction, length = _parse_coordinate(stripped)
+    symbols = _read_symbols(stripped[length:], lead + length, allow_notation_marks=True)
+    if not symbols:
+        raise NotationError(
+            "no_new_tile", "the play names no tiles after its coordinate", lead + length
+        )
+    row, column = square_row(start), square_column(start)
+    coordinate = (
+        f"{row + 1}{COLUMN_NAMES[column]}"
+        if direction == ACROSS
+        else f"{COLUMN_NAMES[column]}{row + 1}"
+    )
+    return f"{coordinate} {_people_text(symbols)}"
+
+
+def display_equation(codes: str) -> str:
+    """Tiles in a line (an equation, a run) as people read them; see :func:`display_notation`.
+
+    >>> display_equation("100|1=101"), display_equation("1=~0"), display_equation("110/10=11")
+    ('100 OR 1=101', '1=NOT 0', '110÷10=11')
+    """
+    return _people_text(_read_symbols(codes, 0, allow_notation_marks=True))
+
+
+def _people_text(symbols: Iterable[_Symbol]) -> str:
+    """Words spaced from their numbers, ``NOT`` against its number, ``=`` unspaced."""
+    text = ""
+    for symbol in symbols:
+        face = _people_face(symbol.face, symbol.blank, symbol.rotated)
+        words = not symbol.rotated and symbol.face in "&|^~"
+        text += f" {face} " if words else face
+    text = re.sub(" +", " ", text)
+    text = re.sub(r" ?= ?", "=", text)
+    return re.sub(r"([−+×÷]) (\[?NOT)", r"\1\2", text).strip()
