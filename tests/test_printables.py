@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import tomllib
 import xml.etree.ElementTree as ElementTree
@@ -12,7 +13,8 @@ import pytest
 from pypdf import PdfReader
 
 from binscrabble.cli import main
-from binscrabble.print.rules_card import LANGUAGES, load_catalogue, readable
+from binscrabble.print.rules_card import LANGUAGES, load_catalogue, readable, rules_card_pdf
+from binscrabble.rules import Rules
 
 SVG = "{http://www.w3.org/2000/svg}"
 CATALOGUES = Path(__file__).resolve().parent.parent / "src" / "binscrabble" / "print" / "catalogues"
@@ -133,10 +135,10 @@ def test_print_set_bad_arguments_exit_2(
 
 #: Words each card must hold, in logical order, as a reader of the language types them.
 CARD_WORDS = {
-    "en": ["The tiles", "Order of operations", "Worked example", "= 18", "standard rules"],
-    "fr": ["Les jetons", "Priorité des opérations", "chevalet", "= 18", "règles standard"],
-    "he": ["האריחים", "סדר פעולות החשבון", "משוואות נכונות", "=18", "חוקים רגילים"],
-    "bg": ["Плочките", "Ред на действията", "поставката", "= 18", "стандартни правила"],
+    "en": ["The tiles", "Order of operations", "Worked example", "= 18", "Two to four players"],
+    "fr": ["Les jetons", "Priorité des opérations", "= 18", "De deux à quatre joueurs"],
+    "he": ["האריחים", "סדר פעולות החשבון", "משוואות נכונות", "=18", "שניים עד ארבעה שחקנים"],
+    "bg": ["Плочките", "Ред на действията", "= 18", "от двама до четирима играчи"],
 }
 
 
@@ -150,7 +152,7 @@ def test_rules_card_is_two_pages_in_its_language(
     assert out == f"wrote {output} (2 pages)\n"
     pages = pdf_text(output)
     assert len(pages) == 2
-    text = "\n".join(pages).replace("\u200e", "")
+    text = "\n".join(pages).replace("\u2066", "").replace("\u2069", "").replace("\u00a0", " ")
     for words in CARD_WORDS[language]:
         assert words in text
     # The true equations, each as the tiles show it, with its value.
@@ -158,12 +160,34 @@ def test_rules_card_is_two_pages_in_its_language(
     assert embedded_fonts(output) == {"DejaVuSans-Bold", "DejaVuSans"}
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_heading_under_the_tile_table_keeps_clear_of_it(language: str) -> None:
+    # 11 kinds of tile make blocks of 6 and 5 rows: the heading goes under the longer one.
+    catalogue = load_catalogue(language)
+    page = PdfReader(io.BytesIO(rules_card_pdf(Rules(), language))).pages[0]
+    found: list[tuple[float, str]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            found.append((float(tm[5]), text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    (header, *_) = [y for y, text in found if text == catalogue["tiles"]["count"]]
+    (heading,) = [y for y, text in found if text == catalogue["board"]["heading"]]
+    # PDF heights grow upwards: the table's rows are between its header and the heading.
+    rows = sorted({round(y, 1) for y, _ in found if heading < y < header}, reverse=True)
+    assert len(rows) == 6
+    row_height = header - rows[0]
+    # The heading is more than a row below the last row.
+    assert heading < rows[-1] - 1.5 * row_height
+
+
 def test_hebrew_card_is_right_to_left_with_equations_left_to_right(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     output = tmp_path / "rules-he.pdf"
     assert run(["print-rules", "-o", str(output), "--lang", "he"], capsys)[0] == 0
-    text = "\n".join(pdf_text(output)).replace("\u200e", "")
+    text = "\n".join(pdf_text(output)).replace("\u2066", "").replace("\u2069", "")
     # Letters in reading order, not reversed as drawn on the page.
     assert "המשחק" in text and "המשחק"[::-1] not in text
     # The worked example reads left to right (pypdf moves its opening bracket about, so the
@@ -187,12 +211,14 @@ def test_rules_card_follows_the_rules_in_force(
     expert = tmp_path / "expert.pdf"
     arguments = ["print-rules", "-o", str(expert), "--preset", "expert"]
     assert run([*arguments, "--precedence", "left-to-right"], capsys)[0] == 0
-    text = "\n".join(pdf_text(expert))
+    text = "\n".join(pdf_text(expert)).replace("\u00a0", " ")
     assert "The rules of the game: house rules" in text  # expert with another precedence
     assert "× 1 and ÷ 1, as in 1+1=10×1: not allowed" in text
     assert "Left to right, like a pocket calculator" in text
-    assert "So 1+1×10=100 is true and 1+1×10=11 is not." in text
+    # The pair that tells the orders apart has no identity move: it holds under expert.
+    assert "So 1+10×11=1001 is true and 1+10×11=111 is not." in text
     assert "1+1=10×1: value" not in text  # an identity move is no example under expert
+    assert "101 AND 1=1" not in text and "101 AND 11=1" in text
     xor = tmp_path / "xor.pdf"
     assert run(["print-rules", "-o", str(xor), "--rule", "xor_tiles=3"], capsys)[0] == 0
     text = "\n".join(pdf_text(xor))
