@@ -77,6 +77,25 @@ def test_animation_has_a_frame_for_the_start_and_each_turn(
         assert animation.convert("RGB").tobytes() != first
 
 
+def test_animation_with_racks_draws_the_racks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    panels = {}
+    for racks in ([], ["--racks"]):
+        output = tmp_path / f"game{len(racks)}.gif"
+        arguments = [str(SAMPLE_RECORD), "--animate", "-o", str(output), "--size", "300"]
+        status, _, err = render([*arguments, *racks], capsys)
+        assert status == 0, err
+        with Image.open(output) as animation:
+            frame = animation.convert("RGB")
+            # The right half of the players' lines, where the racks go.
+            width, height = frame.size
+            panel = frame.crop((width // 2, height - 40, width, height))
+            panels[bool(racks)] = panel.tobytes()
+    # The same frames but for the racks, drawn only when asked for.
+    assert panels[False] != panels[True]
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

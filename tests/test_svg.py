@@ -113,10 +113,59 @@ def test_scores_racks_and_caption_are_written_under_the_board() -> None:
     assert racks == {"0": start.rack(0), "1": start.rack(1)}
     caption = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "caption")
     assert caption.text == "start of the game"
-    players = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "player"]
-    assert players == ["▶ Ada 0", "Bob 0"]
+    assert texts_of(root, "player") == ["▶ Ada", "Bob"]
+    assert texts_of(root, "score") == ["0", "0"]
+    assert texts_of(root, "status") == [f"bag: {start.bag_size} tiles"]
     last = board(game, scores=True)
     assert "game over: Ada wins (Ada 404, Bob 273)" in last
+
+
+def texts_of(root: ElementTree.Element, kind: str) -> list[str]:
+    return ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == kind]
+
+
+def test_the_end_shows_what_each_rack_added_or_took_away() -> None:
+    game = read_record_file(SAMPLE_RECORD)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.adjustments == (-1, -3)
+    root = ElementTree.fromstring(board(game, scores=True))
+    assert texts_of(root, "status") == ["end of the game, racks: Ada −1, Bob −3"]
+
+
+def test_captions_show_the_tiles_faces_not_the_input_codes() -> None:
+    game = Game.from_setup(Rules(), Board(), ["1+~1=?", "101&11"], seed=1)
+    game.push(parse_move("8D 1+~1=?1", game.board))
+    root = ElementTree.fromstring(board(game, scores=True))
+    (caption,) = texts_of(root, "caption")
+    assert caption.startswith("turn 1: Player 1 8D 1+NOT 1=[1] +")
+    assert "~" not in caption and "?" not in caption
+
+
+@pytest.mark.parametrize("size", [400, 500, 644, 1200])
+def test_points_stay_readable_at_every_size_they_are_drawn(size: int) -> None:
+    game = read_record_file(SAMPLE_RECORD)
+    root = ElementTree.fromstring(board(game, scores=True, racks=True, size=size))
+    scale = size / float(root.attrib["viewBox"].split()[2])
+    points = [t for t in root.iter(f"{SVG}text") if t.get("class") == "points"]
+    assert len(points) == game.board.tile_count + sum(map(len, game.racks))
+    assert min(float(t.attrib["font-size"]) for t in points) * scale >= 7.5
+
+
+def test_points_too_small_to_read_are_left_out_saying_so() -> None:
+    game = read_record_file(SAMPLE_RECORD)
+    root = ElementTree.fromstring(board(game, scores=True, size=300))
+    assert [t for t in root.iter(f"{SVG}text") if t.get("class") == "points"] == []
+    assert "points are left out" in "".join(root.find(f"{SVG}desc").itertext())  # type: ignore[union-attr]
+    assert texts_of(root, "note") == ["(tile points not shown at this size)"]
+
+
+def test_a_long_name_is_shortened_and_keeps_clear_of_the_score_and_rack() -> None:
+    long = "Bartholomew Maximilian of the Very Long Name"
+    game = Game((long, "Bob"), seed=1)
+    root = ElementTree.fromstring(board(game, scores=True, racks=True))
+    (first, _) = texts_of(root, "player")
+    assert first.endswith("…") and long.startswith(first[2:-1])
+    assert len(first) < len(long)
 
 
 def test_size_and_coordinates() -> None:

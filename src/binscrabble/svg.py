@@ -20,12 +20,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Final, Protocol, Self, TypeVar
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, Tile, square_name
-from binscrabble.move import Move, Place
+from binscrabble.move import Move, Place, display_notation
 from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS
 
 
@@ -38,6 +38,13 @@ class PlayedTurn(Protocol):
     def move(self) -> Move: ...
     @property
     def score(self) -> int: ...
+
+
+class PlayedOutcome(Protocol):
+    """What a picture reads of a finished game: :class:`binscrabble.game.Outcome` is one."""
+
+    @property
+    def adjustments(self) -> tuple[int, ...]: ...
 
 
 class PlayedGame(Protocol):
@@ -57,8 +64,10 @@ class PlayedGame(Protocol):
     def history(self) -> Sequence[PlayedTurn]: ...
     @property
     def racks(self) -> tuple[str, ...]: ...
+    @property
+    def bag_size(self) -> int: ...
     def is_over(self) -> bool: ...
-    def outcome(self) -> object | None: ...
+    def outcome(self) -> PlayedOutcome | None: ...
     def notations(self) -> list[str]: ...
     def copy(self) -> Self: ...
     def pop(self) -> Move: ...
@@ -82,6 +91,28 @@ TILE_COLOUR: Final = "#f5e6bf"
 LAST_MOVE_COLOUR: Final = "#ffd24d"
 BLANK_FACE_COLOUR: Final = "#b03a2e"
 FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: The smallest a tile's points may be drawn, in pixels of the picture as shown; below it
+#: they are drawn larger, up to LARGEST_POINTS_SIZE units, and left out beyond that.
+SMALLEST_POINTS_PIXELS: Final = 7.5
+POINTS_LEFT_OUT: Final = "the tiles' points are left out: too small to read at this width"
+POINTS_NOT_SHOWN: Final = "(tile points not shown at this size)"
+LARGEST_POINTS_SIZE: Final = 12.5
+#: Font sizes of the panel under the board, in picture units.
+PLAYER_FONT: Final = 18
+CAPTION_FONT: Final = 16
+#: Advance widths of DejaVu Sans for the characters space to ``~``, in hundredths of the
+#: font size (from the font's metrics); other characters count as WIDE_CHARACTER. Text is
+#: shortened to fit by these, with EXTRA_WIDTH to spare for a wider fallback font.
+_ASCII_WIDTHS: Final = (
+    32, 40, 46, 84, 64, 95, 78, 27, 39, 39, 50, 84, 32, 36, 32, 34, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 34, 34, 84, 84, 84, 53, 100, 68, 69, 70, 77, 63, 58, 77, 75, 29, 29, 66,
+    56, 86, 75, 79, 60, 79, 69, 63, 61, 73, 68, 99, 69, 61, 69, 39, 34, 39, 84, 50, 50, 61,
+    63, 55, 63, 62, 35, 63, 63, 28, 28, 58, 28, 97, 63, 61, 63, 63, 41, 52, 39, 63, 59, 82,
+    59, 59, 52, 64, 34, 64, 84,
+)  # fmt: skip
+WIDE_CHARACTER: Final = 120
+EXTRA_WIDTH: Final = 1.1
+ELLIPSIS: Final = "…"
 
 
 class SvgImage(str):
@@ -102,6 +133,10 @@ class _Panel:
     racks: tuple[str, ...] | None
     to_move: int | None
     caption: str | None
+    #: A line under the caption: the bag's count, or the racks' adjustments at the end.
+    status: str | None = None
+    #: A line under that, saying what the picture leaves out.
+    note: str | None = None
 
 
 def board(
@@ -155,20 +190,68 @@ def _panel(game: PlayedGame, scores: bool, racks: bool, caption: str | None) -> 
         racks=game.racks if racks else None,
         to_move=None if game.is_over() else game.to_move,
         caption=caption,
+        status=game_status(game) if scores or racks else None,
     )
 
 
 def turn_caption(game: PlayedGame) -> str:
-    """A line telling the last turn: ``"turn 3: Ada 8D 1+1=10 +18"``, or the start."""
+    """A line telling the last turn, the move as the tiles show it:
+    ``"turn 3: Ada 8D 1+NOT 1=1 +18"``, or the start."""
     if not game.history:
         return "start of the game"
     turn = game.history[-1]
-    notation = game.notations()[-1]
+    notation = display_notation(game.notations()[-1])
     text = f"turn {len(game.history)}: {game.players[turn.seat]} {notation} +{turn.score}"
     outcome = game.outcome()
     if outcome is not None:
         text += f" (game over: {outcome})"
     return text
+
+
+def game_status(game: PlayedGame) -> str:
+    """The bag's count while the game goes on; at the end, what each rack added or took
+    away (docs/rules.md §9): ``"end of the game, racks: Ada +7, Bob −7"``."""
+    outcome = game.outcome()
+    if outcome is None:
+        count = game.bag_size
+        return f"bag: {count} tile{'' if count == 1 else 's'}"
+    changes = ", ".join(
+        f"{name} {signed(change)}"
+        for name, change in zip(game.players, outcome.adjustments, strict=True)
+    )
+    return f"end of the game, racks: {changes}"
+
+
+def signed(number: int) -> str:
+    """A number with its sign as printed: ``+7``, ``−7``, ``0``."""
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+
+
+def text_width(text: str, font_size: float) -> float:
+    """How wide ``text`` is drawn in DejaVu Sans, with room to spare (picture units).
+
+    >>> round(text_width("Ada", 18), 1)
+    38.0
+    """
+    hundredths = sum(
+        _ASCII_WIDTHS[ord(char) - 32] if " " <= char <= "~" else WIDE_CHARACTER for char in text
+    )
+    return hundredths / 100 * font_size * EXTRA_WIDTH
+
+
+def fit(text: str, width: float, font_size: float) -> str:
+    """``text``, shortened with an ellipsis to fit ``width`` picture units if it is wider.
+
+    >>> fit("Ada", 100, 18), fit("Bartholomew the Third", 100, 18)
+    ('Ada', 'Barthol…')
+    """
+    if text_width(text, font_size) <= width:
+        return text
+    for end in range(len(text) - 1, 0, -1):
+        shortened = text[:end].rstrip() + ELLIPSIS
+        if text_width(shortened, font_size) <= width:
+            return shortened
+    return ELLIPSIS
 
 
 def _draw(
@@ -184,11 +267,13 @@ def _draw(
     height = board_side + 2 * margin + _panel_height(panel)
     shown_width = width if size is None else size
     shown_height = round(height * shown_width / width)
+    points_size = _points_size(shown_width / width)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{shown_width}" '
         f'height="{shown_height}" viewBox="0 0 {width} {height}" '
         f'font-family="{FONT}" text-anchor="middle">',
         "<title>Binary Scrabble board</title>",
+        *([] if points_size is not None else [f"<desc>{POINTS_LEFT_OUT}</desc>"]),
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
     if coordinates:
@@ -200,11 +285,19 @@ def _draw(
         if tile is None:
             parts.append(_empty_square(sq, x, y))
         else:
-            parts.append(_tile(tile, x, y, square_name(sq), sq in highlighted))
+            parts.append(_tile(tile, x, y, square_name(sq), sq in highlighted, points_size))
     if panel is not None:
-        parts.extend(_panel_lines(panel, margin, margin * 2 + board_side, board_side))
+        if points_size is None and panel.status is not None:
+            panel = replace(panel, note=POINTS_NOT_SHOWN)
+        parts.extend(_panel_lines(panel, margin, margin * 2 + board_side, board_side, points_size))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _points_size(scale: float) -> float | None:
+    """The font size of the tiles' points at this scale, or None: too small to read."""
+    size = max(9.0, SMALLEST_POINTS_PIXELS / scale)
+    return round(size, 1) if size <= LARGEST_POINTS_SIZE else None
 
 
 def _coordinates(margin: int) -> list[str]:
@@ -241,7 +334,9 @@ def _empty_square(sq: int, x: int, y: int) -> str:
     )
 
 
-def _tile(tile: Tile, x: int, y: int, name: str, highlighted: bool) -> str:
+def _tile(
+    tile: Tile, x: int, y: int, name: str, highlighted: bool, points_size: float | None
+) -> str:
     fill = LAST_MOVE_COLOUR if highlighted else TILE_COLOUR
     kind = "tile last" if highlighted else "tile"
     head = (
@@ -250,11 +345,17 @@ def _tile(tile: Tile, x: int, y: int, name: str, highlighted: bool) -> str:
         f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{SQUARE - 3}" height="{SQUARE - 3}" rx="4" '
         f'fill="{fill}" stroke="#8a6d3b" stroke-width="1.2"/>'
     )
-    return head + _tile_face(tile.face, x, y, tile.blank, tile.rotated) + "</g>"
+    return head + _tile_face(tile.face, x, y, tile.blank, tile.rotated, points_size) + "</g>"
 
 
 def _tile_face(
-    face: str, x: float, y: float, blank: bool, rotated: bool, side: int = SQUARE
+    face: str,
+    x: float,
+    y: float,
+    blank: bool,
+    rotated: bool,
+    points_size: float | None,
+    side: int = SQUARE,
 ) -> str:
     """The face and points of a tile whose top left corner is (x, y)."""
     label = FACE_LABELS[face]
@@ -277,10 +378,13 @@ def _tile_face(
             f'fill="none" stroke="{BLANK_FACE_COLOUR}" stroke-width="{1 * scale:.1f}" '
             'stroke-dasharray="3 2"/>'
         )
+    if points_size is None:
+        return "".join(parts)
     points = 0 if blank else TILE_POINTS[face]
     parts.append(
-        f'<text x="{x + side - 6 * scale:.1f}" y="{y + side - 4 * scale:.1f}" '
-        f'font-size="{9 * scale:.1f}" fill="#444">{points}</text>'
+        f'<text class="points" x="{x + side - 2 * scale - points_size / 3:.1f}" '
+        f'y="{y + side - 3.5 * scale:.1f}" font-size="{points_size:.1f}" '
+        f'fill="#444">{points}</text>'
     )
     return "".join(parts)
 
@@ -289,35 +393,54 @@ def _panel_height(panel: _Panel | None) -> int:
     if panel is None:
         return 0
     lines = len(panel.names) if panel.scores is not None or panel.racks is not None else 0
-    return PANEL_LINE * lines + (30 if panel.caption is not None else 0) + 6
+    texts = (panel.caption, panel.status, panel.note)
+    return PANEL_LINE * lines + 30 * sum(text is not None for text in texts) + 6
 
 
-def _panel_lines(panel: _Panel, left: int, top: int, width: int) -> list[str]:
+#: The right edge of the score column: left of a rack of 9 tiles, with a gap.
+_SCORE_GAP: Final = 14
+
+
+def _panel_lines(
+    panel: _Panel, left: int, top: int, width: int, points_size: float | None
+) -> list[str]:
     parts = []
     y = top
-    if panel.caption is not None:
-        parts.append(
-            f'<text class="caption" x="{left + width / 2}" y="{y + 18}" font-size="16" '
-            f'fill="#222">{escape(panel.caption)}</text>'
-        )
-        y += 30
+    for kind, text in (("caption", panel.caption), ("status", panel.status), ("note", panel.note)):
+        if text is not None:
+            parts.append(
+                f'<text class="{kind}" x="{left + width / 2}" y="{y + 18}" '
+                f'font-size="{CAPTION_FONT}" fill="#222">'
+                f"{escape(fit(text, width, CAPTION_FONT))}</text>"
+            )
+            y += 30
     if panel.scores is None and panel.racks is None:
         return parts
+    rack_left = left + width - 9 * 40
+    score_right = rack_left - _SCORE_GAP
     for seat, name in enumerate(panel.names):
         marker = "▶ " if seat == panel.to_move else ""
-        score = "" if panel.scores is None else f" {panel.scores[seat]}"
+        room = float(score_right - left)
+        if panel.scores is not None:
+            score = str(panel.scores[seat])
+            parts.append(
+                f'<text class="score" data-seat="{seat}" x="{score_right}" y="{y + 28}" '
+                f'font-size="{PLAYER_FONT}" font-weight="bold" text-anchor="end" '
+                f'fill="#222">{score}</text>'
+            )
+            room -= text_width(score, PLAYER_FONT) + _SCORE_GAP
+        shown = fit(marker + name, room, PLAYER_FONT)
         parts.append(
-            f'<text class="player" data-seat="{seat}" x="{left}" y="{y + 28}" font-size="18" '
-            f'text-anchor="start" fill="#222">{escape(marker + name)}'
-            f'<tspan font-weight="bold">{score}</tspan></text>'
+            f'<text class="player" data-seat="{seat}" x="{left}" y="{y + 28}" '
+            f'font-size="{PLAYER_FONT}" text-anchor="start" fill="#222">{escape(shown)}</text>'
         )
         if panel.racks is not None:
-            parts.extend(_rack(panel.racks[seat], left + width - 9 * 40, y + 4, seat))
+            parts.extend(_rack(panel.racks[seat], rack_left, y + 4, seat, points_size))
         y += PANEL_LINE
     return parts
 
 
-def _rack(codes: Sequence[str], x: int, y: int, seat: int) -> list[str]:
+def _rack(codes: Sequence[str], x: int, y: int, seat: int, points_size: float | None) -> list[str]:
     side = 38
     parts = [f'<g class="rack" data-seat="{seat}" data-rack="{escape("".join(codes))}">']
     for index, code in enumerate(codes):
@@ -327,7 +450,7 @@ def _rack(codes: Sequence[str], x: int, y: int, seat: int) -> list[str]:
             f'fill="{TILE_COLOUR}" stroke="#8a6d3b" stroke-width="1.2"/>'
         )
         if code != BLANK:
-            parts.append(_tile_face(code, left, y, False, False, side))
+            parts.append(_tile_face(code, left, y, False, False, points_size, side))
     parts.append("</g>")
     return parts
 

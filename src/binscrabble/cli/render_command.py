@@ -87,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
     if args.animate:
         from binscrabble.print.pictures import animation
 
-        failed = write_output_or_exit(output, lambda: animation(game, suffix, args.size))
+        failed = write_output_or_exit(
+            output, lambda: animation(game, suffix, args.size, racks=args.racks)
+        )
         detail = f" ({len(game.history) + 1} frames)"
     else:
         picture = board(

@@ -33,23 +33,27 @@ def svg_to_png(svg: str, width: int | None = None) -> bytes:
     return png
 
 
-def animation_frames(game: Game, width: int | None = None) -> list[bytes]:
-    """PNG frames of a game: the start, then the board after each turn, with the scores."""
+def animation_frames(game: Game, width: int | None = None, racks: bool = False) -> list[bytes]:
+    """PNG frames of a game: the start, then the board after each turn, with the scores
+    (and every rack, with ``racks``)."""
     return [
-        svg_to_png(board(game_at_turn(game, turn), scores=True), width)
+        svg_to_png(board(game_at_turn(game, turn), scores=True, racks=racks, size=width), width)
         for turn in range(len(game.history) + 1)
     ]
 
 
-def animation(game: Game, suffix: str, width: int | None = None) -> bytes:
-    """The whole game as an animation file's bytes; ``suffix`` is ``.gif`` or ``.webp``."""
+def animation(game: Game, suffix: str, width: int | None = None, racks: bool = False) -> bytes:
+    """The whole game as an animation file's bytes; ``suffix`` is ``.gif`` or ``.webp``;
+    ``racks`` draws every player's rack under the board."""
     try:
         from PIL import Image
     except ImportError as error:
         raise missing_extra("Pillow", "an animation") from error
     if suffix not in ANIMATION_FORMATS:
         raise ValueError(f"an animation is a .gif or a .webp file, not {suffix}")
-    frames = [Image.open(io.BytesIO(png)).convert("RGB") for png in animation_frames(game, width)]
+    frames = [
+        Image.open(io.BytesIO(png)).convert("RGB") for png in animation_frames(game, width, racks)
+    ]
     durations = [FRAME_MILLISECONDS] * (len(frames) - 1) + [LAST_FRAME_MILLISECONDS]
     out = io.BytesIO()
     frames[0].save(
