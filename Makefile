@@ -12,7 +12,9 @@ STAMP := $(VENV)/.installed
 # its source (see `compiled`). libcairo2: CairoSVG draws the PNG pictures with it;
 # fonts-dejavu-core: the font every PDF embeds (both for the print extra, binscrabble.print).
 # chromium: the browser tests (tests/test_web_browser.py), skipped, saying why, without it.
-DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium
+# librsvg2-bin: rsvg-convert, the second of the three renderers the board pictures are
+# compared in (tests/test_svg_renderers.py, with CairoSVG and Chromium).
+DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium librsvg2-bin:rsvg-convert
 
 .PHONY: play play-terminal test test-pythons lint bench clean compiled deps dist fuzz
 

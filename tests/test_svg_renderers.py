@@ -1,0 +1,162 @@
+"""A board picture draws its text the same in CairoSVG, librsvg and Chromium.
+
+Each text run under the board (caption, status line, names, scores) is drawn alone, at the
+picture's size, by the three renderers; the ink of each run must sit in the same place in
+all three, and in each of them a name must end before its score begins and a score before
+the rack. The renderers: CairoSVG (the PNG pictures), librsvg (``rsvg-convert``, Debian's
+librsvg2-bin, as in image viewers and many programs) and Chromium through Playwright (the
+browsers, and Jupyter).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageOps
+
+from binscrabble.print.pictures import svg_to_png
+from binscrabble.record import read_record_file
+from binscrabble.svg import board
+
+RSVG = shutil.which("rsvg-convert")
+CHROMIUM = Path("/usr/bin/chromium")
+if RSVG is None or not CHROMIUM.exists():
+    pytest.skip(
+        "rsvg-convert (Debian's librsvg2-bin) or /usr/bin/chromium is missing: run make deps",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is missing: pip install playwright"
+)
+
+SAMPLE_RECORD = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sample-game.bsr"
+NAMESPACE = "http://www.w3.org/2000/svg"
+ElementTree.register_namespace("", NAMESPACE)
+#: How far the same run may be drawn apart by two renderers, in pixels (fonts are hinted
+#: and antialiased a little differently).
+TOLERANCE = 4
+Box = tuple[int, int, int, int]
+
+
+def picture() -> str:
+    """The sample game at its end, with racks, its first player given a very long name."""
+    game = read_record_file(SAMPLE_RECORD)
+    game.players = ("Bartholomew Maximilian of the Very Long Name", "Bob")
+    return board(game, scores=True, racks=True)
+
+
+def text_alone(svg: str, index: int) -> str:
+    """The picture with only its ``index``-th panel text left, black on white."""
+    root = ElementTree.fromstring(svg)
+    runs = panel_texts(root)
+    keep = runs[index]
+    for child in list(root):
+        if child is not keep:
+            root.remove(child)
+    keep.set("fill", "#000000")
+    return ElementTree.tostring(root, encoding="unicode")
+
+
+def panel_texts(root: ElementTree.Element) -> list[ElementTree.Element]:
+    kinds = ("caption", "status", "player", "score")
+    return [child for child in root if child.get("class") in kinds]
+
+
+def ink(png: bytes) -> Box:
+    """Where the ink of a black-on-white picture is, in pixels."""
+    drawn = Image.open(io.BytesIO(png)).convert("RGBA")
+    white = Image.new("RGBA", drawn.size, "#ffffff")
+    image = ImageOps.invert(Image.alpha_composite(white, drawn).convert("L"))
+    box = image.point(lambda level: 255 if level > 96 else 0).getbbox()
+    assert box is not None, "the renderer drew nothing"
+    return box
+
+
+def rsvg(svg: str) -> bytes:
+    assert RSVG is not None
+    done = subprocess.run(
+        [RSVG, "--format", "png"], input=svg.encode(), capture_output=True, check=True
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Callable[[str], bytes]]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        page: Any = browser.new_page()
+
+        def draw(svg: str) -> bytes:
+            root = ElementTree.fromstring(svg)
+            width, height = int(root.attrib["width"]), int(root.attrib["height"])
+            page.set_viewport_size({"width": width, "height": height})
+            page.set_content(
+                f"<!doctype html><html><body style='margin:0;background:#fff'>{svg}</body></html>"
+            )
+            shot: bytes = page.screenshot(clip={"x": 0, "y": 0, "width": width, "height": height})
+            return shot
+
+        yield draw
+        browser.close()
+
+
+def test_text_runs_are_drawn_alike_and_apart_in_three_renderers(
+    chromium: Callable[[str], bytes],
+) -> None:
+    svg = picture()
+    root = ElementTree.fromstring(svg)
+    runs = panel_texts(root)
+    renderers: dict[str, Callable[[str], bytes]] = {
+        "cairosvg": svg_to_png,
+        "librsvg": rsvg,
+        "chromium": chromium,
+    }
+    boxes = {
+        name: [ink(draw(text_alone(svg, i))) for i in range(len(runs))]
+        for name, draw in renderers.items()
+    }
+    # The same run in the same place in every renderer.
+    for index, run in enumerate(runs):
+        drawn = [boxes[name][index] for name in renderers]
+        for side in range(4):
+            values = [box[side] for box in drawn]
+            assert max(values) - min(values) <= TOLERANCE, (run.get("class"), drawn)
+    # In every renderer, a name ends before its score, and a score before the rack.
+    rack_left = min(
+        float(rect.attrib["x"])
+        for group in root.iter(f"{{{NAMESPACE}}}g")
+        if group.get("class") == "rack"
+        for rect in group.iter(f"{{{NAMESPACE}}}rect")
+    )
+    for name in renderers:
+        for seat in ("0", "1"):
+            (player,) = [
+                i
+                for i, run in enumerate(runs)
+                if run.get("class") == "player" and run.get("data-seat") == seat
+            ]
+            (score,) = [
+                i
+                for i, run in enumerate(runs)
+                if run.get("class") == "score" and run.get("data-seat") == seat
+            ]
+            assert boxes[name][player][2] + 4 <= boxes[name][score][0], (name, seat)
+            assert boxes[name][score][2] + 4 <= rack_left, (name, seat)
+    # The long name was shortened, and the caption and status fit the picture's width.
+    names = ["".join(run.itertext()) for run in runs if run.get("class") == "player"]
+    assert names[0].startswith("Bartholomew") and names[0].endswith("…")
+    for name in renderers:
+        for index, run in enumerate(runs):
+            if run.get("class") in ("caption", "status"):
+                assert boxes[name][index][0] > 0 and boxes[name][index][2] < int(
+                    root.attrib["width"]
+                )
