@@ -14,6 +14,7 @@ from pypdf import PdfReader
 
 from binscrabble.cli import main
 from binscrabble.print.rules_card import LANGUAGES, load_catalogue, readable, rules_card_pdf
+from binscrabble.print.tiles import TileSetError, plan_tile_set
 from binscrabble.rules import Rules
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,7 +62,7 @@ def test_the_default_set_is_100_tiles_on_a4(
     width, height = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
     assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (210, 297)
     first, racks = pdf_text(output)
-    assert "tiles 1 to 100 of 100, 19 mm" in first
+    assert "Binary Scrabble, 19 mm, page 1 of 2: tiles 1 to 100 of 100." in first
     assert "100 tiles: 28 × 0, 28 × 1, 14 × =, 5 × +, 5 × −, 3 × ×, 2 × ÷, 4 × AND" in first
     # Each word tile once on the page, plus once in the line that lists the set.
     assert first.count("AND") == 4 + 1 and first.count("NOT") == 4 + 1
@@ -107,6 +108,77 @@ def test_laser_sheet_has_one_cut_path_per_tile_and_rack(
     assert faces.count("^") == 2 and faces.count("0") == 28
     assert len(layers["score"].findall(f"{SVG}path")) == 4 * 3
     assert root.get("width", "").endswith("mm")
+
+
+#: The fewest pages of the default set (100 tiles, 4 racks of 9) for each paper and tile
+#: size, as docs/playing.md lists them: (portrait or landscape, tiles, racks) page by page.
+PAGES = {
+    ("a4", 12): ["P 100 4"],
+    ("a4", 19): ["P 100 0", "P 0 4"],
+    ("a4", 21): ["P 100 0", "L 0 2", "L 0 2"],
+    ("a4", 23): ["P 88 0", "L 12 2", "L 0 2"],
+    ("letter", 19): ["P 100 0", "P 0 4"],
+    ("letter", 21): ["P 99 0", "L 1 2", "L 0 2"],
+    ("letter", 25): ["P 63 0", "P 37 0", "L 0 2", "L 0 2"],
+}
+
+
+@pytest.mark.parametrize(("paper", "tile_mm"), sorted(PAGES))
+def test_the_set_takes_the_fewest_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], paper: str, tile_mm: int
+) -> None:
+    plan = plan_tile_set(Rules(), tile_mm, paper)
+    shown = [
+        f"{'L' if page.landscape else 'P'} {page.tile_count} {len(page.racks)}"
+        for page in plan.layout
+    ]
+    assert shown == PAGES[paper, tile_mm]
+    output = tmp_path / "tiles.pdf"
+    arguments = ["print-set", "-o", str(output), "--paper", paper, "--tile-mm", str(tile_mm)]
+    status, out, err = run(arguments, capsys)
+    assert status == 0, err
+    assert out.endswith(f"on {len(shown)} page{'s' if len(shown) > 1 else ''})\n")
+    reader = PdfReader(output)
+    assert len(reader.pages) == len(shown)
+    for page, expected in zip(reader.pages, shown, strict=True):
+        assert (page.mediabox.width > page.mediabox.height) == expected.startswith("L")
+    text = "".join(pdf_text(output))
+    assert [f"rack {n}" in text for n in (1, 2, 3, 4)] == [True] * 4
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_size_wastes_a_page(paper: str) -> None:
+    # Every size from the smallest to the largest, by half millimetres: each tile and rack
+    # once, each page's content inside its margins, no page holding a lone tile.
+    sizes = [10 + step / 2 for step in range(0, 40)]
+    for tile_mm in sizes:
+        try:
+            plan = plan_tile_set(Rules(), tile_mm, paper)
+        except TileSetError:
+            assert tile_mm > 25
+            continue
+        placed = [
+            tile
+            for page in plan.layout
+            for tile in range(page.first_tile, page.first_tile + page.tile_count)
+        ]
+        assert placed == list(range(len(plan.codes)))
+        assert [rack for page in plan.layout for rack in page.racks] == [0, 1, 2, 3]
+        for page in plan.layout:
+            width, height = plan.page_size(page)
+            columns = plan.columns(page)
+            rows = -(-page.tile_count // columns)
+            used = (
+                rows * tile_mm
+                + len(page.racks) * (plan.rack_height + 4)
+                + (4 if rows and page.racks else 0)
+            )
+            assert 10 + 14 + used <= height - 10 + 4 + 1e-9, (tile_mm, page)
+            assert page.tile_count or page.racks, (tile_mm, page)
+            if page.racks:
+                assert plan.rack_length <= width - 20
+        # A page that holds a single tile and nothing else is the waste the layout avoids.
+        assert not any(page.tile_count <= 1 and not page.racks for page in plan.layout), tile_mm
 
 
 @pytest.mark.parametrize(

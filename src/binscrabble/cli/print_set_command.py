@@ -62,6 +62,6 @@ def run(args: argparse.Namespace) -> int:
     )
     if failed is not None:
         return failed
-    where = "one sheet" if is_svg else f"{plan.pages} pages"
+    where = "one sheet" if is_svg else f"{plan.pages} page{'' if plan.pages == 1 else 's'}"
     print(f"wrote {output} ({len(plan.codes)} tiles and {RACK_COUNT} racks on {where})")
     return 0

@@ -7,13 +7,14 @@ red ``cut`` layer, the fold lines of the racks in the blue ``score`` layer, the 
 points in the black ``engrave`` layer.
 
 >>> from binscrabble.rules import Rules
->>> plan = plan_tile_set(Rules(), tile_mm=19, paper="a4")
->>> len(plan.codes), plan.columns, plan.rows, plan.tile_pages, plan.rack_pages
-(100, 10, 13, 1, 1)
+>>> plan = plan_tile_set(Rules(), tile_mm=19, paper="letter")
+>>> [(page.tile_count, len(page.racks)) for page in plan.layout]
+[(100, 0), (0, 4)]
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -51,34 +52,31 @@ class TileSetError(PrintError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class PageLayout:
+    """One printed page: its orientation, the tiles on it (a slice of the set, in rows from
+    the top), then the racks under them."""
+
+    landscape: bool
+    first_tile: int
+    tile_count: int
+    racks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TileSetPlan:
-    """Where everything goes: the tiles in a grid, page by page, then the racks."""
+    """Where everything goes: the tiles in rows and the racks under them, page by page, on
+    as few pages as the paper allows (see :func:`plan_tile_set`)."""
 
     codes: tuple[str, ...]
     tile_mm: float
     paper: str
     paper_mm: tuple[float, float]
-    columns: int
-    rows: int
     rack_size: int
-    rack_landscape: bool
-    racks_per_page: int
-
-    @property
-    def tiles_per_page(self) -> int:
-        return self.columns * self.rows
-
-    @property
-    def tile_pages(self) -> int:
-        return math.ceil(len(self.codes) / self.tiles_per_page)
-
-    @property
-    def rack_pages(self) -> int:
-        return math.ceil(RACK_COUNT / self.racks_per_page)
+    layout: tuple[PageLayout, ...]
 
     @property
     def pages(self) -> int:
-        return self.tile_pages + self.rack_pages
+        return len(self.layout)
 
     @property
     def rack_length(self) -> float:
@@ -88,6 +86,15 @@ class TileSetPlan:
     def rack_height(self) -> float:
         return sum(RACK_BANDS) * self.tile_mm
 
+    def page_size(self, page: PageLayout) -> tuple[float, float]:
+        """Width and height of a page, in millimetres."""
+        width, height = self.paper_mm
+        return (height, width) if page.landscape else (width, height)
+
+    def columns(self, page: PageLayout) -> int:
+        """How many tiles a row of this page holds."""
+        return int((self.page_size(page)[0] - 2 * PAGE_MARGIN) // self.tile_mm)
+
     def summary(self) -> str:
         """One line listing the set: ``100 tiles: 28 × 0, 28 × 1, ...``."""
         counts = Counter(self.codes)
@@ -95,8 +102,56 @@ class TileSetPlan:
         return f"{len(self.codes)} tiles: {listed}"
 
 
+#: Room between the tiles and a rack, and between racks, on a page.
+RACK_GAP_MM: Final = 4.0
+
+
+def _page_options(
+    paper_mm: tuple[float, float], tile_mm: float, rack_length: float, rack_height: float
+) -> list[tuple[bool, int, int]]:
+    """What one page can hold: (landscape, racks, tiles) for each orientation and number of
+    racks that fit it, the tiles filling the rows left above the racks."""
+    options = []
+    for landscape in (False, True):
+        width, height = (paper_mm[1], paper_mm[0]) if landscape else paper_mm
+        usable_width = width - 2 * PAGE_MARGIN
+        usable_height = height - 2 * PAGE_MARGIN - HEADING
+        columns = int(usable_width // tile_mm)
+        most_racks = 0
+        if rack_length <= usable_width:
+            most_racks = int((usable_height + RACK_GAP_MM) // (rack_height + RACK_GAP_MM))
+        for racks in range(min(most_racks, RACK_COUNT) + 1):
+            left = usable_height - racks * (rack_height + RACK_GAP_MM)
+            options.append((landscape, racks, columns * max(0, int(left // tile_mm))))
+    return options
+
+
+def _fewest_pages(
+    options: list[tuple[bool, int, int]], tiles: int
+) -> tuple[tuple[bool, int, int], ...]:
+    """The fewest pages (each one of ``options``) that hold every tile and RACK_COUNT racks;
+    among as many pages, the fewest landscape ones, then the most tiles on the first pages.
+    Exact: the search tries every choice of pages, a few thousand at most."""
+    best: tuple[tuple[bool, int, int], ...] | None = None
+    best_key: tuple[int, tuple[int, ...]] | None = None
+    for count in range(1, tiles + RACK_COUNT + 1):
+        for choice in itertools.combinations_with_replacement(options, count):
+            if sum(racks for _, racks, _ in choice) < RACK_COUNT:
+                continue
+            if sum(held for _, _, held in choice) < tiles:
+                continue
+            ordered = tuple(sorted(choice, key=lambda option: (-option[2], option[1])))
+            key = (sum(landscape for landscape, _, _ in ordered), tuple(-h for _, _, h in ordered))
+            if best_key is None or key < best_key:
+                best, best_key = ordered, key
+        if best is not None:
+            return best
+    raise AssertionError("a page holds at least one tile or one rack")
+
+
 def plan_tile_set(rules: Rules, tile_mm: float = 19.0, paper: str = "a4") -> TileSetPlan:
-    """Lay out the set of ``rules`` with tiles ``tile_mm`` wide on ``paper`` (a4, letter).
+    """Lay out the set of ``rules`` with tiles ``tile_mm`` wide on ``paper`` (a4, letter),
+    on the fewest pages: each page portrait or landscape, tiles in rows, racks under them.
 
     Raises :class:`TileSetError` when the paper is unknown, or the tiles are too small to
     use or too large for a rack to fit across a page.
@@ -116,22 +171,35 @@ def plan_tile_set(rules: Rules, tile_mm: float = 19.0, paper: str = "a4") -> Til
             f"tiles of {tile_mm:g} mm are too small to pick up; the smallest is "
             f"{SMALLEST_TILE_MM:g} mm"
         )
-    columns = int((width - 2 * PAGE_MARGIN) // tile_mm)
-    rows = int((height - 2 * PAGE_MARGIN - HEADING) // tile_mm)
+    codes = tuple(tile_bag(rules))
     rack_length = rules.rack_size * tile_mm + 2 * RACK_END_MM
-    landscape = rack_length > width - 2 * PAGE_MARGIN
-    across = (min(width, height) if landscape else height) - 2 * PAGE_MARGIN - HEADING
-    per_page = max(1, int(across // (sum(RACK_BANDS) * tile_mm + 4)))
+    options = _page_options((width, height), tile_mm, rack_length, sum(RACK_BANDS) * tile_mm)
+    # A page that holds no more than another of its orientation is never worth choosing.
+    useful = [
+        option
+        for option in options
+        if not any(
+            other != option
+            and other[0] == option[0]
+            and other[1] >= option[1]
+            and other[2] >= option[2]
+            for other in options
+        )
+    ]
+    layout = []
+    first, rack = 0, 0
+    for landscape, racks, held in _fewest_pages(useful, len(codes)):
+        count = min(held, len(codes) - first)
+        racks = min(racks, RACK_COUNT - rack)
+        layout.append(PageLayout(landscape, first, count, tuple(range(rack, rack + racks))))
+        first, rack = first + count, rack + racks
     return TileSetPlan(
-        codes=tuple(tile_bag(rules)),
+        codes=codes,
         tile_mm=tile_mm,
         paper=paper,
         paper_mm=(width, height),
-        columns=columns,
-        rows=rows,
         rack_size=rules.rack_size,
-        rack_landscape=landscape,
-        racks_per_page=min(per_page, RACK_COUNT),
+        layout=tuple(layout),
     )
 
 
@@ -151,33 +219,63 @@ def tile_set_pdf(plan: TileSetPlan) -> bytes:
     pdf.set_auto_page_break(False)
     pdf.set_title("Binary Scrabble: a printable tile set")
     add_fonts(pdf)
-    for page in range(plan.tile_pages):
-        pdf.add_page()
-        first = page * plan.tiles_per_page
-        codes = plan.codes[first : first + plan.tiles_per_page]
+    for number, page in enumerate(plan.layout, start=1):
+        pdf.add_page(orientation="L" if page.landscape else "P")
+        parts = []
+        if page.tile_count:
+            last = page.first_tile + page.tile_count
+            first = (
+                f"tile {last}" if page.tile_count == 1 else f"tiles {page.first_tile + 1} to {last}"
+            )
+            parts.append(f"{first} of {len(plan.codes)}")
+        if page.racks:
+            names = ", ".join(str(index + 1) for index in page.racks)
+            parts.append(f"rack{'s' if len(page.racks) > 1 else ''} {names}")
         _heading(
             pdf,
-            f"Binary Scrabble tiles, page {page + 1} of {plan.pages}: tiles {first + 1} to "
-            f"{first + len(codes)} of {len(plan.codes)}, {plan.tile_mm:g} mm. "
-            "Cut along the grey lines.",
-            plan.summary() if page == 0 else "",
+            f"Binary Scrabble, {plan.tile_mm:g} mm, page {number} of {plan.pages}: "
+            f"{' and '.join(parts)}. Cut along the grey lines.",
+            " ".join(
+                text
+                for text in (
+                    plan.summary() + "." if number == 1 else "",
+                    RACK_HELP if page.racks else "",
+                )
+                if text
+            ),
+            plan.page_size(page)[0] - 2 * PAGE_MARGIN,
         )
+        columns = plan.columns(page)
+        codes = plan.codes[page.first_tile : page.first_tile + page.tile_count]
         for index, code in enumerate(codes):
-            row, column = divmod(index, plan.columns)
+            row, column = divmod(index, columns)
             x = PAGE_MARGIN + column * plan.tile_mm
             y = PAGE_MARGIN + HEADING + row * plan.tile_mm
             _pdf_tile(pdf, code, x, y, plan.tile_mm)
-    _pdf_racks(pdf, plan)
+        rows = math.ceil(page.tile_count / columns) if columns else 0
+        top = PAGE_MARGIN + HEADING + rows * plan.tile_mm + (RACK_GAP_MM if rows else 0)
+        for slot, rack in enumerate(page.racks):
+            _pdf_rack(pdf, plan, rack, top + slot * (plan.rack_height + RACK_GAP_MM))
     return bytes(pdf.output())
 
 
-def _heading(pdf: FPDF, line: str, second: str) -> None:
+RACK_HELP: Final = (
+    "Racks: cut along the solid lines, fold along the dashed ones into a triangle and glue "
+    "the narrow flap under it; the tiles lean on its slope."
+)
+
+
+def _heading(pdf: FPDF, line: str, second: str, width: float) -> None:
+    """Two lines at the top of a page, each made smaller if it is wider than ``width``."""
     pdf.set_text_color(0, 0, 0)
-    pdf.set_font(FAMILY, "B", 10)
-    pdf.text(PAGE_MARGIN, PAGE_MARGIN + 3, line)
-    if second:
-        pdf.set_font(FAMILY, "", 7.5)
-        pdf.text(PAGE_MARGIN, PAGE_MARGIN + 8, second)
+    for text, style, size, y in ((line, "B", 10.0, 3.0), (second, "", 7.5, 8.0)):
+        if not text:
+            continue
+        pdf.set_font(FAMILY, style, size)
+        while pdf.get_string_width(text) > width and size > 5:
+            size -= 0.5
+            pdf.set_font(FAMILY, style, size)
+        pdf.text(PAGE_MARGIN, PAGE_MARGIN + y, text)
 
 
 def _pdf_tile(pdf: FPDF, code: str, x: float, y: float, side: float) -> None:
@@ -196,12 +294,6 @@ def _pdf_tile(pdf: FPDF, code: str, x: float, y: float, side: float) -> None:
     pdf.text(x + side * 0.92 - pdf.get_string_width(points), y + side * 0.9, points)
 
 
-def _rack_origin(plan: TileSetPlan, index: int) -> tuple[float, float]:
-    """The top left corner of the rack ``index`` on its page."""
-    slot = index % plan.racks_per_page
-    return PAGE_MARGIN, PAGE_MARGIN + HEADING + slot * (plan.rack_height + 4)
-
-
 def _rack_folds(plan: TileSetPlan, y: float) -> list[float]:
     """The heights of the fold lines of a rack whose top is at ``y``."""
     folds = []
@@ -211,26 +303,16 @@ def _rack_folds(plan: TileSetPlan, y: float) -> list[float]:
     return folds
 
 
-def _pdf_racks(pdf: FPDF, plan: TileSetPlan) -> None:
-    for index in range(RACK_COUNT):
-        if index % plan.racks_per_page == 0:
-            pdf.add_page(orientation="L" if plan.rack_landscape else "P")
-            page = plan.tile_pages + index // plan.racks_per_page + 1
-            _heading(
-                pdf,
-                f"Binary Scrabble racks, page {page} of {plan.pages}",
-                "Cut along the solid lines, fold along the dashed ones into a triangle, and "
-                "glue the narrow flap under it: the tiles lean on its slope.",
-            )
-        x, y = _rack_origin(plan, index)
-        pdf.set_draw_color(150, 150, 150)
-        pdf.set_line_width(0.2)
-        pdf.rect(x, y, plan.rack_length, plan.rack_height)
-        with pdf.local_context(dash_pattern={"dash": 2, "gap": 1.5}):
-            for fold in _rack_folds(plan, y):
-                pdf.line(x, fold, x + plan.rack_length, fold)
-        pdf.set_font(FAMILY, "", 8)
-        pdf.text(x + 2, y + plan.rack_height - 2, f"rack {index + 1}")
+def _pdf_rack(pdf: FPDF, plan: TileSetPlan, index: int, y: float) -> None:
+    x = PAGE_MARGIN
+    pdf.set_draw_color(150, 150, 150)
+    pdf.set_line_width(0.2)
+    pdf.rect(x, y, plan.rack_length, plan.rack_height)
+    with pdf.local_context(dash_pattern={"dash": 2, "gap": 1.5}):
+        for fold in _rack_folds(plan, y):
+            pdf.line(x, fold, x + plan.rack_length, fold)
+    pdf.set_font(FAMILY, "", 8)
+    pdf.text(x + 2, y + plan.rack_height - 2, f"rack {index + 1}")
 
 
 def tile_set_svg(plan: TileSetPlan) -> str:
