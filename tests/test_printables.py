@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import re
 import tomllib
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Any
 
@@ -87,27 +86,6 @@ def test_xor_tiles_and_letter_paper(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "tiles 1 to 63 of 106" in text and "tiles 64 to 106 of 106" in text
     assert len(reader.pages) == 4
     assert reader.pages[2].mediabox.width > reader.pages[2].mediabox.height
-
-
-def test_laser_sheet_has_one_cut_path_per_tile_and_rack(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    output = tmp_path / "tiles.svg"
-    status, out, err = run(["print-set", "-o", str(output), "--rule", "xor_tiles=2"], capsys)
-    assert status == 0, err
-    assert "102 tiles and 4 racks" in out
-    root = ElementTree.parse(output).getroot()
-    layers = {group.get("id"): group for group in root.findall(f"{SVG}g")}
-    assert set(layers) == {"cut", "score", "engrave"}
-    cuts = layers["cut"].findall(f"{SVG}path")
-    assert len(cuts) == 102 + 4
-    assert all(path.get("d", "").endswith("Z") for path in cuts)
-    assert layers["cut"].get("stroke") != layers["engrave"].get("fill")
-    faces = [group.get("data-face") for group in layers["engrave"].findall(f"{SVG}g")]
-    assert len(faces) == 102 - 3  # blanks carry nothing to engrave
-    assert faces.count("^") == 2 and faces.count("0") == 28
-    assert len(layers["score"].findall(f"{SVG}path")) == 4 * 3
-    assert root.get("width", "").endswith("mm")
 
 
 #: The fewest pages of the default set (100 tiles, 4 racks of 9) for each paper and tile

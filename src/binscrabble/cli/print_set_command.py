@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
 from binscrabble.cli.common import (
@@ -20,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Every tile of the set the rules give (100 by default; XOR tiles with "
             "--rule xor_tiles=N) at real size with its points and cut lines, then four racks "
-            "to fold. FILE.pdf to print on paper, FILE.svg for a laser cutter (red: cut, "
-            "blue: score the folds, black: engrave). Needs the print extra for PDF "
+            "to fold, on the fewest pages. FILE.pdf to print on paper, FILE.svg for a laser "
+            "cutter (red: cut, blue: score the folds, black: engrave, as outlines); with "
+            "--bed, one FILE-N.svg per sheet. Needs the print extra "
             "(pip install 'binscrabble[print]')."
         ),
     )
@@ -32,6 +34,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--tile-mm", type=float, default=19.0, metavar="MM", help="side of a tile (default: 19)"
     )
     parser.add_argument("--paper", choices=("a4", "letter"), default="a4", help="default: a4")
+    parser.add_argument(
+        "--bed",
+        metavar="WxH",
+        help="laser file only: the cutter's bed in mm (e.g. 600x400); as many sheets as needed",
+    )
+    parser.add_argument(
+        "--stroke-mm",
+        type=float,
+        default=0.01,
+        metavar="MM",
+        help="laser file only: width of the cut and score lines (default: 0.01, a hairline)",
+    )
     add_rules_options(parser)
     parser.set_defaults(handler=run)
 
@@ -41,27 +55,38 @@ def run(args: argparse.Namespace) -> int:
     suffix = output.suffix.lower()
     if suffix not in (".pdf", ".svg"):
         return usage_error(f"cannot tell the format of {args.output}: name it .pdf or .svg")
+    if suffix == ".pdf" and args.bed is not None:
+        return usage_error("--bed is for a laser file: name the output FILE.svg")
     rules = rules_or_exit(args)
     if isinstance(rules, int):
         return rules
-    from binscrabble.print.tiles import (
-        RACK_COUNT,
-        TileSetError,
-        plan_tile_set,
-        tile_set_pdf,
-        tile_set_svg,
-    )
+    from binscrabble.print import PrintError
+    from binscrabble.print.laser import laser_sheets, parse_bed
+    from binscrabble.print.tiles import RACK_COUNT, plan_tile_set, tile_set_pdf
 
     try:
         plan = plan_tile_set(rules, args.tile_mm, args.paper)
-    except TileSetError as error:
+        bed = None if args.bed is None else parse_bed(args.bed)
+        sheets = laser_sheets(plan, bed, args.stroke_mm) if suffix == ".svg" else []
+    except PrintError as error:
         return usage_error(str(error))
-    is_svg = suffix == ".svg"
-    failed = write_output_or_exit(
-        output, lambda: tile_set_svg(plan) if is_svg else tile_set_pdf(plan)
-    )
-    if failed is not None:
-        return failed
-    where = "one sheet" if is_svg else f"{plan.pages} page{'' if plan.pages == 1 else 's'}"
-    print(f"wrote {output} ({len(plan.codes)} tiles and {RACK_COUNT} racks on {where})")
+    what = f"{len(plan.codes)} tiles and {RACK_COUNT} racks"
+    if suffix == ".pdf":
+        failed = write_output_or_exit(output, lambda: tile_set_pdf(plan))
+        if failed is not None:
+            return failed
+        print(f"wrote {output} ({what} on {plan.pages} page{'' if plan.pages == 1 else 's'})")
+        return 0
+    if len(sheets) == 1:
+        files = [output]
+    else:
+        files = [
+            output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(sheets) + 1)
+        ]
+    for file, sheet in zip(files, sheets, strict=True):
+        failed = write_output_or_exit(file, partial(str, sheet))
+        if failed is not None:
+            return failed
+    where = "one sheet" if len(sheets) == 1 else f"{len(sheets)} sheets"
+    print(f"wrote {', '.join(str(file) for file in files)} ({what} on {where})")
     return 0

@@ -1,10 +1,8 @@
 """The printable tile set: every tile of the rules in force at real size, and racks to fold.
 
-:func:`plan_tile_set` lays the set out for a paper size and checks that it fits;
-:func:`tile_set_pdf` prints it (cut along the grey lines) and :func:`tile_set_svg` gives the
-same set as cut paths for a laser cutter: one closed path per tile or rack outline in the
-red ``cut`` layer, the fold lines of the racks in the blue ``score`` layer, the faces and
-points in the black ``engrave`` layer.
+:func:`plan_tile_set` lays the set out for a paper size on the fewest pages and checks that
+it fits; :func:`tile_set_pdf` prints it (cut along the grey lines).
+:mod:`binscrabble.print.laser` gives the same set as cut paths for a laser cutter.
 
 >>> from binscrabble.rules import Rules
 >>> plan = plan_tile_set(Rules(), tile_mm=19, paper="letter")
@@ -18,7 +16,6 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
-from html import escape
 from typing import TYPE_CHECKING, Final
 
 from binscrabble.print import PrintError, missing_extra
@@ -42,8 +39,6 @@ RACK_END_MM: Final = 6.0
 RACK_BANDS: Final = (0.35, 0.9, 0.9, 0.9)
 #: Racks in a printed set: one for each player of the largest game.
 RACK_COUNT: Final = 4
-#: Space between parts on a laser sheet, so that no edge is cut twice.
-LASER_GAP_MM: Final = 2.0
 POINTS_PER_MM: Final = 72 / 25.4
 
 
@@ -203,7 +198,7 @@ def plan_tile_set(rules: Rules, tile_mm: float = 19.0, paper: str = "a4") -> Til
     )
 
 
-def _face_size(label: str, tile_mm: float) -> float:
+def face_size(label: str, tile_mm: float) -> float:
     """The face's font size in points: big, and narrow enough for words like XOR."""
     share = 0.55 if len(label) == 1 else 0.3 if len(label) == 2 else 0.24
     return tile_mm * share * POINTS_PER_MM
@@ -286,7 +281,7 @@ def _pdf_tile(pdf: FPDF, code: str, x: float, y: float, side: float) -> None:
         return  # a blank carries no face and no points, as in Scrabble
     label = FACE_LABELS[code]
     pdf.set_text_color(0, 0, 0)
-    pdf.set_font(FAMILY, "B", _face_size(label, side))
+    pdf.set_font(FAMILY, "B", face_size(label, side))
     width = pdf.get_string_width(label)
     pdf.text(x + (side - width) / 2, y + side * 0.62, label)
     points = str(TILE_POINTS[code])
@@ -294,7 +289,7 @@ def _pdf_tile(pdf: FPDF, code: str, x: float, y: float, side: float) -> None:
     pdf.text(x + side * 0.92 - pdf.get_string_width(points), y + side * 0.9, points)
 
 
-def _rack_folds(plan: TileSetPlan, y: float) -> list[float]:
+def rack_folds(plan: TileSetPlan, y: float) -> list[float]:
     """The heights of the fold lines of a rack whose top is at ``y``."""
     folds = []
     for band in RACK_BANDS[:-1]:
@@ -309,68 +304,7 @@ def _pdf_rack(pdf: FPDF, plan: TileSetPlan, index: int, y: float) -> None:
     pdf.set_line_width(0.2)
     pdf.rect(x, y, plan.rack_length, plan.rack_height)
     with pdf.local_context(dash_pattern={"dash": 2, "gap": 1.5}):
-        for fold in _rack_folds(plan, y):
+        for fold in rack_folds(plan, y):
             pdf.line(x, fold, x + plan.rack_length, fold)
     pdf.set_font(FAMILY, "", 8)
     pdf.text(x + 2, y + plan.rack_height - 2, f"rack {index + 1}")
-
-
-def tile_set_svg(plan: TileSetPlan) -> str:
-    """The set as cut paths for a laser cutter, in millimetres, on one sheet as wide as the
-    paper: tiles first, racks below them."""
-    width = plan.paper_mm[0]
-    step = plan.tile_mm + LASER_GAP_MM
-    columns = max(1, int((width - 2 * PAGE_MARGIN + LASER_GAP_MM) // step))
-    tile_rows = math.ceil(len(plan.codes) / columns)
-    racks_top = PAGE_MARGIN + tile_rows * step + 4
-    sheet_width = max(width, plan.rack_length + 2 * PAGE_MARGIN)
-    height = racks_top + RACK_COUNT * (plan.rack_height + LASER_GAP_MM) + PAGE_MARGIN
-    cut, score, engrave = [], [], []
-    for index, code in enumerate(plan.codes):
-        row, column = divmod(index, columns)
-        x, y = PAGE_MARGIN + column * step, PAGE_MARGIN + row * step
-        side = plan.tile_mm
-        cut.append(f'<path d="M{x:.2f} {y:.2f}h{side:g}v{side:g}h{-side:g}Z"/>')
-        if code != BLANK:
-            engrave.append(_svg_face(code, x, y, side))
-    for index in range(RACK_COUNT):
-        x, y = PAGE_MARGIN, racks_top + index * (plan.rack_height + LASER_GAP_MM)
-        length, rack_height = plan.rack_length, plan.rack_height
-        cut.append(f'<path d="M{x:.2f} {y:.2f}h{length:.2f}v{rack_height:.2f}h{-length:.2f}Z"/>')
-        for fold in _rack_folds(plan, y):
-            score.append(f'<path d="M{x:.2f} {fold:.2f}h{length:.2f}"/>')
-    return "\n".join(
-        [
-            '<svg xmlns="http://www.w3.org/2000/svg" '
-            'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" version="1.1" '
-            f'width="{sheet_width:g}mm" height="{height:.2f}mm" '
-            f'viewBox="0 0 {sheet_width:g} {height:.2f}">',
-            f"<title>Binary Scrabble tile set: {escape(plan.summary())}</title>",
-            '<g id="engrave" inkscape:groupmode="layer" inkscape:label="engrave" fill="#000000" '
-            'font-family="DejaVu Sans" font-weight="bold" text-anchor="middle">',
-            *engrave,
-            "</g>",
-            '<g id="score" inkscape:groupmode="layer" inkscape:label="score" fill="none" '
-            'stroke="#0000ff" stroke-width="0.1">',
-            *score,
-            "</g>",
-            '<g id="cut" inkscape:groupmode="layer" inkscape:label="cut" fill="none" '
-            'stroke="#ff0000" stroke-width="0.1">',
-            *cut,
-            "</g>",
-            "</svg>",
-            "",
-        ]
-    )
-
-
-def _svg_face(code: str, x: float, y: float, side: float) -> str:
-    label = FACE_LABELS[code]
-    size = _face_size(label, side) / POINTS_PER_MM
-    return (
-        f'<g class="face" data-face="{escape(code)}">'
-        f'<text x="{x + side / 2:.2f}" y="{y + side * 0.62:.2f}" font-size="{size:.2f}">'
-        f"{escape(label)}</text>"
-        f'<text x="{x + side * 0.88:.2f}" y="{y + side * 0.9:.2f}" font-size="{side * 0.2:.2f}" '
-        f'font-weight="normal">{TILE_POINTS[code]}</text></g>'
-    )
