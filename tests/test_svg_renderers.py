@@ -154,6 +154,9 @@ def test_text_runs_are_drawn_alike_and_apart_in_three_renderers(
     # The long name was shortened, and the caption and status fit the picture's width.
     names = ["".join(run.itertext()) for run in runs if run.get("class") == "player"]
     assert names[0].startswith("Bartholomew") and names[0].endswith("…")
+    # The status line keeps what it is for: each rack's adjustment, also with long names.
+    (status,) = ["".join(run.itertext()) for run in runs if run.get("class") == "status"]
+    assert status == "end of the game, racks: Bartholomew… −1, Bob −3"
     for name in renderers:
         for index, run in enumerate(runs):
             if run.get("class") in ("caption", "status"):

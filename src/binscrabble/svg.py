@@ -45,6 +45,8 @@ class PlayedOutcome(Protocol):
 
     @property
     def adjustments(self) -> tuple[int, ...]: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
 
 
 class PlayedGame(Protocol):
@@ -100,6 +102,8 @@ LARGEST_POINTS_SIZE: Final = 12.5
 #: Font sizes of the panel under the board, in picture units.
 PLAYER_FONT: Final = 18
 CAPTION_FONT: Final = 16
+#: The room a player's name may take in a caption or status line, in picture units.
+NAME_IN_CAPTION: Final = 140
 #: Advance widths of DejaVu Sans for the characters space to ``~``, in hundredths of the
 #: font size (from the font's metrics); other characters count as WIDE_CHARACTER. Text is
 #: shortened to fit by these, with EXTRA_WIDTH to spare for a wider fallback font.
@@ -201,11 +205,24 @@ def turn_caption(game: PlayedGame) -> str:
         return "start of the game"
     turn = game.history[-1]
     notation = display_notation(game.notations()[-1])
-    text = f"turn {len(game.history)}: {game.players[turn.seat]} {notation} +{turn.score}"
+    text = f"turn {len(game.history)}: {short_name(game.players[turn.seat])} {notation}"
+    text += f" +{turn.score}"
     outcome = game.outcome()
     if outcome is not None:
-        text += f" (game over: {outcome})"
+        winners = [short_name(game.players[seat]) for seat in outcome.winners]
+        ending = f"{winners[0]} wins" if len(winners) == 1 else f"a draw: {', '.join(winners)}"
+        text += f" (game over: {ending})"
     return text
+
+
+def short_name(name: str) -> str:
+    """A player's name as captions write it: shortened with an ellipsis when long, so that
+    the line keeps room for the move and the scores.
+
+    >>> short_name("Ada"), short_name("Bartholomew Maximilian of the Very Long Name")
+    ('Ada', 'Bartholomew…')
+    """
+    return fit(name, NAME_IN_CAPTION, CAPTION_FONT)
 
 
 def game_status(game: PlayedGame) -> str:
@@ -216,7 +233,7 @@ def game_status(game: PlayedGame) -> str:
         count = game.bag_size
         return f"bag: {count} tile{'' if count == 1 else 's'}"
     changes = ", ".join(
-        f"{name} {signed(change)}"
+        f"{short_name(name)} {signed(change)}"
         for name, change in zip(game.players, outcome.adjustments, strict=True)
     )
     return f"end of the game, racks: {changes}"
