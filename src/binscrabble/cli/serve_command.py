@@ -40,6 +40,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"processes for the computer's moves, {MIN_WORKERS} to {MAX_WORKERS} "
         "(default: one per core but one)",
     )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        metavar="N",
+        help="games held in memory: past N, the least recently used game nobody is using "
+        "is let go, and reloads from the database on its next use (default: 1000)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -63,9 +70,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.max_games is not None and args.max_games < 1:
+        print("binscrabble serve: --max-games needs at least 1", file=sys.stderr)
+        return 2
     if not 0 <= args.port <= 65535:
         print("binscrabble serve: --port takes 0 to 65535", file=sys.stderr)
         return 2
     from binscrabble.web.serve import serve
 
-    return serve(args.host, args.port, args.db, args.workers)
+    options = {} if args.max_games is None else {"max_games": args.max_games}
+    return serve(args.host, args.port, args.db, args.workers, **options)

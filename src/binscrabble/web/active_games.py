@@ -12,6 +12,8 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from binscrabble.game import Game
@@ -169,6 +171,15 @@ async def submit(
         return Accepted(number + 1, notation, score)
 
 
+def behind(active: ActiveGame, progress: tuple[int, str | None]) -> bool:
+    """Whether the database holds more of the game than ``active``: ``progress`` is its
+    stored move count and rematch (:meth:`~binscrabble.web.storage.Storage.progress`)."""
+    moves, rematch = progress
+    return moves > len(active.stored.moves) or (
+        rematch is not None and rematch != active.stored.rematch
+    )
+
+
 async def reload(active: ActiveGame, storage: Storage) -> None:
     """Rebuild the cached game from the database (another process stored a move)."""
     stored = await asyncio.to_thread(storage.load_game, active.game_id)
@@ -177,19 +188,68 @@ async def reload(active: ActiveGame, storage: Storage) -> None:
         active.game = rebuild(stored)
 
 
-class GameTable:
-    """Every game this process has open, loaded from storage on first use."""
+#: How many games a process keeps in memory when nothing else is said (``serve --max-games``).
+DEFAULT_MAX_GAMES = 1000
 
-    def __init__(self, storage: Storage) -> None:
+
+def never_in_use(_game_id: str) -> bool:
+    """The default of :class:`GameTable`'s ``in_use``: no game is held by anything else."""
+    return False
+
+
+def nothing_to_tell(_active: ActiveGame) -> None:
+    """The default of :class:`GameTable`'s ``reloaded``: nobody to tell of a reload."""
+
+
+class GameTable:
+    """The games this process holds in memory, loaded from storage on first use.
+
+    It holds at most ``max_games`` games: past that, the least recently used game that
+    nothing is using (no submission holding its lock, and ``in_use(game_id)`` false: no
+    WebSocket listening, no computer thinking) is let go, and loaded again from the database
+    on its next use. Games in use are never let go, so the table is over the bound only
+    while more than ``max_games`` games are in use at once.
+
+    The database is the truth: on every :meth:`get` of a held game, one indexed query asks
+    how many moves it has stored (and its rematch), and the game is reloaded when another
+    process on the same database moved it on; ``reloaded(active)`` is then called.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        max_games: int = DEFAULT_MAX_GAMES,
+        in_use: Callable[[str], bool] = never_in_use,
+        reloaded: Callable[[ActiveGame], None] = nothing_to_tell,
+    ) -> None:
+        if max_games < 1:
+            raise ValueError(f"a game table holds at least one game, not {max_games}")
         self.storage = storage
-        self.active_games: dict[str, ActiveGame] = {}
+        self.max_games = max_games
+        self.in_use = in_use
+        self.reloaded = reloaded
+        #: The games held, least recently used first.
+        self.active_games: OrderedDict[str, ActiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
 
     async def get(self, game_id: str) -> ActiveGame:
-        """The active game of that id; a ``RefereeError`` 404 when there is no such game."""
+        """The active game of that id, as stored; a ``RefereeError`` 404 when there is none."""
         active = self.active_games.get(game_id)
-        if active is not None:
-            return active
+        if active is None:
+            return await self._load(game_id)
+        self.active_games.move_to_end(game_id)
+        progress = await asyncio.to_thread(self.storage.progress, game_id)
+        if progress is not None and behind(active, progress):
+            async with active.lock:
+                # A submission of this process may have caught up while the lock was held.
+                moved_on = behind(active, progress)
+                if moved_on:
+                    await reload(active, self.storage)
+            if moved_on:
+                self.reloaded(active)
+        return active
+
+    async def _load(self, game_id: str) -> ActiveGame:
         async with self._loading:
             active = self.active_games.get(game_id)
             if active is not None:
@@ -200,8 +260,33 @@ class GameTable:
             if stored is None:
                 raise RefereeError(404, f"there is no game {game_id!r}: check the link")
             active = ActiveGame(stored, rebuild(stored))
-            self.active_games[game_id] = active
+            self._keep(active)
             return active
+
+    def _keep(self, active: ActiveGame) -> None:
+        self.active_games[active.game_id] = active
+        self.trim(keep=active.game_id)
+
+    def trim(self, keep: str | None = None) -> None:
+        """Let go of the least recently used games nothing is using, down to the bound;
+        never the game ``keep`` (one just loaded for a request)."""
+        excess = len(self.active_games) - self.max_games
+        if excess <= 0:
+            return
+        let_go: list[str] = []
+        busy: list[str] = []
+        for game_id, active in self.active_games.items():
+            if len(let_go) == excess:
+                break
+            if game_id == keep or active.lock.locked() or self.in_use(game_id):
+                busy.append(game_id)
+            else:
+                let_go.append(game_id)
+        for game_id in let_go:
+            del self.active_games[game_id]
+        # Games in use count as used now: the next trim looks past them at once.
+        for game_id in busy:
+            self.active_games.move_to_end(game_id)
 
     async def create(
         self, names: list[str], computers: list[str | None], rules: Rules, tokens: list[str]
@@ -221,5 +306,5 @@ class GameTable:
         game = rebuild(stored)
         await asyncio.to_thread(self.storage.create_game, new)
         active = ActiveGame(stored, game)
-        self.active_games[new.game_id] = active
+        self._keep(active)
         return active

@@ -37,6 +37,7 @@ from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web import workers as work
 from binscrabble.web.active_games import (
+    DEFAULT_MAX_GAMES,
     ActiveGame,
     GameTable,
     RefereeError,
@@ -149,13 +150,17 @@ def tiles_move(tiles: list[TileSpec]) -> Move:
 class Server:
     """The state one app holds: storage, the open games, live listeners and the workers."""
 
-    def __init__(self, url: str, workers: int) -> None:
+    def __init__(self, url: str, workers: int, max_games: int = DEFAULT_MAX_GAMES) -> None:
         self.storage = Storage(url)
-        self.table = GameTable(self.storage)
+        self.table = GameTable(self.storage, max_games, self.in_use, self.publish)
         self.hub = Hub()
         self.workers = work.Workers(workers)
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
+
+    def in_use(self, game_id: str) -> bool:
+        """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
+        return game_id in self.thinking or bool(self.hub.listeners.get(game_id))
 
     async def open_game(self, game_id: str) -> ActiveGame:
         """The open game; also sets its computer thinking when the computer is to move."""
@@ -193,6 +198,7 @@ class Server:
             raise
         finally:
             self.thinking.discard(active.game_id)
+            self.table.trim()
 
     def close(self) -> None:
         """Stop the workers and release the database."""
@@ -202,10 +208,13 @@ class Server:
         self.storage.close()
 
 
-def create_app(database: str, workers: int | None = None) -> FastAPI:
+def create_app(
+    database: str, workers: int | None = None, *, max_games: int = DEFAULT_MAX_GAMES
+) -> FastAPI:
     """The app on the database ``database`` (a path or an SQLAlchemy URL), with a pool of
-    ``workers`` processes for the computer's moves (default: one per core but one)."""
-    server = Server(database_url(database), workers or work.default_workers())
+    ``workers`` processes for the computer's moves (default: one per core but one), holding
+    at most ``max_games`` games in memory that nothing is using."""
+    server = Server(database_url(database), workers or work.default_workers(), max_games)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -507,6 +516,7 @@ def add_live_route(app: FastAPI, server: Server) -> None:
         finally:
             sender.cancel()
             server.hub.leave(game_id, listener)
+            server.table.trim()
 
 
 def add_page_routes(app: FastAPI) -> None:

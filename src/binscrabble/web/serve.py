@@ -21,6 +21,7 @@ from types import FrameType
 
 import uvicorn
 
+from binscrabble.web.active_games import DEFAULT_MAX_GAMES
 from binscrabble.web.app import create_app
 from binscrabble.web.connections import ConnectionLimits, server_config
 
@@ -75,7 +76,9 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, database: str, workers: int | None) -> int:
+def serve(
+    host: str, port: int, database: str, workers: int | None, *, max_games: int = DEFAULT_MAX_GAMES
+) -> int:
     """Serve the web app until interrupted; the exit status."""
     try:
         sock = bound_socket(host, port)
@@ -84,7 +87,7 @@ def serve(host: str, port: int, database: str, workers: int | None) -> int:
         return 2
     real_port = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
-    app = create_app(database, workers)
+    app = create_app(database, workers, max_games=max_games)
     config = server_config(app, ConnectionLimits())
     server = AnnouncingServer(config, f"http://{shown_host}:{real_port}/")
     server.run(sockets=[sock])

@@ -17,6 +17,8 @@ The schema is made by the Alembic migrations in ``migrations/``, applied when a
 >>> stored = storage.load_game("g1")
 >>> stored.moves, stored.seats[0].name
 (['pass'], 'Ann')
+>>> storage.progress("g1"), storage.progress("nope")
+((1, None), None)
 """
 
 from __future__ import annotations
@@ -239,6 +241,25 @@ class Storage:
             )
             kept = connection.execute(select(games.c.rematch).where(games.c.id == game_id)).scalar()
         return str(kept)
+
+    def progress(self, game_id: str) -> tuple[int, str | None] | None:
+        """How many moves the game has stored and its rematch's id (``None``: no such game).
+
+        One query on two keys: cheap enough to ask on every read of a cached game.
+        """
+        stored_moves = (
+            select(func.count())
+            .select_from(moves)
+            .where(moves.c.game_id == games.c.id)
+            .scalar_subquery()
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(stored_moves, games.c.rematch).where(games.c.id == game_id)
+            ).first()
+        if row is None:
+            return None
+        return int(row[0]), row[1]
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""
