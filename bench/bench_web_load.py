@@ -89,9 +89,13 @@ def yield_to_the_server() -> None:
 class ServeProcess:
     """`binscrabble serve` on a free port of 127.0.0.1, its output drained by a thread."""
 
-    def __init__(self, database: Path, workers: int) -> None:
+    def __init__(
+        self, database: Path, workers: int, options: tuple[str, ...] = ("--rate-limit", "all=off")
+    ) -> None:
+        """``options`` go to ``serve``; by default no rate limit: this script's one address
+        stands for the people of every game it plays."""
         command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
-        command += ["--port", "0", "--db", str(database), "--workers", str(workers)]
+        command += ["--port", "0", "--db", str(database), "--workers", str(workers), *options]
         self.log = (database.parent / "server.log").open("a")
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=database.parent

@@ -74,6 +74,8 @@ class Server:
     def __init__(self, folder: Path) -> None:
         command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
         command += ["--port", "0", "--db", str(folder / "games.sqlite3"), "--workers", "1"]
+        # The page keeps to the default limits; the blank's test draws up to 40 new games.
+        command += ["--rate-limit", "create=120/minute"]
         self.log = (folder / "server.log").open("w")
         self.process = subprocess.Popen(
             command, cwd=folder, stdout=subprocess.PIPE, stderr=self.log, text=True

@@ -47,13 +47,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="games held in memory: past N, the least recently used game nobody is using "
         "is let go, and reloads from the database on its next use (default: 1000)",
     )
+    parser.add_argument(
+        "--rate-limit",
+        action="append",
+        default=[],
+        metavar="NAME=LIMIT",
+        help="change a limit per client address: NAME is create, move, preview, hint, "
+        "analysis, record or all; LIMIT is e.g. 30/minute, 30/minute,500/hour, or off "
+        "(repeat the option for several; the defaults are in docs/web.md)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     missing = [
         name
-        for name in ("fastapi", "uvicorn", "sqlalchemy", "alembic")
+        for name in ("fastapi", "uvicorn", "sqlalchemy", "alembic", "limits")
         if importlib.util.find_spec(name) is None
     ]
     if missing:
@@ -76,7 +85,14 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("binscrabble serve: --port takes 0 to 65535", file=sys.stderr)
         return 2
+    from binscrabble.web.ratelimit import RateLimitError, RateLimits
+
+    try:
+        rate_limits = RateLimits.parse(args.rate_limit)
+    except RateLimitError as problem:
+        print(f"binscrabble serve: {problem}", file=sys.stderr)
+        return 2
     from binscrabble.web.serve import serve
 
     options = {} if args.max_games is None else {"max_games": args.max_games}
-    return serve(args.host, args.port, args.db, args.workers, **options)
+    return serve(args.host, args.port, args.db, args.workers, rate_limits=rate_limits, **options)

@@ -68,6 +68,7 @@ from binscrabble.web.models import (
     SeatCreated,
     TileSpec,
 )
+from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
 from binscrabble.web.records import record_turns
 from binscrabble.web.storage import SeatRecord, Storage, database_url
 from binscrabble.web.views import build_view, preset_name
@@ -209,11 +210,16 @@ class Server:
 
 
 def create_app(
-    database: str, workers: int | None = None, *, max_games: int = DEFAULT_MAX_GAMES
+    database: str,
+    workers: int | None = None,
+    *,
+    max_games: int = DEFAULT_MAX_GAMES,
+    rate_limits: RateLimits | None = None,
 ) -> FastAPI:
     """The app on the database ``database`` (a path or an SQLAlchemy URL), with a pool of
     ``workers`` processes for the computer's moves (default: one per core but one), holding
-    at most ``max_games`` games in memory that nothing is using."""
+    at most ``max_games`` games in memory that nothing is using, and counting requests
+    against ``rate_limits`` per client address (``None``: no limits; ``serve`` sets them)."""
     server = Server(database_url(database), workers or work.default_workers(), max_games)
 
     @contextlib.asynccontextmanager
@@ -238,6 +244,9 @@ def create_app(
     add_after_game_routes(app, server)
     add_live_route(app, server)
     add_page_routes(app)
+    if rate_limits is not None and rate_limits.any():
+        app.add_middleware(RateLimit, rate_limits=rate_limits)
+        documented_429(app.routes, rate_limits)
     return app
 
 

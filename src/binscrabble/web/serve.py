@@ -24,6 +24,7 @@ import uvicorn
 from binscrabble.web.active_games import DEFAULT_MAX_GAMES
 from binscrabble.web.app import create_app
 from binscrabble.web.connections import ConnectionLimits, server_config
+from binscrabble.web.ratelimit import RateLimits
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # Connections the kernel holds ready for the server to accept.
@@ -77,9 +78,16 @@ def bound_socket(host: str, port: int) -> socket.socket:
 
 
 def serve(
-    host: str, port: int, database: str, workers: int | None, *, max_games: int = DEFAULT_MAX_GAMES
+    host: str,
+    port: int,
+    database: str,
+    workers: int | None,
+    *,
+    max_games: int = DEFAULT_MAX_GAMES,
+    rate_limits: RateLimits | None = None,
 ) -> int:
-    """Serve the web app until interrupted; the exit status."""
+    """Serve the web app until interrupted; the exit status. ``rate_limits`` ``None``: the
+    defaults (:data:`~binscrabble.web.ratelimit.DEFAULT_LIMITS`)."""
     try:
         sock = bound_socket(host, port)
     except OSError as problem:
@@ -87,7 +95,9 @@ def serve(
         return 2
     real_port = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
-    app = create_app(database, workers, max_games=max_games)
+    if rate_limits is None:
+        rate_limits = RateLimits.parse([])
+    app = create_app(database, workers, max_games=max_games, rate_limits=rate_limits)
     config = server_config(app, ConnectionLimits())
     server = AnnouncingServer(config, f"http://{shown_host}:{real_port}/")
     server.run(sockets=[sock])

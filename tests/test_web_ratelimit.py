@@ -1,0 +1,209 @@
+"""Rate limits per client address (web/ratelimit.py, docs/web.md): each limited endpoint
+answers 429 with Retry-After past its limit and changes nothing, another address is not
+affected, the limits reset, and ``serve --rate-limit`` sets them."""
+
+from __future__ import annotations
+
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from web_api_support import bearer, new_game, seat_view
+
+from binscrabble.cli import main
+from binscrabble.web.app import create_app
+from binscrabble.web.ratelimit import DEFAULT_LIMITS, ENDPOINTS, RateLimits
+
+TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
+ADDRESS = ("192.0.2.1", 50000)
+READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+/)$")
+
+
+@contextmanager
+def limited_client(database: Path, *options: str) -> Iterator[TestClient]:
+    """A client from one address of an app with only the limits ``options`` (NAME=LIMIT)."""
+    limits = RateLimits.parse(["all=off", *options])
+    app = create_app(str(database), workers=1, rate_limits=limits)
+    with TestClient(app, client=ADDRESS) as client:
+        yield client
+
+
+def stored_games(database: Path) -> int:
+    with sqlite3.connect(database) as connection:
+        (count,) = connection.execute("SELECT count(*) FROM games").fetchone()
+    return int(count)
+
+
+def assert_refused(answer: httpx.Response, called: str) -> None:
+    """A 429 answer: ``Retry-After`` in whole seconds and a sentence naming what was refused."""
+    assert answer.status_code == 429, answer.text
+    assert 1 <= int(answer.headers["Retry-After"]) <= 60
+    message = answer.json()["error"]
+    assert message.startswith(f"too many {called} from your address (at most 2 per 1 minute)")
+    assert "try again in" in message
+
+
+Request = Callable[[TestClient, dict[str, Any], int], httpx.Response]
+
+
+def create(client: TestClient, _game: dict[str, Any], _index: int) -> httpx.Response:
+    return client.post("/api/games", json={"players": TWO_PEOPLE})
+
+
+def move(client: TestClient, game: dict[str, Any], index: int) -> httpx.Response:
+    token = game["seats"][index % 2]["token"]
+    body = {"move": "pass", "turn": index}
+    return client.post(f"/api/games/{game['id']}/moves", json=body, headers=bearer(token))
+
+
+def preview(client: TestClient, game: dict[str, Any], _index: int) -> httpx.Response:
+    token = game["seats"][0]["token"]
+    return client.post(
+        f"/api/games/{game['id']}/preview", json={"move": "pass"}, headers=bearer(token)
+    )
+
+
+def hint(client: TestClient, game: dict[str, Any], _index: int) -> httpx.Response:
+    token = game["seats"][0]["token"]
+    return client.post(f"/api/games/{game['id']}/hint", headers=bearer(token))
+
+
+def analysis(client: TestClient, game: dict[str, Any], _index: int) -> httpx.Response:
+    return client.get(f"/api/games/{game['id']}/analysis")
+
+
+def record(client: TestClient, _game: dict[str, Any], _index: int) -> httpx.Response:
+    return client.post("/api/records/view", json={"record": "not a record"})
+
+
+REQUESTS: dict[str, Request] = {
+    "create": create,
+    "move": move,
+    "preview": preview,
+    "hint": hint,
+    "analysis": analysis,
+    "record": record,
+}
+
+
+def test_every_limited_endpoint_has_a_request_here() -> None:
+    assert set(REQUESTS) == set(ENDPOINTS) == set(DEFAULT_LIMITS)
+
+
+@pytest.mark.parametrize("name", list(REQUESTS))
+def test_past_its_limit_an_endpoint_answers_429_and_changes_nothing(
+    tmp_path: Path, name: str
+) -> None:
+    database = tmp_path / "games.db"
+    request = REQUESTS[name]
+    with limited_client(database, f"{name}=2/minute") as client:
+        game = new_game(client, TWO_PEOPLE)
+        first = 1 if name == "create" else 0  # the game above was the first new game
+        for index in range(first, 2):
+            assert request(client, game, index).status_code != 429
+        views = [seat_view(client, game["id"], seat["token"]) for seat in game["seats"]]
+        games = stored_games(database)
+        # The third request would be accepted (a move: the next seat's pass at its turn).
+        assert_refused(request(client, game, 2), ENDPOINTS[name].called)
+        assert [seat_view(client, game["id"], seat["token"]) for seat in game["seats"]] == views
+        assert stored_games(database) == games
+        # Other endpoints are not limited by it.
+        others = [other for other in REQUESTS if other != name]
+        for other in others:
+            assert REQUESTS[other](client, game, 2).status_code != 429
+
+
+def test_a_rematch_counts_as_a_new_game(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    with limited_client(database, "create=2/minute") as client:
+        game = new_game(client, TWO_PEOPLE)
+        for index in range(6):
+            assert move(client, game, index).status_code == 200
+        new_game(client, TWO_PEOPLE)
+        token = game["seats"][0]["token"]
+        answer = client.post(f"/api/games/{game['id']}/rematch", headers=bearer(token))
+        assert_refused(answer, "new games")
+        assert seat_view(client, game["id"])["rematch"] is None
+        assert stored_games(database) == 2
+
+
+def test_the_limits_reset_after_retry_after(tmp_path: Path) -> None:
+    with limited_client(tmp_path / "games.db", "create=2/second") as client:
+        for _round in range(2):
+            for _ in range(2):
+                assert create(client, {}, 0).status_code == 201
+            refused = create(client, {}, 0)
+            assert refused.status_code == 429
+            time.sleep(int(refused.headers["Retry-After"]))
+            assert create(client, {}, 0).status_code == 201
+            time.sleep(2)  # a whole window with nothing: the next round starts afresh
+
+
+def test_the_openapi_description_lists_429_where_a_limit_is_on(tmp_path: Path) -> None:
+    with limited_client(tmp_path / "games.db", "move=2/minute", "record=5/hour") as client:
+        paths = client.get("/openapi.json").json()["paths"]
+    assert "429" in paths["/api/games/{game_id}/moves"]["post"]["responses"]
+    assert "429" in paths["/api/records/view"]["post"]["responses"]
+    assert "429" not in paths["/api/games"]["post"]["responses"]
+    assert "429" not in paths["/api/games/{game_id}"]["get"]["responses"]
+    refused = paths["/api/games/{game_id}/moves"]["post"]["responses"]["429"]
+    assert "Retry-After" in refused["headers"]
+
+
+def test_bad_rate_limit_options_get_a_sentence_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for option, words in [
+        ("create", "is not NAME=LIMIT"),
+        ("nothing=3/minute", "knows no 'nothing'"),
+        ("move=lots", "cannot be read"),
+        ("move=0/minute", "cannot be read"),
+    ]:
+        assert main(["serve", "--port", "0", "--rate-limit", option]) == 2
+        error = capsys.readouterr().err
+        assert words in error and "Traceback" not in error
+    assert main(["serve", "--port", "0", "--max-games", "0"]) == 2
+    assert "--max-games needs at least 1" in capsys.readouterr().err
+
+
+def test_serve_limits_each_address_on_its_own(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
+    command += ["--port", "0", "--db", str(tmp_path / "games.db"), "--workers", "1"]
+    command += ["--rate-limit", "all=off", "--rate-limit", "create=2/minute"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        assert process.stdout is not None
+        ready = READY.match(process.stdout.readline().rstrip("\n"))
+        assert ready is not None
+        base = ready.group(1)
+        body = {"players": TWO_PEOPLE}
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as first:
+            assert [first.post("/api/games", json=body).status_code for _ in range(3)] == [
+                201,
+                201,
+                429,
+            ]
+            # The other address (another loopback address of this machine) has its own count.
+            other = httpx.HTTPTransport(local_address="127.0.0.2")
+            with httpx.Client(
+                base_url=base, trust_env=False, timeout=30, transport=other
+            ) as second:
+                assert second.post("/api/games", json=body).status_code == 201
+            assert first.post("/api/games", json=body).status_code == 429
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        if process.stdout is not None:
+            process.stdout.close()
