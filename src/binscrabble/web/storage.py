@@ -38,6 +38,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -81,6 +82,13 @@ moves = Table(
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+#: A game's stored move count and rematch (:meth:`Storage.progress`). Built once: building
+#: the statement took three times as long as running it.
+PROGRESS = select(
+    select(func.count()).select_from(moves).where(moves.c.game_id == games.c.id).scalar_subquery(),
+    games.c.rematch,
+).where(games.c.id == bindparam("game_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,18 +253,10 @@ class Storage:
     def progress(self, game_id: str) -> tuple[int, str | None] | None:
         """How many moves the game has stored and its rematch's id (``None``: no such game).
 
-        One query on two keys: cheap enough to ask on every read of a cached game.
+        One query on two keys, built once: cheap enough to ask on every read of a game.
         """
-        stored_moves = (
-            select(func.count())
-            .select_from(moves)
-            .where(moves.c.game_id == games.c.id)
-            .scalar_subquery()
-        )
         with self.engine.connect() as connection:
-            row = connection.execute(
-                select(stored_moves, games.c.rematch).where(games.c.id == game_id)
-            ).first()
+            row = connection.execute(PROGRESS, {"game_id": game_id}).first()
         if row is None:
             return None
         return int(row[0]), row[1]
