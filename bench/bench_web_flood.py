@@ -1,16 +1,17 @@
-"""A flood on a real `binscrabble serve` (run by `make bench`): a person's game while other
+"""A flood on a real `binscrabble serve` (run by `make bench`): people's games while other
 addresses create games and ask for analyses as fast as the rate limits let them; and the
 server's memory after 10,000 games created.
 
 It starts `binscrabble serve --port 0` on 127.0.0.1 with its default rate limits and a
-database in a temporary folder. A person (this script, from 127.0.0.1) plays a game against
-the `beginner` computer, thinking `--think` seconds before each move (the move is the best
-placement, found in a process of its own, or an exchange or a pass), first for `--seconds`
-with nothing else going on, then for as long again while `--flooders` other addresses
-(127.0.0.2, 127.0.0.3, ...: loopback addresses the server counts apart) each send, at its
-limits, new games, the passes that end them (6 a game) and an analysis of each game ended.
-A move's latency is the time from its submission to its HTTP answer; the computer's reply
-is timed from the person's submission to the WebSocket view that shows it.
+database in a temporary folder. Two people play, each thinking `--think` seconds before
+each move (the move is the best placement, found in a process of its own, or an exchange
+or a pass): one from 127.0.0.1 against the `beginner` computer, one from 127.0.1.1 both
+seats of a game on one device. They play first for `--seconds` with nothing else going on,
+then for as long again while `--flooders` other addresses (127.0.0.2, 127.0.0.3, ...:
+loopback addresses the server counts apart) each send, at its limits, new games, the
+passes that end them (6 a game) and an analysis of each game ended. A move's latency is
+the time from its submission to its HTTP answer; the computer's reply is timed from the
+person's submission to the WebSocket view that shows it.
 
 Then it starts a second server on a new database (no limit on new games) and creates
 `--memory-games` games from 8 clients, reading the server's resident memory (VmRSS) before
@@ -54,6 +55,8 @@ from binscrabble.web.ratelimit import DEFAULT_LIMITS
 
 TIMEOUT = 60.0
 TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
+#: The address of the hot-seat game's client (the flood comes from 127.0.0.2 on).
+HOT_SEAT_ADDRESS = "127.0.1.1"
 
 
 def interval(name: str) -> float:
@@ -82,36 +85,113 @@ class Flood:
 async def play_as_a_person(
     base: str, thinker: ProcessPoolExecutor, think: float, deadline: float, person: Person
 ) -> None:
-    """Games against `beginner`, one after the other, until ``deadline``."""
+    """Two people's games until ``deadline``: one against `beginner` (from 127.0.0.1), one
+    of two seats on one device (from 127.0.1.1), whose moves are timed whatever the
+    computer does."""
+    other = httpx.AsyncHTTPTransport(local_address=HOT_SEAT_ADDRESS)
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=TIMEOUT, trust_env=False) as http,
+        httpx.AsyncClient(
+            base_url=base, timeout=TIMEOUT, trust_env=False, transport=other
+        ) as hot_seat,
+    ):
+        await asyncio.gather(
+            play_against_the_computer(base, http, thinker, think, deadline, person),
+            play_hot_seat(hot_seat, thinker, think, deadline, person),
+        )
+
+
+async def start(http: httpx.AsyncClient, players: list[dict[str, str]], person: Person) -> Any:
+    created = await http.post("/api/games", json={"players": players})
+    if created.status_code != 201:
+        person.errors[f"create {created.status_code}"] += 1
+        return None
+    return created.json()
+
+
+async def play_move(
+    http: httpx.AsyncClient,
+    game_id: str,
+    token: str,
+    view: dict[str, Any],
+    move: str,
+    person: Person,
+) -> int | None:
+    """Submit a move and time it; the turn after it, ``None`` when it was refused."""
+    submitted = time.perf_counter()
+    answer = await http.post(
+        f"/api/games/{game_id}/moves",
+        json={"move": move, "turn": view["turn"]},
+        headers=bearer(token),
+    )
+    if answer.status_code != 200:
+        person.errors[f"move {answer.status_code}"] += 1
+        return None
+    person.moves.append(time.perf_counter() - submitted)
+    return int(answer.json()["turn"])
+
+
+async def play_hot_seat(
+    http: httpx.AsyncClient,
+    thinker: ProcessPoolExecutor,
+    think: float,
+    deadline: float,
+    person: Person,
+) -> None:
+    """Games of two seats played from one client, one after the other, until ``deadline``."""
     loop = asyncio.get_running_loop()
-    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, trust_env=False) as http:
+    while time.perf_counter() < deadline:
+        created = await start(http, TWO_PEOPLE, person)
+        if created is None:
+            return
+        game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+        seat = 0
         while time.perf_counter() < deadline:
-            players = [{"name": "Ann"}, {"name": "Bot", "computer": "beginner"}]
-            created = await http.post("/api/games", json={"players": players})
-            if created.status_code != 201:
-                person.errors[f"create {created.status_code}"] += 1
+            answer = await http.get(f"/api/games/{game_id}", headers=bearer(tokens[seat]))
+            view = answer.json()
+            if view["over"]:
+                break
+            await asyncio.sleep(think)
+            move = await loop.run_in_executor(thinker, choose_move, view)
+            if await play_move(http, game_id, tokens[seat], view, move, person) is None:
                 return
-            game_id = created.json()["id"]
-            token = created.json()["seats"][0]["token"]
-            url = f"{base.replace('http', 'ws', 1)}/api/games/{game_id}/live?token={token}"
-            async with websockets.connect(url, open_timeout=TIMEOUT, proxy=None) as socket:
-                view = json.loads(await socket.recv())
-                while not view["over"] and time.perf_counter() < deadline:
-                    await asyncio.sleep(think)
-                    move = await loop.run_in_executor(thinker, choose_move, view)
-                    submitted = time.perf_counter()
-                    answer = await http.post(
-                        f"/api/games/{game_id}/moves",
-                        json={"move": move, "turn": view["turn"]},
-                        headers=bearer(token),
-                    )
-                    if answer.status_code != 200:
-                        person.errors[f"move {answer.status_code}"] += 1
-                        return
-                    person.moves.append(time.perf_counter() - submitted)
-                    view = await next_turn_of(socket, view["turn"] + 2)
-                    if view["turn"] >= answer.json()["turn"] + 1:
-                        person.replies.append(time.perf_counter() - submitted)
+            seat = 1 - seat
+
+
+async def play_against_the_computer(
+    base: str,
+    http: httpx.AsyncClient,
+    thinker: ProcessPoolExecutor,
+    think: float,
+    deadline: float,
+    person: Person,
+) -> None:
+    """Games against `beginner`, one after the other, until ``deadline``; the computer's
+    reply is timed from the person's submission to the WebSocket view that shows it."""
+    loop = asyncio.get_running_loop()
+    players = [{"name": "Ann"}, {"name": "Bot", "computer": "beginner"}]
+    while time.perf_counter() < deadline:
+        created = await start(http, players, person)
+        if created is None:
+            return
+        game_id, token = created["id"], created["seats"][0]["token"]
+        url = f"{base.replace('http', 'ws', 1)}/api/games/{game_id}/live?token={token}"
+        async with websockets.connect(url, open_timeout=TIMEOUT, proxy=None) as socket:
+            view = json.loads(await socket.recv())
+            while not view["over"] and time.perf_counter() < deadline:
+                await asyncio.sleep(think)
+                move = await loop.run_in_executor(thinker, choose_move, view)
+                submitted = time.perf_counter()
+                turn = await play_move(http, game_id, token, view, move, person)
+                if turn is None:
+                    return
+                try:
+                    view = await next_turn_of(socket, turn + 1)
+                except TimeoutError:
+                    person.errors["no reply from the computer in 60 s"] += 1
+                    return
+                if view["turn"] > turn:
+                    person.replies.append(time.perf_counter() - submitted)
 
 
 async def next_turn_of(socket: Any, turn: int) -> dict[str, Any]:
@@ -252,7 +332,10 @@ def timing_line(label: str, values: list[float]) -> str:
 
 def report(options: argparse.Namespace, quiet: Person, flooded: Person, flood: Flood) -> None:
     print(f"limits (serve's defaults): {DEFAULT_LIMITS}")
-    print(f"the person's game against beginner, a move every {options.think:g} s of thinking:")
+    print(
+        "two people's games, one against beginner and one of two seats on one device, "
+        f"a move every {options.think:g} s of thinking:"
+    )
     for label, person in (("alone", quiet), (f"{options.flooders} addresses flooding", flooded)):
         print(f"  {label}:")
         print("    " + timing_line("move submitted to its answer", person.moves))
