@@ -28,11 +28,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +75,11 @@ class Person:
     moves: list[float] = field(default_factory=list)
     replies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    #: CPU seconds of the server's own process and of its workers, and the phase's length.
+    server_cpu: float = 0.0
+    workers_cpu: float = 0.0
+    seconds: float = 0.0
+    load: float = 0.0
 
 
 @dataclass
@@ -265,19 +273,55 @@ async def paced(action: Any, every: float, deadline: float, flood: Flood) -> Non
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
 
 
-async def run_phases(base: str, options: argparse.Namespace) -> tuple[Person, Person, Flood]:
+async def run_phases(
+    base: str, pid: int, options: argparse.Namespace
+) -> tuple[Person, Person, Flood]:
     quiet, flooded, flood = Person(), Person(), Flood()
     with ProcessPoolExecutor(1, initializer=yield_to_the_server) as thinker:
         await asyncio.get_running_loop().run_in_executor(thinker, choose_move, EMPTY_VIEW)
         deadline = time.perf_counter() + options.seconds
-        await play_as_a_person(base, thinker, options.think, deadline, quiet)
+        with measured(pid, quiet):
+            await play_as_a_person(base, thinker, options.think, deadline, quiet)
         deadline = time.perf_counter() + options.seconds
         addresses = [f"127.0.0.{2 + index}" for index in range(options.flooders)]
         flooders = [flood_from(base, address, deadline, flood) for address in addresses]
-        await asyncio.gather(
-            play_as_a_person(base, thinker, options.think, deadline, flooded), *flooders
-        )
+        with measured(pid, flooded):
+            await asyncio.gather(
+                play_as_a_person(base, thinker, options.think, deadline, flooded), *flooders
+            )
     return quiet, flooded, flood
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), from /proc; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime are fields 14 and 15 of stat(5), in clock ticks.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_of(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the server's workers)."""
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        children += [int(child) for child in task.read_text().split()]
+    return children
+
+
+@contextlib.contextmanager
+def measured(pid: int, person: Person) -> Iterator[None]:
+    """Count the server's CPU (its process and its workers) and the time of a phase."""
+    workers = workers_of(pid)
+    server, busy = cpu_seconds(pid), sum(cpu_seconds(worker) for worker in workers)
+    started = time.perf_counter()
+    yield
+    person.seconds = time.perf_counter() - started
+    person.server_cpu = cpu_seconds(pid) - server
+    # Workers started during the phase count from zero.
+    person.workers_cpu = sum(cpu_seconds(worker) for worker in workers_of(pid)) - busy
+    person.load = os.getloadavg()[0]
 
 
 def resident_mb(pid: int) -> float:
@@ -340,6 +384,11 @@ def report(options: argparse.Namespace, quiet: Person, flooded: Person, flood: F
         print(f"  {label}:")
         print("    " + timing_line("move submitted to its answer", person.moves))
         print("    " + timing_line("move submitted to the computer's reply", person.replies))
+        print(
+            f"    server CPU: {person.server_cpu:.1f} s its process, {person.workers_cpu:.1f} s "
+            f"its workers, in {person.seconds:.0f} s (load average {person.load:.1f} "
+            f"on {os.cpu_count()} cores)"
+        )
         if person.errors:
             print(f"    errors: {dict(person.errors)}")
     print(f"flood answers in {options.seconds:g} s: {dict(sorted(flood.answers.items()))}")
@@ -360,7 +409,7 @@ def main() -> int:
         server = ServeProcess(folder / "flood.sqlite3", 1, ())
         yield_to_the_server()
         try:
-            quiet, flooded, flood = asyncio.run(run_phases(server.url, options))
+            quiet, flooded, flood = asyncio.run(run_phases(server.url, server.process.pid, options))
         finally:
             server.stop()
         report(options, quiet, flooded, flood)

@@ -151,13 +151,16 @@ def test_the_limits_reset_after_retry_after(tmp_path: Path) -> None:
 
 def test_the_openapi_description_lists_429_where_a_limit_is_on(tmp_path: Path) -> None:
     with limited_client(tmp_path / "games.db", "move=2/minute", "record=5/hour") as client:
-        paths = client.get("/openapi.json").json()["paths"]
+        description = client.get("/openapi.json").json()
+    paths = description["paths"]
     assert "429" in paths["/api/games/{game_id}/moves"]["post"]["responses"]
     assert "429" in paths["/api/records/view"]["post"]["responses"]
     assert "429" not in paths["/api/games"]["post"]["responses"]
     assert "429" not in paths["/api/games/{game_id}"]["get"]["responses"]
     refused = paths["/api/games/{game_id}/moves"]["post"]["responses"]["429"]
     assert "Retry-After" in refused["headers"]
+    schema = refused["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert "error" in description["components"]["schemas"][schema]["properties"]
 
 
 def test_bad_rate_limit_options_get_a_sentence_and_exit_2(

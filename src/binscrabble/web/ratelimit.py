@@ -220,25 +220,27 @@ async def refuse(send: Send, name: str, past: tuple[limits.RateLimitItem, int]) 
 
 
 def documented_429(routes: Iterable[Any], rate_limits: RateLimits) -> None:
-    """Add the 429 answer to the OpenAPI description of each limited route."""
+    """Add the 429 answer to the OpenAPI description of each limited route (a new dict of
+    answers for each: routes may share the one they were declared with)."""
     for route in routes:
         methods = getattr(route, "methods", None) or set()
-        path = getattr(route, "path", "")
         responses = getattr(route, "responses", None)
-        if responses is None:
+        names = {endpoint_of(method, getattr(route, "path", "")) for method in methods}
+        limited = [name for name in names if name is not None and rate_limits.items[name]]
+        if responses is None or not limited:
             continue
-        for method in methods:
-            name = endpoint_of(method, path)
-            if name is not None and rate_limits.items[name]:
-                responses[429] = {
-                    "description": f"Too many {ENDPOINTS[name].called} from this address",
-                    "headers": {
-                        "Retry-After": {
-                            "description": "seconds to wait before asking again",
-                            "schema": {"type": "integer"},
-                        }
-                    },
-                    "content": {
-                        "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
-                    },
-                }
+        route.responses = {**responses, 429: too_many(limited[0])}
+
+
+def too_many(name: str) -> dict[str, Any]:
+    """The OpenAPI description of a 429 answer of endpoint ``name``."""
+    return {
+        "description": f"Too many {ENDPOINTS[name].called} from this address",
+        "headers": {
+            "Retry-After": {
+                "description": "seconds to wait before asking again",
+                "schema": {"type": "integer"},
+            }
+        },
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+    }
