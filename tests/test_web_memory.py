@@ -5,21 +5,31 @@ and a cached game is reloaded when another process on the same database moved it
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+import signal
+import subprocess
+import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
+import websockets
 from fastapi.testclient import TestClient
 from web_api_support import bearer, best_play, new_game, seat_view
 
+from binscrabble.cli import main
 from binscrabble.rules import Rules
-from binscrabble.web.active_games import GameTable
+from binscrabble.web.active_games import DEFAULT_MAX_GAMES, GameTable
 from binscrabble.web.app import create_app
 from binscrabble.web.storage import SeatRecord, Storage
 
 TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
+READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+)/$")
 
 
 @contextmanager
@@ -174,3 +184,69 @@ def test_games_in_use_stay_and_the_table_shrinks_back_once_they_are_let_go() -> 
         asyncio.run(scenario())
     finally:
         storage.close()
+
+
+def test_serve_help_names_the_default_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--help"])
+    assert stop.value.code == 0
+    assert f"(default: {DEFAULT_MAX_GAMES})" in " ".join(capsys.readouterr().out.split())
+
+
+class Serve:
+    """A real ``binscrabble serve`` on ``database``, on a free port of 127.0.0.1."""
+
+    def __init__(self, database: Path) -> None:
+        command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
+        command += ["--port", "0", "--db", str(database), "--workers", "1"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        assert self.process.stdout is not None
+        ready = READY.match(self.process.stdout.readline().rstrip("\n"))
+        assert ready is not None, "serve did not print its address"
+        self.url = ready.group(1)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def test_two_serve_processes_on_one_file_tell_their_websockets_on_a_read(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.db"
+    first = Serve(database)
+    try:
+        second = Serve(database)
+        try:
+            asyncio.run(news_of_the_other_process(first.url, second.url))
+        finally:
+            second.stop()
+    finally:
+        first.stop()
+
+
+async def news_of_the_other_process(first: str, second: str) -> None:
+    """A WebSocket of the second process hears of the first one's moves at the next read of
+    the game in the second process."""
+    async with (
+        httpx.AsyncClient(base_url=first, trust_env=False, timeout=30) as one,
+        httpx.AsyncClient(base_url=second, trust_env=False, timeout=30) as two,
+    ):
+        created = (await one.post("/api/games", json={"players": TWO_PEOPLE})).json()
+        game_id, tokens = created["id"], tokens_of(created)
+        url = f"{second.replace('http', 'ws', 1)}/api/games/{game_id}/live"
+        async with websockets.connect(url, proxy=None) as socket:
+            assert json.loads(await asyncio.wait_for(socket.recv(), 30))["turn"] == 0
+            for turn in range(2):
+                answer = await one.post(
+                    f"/api/games/{game_id}/moves",
+                    json={"move": "pass", "turn": turn},
+                    headers=bearer(tokens[turn % 2]),
+                )
+                assert answer.status_code == 200, answer.text
+            assert (await two.get(f"/api/games/{game_id}")).json()["turn"] == 2
+            assert json.loads(await asyncio.wait_for(socket.recv(), 30))["turn"] == 2
