@@ -10,8 +10,8 @@ reads its body, so it changes nothing, and it does not count.
 A client is its address as the server sees it (uvicorn takes ``X-Forwarded-For`` only from a
 proxy on this machine); an IPv6 client is its ``/64`` network, the block one subscriber gets.
 
->>> limits = RateLimits.parse(["create=5/minute", "hint=off"])
->>> limits.describe()["create"], limits.describe()["hint"], limits.describe()["move"]
+>>> chosen = RateLimits.parse(["create=5/minute", "hint=off"]).describe()
+>>> chosen["create"], chosen["hint"], chosen["move"]
 ('5 per 1 minute', 'off', '120 per 1 minute')
 >>> endpoint_of("POST", "/api/games/abc/moves"), endpoint_of("GET", "/api/games/abc")
 ('move', None)
@@ -131,11 +131,6 @@ class RateLimits:
                     f"--rate-limit knows no {name!r}: name one of {', '.join(ENDPOINTS)} or all"
                 )
         return cls({name: read_limits(name, text) for name, text in chosen.items()})
-
-    @classmethod
-    def off(cls) -> RateLimits:
-        """No limit on anything."""
-        return cls({})
 
     def describe(self) -> dict[str, str]:
         """Each endpoint's limits in words, ``off`` for none."""
