@@ -21,7 +21,7 @@ This script and its move finders run at niceness 10 (the server at normal priori
 bench_web_load.py. Prints figures; exits 1 only on errors (an unexpected status), never on time.
 
     .venv/bin/python bench/bench_web_flood.py [--seconds 30] [--flooders 20] [--think 0.5]
-        [--memory-games 10000]
+        [--memory-games 10000] [--no-analyses]
 """
 
 from __future__ import annotations
@@ -210,8 +210,11 @@ async def next_turn_of(socket: Any, turn: int) -> dict[str, Any]:
             return view
 
 
-async def flood_from(base: str, address: str, deadline: float, flood: Flood) -> None:
-    """One address: new games, the passes that end them and their analyses, at the limits."""
+async def flood_from(
+    base: str, address: str, deadline: float, flood: Flood, analyses: bool = True
+) -> None:
+    """One address: new games, the passes that end them and their analyses (unless not
+    ``analyses``), at the limits."""
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(
         base_url=base, timeout=TIMEOUT, trust_env=False, transport=transport
@@ -244,7 +247,7 @@ async def flood_from(base: str, address: str, deadline: float, flood: Flood) -> 
                 finished.append(game_id)
 
         async def analyse() -> None:
-            if not finished:
+            if not finished or not analyses:
                 return
             game_id = finished.pop(0)
             answer = await http.get(f"/api/games/{game_id}/analysis")
@@ -284,7 +287,9 @@ async def run_phases(
             await play_as_a_person(base, thinker, options.think, deadline, quiet)
         deadline = time.perf_counter() + options.seconds
         addresses = [f"127.0.0.{2 + index}" for index in range(options.flooders)]
-        flooders = [flood_from(base, address, deadline, flood) for address in addresses]
+        flooders = [
+            flood_from(base, address, deadline, flood, options.analyses) for address in addresses
+        ]
         with measured(pid, flooded):
             await asyncio.gather(
                 play_as_a_person(base, thinker, options.think, deadline, flooded), *flooders
@@ -401,6 +406,12 @@ def main() -> int:
     parser.add_argument("--flooders", type=int, default=20, help="flooding addresses")
     parser.add_argument("--think", type=float, default=0.5, help="the person's pause, seconds")
     parser.add_argument("--memory-games", type=int, default=10_000, help="games created")
+    parser.add_argument(
+        "--analyses",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="whether the flood asks for analyses (--no-analyses: new games and moves only)",
+    )
     options = parser.parse_args()
     if not 1 <= options.flooders <= 250:
         parser.error("--flooders takes 1 to 250 (addresses 127.0.0.2 to 127.0.0.251)")
