@@ -48,6 +48,9 @@ def assert_refused(answer: httpx.Response, called: str) -> None:
     """A 429 answer: ``Retry-After`` in whole seconds and a sentence naming what was refused."""
     assert answer.status_code == 429, answer.text
     assert 1 <= int(answer.headers["Retry-After"]) <= 60
+    # The headers of every answer (web/headers.py) are on it too.
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
     message = answer.json()["error"]
     assert message.startswith(f"too many {called} from your address (at most 2 per 1 minute)")
     assert "try again in" in message

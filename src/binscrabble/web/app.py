@@ -237,6 +237,8 @@ def create_app(
     )
     app.state.server = server
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    if rate_limits is not None and rate_limits.any():
+        app.add_middleware(RateLimit, rate_limits=rate_limits)  # before the body is read
     app.add_middleware(ResponseHeaders)  # the outermost: every answer gets its headers
     add_error_handlers(app)
     add_game_routes(app, server)
@@ -244,8 +246,7 @@ def create_app(
     add_after_game_routes(app, server)
     add_live_route(app, server)
     add_page_routes(app)
-    if rate_limits is not None and rate_limits.any():
-        app.add_middleware(RateLimit, rate_limits=rate_limits)
+    if rate_limits is not None:
         documented_429(app.routes, rate_limits)
     return app
 
