@@ -20,6 +20,7 @@ from web_api_support import (
     seat_view,
     server_truth,
     web_client,
+    whole_analysis,
 )
 
 from binscrabble.record import read_record
@@ -208,8 +209,10 @@ def test_record_analysis_and_viewer_after_the_game(client: TestClient) -> None:
     assert "attachment" in record.headers["content-disposition"]
     replayed = read_record(record.text)
     assert replayed.scores == view["result"]["final"]
-    analysis = client.get(f"/api/games/{game_id}/analysis").json()
+    analysis = whole_analysis(client, game_id)
+    assert analysis["complete"] is True and analysis["total"] == 7
     assert [turn["turn"] for turn in analysis["turns"]] == list(range(1, 8))
+    assert all(turn["analysed"] and turn["reason"] is None for turn in analysis["turns"])
     first = analysis["turns"][0]
     assert first["board"] == ["." * 15] * 15 and first["seat"] == 0
     assert first["played"]["notation"] == view["moves"][0]["notation"]

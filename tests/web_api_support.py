@@ -3,6 +3,7 @@ with the library from a seat's own view (what a careful player can know)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,15 +17,17 @@ from binscrabble.move import move_notation
 from binscrabble.movegen import generate_moves
 from binscrabble.rules import Rules
 from binscrabble.web.app import create_app
+from binscrabble.web.computer import Fairness
+from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
 
 #: Bound on the turns of one game (a game between people who always play ends far sooner).
 MAX_TURNS = 300
 
 
 @contextmanager
-def web_client(database: Path | str) -> Iterator[TestClient]:
+def web_client(database: Path | str, fairness: Fairness | None = None) -> Iterator[TestClient]:
     """A test client of an app on ``database``, its background tasks running throughout."""
-    with TestClient(create_app(str(database), workers=1)) as client:
+    with TestClient(create_app(str(database), workers=1, fairness=fairness)) as client:
         yield client
 
 
@@ -81,3 +84,41 @@ def game_with_a_play(client: TestClient) -> tuple[dict[str, Any], str]:
         if play is not None:
             return created, play
     raise AssertionError("fifty racks in a row without a play: the deal is broken")
+
+
+#: Rules that let three blanks make the most equations, and seeds whose first seat is dealt
+#: three blanks under them (the analysis reproducer of issue 37).
+PERMISSIVE = {
+    "preset": "learning",
+    "leading_zeros": True,
+    "allow_negatives": True,
+    "xor_tiles": 20,
+    "rotated_equals": True,
+    "parallel_numbers": True,
+}
+THREE_BLANKS_SEEDS = ("28697", "8268", "21830")
+
+
+def store_three_blanks_game(database: Path | str, game_id: str, seed: str) -> None:
+    """Store a finished game of two people under permissive rules, its first seat holding
+    three blanks, ended by six passes (each a costly turn to analyse, one in two)."""
+    storage = Storage(database_url(str(database)))
+    try:
+        seats = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+        storage.create_game(NewGame(game_id, dict(PERMISSIVE), seed, seats))
+        for turn in range(6):
+            assert storage.append_move(game_id, turn, turn % 2, "pass")
+    finally:
+        storage.close()
+
+
+def whole_analysis(client: TestClient, game_id: str) -> dict[str, Any]:
+    """``GET /api/games/ID/analysis`` asked again until it is complete (at most 120 s)."""
+    deadline = time.monotonic() + 120
+    while True:
+        answer = client.get(f"/api/games/{game_id}/analysis")
+        assert answer.status_code == 200, answer.text
+        analysis = dict(answer.json())
+        if analysis["complete"] or time.monotonic() > deadline:
+            return analysis
+        time.sleep(0.1)

@@ -78,8 +78,6 @@ class ActiveGame:
     stored: StoredGame
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: Cached results for a finished game (its analysis), computed once.
-    analysis: list[dict[str, object]] | None = None
 
     @property
     def game_id(self) -> str:

@@ -47,6 +47,7 @@ from binscrabble.web.active_games import (
     read_move,
     submit,
 )
+from binscrabble.web.computer import Busy, Computer, Fairness
 from binscrabble.web.headers import ResponseHeaders
 from binscrabble.web.limits import BodyLimit, validation_message
 from binscrabble.web.live import Hub, read_until_closed
@@ -78,6 +79,8 @@ STATIC = Path(__file__).with_name("static")
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 401, 404, 409, 413, 422)
 }
+#: The answers of a request the computer may be too busy to take (503, ``Retry-After``).
+BUSY_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody}}
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -151,11 +154,13 @@ def tiles_move(tiles: list[TileSpec]) -> Move:
 class Server:
     """The state one app holds: storage, the open games, live listeners and the workers."""
 
-    def __init__(self, url: str, workers: int, max_games: int = DEFAULT_MAX_GAMES) -> None:
+    def __init__(
+        self, url: str, fairness: Fairness, max_games: int = DEFAULT_MAX_GAMES
+    ) -> None:
         self.storage = Storage(url)
         self.table = GameTable(self.storage, max_games, self.in_use, self.publish)
         self.hub = Hub()
-        self.workers = work.Workers(workers)
+        self.computer = Computer(fairness)
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
 
@@ -178,6 +183,7 @@ class Server:
         if active.computer_to_move() is None or active.game_id in self.thinking:
             return
         self.thinking.add(active.game_id)
+        self.computer.started(active)
         task = asyncio.get_running_loop().create_task(self.play_computers(active))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -187,7 +193,7 @@ class Server:
         try:
             while (level := active.computer_to_move()) is not None:
                 turn = active.turn
-                notation = await self.workers.run(work.computer_move, job_of(active.stored), level)
+                notation = await self.computer.move(active, level)
                 if active.turn != turn:
                     continue
                 move = read_move(notation, active.game)
@@ -199,13 +205,14 @@ class Server:
             raise
         finally:
             self.thinking.discard(active.game_id)
+            self.computer.stopped(active)
             self.table.trim()
 
     def close(self) -> None:
         """Stop the workers and release the database."""
         for task in self.tasks:
             task.cancel()
-        self.workers.close()
+        self.computer.close()
         self.storage.close()
 
 
@@ -213,14 +220,19 @@ def create_app(
     database: str,
     workers: int | None = None,
     *,
+    fairness: Fairness | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
     rate_limits: RateLimits | None = None,
 ) -> FastAPI:
-    """The app on the database ``database`` (a path or an SQLAlchemy URL), with a pool of
-    ``workers`` processes for the computer's moves (default: one per core but one), holding
-    at most ``max_games`` games in memory that nothing is using, and counting requests
+    """The app on the database ``database`` (a path or an SQLAlchemy URL), with ``workers``
+    processes for the computer's moves in people's games (default: one per core but one);
+    ``fairness`` bounds the computer's other work (:class:`Fairness`'s defaults); at most
+    ``max_games`` games that nothing is using are held in memory, and requests are counted
     against ``rate_limits`` per client address (``None``: no limits; ``serve`` sets them)."""
-    server = Server(database_url(database), workers or work.default_workers(), max_games)
+    fairness = dataclasses.replace(
+        fairness or Fairness(), workers=workers or work.default_workers()
+    )
+    server = Server(database_url(database), fairness, max_games)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -258,6 +270,12 @@ def add_error_handlers(app: FastAPI) -> None:
     async def referee_error(_request: Request, problem: RefereeError) -> JSONResponse:
         return error(problem.status, problem.message)
 
+    @app.exception_handler(Busy)
+    async def busy(_request: Request, problem: Busy) -> JSONResponse:
+        answer = error(problem.status, problem.message)
+        answer.headers["Retry-After"] = str(problem.retry_after)
+        return answer
+
     @app.exception_handler(RequestValidationError)
     async def bad_body(_request: Request, problem: RequestValidationError) -> JSONResponse:
         return error(400, validation_message(problem.errors()))
@@ -289,7 +307,7 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         "/api/games",
         status_code=201,
         response_model=GameCreated,
-        responses=ERRORS,
+        responses=BUSY_ERRORS,
         response_model_exclude_none=True,
     )
     async def create_game(body: NewGameRequest) -> GameCreated:
@@ -315,10 +333,11 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         tokens = [new_token() for player in body.players if player.computer is None]
         computers = [player.computer for player in body.players]
         try:
-            active = await server.table.create(names, computers, rules, tokens)
+            with server.computer.admitting(computers):
+                active = await server.table.create(names, computers, rules, tokens)
+                server.wake_computer(active)
         except SetupError as problem:
             raise RefereeError(400, f"the game cannot be set up: {problem}") from None
-        server.wake_computer(active)
         return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
 
     @app.get("/api/games/{game_id}", responses={200: {"model": GameView}, **ERRORS})
@@ -384,7 +403,7 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
             return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
         return preview_answer(active, move, seat)
 
-    @app.post("/api/games/{game_id}/hint", response_model=HintAnswer, responses=ERRORS)
+    @app.post("/api/games/{game_id}/hint", response_model=HintAnswer, responses=BUSY_ERRORS)
     async def hint(game_id: str, authorization: Authorization = None) -> HintAnswer:
         """The computer's best move for your seat, explained (learning preset only)."""
         active = await server.open_game(game_id)
@@ -393,7 +412,7 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
             raise RefereeError(409, "hints are only given in games with the learning preset")
         if active.game.is_over() or seat != active.game.to_move:
             raise RefereeError(409, "a hint is given only on your turn of a game going on")
-        answer = await server.workers.run(work.hint, job_of(active.stored))
+        answer = await server.computer.hint(job_of(active.stored))
         return HintAnswer.model_validate(answer)
 
 
@@ -450,14 +469,13 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
             headers={"Content-Disposition": f'attachment; filename="binscrabble-{game_id}.bsr"'},
         )
 
-    @app.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer, responses=ERRORS)
+    @app.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer, responses=BUSY_ERRORS)
     async def analysis(game_id: str) -> AnalysisAnswer:
-        """Each turn next to the computer's best move (once the game is over)."""
+        """Each turn next to the computer's best play (once the game is over), in parts:
+        ask again until ``complete``."""
         active = await server.open_game(game_id)
         finished(active, "analysis")
-        if active.analysis is None:
-            active.analysis = await server.workers.run(work.analysis, job_of(active.stored))
-        return AnalysisAnswer.model_validate({"turns": active.analysis})
+        return AnalysisAnswer.model_validate(await server.computer.analyses.answer(active))
 
     @app.post("/api/records/view", response_model=RecordAnswer, responses=ERRORS)
     async def view_record(body: RecordRequest) -> RecordAnswer:

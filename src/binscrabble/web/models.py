@@ -180,23 +180,39 @@ class GameView(BaseModel):
     rack: str | None = None
 
 
+class ScoredMove(BaseModel):
+    """A move in notation and its score."""
+
+    notation: str
+    score: int
+
+
 class AnalysisTurn(BaseModel):
-    """One turn of a finished game next to the computer's choice, and the board before it."""
+    """One turn of a finished game next to the best play found, and the board before it.
+
+    ``analysed`` is false when the search for the best play ran out of its budget; then
+    ``reason`` says why, and ``best`` is the best found before it stopped.
+    """
 
     turn: int
     seat: int
-    played: dict[str, Any]
-    best: dict[str, Any]
+    played: ScoredMove
+    best: ScoredMove
     lost: int
     board: list[str]
     blanks: list[str]
     rotated: list[str]
+    analysed: bool
+    reason: str | None
 
 
 class AnalysisAnswer(BaseModel):
-    """``GET /api/games/ID/analysis``."""
+    """``GET /api/games/ID/analysis``: the turns analysed so far, of ``total``; ask again
+    until ``complete``."""
 
     turns: list[AnalysisTurn]
+    total: int
+    complete: bool
 
 
 class RecordTurn(BaseModel):

@@ -1,22 +1,15 @@
-"""The computer's thinking, off the event loop: a bounded pool of worker processes.
+"""The computer's thinking, as jobs for the worker processes (:mod:`binscrabble.web.pool`).
 
 A job carries a game as its stored facts (players, rules, seed, moves in notation); the
-worker replays it and answers with plain data, so a ``max`` player thinking in one game
-never delays a move in another. :func:`replay` is also how the server rebuilds games.
+worker replays it and answers with plain data. :func:`replay` is also how the server
+rebuilds games.
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 import os
-import threading
-import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from binscrabble.board import square_name
 from binscrabble.engine.analysis import analyze_position
@@ -24,12 +17,9 @@ from binscrabble.engine.levels import player_from_name
 from binscrabble.expr import explain
 from binscrabble.game import Game
 from binscrabble.move import Place, move_notation, parse_move
-from binscrabble.movegen import generate_moves
-from binscrabble.rules import Rules
-
-Result = TypeVar("Result")
-#: How often a worker looks whether the server that started it is still there, in seconds.
-PARENT_CHECK_SECONDS = 1.0
+from binscrabble.movegen import GeneratedMove, best_moves, best_placements
+from binscrabble.rules import BLANK, Rules
+from binscrabble.web.pool import memory_budget, progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,52 +87,59 @@ def hint(job: GameJob) -> dict[str, Any]:
     }
 
 
-def analysis(job: GameJob) -> list[dict[str, Any]]:
-    """Every turn of a game next to the highest-scoring play there was, and the board
-    before it.
+def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:
+    """The game before turn ``number`` (from 1), and the turn's facts, not analysed: its
+    move and score, its best play so far (the move played) and the board before it."""
+    game = replay(GameJob(job.players, job.rules, job.seed, job.moves[: number - 1]))
+    notation = job.moves[number - 1]
+    played = {"notation": notation, "score": game.score(parse_move(notation, game.board))}
+    turn: dict[str, Any] = {
+        "turn": number,
+        "seat": game.to_move,
+        "played": played,
+        "best": played,
+        "lost": 0,
+        "board": game.board.rows(),
+        "blanks": [square_name(sq) for sq in game.board.blank_squares()],
+        "rotated": [square_name(sq) for sq in game.board.rotated_squares()],
+        "analysed": False,
+        "reason": None,
+    }
+    return game, turn
 
-    One move generation a turn bounds the cost (a deeper player on every turn of a long
-    game takes minutes); a turn whose move scored as much as the best play lost nothing.
+
+def turn_facts(job: GameJob, number: int) -> dict[str, Any]:
+    """Turn ``number``'s facts, not analysed (see :func:`turn_position`)."""
+    return turn_position(job, number)[1]
+
+
+def analyse_turn(job: GameJob, number: int, memory: int | None) -> dict[str, Any]:
+    """Turn ``number`` (from 1) of a game next to the highest-scoring play there was, and
+    the board before it; the search for that play may take ``memory`` more bytes.
+
+    The search reads only for the best play (``best_moves``), not every placement. What is
+    known is sent as progress (:func:`~binscrabble.web.pool.progress`) before each search:
+    the answer when the search cannot finish. With blanks on the rack, the best play
+    without them is found first. Over its memory the search raises ``MemoryError``.
     """
-    game = replay(GameJob(job.players, job.rules, job.seed, ()))
-    result: list[dict[str, Any]] = []
-    for number, notation in enumerate(job.moves, 1):
-        move = parse_move(notation, game.board)
-        score = game.score(move)
-        played: dict[str, Any] = {"notation": notation, "score": score}
-        best = max(generate_moves(game), key=lambda candidate: candidate.score, default=None)
-        best_play = played
-        if best is not None and best.score > score:
-            best_play = {"notation": move_notation(best.place, game.board), "score": best.score}
-        result.append(
-            {
-                "turn": number,
-                "seat": game.to_move,
-                "played": played,
-                "best": best_play,
-                "lost": best_play["score"] - score,
-                "board": game.board.rows(),
-                "blanks": [square_name(sq) for sq in game.board.blank_squares()],
-                "rotated": [square_name(sq) for sq in game.board.rotated_squares()],
-            }
-        )
-        game.push(move)
-    return result
+    game, turn = turn_position(job, number)
+    progress(turn)
+    rack = game.rack()
+    if BLANK in rack:
+        plain = best_placements(game.board, rack.replace(BLANK, ""), game.rules, 1)
+        turn = better(turn, plain, game)
+        progress(turn)
+    with memory_budget(memory):
+        found = best_moves(game, 1)
+    return better(turn, found, game) | {"analysed": True}
 
 
-def leave_with_parent(parent: int) -> None:
-    """In a worker: exit as soon as the server process that started it is gone.
-
-    A killed server cannot stop its workers, and they never see the end of their queue (each
-    holds its writing end too), so each watches its parent instead.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+def better(turn: dict[str, Any], found: list[GeneratedMove], game: Game) -> dict[str, Any]:
+    """The turn with ``found[0]`` as its best play when that scores more than its best."""
+    if not found or found[0].score <= turn["best"]["score"]:
+        return turn
+    best = {"notation": move_notation(found[0].place, game.board), "score": found[0].score}
+    return turn | {"best": best, "lost": best["score"] - turn["played"]["score"]}
 
 
 # The most workers by default, as `serve --workers` allows (binscrabble.cli.serve_command).
@@ -152,40 +149,3 @@ MOST_WORKERS = 32
 def default_workers() -> int:
     """One worker per core but one (kept for the server), at least one and at most 32."""
     return max(1, min(MOST_WORKERS, (os.cpu_count() or 2) - 1))
-
-
-class Workers:
-    """A bounded pool of worker processes, started when first needed."""
-
-    def __init__(self, size: int) -> None:
-        if size < 1:
-            raise ValueError(f"the worker pool needs at least 1 process, not {size}")
-        self.size = size
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # Spawned, not forked: a fork of a running server would copy its threads' locks.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.size,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=leave_with_parent,
-                initargs=(os.getpid(),),
-            )
-        return self._pool
-
-    async def run(self, function: Callable[..., Result], *arguments: Any) -> Result:
-        """Run ``function(*arguments)`` in a worker process and wait for its answer."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor(), function, *arguments)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): start a new pool and try once more.
-            self._pool = None
-            return await loop.run_in_executor(self._executor(), function, *arguments)
-
-    def close(self) -> None:
-        """Stop the worker processes."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None

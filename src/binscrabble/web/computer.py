@@ -1,0 +1,239 @@
+"""Fair shares of the computer: who thinks first, on which processes, and what is refused.
+
+Three lanes of worker processes (:class:`~binscrabble.web.pool.Lane`), each with its own
+processes, so no kind of work ever occupies a process another kind needs:
+
+- **people**: the computer's moves in games with a person in them, then hints; at the
+  server's priority. A person's game's move is never refused (it waits its turn); hints
+  wait in a bounded queue.
+- **computer-only**: the moves of games with no person in them, one process at a lower OS
+  priority (niceness 10), and a bounded number of such games in play at once.
+- **analysis**: the analyses of finished games, one process at the lowest priority
+  (niceness 15), one turn at a time within a time and a memory budget, once per game
+  (every request for a game follows the same computation), a bounded number at once.
+
+What cannot be queued is refused with :class:`Busy` (503 and ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from binscrabble.web import workers as work
+from binscrabble.web.active_games import ActiveGame, RefereeError, job_of
+from binscrabble.web.pool import JobFailed, Lane, Outcome
+from binscrabble.web.workers import GameJob
+
+LOG = logging.getLogger("binscrabble.web")
+#: Classes of the people's lane: a person's game's computer move goes before any hint.
+MOVE, HINT = 0, 1
+#: Niceness of the lanes below the people's.
+COMPUTER_ONLY_NICENESS = 10
+ANALYSIS_NICENESS = 15
+#: Times a person's game's move is tried again on a fresh process when its process ends.
+ATTEMPTS = 3
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    """The bounds of the computer's work (docs/web.md, docs/limits.md)."""
+
+    #: Processes thinking for games with a person in them.
+    workers: int = 1
+    #: Games with no person in them playing at once; one more is refused.
+    computer_games: int = 8
+    #: Hints waiting for a process; one more is refused.
+    hints_waiting: int = 4
+    #: Games analysed at once; an analysis of one more game is refused.
+    analyses: int = 2
+    #: Each turn's search for the best play: seconds, and bytes of memory.
+    turn_seconds: float = 3.0
+    turn_memory: int = 512 * MIB
+    #: Finished analyses kept in memory (the least recently asked for is forgotten first).
+    kept_analyses: int = 64
+    #: Seconds an analysis request waits for the analysis to finish before answering
+    #: with the turns done so far.
+    answer_wait: float = 1.0
+
+
+class Busy(RefereeError):
+    """A request the computer cannot take now: 503, and the seconds to wait before trying
+    again (``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(503, message)
+        self.retry_after = retry_after
+
+
+def has_person(active: ActiveGame) -> bool:
+    """Whether a person holds a seat of the game."""
+    return any(seat.computer is None for seat in active.stored.seats)
+
+
+class Computer:
+    """The computer's work for one server: its lanes, the games with no person in them,
+    and the analyses."""
+
+    def __init__(self, fairness: Fairness) -> None:
+        self.fairness = fairness
+        self.people = Lane("people", fairness.workers, 0, {HINT: fairness.hints_waiting})
+        self.computer_only = Lane("computer-only", 1, COMPUTER_ONLY_NICENESS, {})
+        self.analysis = Lane("analysis", 1, ANALYSIS_NICENESS, {})
+        self.analyses = Analyses(self.analysis, fairness)
+        #: The games with no person in them whose computers are playing.
+        self.computer_games: set[str] = set()
+        self._admitted = 0
+
+    @contextlib.contextmanager
+    def admitting(self, computers: list[str | None]) -> Iterator[None]:
+        """Around creating a game: refuse one with no person in it when as many as the
+        bound are playing; its place is held until the block ends."""
+        if not all(computers):
+            yield
+            return
+        if len(self.computer_games) + self._admitted >= self.fairness.computer_games:
+            raise Busy(
+                f"{self.fairness.computer_games} games with no person in them are already "
+                "being played here: add a person's seat, or try again later",
+                30,
+            )
+        self._admitted += 1
+        try:
+            yield
+        finally:
+            self._admitted -= 1
+
+    def started(self, active: ActiveGame) -> None:
+        """A game's computers start playing (counted when no person is in it)."""
+        if not has_person(active):
+            self.computer_games.add(active.game_id)
+
+    def stopped(self, active: ActiveGame) -> None:
+        """A game's computers stopped playing (the game is over, or waits for a person)."""
+        self.computer_games.discard(active.game_id)
+
+    async def move(self, active: ActiveGame, level: str) -> str:
+        """The notation of the computer's move in the game, thought on its game's lane."""
+        job = job_of(active.stored)
+        if not has_person(active):
+            outcome = await self.computer_only.run(0, work.computer_move, (job, level))
+        else:
+            for _ in range(ATTEMPTS):
+                outcome = await self.people.run(MOVE, work.computer_move, (job, level))
+                if outcome.ending == "done":
+                    break
+        if outcome.ending != "done":
+            raise RuntimeError(f"the worker thinking for game {active.game_id} ended")
+        return str(outcome.result)
+
+    async def hint(self, job: GameJob) -> dict[str, Any]:
+        """The hint for the seat to move; refused when too many hints wait."""
+        if self.people.full(HINT):
+            raise Busy("the computer is busy with other hints: ask again in a few seconds", 5)
+        outcome = await self.people.run(HINT, work.hint, (job,))
+        if outcome.ending != "done":
+            raise Busy("the computer could not finish the hint: ask again", 5)
+        result: dict[str, Any] = outcome.result
+        return result
+
+    def close(self) -> None:
+        """Stop every worker process."""
+        self.analyses.close()
+        for lane in (self.people, self.computer_only, self.analysis):
+            lane.close()
+
+
+@dataclass
+class AnalysisRun:
+    """One game's analysis: the turns done so far, in order, and whether it is finished."""
+
+    total: int
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+
+
+class Analyses:
+    """Every game's analysis, computed once, turn by turn, on the analysis lane."""
+
+    def __init__(self, lane: Lane, fairness: Fairness) -> None:
+        self.lane = lane
+        self.fairness = fairness
+        self.runs: OrderedDict[str, AnalysisRun] = OrderedDict()
+
+    def running(self) -> int:
+        """How many analyses are being computed."""
+        return sum(1 for run in self.runs.values() if not run.done.is_set())
+
+    def run_for(self, active: ActiveGame) -> AnalysisRun:
+        """The game's analysis, started unless it is done or under way."""
+        run = self.runs.get(active.game_id)
+        if run is not None:
+            self.runs.move_to_end(active.game_id)
+            return run
+        if self.running() >= self.fairness.analyses:
+            raise Busy("the computer is analysing other games: ask again in a few seconds", 10)
+        job = job_of(active.stored)
+        run = AnalysisRun(len(job.moves))
+        run.task = asyncio.get_running_loop().create_task(self._compute(job, run))
+        self.runs[active.game_id] = run
+        finished = [key for key, old in self.runs.items() if old.done.is_set()]
+        for key in finished[: max(0, len(finished) - self.fairness.kept_analyses)]:
+            del self.runs[key]
+        return run
+
+    async def answer(self, active: ActiveGame) -> dict[str, Any]:
+        """The analysis as far as it is done (waiting a little for it to finish)."""
+        run = self.run_for(active)
+        if not run.done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.done.wait(), self.fairness.answer_wait)
+        return {"turns": list(run.turns), "total": run.total, "complete": run.done.is_set()}
+
+    async def _compute(self, job: GameJob, run: AnalysisRun) -> None:
+        try:
+            for number in range(1, run.total + 1):
+                run.turns.append(await self._turn(job, number))
+        finally:
+            run.done.set()
+
+    async def _turn(self, job: GameJob, number: int) -> dict[str, Any]:
+        budget = (job, number, self.fairness.turn_memory)
+        try:
+            outcome = await self.lane.run(0, work.analyse_turn, budget, self.fairness.turn_seconds)
+        except JobFailed as problem:
+            LOG.error("the analysis of turn %d failed: %s", number, problem)
+            outcome = Outcome("died")
+        if outcome.ending == "done":
+            result: dict[str, Any] = outcome.result
+            return result
+        turn: dict[str, Any] | None = outcome.partial
+        if turn is None:
+            turn = await asyncio.to_thread(work.turn_facts, job, number)
+        return turn | {"analysed": False, "reason": self.reason(outcome)}
+
+    def reason(self, outcome: Outcome) -> str:
+        """Why a turn was not analysed, in a sentence."""
+        if outcome.ending == "time":
+            why = f"the search for the best play took over {self.fairness.turn_seconds:g} s"
+        elif outcome.ending == "memory":
+            why = (
+                "the search for the best play needed over "
+                f"{self.fairness.turn_memory // MIB} MiB of memory"
+            )
+        else:
+            why = "the search for the best play stopped"
+        return f"not analysed: {why}; the best shown is the best found before it stopped"
+
+    def close(self) -> None:
+        """Stop the analyses under way."""
+        for run in self.runs.values():
+            if run.task is not None:
+                run.task.cancel()

@@ -1,0 +1,244 @@
+"""Fair shares of the computer (issue 37, findings 1 and 2): a person's game gets its
+computer's replies while games with no person in them and analyses are asked for; games
+with no person in them, hints and analyses are bounded, refused with 503 and
+``Retry-After`` when full; the analysis of a costly game stays within its budget, once per
+game, in parts. Every worker here is a real process; the flood runs on a real server."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from web_api_support import (
+    THREE_BLANKS_SEEDS,
+    bearer,
+    best_play,
+    new_game,
+    store_three_blanks_game,
+    web_client,
+    whole_analysis,
+)
+
+from binscrabble.web.computer import Fairness
+
+READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+)/$")
+MAX_GAME = {"players": [{"name": "A", "computer": "max"}, {"name": "B", "computer": "max"}]}
+#: The games with no person in them asked for in the flood (the audit's 20).
+FLOOD = 20
+#: The person's moves timed in the flood.
+REPLIES = 6
+
+
+def assert_busy(answer: httpx.Response) -> None:
+    """A 503 that says why and when to try again."""
+    assert answer.status_code == 503, answer.text
+    assert int(answer.headers["retry-after"]) > 0
+    assert answer.json()["error"].endswith(("later", "seconds"))
+
+
+def test_costly_analysis_is_within_its_budget(tmp_path: Path) -> None:
+    """Three blanks under permissive rules: each turn is searched for its best play only,
+    and within the default budgets every turn is analysed."""
+    database = tmp_path / "games.db"
+    store_three_blanks_game(database, "costly", THREE_BLANKS_SEEDS[0])
+    with web_client(database) as client:
+        analysis = whole_analysis(client, "costly")
+    assert analysis["complete"] is True and analysis["total"] == 6
+    turns = analysis["turns"]
+    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6]
+    assert all(turn["analysed"] and turn["reason"] is None for turn in turns), turns
+    # The first seat's three blanks find a play of 140 (the full listing took 37 s, 609 MB).
+    assert {turn["best"]["score"] for turn in turns[0::2]} == {140}
+    assert all(turn["lost"] == 140 for turn in turns[0::2])
+
+
+@pytest.mark.parametrize(
+    ("fairness", "why"),
+    [
+        (Fairness(turn_memory=1024 * 1024), "MiB of memory"),
+        (Fairness(turn_seconds=0.01), "took over 0.01 s"),
+    ],
+)
+def test_a_turn_over_its_budget_is_not_analysed(
+    tmp_path: Path, fairness: Fairness, why: str
+) -> None:
+    """Over the time or memory budget a turn is answered as not analysed, with the reason
+    and the best play found before the search stopped; the worker is replaced."""
+    database = tmp_path / "games.db"
+    store_three_blanks_game(database, "costly", THREE_BLANKS_SEEDS[0])
+    with web_client(database, fairness) as client:
+        analysis = whole_analysis(client, "costly")
+        assert analysis["complete"] is True
+        turns = analysis["turns"]
+        assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6]
+        for turn in turns[0::2]:  # the seat with three blanks
+            assert turn["analysed"] is False
+            assert why in turn["reason"] and turn["reason"].startswith("not analysed: ")
+            assert turn["best"]["score"] >= turn["played"]["score"] == 0
+            assert turn["lost"] == turn["best"]["score"]
+        # The lanes still work: a person's game against the computer gets its reply.
+        created = new_game(client, [{"name": "Cpu", "computer": "beginner"}, {"name": "Ann"}])
+        for _ in range(600):
+            if client.get(f"/api/games/{created['id']}").json()["turn"] == 1:
+                break
+            time.sleep(0.1)
+        assert client.get(f"/api/games/{created['id']}").json()["turn"] == 1
+
+
+def test_parallel_requests_for_one_analysis_run_one_computation(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    store_three_blanks_game(database, "costly", THREE_BLANKS_SEEDS[0])
+    answers: list[dict[str, Any]] = []
+    with web_client(database) as client:
+
+        def ask() -> None:
+            answer = client.get("/api/games/costly/analysis")
+            assert answer.status_code == 200
+            answers.append(answer.json())
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        complete = whole_analysis(client, "costly")
+        lane = client.app.state.server.computer.analysis  # type: ignore[attr-defined]
+        # One computation: one job a turn, however many asked.
+        assert lane.runs == {0: 6}
+    assert len(answers) == 8
+    for answer in answers:
+        assert answer["total"] == 6
+        assert answer["turns"] == complete["turns"][: len(answer["turns"])]
+
+
+def test_full_queues_answer_503_with_retry_after(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    for number, seed in enumerate(THREE_BLANKS_SEEDS[:2]):
+        store_three_blanks_game(database, f"costly{number}", seed)
+    fairness = Fairness(computer_games=2, analyses=1, answer_wait=0)
+    with web_client(database, fairness) as client:
+        assert client.post("/api/games", json=MAX_GAME).status_code == 201
+        assert client.post("/api/games", json=MAX_GAME).status_code == 201
+        refused = client.post("/api/games", json=MAX_GAME)
+        assert_busy(refused)
+        assert "games with no person in them" in refused.json()["error"]
+        # A game with a person in it is never refused for that.
+        people = [{"name": "Ann"}, {"name": "Cpu", "computer": "max"}]
+        assert client.post("/api/games", json={"players": people}).status_code == 201
+        first = client.get("/api/games/costly0/analysis")
+        assert first.status_code == 200 and first.json()["complete"] is False
+        assert_busy(client.get("/api/games/costly1/analysis"))
+        assert whole_analysis(client, "costly0")["complete"] is True
+        assert whole_analysis(client, "costly1")["complete"] is True
+
+
+class Serve:
+    """``binscrabble serve`` on a database file, one worker for people's games."""
+
+    def __init__(self, database: Path) -> None:
+        command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
+        command += ["--db", str(database), "--workers", "1"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        assert self.process.stdout is not None
+        ready = READY.match(self.process.stdout.readline().rstrip("\n"))
+        assert ready is not None
+        self.client = httpx.Client(base_url=ready.group(1), trust_env=False, timeout=60)
+
+    def stop(self) -> None:
+        self.client.close()
+        self.process.kill()
+        self.process.wait(timeout=30)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Serve]:
+    database = tmp_path / "games.db"
+    for number, seed in enumerate(THREE_BLANKS_SEEDS):
+        store_three_blanks_game(database, f"costly{number}", seed)
+    server = Serve(database)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def computer_only_moves(database: Path, game_ids: list[str]) -> int:
+    """How many moves the games with no person in them have stored."""
+    if not game_ids:
+        return 0
+    marks = ",".join("?" * len(game_ids))
+    with sqlite3.connect(database, timeout=30) as connection:
+        query = f"SELECT COUNT(*) FROM moves WHERE game_id IN ({marks})"
+        (count,) = connection.execute(query, game_ids).fetchone()
+    return int(count)
+
+
+def test_a_persons_game_gets_its_replies_during_a_flood(serve: Serve, tmp_path: Path) -> None:
+    """The fairness test: while 20 games of two ``max`` computers and analyses of three
+    costly games are asked for, each computer reply in a person's game against
+    ``beginner`` comes before the games with no person in them make 5 moves."""
+    client = serve.client
+    created = client.post(
+        "/api/games",
+        json={"players": [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]},
+    ).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    flood = [client.post("/api/games", json=MAX_GAME) for _ in range(FLOOD)]
+    accepted = [answer.json()["id"] for answer in flood if answer.status_code == 201]
+    for answer in flood:
+        if answer.status_code != 201:
+            assert_busy(answer)
+    for number in range(len(THREE_BLANKS_SEEDS)):
+        for _ in range(3):
+            assert client.get(f"/api/games/costly{number}/analysis").status_code in (200, 503)
+    latencies: list[float] = []
+    between: list[int] = []
+    for _ in range(REPLIES):
+        view = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+        if view["over"]:
+            break
+        move = best_play(view) or "pass"
+        before = computer_only_moves(serve_database(tmp_path), accepted)
+        started = time.perf_counter()
+        answer = client.post(
+            f"/api/games/{game_id}/moves",
+            json={"move": move, "turn": view["turn"]},
+            headers=bearer(token),
+        )
+        assert answer.status_code == 200, answer.text
+        for _ in range(1200):  # at most 60 s
+            now = client.get(f"/api/games/{game_id}").json()
+            if now["turn"] >= view["turn"] + 2 or now["over"]:
+                break
+            time.sleep(0.05)
+        latencies.append(time.perf_counter() - started)
+        between.append(computer_only_moves(serve_database(tmp_path), accepted) - before)
+        assert now["turn"] >= view["turn"] + 2 or now["over"], "the computer never replied"
+    print(
+        f"\nflood: {len(accepted)} of {FLOOD} games with no person accepted; "
+        f"person's replies p50 {statistics.median(latencies) * 1000:.0f} ms, "
+        f"max {max(latencies) * 1000:.0f} ms; "
+        f"moves of the other games during each reply: {between}"
+    )
+    assert len(latencies) >= 3
+    assert all(count < 5 for count in between), between
+    assert len(accepted) <= Fairness().computer_games
+
+
+def serve_database(tmp_path: Path) -> Path:
+    """The database file of the ``serve`` fixture."""
+    return tmp_path / "games.db"
