@@ -190,6 +190,11 @@ class WorkerProcess:
             except (EOFError, OSError):
                 self.stop()
                 return Outcome("died", partial=partial)
+            except asyncio.CancelledError:
+                self.stop()  # the process would answer the next job with this one's result
+                raise
+            if kind == "ready":
+                continue  # a start whose wait was cancelled
             if kind == "partial":
                 partial = value
             elif kind == "done":

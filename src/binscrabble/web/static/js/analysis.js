@@ -1,7 +1,9 @@
 // The analysis of a finished game: each turn's move, the computer's best, the points lost,
-// and the board at that turn.
+// and the board at that turn. The server answers in parts as it analyses the turns
+// ({"turns", "total", "complete"}): the page shows what is done, with a progress bar, and
+// asks again until the analysis is complete.
 
-import { getJson, loadMeta } from "./api.js";
+import { ApiError, getJson, loadMeta } from "./api.js";
 import { drawStaticBoard } from "./board.js";
 import { el } from "./panels.js";
 import { takeLinkToken } from "./store.js";
@@ -9,20 +11,57 @@ import { stepper } from "./stepper.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
+// Seconds between two requests while the analysis goes on, and after a 503 (busy).
+const AGAIN_SECONDS = 1;
+const BUSY_SECONDS = 5;
+// Requests before the page gives up (about ten minutes).
+const MAX_REQUESTS = 600;
+
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+function turnRow(turn, index, names, controls) {
+  const lost = turn.analysed ? String(turn.lost) : `≥ ${turn.lost}`;
+  const row = el("tr", {},
+    el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "" }),
+    el("td", { class: "notation", text: `${turn.played.notation} (${turn.played.score})` }),
+    el("td", { class: "notation", text: `${turn.best.notation} (${turn.best.score})` }),
+    el("td", { text: lost }));
+  if (!turn.analysed) {
+    row.title = turn.reason;
+    row.classList.add("not-analysed");
+  }
+  row.addEventListener("click", () => controls.go(index));
+  return row;
+}
+
+function describe(turn, index, names) {
+  const lost = turn.lost ? `, ${turn.lost} points below the best` : ", as good as the best";
+  const text =
+    `Board before turn ${index + 1}. ${names[turn.seat]} played ${turn.played.notation} for ${turn.played.score}${lost}. ` +
+    `The computer's best: ${turn.best.notation} for ${turn.best.score}.`;
+  return turn.analysed ? text : `${text} This turn was ${turn.reason}.`;
+}
+
+function showProgress(done, total, complete) {
+  const bar = $("progress");
+  bar.max = Math.max(total, 1);
+  bar.value = done;
+  bar.hidden = complete;
+  $("progress-text").textContent = complete ? "" : `Analysed ${done} of ${total} turns…`;
+}
 
 async function main() {
   // A token in the address (an older link) moves to this tab's storage, where the game page
   // finds it again.
   takeLinkToken(gameId);
+  const path = `/api/games/${encodeURIComponent(gameId)}/analysis`;
   $("back-to-game").href = `/games/${encodeURIComponent(gameId)}`;
   $("status").textContent = "The computer is looking at every turn…";
   let meta;
-  let analysis;
   let view;
   try {
-    [meta, analysis, view] = await Promise.all([
+    [meta, view] = await Promise.all([
       loadMeta(),
-      getJson(`/api/games/${encodeURIComponent(gameId)}/analysis`),
       getJson(`/api/games/${encodeURIComponent(gameId)}`),
     ]);
   } catch (error) {
@@ -31,35 +70,44 @@ async function main() {
   }
   const names = view.players.map((player) => player.name);
   const body = $("turns");
-  const turns = analysis.turns;
+  const turns = [];
+  let total = 0;
   const controls = stepper({
     count: () => turns.length,
     rows: () => [...body.children],
     show: (index) => {
       const turn = turns[index];
       drawStaticBoard($("board"), meta, turn);
-      $("position").textContent = `Turn ${index + 1} of ${turns.length}`;
-      const best = turn.best ? `${turn.best.notation} for ${turn.best.score}` : "nothing better";
-      const lost = turn.lost ? `, ${turn.lost} points below the best` : ", as good as the best";
-      $("status").textContent =
-        `Board before turn ${index + 1}. ${names[turn.seat]} played ${turn.played.notation} for ${turn.played.score}${lost}. ` +
-        `The computer's best: ${best}.`;
+      $("position").textContent = `Turn ${index + 1} of ${total}`;
+      $("status").textContent = describe(turn, index, names);
     },
   });
-  turns.forEach((turn, index) => {
-    const row = el("tr", {},
-      el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "" }),
-      el("td", { class: "notation", text: `${turn.played.notation} (${turn.played.score})` }),
-      el("td", { class: "notation", text: turn.best ? `${turn.best.notation} (${turn.best.score})` : "—" }),
-      el("td", { text: String(turn.lost) }));
-    row.addEventListener("click", () => controls.go(index));
-    body.append(row);
-  });
-  if (!turns.length) {
-    $("status").textContent = "This game has no turns to analyse.";
-    return;
+  for (let asked = 0; asked < MAX_REQUESTS; asked += 1) {
+    let analysis;
+    try {
+      analysis = await getJson(path);
+    } catch (error) {
+      $("progress-text").textContent = error.message;
+      if (!(error instanceof ApiError) || error.status !== 503) return;
+      await sleep(BUSY_SECONDS);
+      continue;
+    }
+    total = analysis.total;
+    const first = turns.length === 0;
+    for (const turn of analysis.turns.slice(turns.length)) {
+      turns.push(turn);
+      body.append(turnRow(turn, turns.length - 1, names, controls));
+    }
+    showProgress(turns.length, total, analysis.complete);
+    if (first && turns.length) controls.go(0);
+    else if (turns.length) controls.go(controls.current());
+    if (analysis.complete) {
+      if (!turns.length) $("status").textContent = "This game has no turns to analyse.";
+      return;
+    }
+    await sleep(AGAIN_SECONDS);
   }
-  controls.go(0);
+  $("progress-text").textContent = "The analysis is taking too long: reload the page to see more.";
 }
 
 main();
