@@ -142,6 +142,25 @@ def test_full_queues_answer_503_with_retry_after(tmp_path: Path) -> None:
         assert whole_analysis(client, "costly1")["complete"] is True
 
 
+def test_a_hint_is_refused_while_the_peoples_lane_is_full(tmp_path: Path) -> None:
+    """With no hint allowed to wait, a hint asked while the people's process thinks for a
+    computer is refused with 503; once it is free, the hint is given."""
+    with web_client(tmp_path / "games.db", Fairness(hints_waiting=0)) as client:
+        learning = new_game(client, [{"name": "Ann"}, {"name": "Bo"}], {"preset": "learning"})
+        token = learning["seats"][0]["token"]
+        # The computer moves first here: the people's process starts and thinks for it.
+        thinking = new_game(client, [{"name": "Cpu", "computer": "max"}, {"name": "Cy"}])
+        hint = f"/api/games/{learning['id']}/hint"
+        assert_busy(client.post(hint, headers=bearer(token)))
+        for _ in range(600):
+            if client.get(f"/api/games/{thinking['id']}").json()["turn"] == 1:
+                break
+            time.sleep(0.1)
+        answer = client.post(hint, headers=bearer(token))
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["notation"]
+
+
 class Serve:
     """``binscrabble serve`` on a database file, one worker for people's games."""
 
