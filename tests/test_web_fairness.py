@@ -6,7 +6,9 @@ game, in parts. Every worker here is a real process; the flood runs on a real se
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -159,6 +161,29 @@ def test_a_hint_is_refused_while_the_peoples_lane_is_full(tmp_path: Path) -> Non
         answer = client.post(hint, headers=bearer(token))
         assert answer.status_code == 200, answer.text
         assert answer.json()["notation"]
+
+
+def test_a_killed_worker_is_replaced(tmp_path: Path) -> None:
+    """The people's process killed between two moves: the next reply comes from a new one."""
+    with web_client(tmp_path / "games.db") as client:
+        created = new_game(client, [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}])
+        game_id, token = created["id"], created["seats"][0]["token"]
+        lane = client.app.state.server.computer.people  # type: ignore[attr-defined]
+        killed: list[int] = []
+        for turn in (0, 2):
+            if turn == 2:
+                killed = lane.pids()
+                assert len(killed) == 1
+                os.kill(killed[0], signal.SIGKILL)
+            move = {"move": "pass", "turn": turn}
+            answer = client.post(f"/api/games/{game_id}/moves", json=move, headers=bearer(token))
+            assert answer.status_code == 200, answer.text
+            for _ in range(600):
+                if client.get(f"/api/games/{game_id}").json()["turn"] == turn + 2:
+                    break
+                time.sleep(0.1)
+            assert client.get(f"/api/games/{game_id}").json()["turn"] == turn + 2
+        assert lane.pids() and lane.pids() != killed
 
 
 class Serve:

@@ -36,7 +36,7 @@ MOVE, HINT = 0, 1
 #: Niceness of the lanes below the people's.
 COMPUTER_ONLY_NICENESS = 10
 ANALYSIS_NICENESS = 15
-#: Times a person's game's move is tried again on a fresh process when its process ends.
+#: Times a computer's move is tried on a fresh process when its process ends.
 ATTEMPTS = 3
 MIB = 1024 * 1024
 
@@ -122,13 +122,11 @@ class Computer:
     async def move(self, active: ActiveGame, level: str) -> str:
         """The notation of the computer's move in the game, thought on its game's lane."""
         job = job_of(active.stored)
-        if not has_person(active):
-            outcome = await self.computer_only.run(0, work.computer_move, (job, level))
-        else:
-            for _ in range(ATTEMPTS):
-                outcome = await self.people.run(MOVE, work.computer_move, (job, level))
-                if outcome.ending == "done":
-                    break
+        lane, priority = (self.people, MOVE) if has_person(active) else (self.computer_only, 0)
+        for _ in range(ATTEMPTS):
+            outcome = await lane.run(priority, work.computer_move, (job, level))
+            if outcome.ending == "done":
+                break
         if outcome.ending != "done":
             raise RuntimeError(f"the worker thinking for game {active.game_id} ended")
         return str(outcome.result)

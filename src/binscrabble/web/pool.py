@@ -212,6 +212,11 @@ class WorkerProcess:
             self._process.join(timeout=5)
             self._process = None
 
+    @property
+    def pid(self) -> int | None:
+        """The process's id while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def stop(self) -> None:
         """End the process (killed: it may be in the middle of a job)."""
         self._kill()
@@ -298,6 +303,10 @@ class Lane:
             return await worker.call(function, arguments, seconds)
         finally:
             self._release(worker)
+
+    def pids(self) -> list[int]:
+        """The ids of the lane's running processes."""
+        return [worker.pid for worker in self._all if worker.pid is not None]
 
     def close(self) -> None:
         """Stop the lane's processes."""
