@@ -58,8 +58,7 @@ def leave_with_parent(parent: int) -> None:
 def progress(found: Any) -> None:
     """In a job: send what it has found so far; its caller gets the last one sent when the
     job cannot finish (out of time or memory). Outside a worker it does nothing."""
-    if _REPLIES is not None:
-        _REPLIES.send(("partial", found))
+    _notify("partial", found)
 
 
 def address_space() -> int | None:
@@ -87,11 +86,20 @@ def memory_budget(budget: int | None) -> Iterator[None]:
     cap = now + budget
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
+    # The server hears of it: compiled code may end the process at once when an allocation
+    # fails (it prints "fatal: out of memory") instead of raising MemoryError.
+    _notify("capped", True)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     try:
         yield
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        _notify("capped", False)
+
+
+def _notify(kind: str, value: Any) -> None:
+    if _REPLIES is not None:
+        _REPLIES.send((kind, value))
 
 
 def serve_jobs(replies: Connection, parent: int, niceness: int) -> None:
@@ -170,6 +178,7 @@ class WorkerProcess:
         replies = await self._started()
         loop = asyncio.get_running_loop()
         partial: Any = None
+        capped = False  # whether the job runs under a memory budget now
         try:
             replies.send((function, arguments))
         except OSError:
@@ -189,13 +198,15 @@ class WorkerProcess:
                 return Outcome("time", partial=partial)
             except (EOFError, OSError):
                 self.stop()
-                return Outcome("died", partial=partial)
+                return Outcome("memory" if capped else "died", partial=partial)
             except asyncio.CancelledError:
                 self.stop()  # the process would answer the next job with this one's result
                 raise
             if kind == "ready":
                 continue  # a start whose wait was cancelled
-            if kind == "partial":
+            if kind == "capped":
+                capped = value
+            elif kind == "partial":
                 partial = value
             elif kind == "done":
                 return Outcome("done", result=value)
