@@ -66,7 +66,7 @@ DEFAULT_LIMITS: dict[str, str] = {
     "move": "120/minute",
     "preview": "600/minute",
     "hint": "30/minute",
-    "analysis": "30/minute",
+    "analysis": "120/minute",
     "record": "30/minute",
 }
 

@@ -12,7 +12,7 @@ import { stepper } from "./stepper.js";
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
 // Seconds between two requests while the analysis goes on, and after a 503 (busy).
-const AGAIN_SECONDS = 1;
+const AGAIN_SECONDS = 2;
 const BUSY_SECONDS = 5;
 // Requests before the page gives up (about ten minutes).
 const MAX_REQUESTS = 600;
@@ -88,7 +88,7 @@ async function main() {
       analysis = await getJson(path);
     } catch (error) {
       $("progress-text").textContent = error.message;
-      if (!(error instanceof ApiError) || error.status !== 503) return;
+      if (!(error instanceof ApiError) || ![429, 503].includes(error.status)) return;
       await sleep(BUSY_SECONDS);
       continue;
     }
