@@ -154,9 +154,7 @@ def tiles_move(tiles: list[TileSpec]) -> Move:
 class Server:
     """The state one app holds: storage, the open games, live listeners and the workers."""
 
-    def __init__(
-        self, url: str, fairness: Fairness, max_games: int = DEFAULT_MAX_GAMES
-    ) -> None:
+    def __init__(self, url: str, fairness: Fairness, max_games: int = DEFAULT_MAX_GAMES) -> None:
         self.storage = Storage(url)
         self.table = GameTable(self.storage, max_games, self.in_use, self.publish)
         self.hub = Hub()
