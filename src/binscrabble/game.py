@@ -39,16 +39,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any, Final, NamedTuple
 
 from binscrabble import svg
 from binscrabble.board import (
     ACROSS,
-    CENTER,
     LETTER_MULTIPLIERS,
     SIZE,
-    SQUARE_COUNT,
     TILES,
     WORD_MULTIPLIERS,
     Board,
@@ -56,16 +53,23 @@ from binscrabble.board import (
     make_tile,
     play_runs,
     single_tile_step,
-    square_column,
     square_name,
-    square_row,
 )
-from binscrabble.expr import EquationError, bonus, equation_value, number_value
+from binscrabble.expr import EquationError, bonus, equation_value
+from binscrabble.legality import (
+    ILLEGAL_MOVE_KINDS as ILLEGAL_MOVE_KINDS,
+)
+from binscrabble.legality import (
+    IllegalMoveError,
+    Play,
+    play_problem,
+    rack_problem,
+    sorted_codes,
+)
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile, move_notation
 from binscrabble.movegen import LegalMoves
 from binscrabble.rules import (
     BLANK,
-    EQUALS,
     TILE_POINTS,
     Rules,
     faces_in_game,
@@ -77,60 +81,6 @@ from binscrabble.rules import (
 SCORELESS_TURNS_TO_END: Final = 6
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
-
-#: Every ``IllegalMoveError.kind``, in the order the checks are made.
-ILLEGAL_MOVE_KINDS: Final = (
-    "game_over",
-    "not_your_turn",
-    "empty_play",
-    "off_board",
-    "duplicate_square",
-    "unknown_face",
-    "rotated_not_allowed",
-    "rotated_face",
-    "square_taken",
-    "not_on_rack",
-    "not_in_line",
-    "gap",
-    "first_play_center",
-    "first_play_short",
-    "not_touching",
-    "two_equals",
-    "short_run",
-    "not_number",
-    "not_equation",
-    "empty_exchange",
-    "bag_too_small",
-    "not_a_move",
-)
-
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow here.
-
-    ``kind`` is one of :data:`ILLEGAL_MOVE_KINDS`; ``squares`` names the squares at fault
-    (for a run: the run's squares); ``cause`` is the :class:`~binscrabble.expr.EquationError`
-    when a run is not an equation (its reason is also in the message).
-    """
-
-    def __init__(
-        self,
-        kind: str,
-        message: str,
-        squares: Sequence[int] = (),
-        cause: EquationError | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.squares = tuple(squares)
-        self.cause = cause
-
-    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[object, ...]]:
-        # The extra fields must survive pickling (process pools send errors back).
-        return IllegalMoveError, (self.kind, str(self), self.squares, self.cause)
-
-    def __repr__(self) -> str:
-        return f"IllegalMoveError({self.kind!r}, {str(self)!r})"
 
 
 class SetupError(ValueError):
@@ -397,68 +347,38 @@ class Game:
         if players is None:
             players = [f"Player {seat + 1}" for seat in range(len(racks))]
         names = _check_players(players)
-        if len(racks) != len(names):
-            raise SetupError(f"{len(names)} players but {len(racks)} racks")
-        if not 0 <= to_move < len(names):
-            raise SetupError(f"seat to move {to_move} does not exist (seats 0 to {len(names) - 1})")
-        if scores is None:
-            scores = [0] * len(names)
-        if len(scores) != len(names):
-            raise SetupError(f"{len(names)} players but {len(scores)} scores")
-        if scoreless_turns < 0:
-            raise SetupError("the count of scoreless turns cannot be negative")
-        remainder = dict(tile_counts(rules))
-
-        def take(codes: str, where: str) -> None:
-            for code in codes:
-                if code not in CODE_ORDER:
-                    raise SetupError(f"{where} holds {code!r}, which is not a tile code")
-                if remainder.get(code, 0) <= 0:
-                    raise SetupError(
-                        f"{where}: too many {code!r} tiles; the set holds "
-                        f"{tile_counts(rules).get(code, 0)}"
-                    )
-                remainder[code] -= 1
-
-        take("".join(tile.code for _, tile in board), "the board")
-        known: list[list[str] | None] = []
-        for seat, rack in enumerate(racks):
-            if rack is None:
-                known.append(None)
-                continue
-            if len(rack) > rules.rack_size:
-                raise SetupError(
-                    f"rack of seat {seat} holds {len(rack)} tiles; racks hold {rules.rack_size}"
-                )
-            take(rack, f"the rack of {names[seat]}")
-            known.append(list(rack))
+        scores = _check_seats(names, racks, scores, to_move, scoreless_turns)
+        tiles = _TileSet(rules)
+        tiles.take("".join(tile.code for _, tile in board), "the board")
+        known = [
+            None if rack is None else tiles.take_rack(rack, seat, names[seat])
+            for seat, rack in enumerate(racks)
+        ]
         rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
         if bag is not None:
             if any(rack is None for rack in known):
                 raise SetupError("with an explicit bag every rack must be given")
-            take("".join(bag), "the bag")
+            tiles.take("".join(bag), "the bag")
             bag_list = list(bag)
         else:
-            if unseen is not None:
-                take(unseen, "the unseen tiles")
-                pool = list(unseen)
-            else:
-                pool = [code for code in CODE_ORDER for _ in range(remainder.get(code, 0))]
-            rng.shuffle(pool)
-            bag_list = pool
+            bag_list = tiles.pool(unseen)
+            rng.shuffle(bag_list)
         game = cls.__new__(cls)
         game.rules = rules
         game.players = names
         game._rng = rng
-        dealt: list[list[str]] = []
         game._bag = bag_list
-        for known_rack in known:
-            if known_rack is None:
-                known_rack = []
-                game._draw(known_rack, rules.rack_size)
-            dealt.append(known_rack)
+        dealt = [game._dealt(rack) for rack in known]
         game._setup(board.copy(), dealt, bag_list, list(scores), to_move, scoreless_turns)
         return game
+
+    def _dealt(self, known: list[str] | None) -> list[str]:
+        """A known rack as it is, or a rack drawn from the bag."""
+        if known is not None:
+            return known
+        rack: list[str] = []
+        self._draw(rack, self.rules.rack_size)
+        return rack
 
     # -- what there is to see ----------------------------------------------------------------
 
@@ -488,7 +408,7 @@ class Game:
         for other, rack in enumerate(self._racks):
             if other != viewer:
                 codes.extend(rack)
-        return _sorted_codes(codes)
+        return sorted_codes(codes)
 
     def is_first_play(self) -> bool:
         """Whether the board is empty, so the next play must cover H8."""
@@ -556,214 +476,13 @@ class Game:
                 f"exchanges need at least {needed} tiles in the bag; it holds "
                 f"{len(self._bag)}: play or pass instead",
             )
-        return self._rack_problem(list(codes), ())
-
-    def _rack_problem(self, codes: list[str], squares: Sequence[int]) -> IllegalMoveError | None:
-        rack = self._racks[self.to_move][:]
-        missing = []
-        for code in codes:
-            try:
-                rack.remove(code)
-            except ValueError:
-                missing.append(code)
-        if not missing:
-            return None
-        held = self._racks[self.to_move]
-        shortfalls = []
-        for code in dict.fromkeys(missing):
-            name = "blank" if code == BLANK else code
-            shortfalls.append(
-                f"{codes.count(code)} × {name} needed, {held.count(code)} on the rack"
-            )
-        # In the order the rack is shown to the player, not the order it was drawn in.
-        rack_text = " ".join(_sorted_codes(held)) or "(empty)"
-        message = f"the rack ({rack_text}) does not hold these tiles: {'; '.join(shortfalls)}"
-        spare_blanks = held.count(BLANK) - codes.count(BLANK)
-        faces = [code for code in missing if code != BLANK]
-        if squares and faces and spare_blanks >= len(faces):
-            # The fix is one keystroke away: say it.
-            message += (
-                f"; a blank on the rack can stand in: write ?{faces[0]} for a blank "
-                f"played as {faces[0]}"
-            )
-        return IllegalMoveError("not_on_rack", message, squares)
+        return rack_problem(self._racks[self.to_move], list(codes), ())
 
     def _place_problem(self, tiles: tuple[PlacedTile, ...]) -> IllegalMoveError | None:
-        if not tiles:
-            return IllegalMoveError("empty_play", "a play puts at least one tile on the board")
-        cells = self.board.cells
-        squares = []
-        for tile in tiles:
-            sq = tile.square
-            if type(sq) is not int or not 0 <= sq < SQUARE_COUNT:
-                return IllegalMoveError(
-                    "off_board", f"square {sq!r} is off the board (squares are 0 to 224)"
-                )
-            squares.append(sq)
-        if len(set(squares)) != len(squares):
-            twice = sorted({sq for sq in squares if squares.count(sq) > 1})
-            return IllegalMoveError(
-                "duplicate_square",
-                f"the play puts two tiles on {', '.join(square_name(sq) for sq in twice)}",
-                twice,
-            )
-        equals_count = 0
-        faces = self._faces
-        for tile in tiles:
-            if tile.face == EQUALS and not tile.rotated:
-                equals_count += 1
-            if tile.face not in faces:
-                return IllegalMoveError(
-                    "unknown_face",
-                    f"{tile.face!r} on {square_name(tile.square)} is not a face in this game "
-                    f"(faces: {' '.join(sorted(self._faces, key=CODE_ORDER.index))})",
-                    (tile.square,),
-                )
-            if tile.rotated:
-                if not self.rules.rotated_equals:
-                    return IllegalMoveError(
-                        "rotated_not_allowed",
-                        f"the tile on {square_name(tile.square)} is rotated, but the house rule "
-                        "rotated_equals is off",
-                        (tile.square,),
-                    )
-                if tile.face != EQUALS:
-                    return IllegalMoveError(
-                        "rotated_face",
-                        f"only an = tile (or a blank designated =) can be rotated, not "
-                        f"{tile.face!r} on {square_name(tile.square)}",
-                        (tile.square,),
-                    )
-        taken = [sq for sq in squares if cells[sq] is not None]
-        if taken:
-            return IllegalMoveError(
-                "square_taken",
-                f"{', '.join(square_name(sq) for sq in taken)} already "
-                f"{'holds a tile' if len(taken) == 1 else 'hold tiles'}",
-                taken,
-            )
-        problem = self._rack_problem([tile.code for tile in tiles], squares)
-        if problem is not None:
-            return problem
-        first, last = squares[0], squares[-1]
-        # Place keeps its tiles sorted by square, so the first and last bound the line.
-        if square_row(first) == square_row(last):
-            step = 1
-        elif len({square_column(sq) for sq in squares}) == 1:
-            step = SIZE
-        else:
-            return IllegalMoveError(
-                "not_in_line",
-                f"the tiles of a play must be in one row or one column, not on "
-                f"{_squares_text(squares)}",
-                squares,
-            )
-        if (last - first) // step + 1 != len(squares):
-            present = set(squares)
-            gaps = [
-                sq for sq in range(first, last + 1, step) if cells[sq] is None and sq not in present
-            ]
-            if gaps:
-                return IllegalMoveError(
-                    "gap",
-                    f"the play leaves a gap at {', '.join(square_name(sq) for sq in gaps)}",
-                    gaps,
-                )
-        if self.board.tile_count == 0:
-            if CENTER not in squares:
-                return IllegalMoveError(
-                    "first_play_center",
-                    f"the first play must cover the centre square H8; this one is on "
-                    f"{_squares_text(squares)}",
-                    squares,
-                )
-            if len(squares) < 3:
-                return IllegalMoveError(
-                    "first_play_short",
-                    "the first play needs at least 3 tiles (the shortest equation is 1=1)",
-                    squares,
-                )
-        if equals_count > 1:
-            equals = [tile.square for tile in tiles if tile.face == EQUALS and not tile.rotated]
-            return IllegalMoveError(
-                "two_equals",
-                "a play may add only one new = (a blank designated = counts); this one adds "
-                f"{len(equals)}, on {', '.join(square_name(sq) for sq in equals)}",
-                equals,
-            )
-        for tile in tiles:
-            cells[tile.square] = TILES[tile.face, tile.blank, tile.rotated]
-        try:
-            return self._runs_problem(squares, step)
-        finally:
-            for sq in squares:
-                cells[sq] = None
-
-    def _runs_problem(self, squares: list[int], step: int) -> IllegalMoveError | None:
-        """With the new tiles on the board: does the play touch, and is every run valid?"""
-        cells = self.board.cells
-        if len(squares) == 1:
-            step = single_tile_step(cells, squares[0])
-        runs = play_runs(cells, squares, step)
-        parallel = self.rules.parallel_numbers
-        touching = self.board.tile_count == 0
-        new_count = len(squares)
-        checks: list[tuple[int, int, int, str, bool]] = []
-        for start, end, run_step, crossing in runs:
-            main = crossing < 0
-            text = "".join([cells[sq].text for sq in range(start, end + 1, run_step)])  # type: ignore[union-attr]
-            # A digits-only run beside the play is a number under parallel_numbers: it scores
-            # nothing and does not count as touching. The main run of several tiles never is.
-            number = parallel and (not main or new_count == 1) and not text.strip("01")
-            checks.append((start, end, run_step, text, number))
-            if not number and (
-                not main or new_count == 1 or (end - start) // run_step + 1 > new_count
-            ):
-                touching = True
-        if not touching:
-            message = f"the play on {_squares_text(squares)} must touch a tile already on the board"
-            if any(check[4] for check in checks):
-                message += (
-                    " through its own line or a run beside it that is an equation (runs of "
-                    "digits only do not count under parallel_numbers)"
-                )
-            return IllegalMoveError("not_touching", message, squares)
-        if not runs:
-            # Only a lone first tile can get here (the first play has at least 3 tiles).
-            return IllegalMoveError("short_run", "a single tile makes no equation", squares)
-        rules = self.rules
-        for start, end, run_step, text, number in checks:
-            if number:
-                try:
-                    number_value(text, rules)
-                except EquationError as error:
-                    run = range(start, end + 1, run_step)
-                    return IllegalMoveError(
-                        "not_number",
-                        f"the run {_run_name(run)} {text} is not a number: {error}",
-                        run,
-                        error,
-                    )
-                continue
-            if end - start == run_step:
-                run = range(start, end + 1, run_step)
-                return IllegalMoveError(
-                    "short_run",
-                    f"the run {_run_name(run)} {text} has only two tiles, and no two tiles "
-                    "make an equation",
-                    run,
-                )
-            try:
-                equation_value(text, rules)
-            except EquationError as error:
-                run = range(start, end + 1, run_step)
-                return IllegalMoveError(
-                    "not_equation",
-                    f"the run {_run_name(run)} {text} is not an equation: {error}",
-                    run,
-                    error,
-                )
-        return None
+        play = Play(
+            tiles, self.board, self.rules, rack=self._racks[self.to_move], faces=self._faces
+        )
+        return play_problem(play)
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -1176,25 +895,63 @@ def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-def _sorted_codes(codes: Sequence[str]) -> str:
-    return "".join(sorted(codes, key=CODE_ORDER.index))
+def _check_seats(
+    names: tuple[str, ...],
+    racks: Sequence[str | None],
+    scores: Sequence[int] | None,
+    to_move: int,
+    scoreless_turns: int,
+) -> Sequence[int]:
+    """The seats of :meth:`Game.from_setup` checked: one rack and one score a player (the
+    scores, by default all 0, are returned), a seat to move that exists."""
+    if len(racks) != len(names):
+        raise SetupError(f"{len(names)} players but {len(racks)} racks")
+    if not 0 <= to_move < len(names):
+        raise SetupError(f"seat to move {to_move} does not exist (seats 0 to {len(names) - 1})")
+    if scores is None:
+        scores = [0] * len(names)
+    if len(scores) != len(names):
+        raise SetupError(f"{len(names)} players but {len(scores)} scores")
+    if scoreless_turns < 0:
+        raise SetupError("the count of scoreless turns cannot be negative")
+    return scores
 
 
-def _squares_text(squares: Sequence[int]) -> str:
-    """Squares for a message: ``H8``, ``H8-J8`` for a line, else a list."""
-    if len(squares) == 1:
-        return square_name(squares[0])
-    step = squares[1] - squares[0]
-    in_one_row = square_row(squares[0]) == square_row(squares[-1])
-    if (step == SIZE or (step == 1 and in_one_row)) and all(
-        later - earlier == step for earlier, later in pairwise(squares)
-    ):
-        return f"{square_name(squares[0])}-{square_name(squares[-1])}"
-    return ", ".join(square_name(sq) for sq in squares)
+class _TileSet:
+    """The tiles of a set up game's rules not yet accounted for (:meth:`Game.from_setup`):
+    the board, the known racks and the bag or the unseen tiles each take theirs, and none
+    may take more of a kind than the set holds."""
 
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.remainder = dict(tile_counts(rules))
 
-def _run_name(run: range) -> str:
-    return f"{square_name(run[0])}-{square_name(run[-1])}"
+    def take(self, codes: str, where: str) -> None:
+        remainder = self.remainder
+        for code in codes:
+            if code not in CODE_ORDER:
+                raise SetupError(f"{where} holds {code!r}, which is not a tile code")
+            if remainder.get(code, 0) <= 0:
+                raise SetupError(
+                    f"{where}: too many {code!r} tiles; the set holds "
+                    f"{tile_counts(self.rules).get(code, 0)}"
+                )
+            remainder[code] -= 1
+
+    def take_rack(self, rack: str, seat: int, name: str) -> list[str]:
+        size = self.rules.rack_size
+        if len(rack) > size:
+            raise SetupError(f"rack of seat {seat} holds {len(rack)} tiles; racks hold {size}")
+        self.take(rack, f"the rack of {name}")
+        return list(rack)
+
+    def pool(self, unseen: str | None) -> list[str]:
+        """The tiles to deal and draw from: `unseen` (taken from what is left), or all
+        that is left."""
+        if unseen is not None:
+            self.take(unseen, "the unseen tiles")
+            return list(unseen)
+        return [code for code in CODE_ORDER for _ in range(self.remainder.get(code, 0))]
 
 
 def _line_step(squares: Sequence[int]) -> int:

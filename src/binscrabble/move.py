@@ -194,70 +194,57 @@ def _read_symbols(text: str, offset: int, allow_notation_marks: bool) -> list[_S
     ``allow_notation_marks`` allows ``( ) #`` and the blank mark before a face (plays);
     without it (exchanges) ``?`` is the blank tile itself.
     """
-    symbols: list[_Symbol] = []
+    reader = _SymbolReader(offset, allow_notation_marks)
     index = 0
-    through_since: int | None = None
-    blank_at: int | None = None
     while index < len(text):
+        index = reader.step(text, index)
+    reader.finish(offset + len(text))
+    return reader.symbols
+
+
+def _face_at(text: str, index: int, allow_notation_marks: bool) -> tuple[str | None, int]:
+    """The face a symbol at ``text[index]`` stands for (a word, a face, an alias, or the
+    rotated ``=``), and how many characters it takes; ``(None, 0)`` for anything else."""
+    char = text[index]
+    word = next((w for w in _WORDS if text[index : index + len(w)].upper() == w), None)
+    if word is not None:
+        return WORD_ALIASES[word], len(word)
+    if char in FACES:
+        return char, 1
+    if char in SYMBOL_ALIASES:
+        return SYMBOL_ALIASES[char], 1
+    if allow_notation_marks and char == ROTATED_SYMBOL:
+        return ROTATED_SYMBOL, 1
+    return None, 0
+
+
+class _SymbolReader:
+    """The state of :func:`_read_symbols`: the symbols so far, where an open parenthesis
+    started (as an index into them) and where a pending blank mark stands."""
+
+    def __init__(self, offset: int, allow_notation_marks: bool) -> None:
+        self.offset = offset
+        self.marks = allow_notation_marks
+        self.symbols: list[_Symbol] = []
+        self.through_since: int | None = None
+        self.blank_at: int | None = None
+
+    def step(self, text: str, index: int) -> int:
+        """Read the symbol at ``text[index]``; the index of the next one."""
         char = text[index]
-        at = offset + index
+        at = self.offset + index
         if char.isspace():
-            index += 1
-            continue
-        word = next((w for w in _WORDS if text[index : index + len(w)].upper() == w), None)
-        if word is not None:
-            face = WORD_ALIASES[word]
-            index += len(word)
-        elif char in FACES:
-            face = char
-            index += 1
-        elif char in SYMBOL_ALIASES:
-            face = SYMBOL_ALIASES[char]
-            index += 1
-        elif allow_notation_marks and char == ROTATED_SYMBOL:
-            face = ROTATED_SYMBOL
-            index += 1
-        elif char == BLANK and not allow_notation_marks:
-            symbols.append(_Symbol(BLANK, True, False, False, at))
-            index += 1
-            continue
-        elif char == BLANK:
-            if through_since is not None:
-                raise NotationError(
-                    "blank_mark",
-                    f"a blank mark '?' at position {at} is inside parentheses: tiles already "
-                    "on the board are written by their faces only",
-                    at,
-                )
-            if blank_at is not None:
-                raise NotationError(
-                    "blank_mark", f"two blank marks '?' in a row at position {at}", at
-                )
-            blank_at = at
-            index += 1
-            continue
-        elif allow_notation_marks and char == "(":
-            if through_since is not None:
-                raise NotationError("parenthesis", f"nested '(' at position {at}", at)
-            if blank_at is not None:
-                raise NotationError(
-                    "blank_mark", f"a blank mark '?' at position {blank_at} marks no tile", blank_at
-                )
-            through_since = len(symbols)
-            index += 1
-            continue
-        elif allow_notation_marks and char == ")":
-            if through_since is None:
-                raise NotationError("parenthesis", f"')' at position {at} closes nothing", at)
-            if blank_at is not None:
-                raise NotationError(
-                    "blank_mark", f"a blank mark '?' at position {blank_at} marks no tile", blank_at
-                )
-            if through_since == len(symbols):
-                raise NotationError("parenthesis", f"empty parentheses at position {at}", at)
-            through_since = None
-            index += 1
-            continue
+            return index + 1
+        face, length = _face_at(text, index, self.marks)
+        if face is not None:
+            self._face(face, at)
+            return index + length
+        if char == BLANK:
+            self._blank(at)
+        elif self.marks and char == "(":
+            self._open(at)
+        elif self.marks and char == ")":
+            self._close(at)
         else:
             raise NotationError(
                 "symbol",
@@ -266,24 +253,65 @@ def _read_symbols(text: str, offset: int, allow_notation_marks: bool) -> list[_S
                 "parentheses tiles already on the board",
                 at,
             )
+        return index + 1
+
+    def _face(self, face: str, at: int) -> None:
         rotated = face == ROTATED_SYMBOL
-        symbols.append(
+        blank_at = self.blank_at
+        self.symbols.append(
             _Symbol(
                 EQUALS if rotated else face,
                 blank_at is not None,
                 rotated,
-                through_since is not None,
+                self.through_since is not None,
                 at if blank_at is None else blank_at,
             )
         )
-        blank_at = None
-    if blank_at is not None:
-        raise NotationError(
-            "blank_mark", f"a blank mark '?' at position {blank_at} marks no tile", blank_at
-        )
-    if through_since is not None:
-        raise NotationError("parenthesis", "a '(' is never closed", offset + len(text))
-    return symbols
+        self.blank_at = None
+
+    def _blank(self, at: int) -> None:
+        if not self.marks:
+            # An exchange: `?` is the blank tile itself.
+            self.symbols.append(_Symbol(BLANK, True, False, False, at))
+            return
+        if self.through_since is not None:
+            raise NotationError(
+                "blank_mark",
+                f"a blank mark '?' at position {at} is inside parentheses: tiles already "
+                "on the board are written by their faces only",
+                at,
+            )
+        if self.blank_at is not None:
+            raise NotationError("blank_mark", f"two blank marks '?' in a row at position {at}", at)
+        self.blank_at = at
+
+    def _open(self, at: int) -> None:
+        if self.through_since is not None:
+            raise NotationError("parenthesis", f"nested '(' at position {at}", at)
+        self._no_pending_blank()
+        self.through_since = len(self.symbols)
+
+    def _close(self, at: int) -> None:
+        if self.through_since is None:
+            raise NotationError("parenthesis", f"')' at position {at} closes nothing", at)
+        self._no_pending_blank()
+        if self.through_since == len(self.symbols):
+            raise NotationError("parenthesis", f"empty parentheses at position {at}", at)
+        self.through_since = None
+
+    def _no_pending_blank(self) -> None:
+        if self.blank_at is not None:
+            raise NotationError(
+                "blank_mark",
+                f"a blank mark '?' at position {self.blank_at} marks no tile",
+                self.blank_at,
+            )
+
+    def finish(self, end: int) -> None:
+        """Nothing may be left open at the end of the text (at position `end`)."""
+        self._no_pending_blank()
+        if self.through_since is not None:
+            raise NotationError("parenthesis", "a '(' is never closed", end)
 
 
 def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
