@@ -516,39 +516,41 @@ class Game:
                 text = "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
                 if parallel and (not main or len(squares) == 1) and not text.strip("01"):
                     continue  # a number beside the play scores nothing
-                value = equation_value(text, self.rules)
-                tile_scores = []
-                word_multiplier = 1
-                for sq in run:
-                    placed = new.get(sq)
-                    if placed is None:
-                        continue
-                    points = 0 if placed.blank else TILE_POINTS[placed.face]
-                    letter = LETTER_MULTIPLIERS[sq]
-                    word_multiplier *= WORD_MULTIPLIERS[sq]
-                    tile_scores.append(
-                        TileScore(sq, placed.face, placed.blank, points, letter, points * letter)
-                    )
-                run_bonus = bonus(value)
-                total = (sum(item.score for item in tile_scores) + run_bonus) * word_multiplier
-                runs.append(
-                    RunScore(
-                        tuple(run),
-                        Direction(run_step),
-                        text,
-                        value,
-                        run_bonus,
-                        tuple(tile_scores),
-                        word_multiplier,
-                        total,
-                        main,
-                    )
-                )
+                runs.append(self._run_score(run, text, main, new))
         finally:
             for sq in squares:
                 cells[sq] = None
         bingo = self.rules.bingo_bonus if len(tiles) == self.rules.rack_size else 0
         return ScoreBreakdown(tuple(runs), bingo, sum(run.score for run in runs) + bingo)
+
+    def _run_score(self, run: range, text: str, main: bool, new: dict[int, PlacedTile]) -> RunScore:
+        """The score of one run of a play whose `new` tiles (by square) are on the board."""
+        value = equation_value(text, self.rules)
+        tile_scores = []
+        word_multiplier = 1
+        for sq in run:
+            placed = new.get(sq)
+            if placed is None:
+                continue
+            points = 0 if placed.blank else TILE_POINTS[placed.face]
+            letter = LETTER_MULTIPLIERS[sq]
+            word_multiplier *= WORD_MULTIPLIERS[sq]
+            tile_scores.append(
+                TileScore(sq, placed.face, placed.blank, points, letter, points * letter)
+            )
+        run_bonus = bonus(value)
+        total = (sum(item.score for item in tile_scores) + run_bonus) * word_multiplier
+        return RunScore(
+            tuple(run),
+            Direction(run.step),
+            text,
+            value,
+            run_bonus,
+            tuple(tile_scores),
+            word_multiplier,
+            total,
+            main,
+        )
 
     def _score_on_board(self, squares: Sequence[int]) -> int:
         """The score of the new tiles on ``squares``, already on the board (the fast path).
@@ -603,53 +605,19 @@ class Game:
         squares: tuple[int, ...] = ()
         score = 0
         if type(move) is Place:
-            tiles = move.tiles
-            cells = self.board.cells
-            placed = []
-            for tile in tiles:
-                sq = tile.square
-                cells[sq] = TILES[tile.face, tile.blank, tile.rotated]
-                placed.append(sq)
-                rack.remove(BLANK if tile.blank else tile.face)
-            squares = tuple(placed)
-            try:
-                score = self._score_on_board(placed)
-            except EquationError:
-                for sq in placed:
-                    cells[sq] = None
-                rack[:] = old_rack
-                raise
-            self.board.tile_count += len(placed)
-            bag = self._bag
-            take = len(squares) if len(squares) < len(bag) else len(bag)
-            if take:
-                drawn = bag[len(bag) - take :]
-                del bag[len(bag) - take :]
-                rack.extend(drawn)
-            else:
-                drawn = []
+            squares, score, drawn = self._lay(move, rack, old_rack)
         elif type(move) is Exchange:
             old_bag = self._bag[:]
             if type(self._rng) is random.Random:
                 rng_state = self._rng.getstate()
-            for code in move.tiles:
-                rack.remove(code)
-            drawn = self._draw(rack, len(move.tiles))
-            self._bag.extend(move.tiles)
-            self._rng.shuffle(self._bag)
+            drawn = self._swap(move.tiles, rack)
         else:
             drawn = []
         scores = self.scores
         scores[mover] += score
         old_scoreless = self.scoreless_turns
         self.scoreless_turns = old_scoreless + 1 if score == 0 else 0
-        old_scores: list[int] | None = None
-        if not rack and not self._bag:
-            old_scores = scores[:]
-            self._finish("out", mover)
-        elif self.scoreless_turns >= SCORELESS_TURNS_TO_END:
-            old_scores = scores[:]
-            self._finish("scoreless", None)
+        old_scores = self._end_if_over(mover)
         self.history.append(
             Turn(mover, move, "".join(old_rack), score, tuple(old_scores or scores))
         )
@@ -657,6 +625,57 @@ class Game:
             (mover, old_rack, drawn, squares, score, old_scoreless, old_scores, old_bag, rng_state)
         )
         self.to_move = (mover + 1) % len(self._racks)
+
+    def _lay(
+        self, move: Place, rack: list[str], old_rack: list[str]
+    ) -> tuple[tuple[int, ...], int, list[str]]:
+        """Put a play's tiles on the board from `rack` and draw: (its squares, its score,
+        the tiles drawn). An equation that fails (only an unchecked illegal play) puts
+        board and rack back as they were and raises."""
+        cells = self.board.cells
+        placed = []
+        for tile in move.tiles:
+            sq = tile.square
+            cells[sq] = TILES[tile.face, tile.blank, tile.rotated]
+            placed.append(sq)
+            rack.remove(BLANK if tile.blank else tile.face)
+        try:
+            score = self._score_on_board(placed)
+        except EquationError:
+            for sq in placed:
+                cells[sq] = None
+            rack[:] = old_rack
+            raise
+        self.board.tile_count += len(placed)
+        bag = self._bag
+        take = min(len(placed), len(bag))
+        drawn = bag[len(bag) - take :]
+        del bag[len(bag) - take :]
+        rack.extend(drawn)
+        return tuple(placed), score, drawn
+
+    def _swap(self, codes: str, rack: list[str]) -> list[str]:
+        """Exchange `codes` of `rack`: draw as many, then shuffle them into the bag; the
+        tiles drawn."""
+        for code in codes:
+            rack.remove(code)
+        drawn = self._draw(rack, len(codes))
+        self._bag.extend(codes)
+        self._rng.shuffle(self._bag)
+        return drawn
+
+    def _end_if_over(self, mover: int) -> list[int] | None:
+        """End the game when `mover` went out or the scoreless turns ran out: the scores
+        before the racks were settled; None when the game goes on."""
+        if not self._racks[mover] and not self._bag:
+            old_scores = self.scores[:]
+            self._finish("out", mover)
+            return old_scores
+        if self.scoreless_turns >= SCORELESS_TURNS_TO_END:
+            old_scores = self.scores[:]
+            self._finish("scoreless", None)
+            return old_scores
+        return None
 
     def pop(self) -> Move:
         """Take back the last move exactly, and return it (``IndexError`` when none)."""

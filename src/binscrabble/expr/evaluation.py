@@ -151,12 +151,9 @@ def evaluate_side(side: str, precedence: Mapping[str, int], negatives: bool) -> 
         always = TOTAL_OPERATIONS.get(operator)
         if always is not None:
             values[-1] = always(left, right)
-        elif operator == "-" and (negatives or left >= right):
-            values[-1] = left - right
-        elif operator == "/" and right and not left % right:
-            values[-1] = left // right
         else:
-            failure = apply_operation(operator, left, right, negatives, tokens, at)[1]
+            # `-` and `/`, which may fail (their value is then never read).
+            values[-1], failure = apply_operation(operator, left, right, negatives, tokens, at)
     value = None if failure is not None else values[0]
     if not fragments:
         return (value, failure, ())

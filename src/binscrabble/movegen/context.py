@@ -245,15 +245,65 @@ UsableStep = tuple[str, Any, Any, int, int, int]
 LastStep = tuple[str, Any, int, int]
 
 
-#: Equations of one segment that share a value and a rack usage: every combination of one
-#: filling per side (:data:`KindParts`, in side order) whose identity fragments the rules
-#: allow together. (value, free square of the new `=` or -1, per side where its free
-#: squares are in its text, option usage, how many moves: its equations times the ways the
-#: rack can show their usage (:func:`variant_count`, the blank variants), then per side
-#: its fillings: in the tuple itself, not in a tuple of their own, which would be one more
-#: object for each of the 10,000-15,000 groups of a heavy call.)
-JoinGroup = tuple[Any, ...]
-#: Where a join group's sides' fillings start (:data:`JoinGroup`), and the length of a
+class JoinGroup:
+    """Equations of one segment that share a value and a rack usage: every combination of
+    one filling per side (:data:`KindParts`, in side order) whose identity fragments the
+    rules allow together. A compiled class rather than a tuple: one object as a tuple
+    would be, its fields read without an index, and built by a direct call (a
+    ``NamedTuple`` is built through a Python-level ``__new__``). 10,000-15,000 are made
+    in a heavy call, so a group of three sides or more keeps the sides past the second in
+    `more` (``()``, shared, for the two-sided groups that are nearly all)."""
+
+    __slots__ = (
+        "count",
+        "equals_slot",
+        "first",
+        "free_positions",
+        "more",
+        "second",
+        "usage",
+        "value",
+    )
+
+    def __init__(
+        self,
+        value: int,
+        equals_slot: int,
+        free_positions: tuple[tuple[int, ...], ...],
+        usage: int,
+        count: int,
+        first: KindParts,
+        second: KindParts,
+        more: tuple[KindParts, ...],
+    ) -> None:
+        #: The equations' value.
+        self.value = value
+        #: The free square (its index among the segment's) of the new `=`, or -1.
+        self.equals_slot = equals_slot
+        #: Per side, where its free squares are in its text.
+        self.free_positions = free_positions
+        #: The option usage of the equations (the new `=` included).
+        self.usage = usage
+        #: How many moves: the equations times the ways the rack can show their usage
+        #: (:func:`variant_count`, the blank variants).
+        self.count = count
+        #: The first side's fillings, the second's, and those of any more sides.
+        self.first = first
+        self.second = second
+        self.more = more
+
+    @property
+    def parts(self) -> tuple[KindParts, ...]:
+        """Every side's fillings, in side order."""
+        return (self.first, self.second, *self.more)
+
+    def __len__(self) -> int:
+        """Its five fields before the sides, and one per side (:data:`TWO_SIDED` for the
+        groups of two sides)."""
+        return GROUP_SIDES + 2 + len(self.more)
+
+
+#: A group's :func:`len` is its five fields before the sides and one per side; that of a
 #: group of two sides (nearly all).
 GROUP_SIDES: Final = 5
 TWO_SIDED: Final = 7

@@ -62,22 +62,35 @@ def cross_info(
         if whole is not None:
             found = cache[key] = (whole[0] & wanted, whole[1], whole[2])
             return found
+    info = _tried_cross_info(before, after, rules, wanted)
+    if len(cache) >= 1 << 16:
+        clear_tracked(cache)
+    cache[key] = info
+    return info
+
+
+def _tried_options(wanted: int, has_equals: bool, parallel: bool) -> tuple[int, ...]:
+    """The options of `wanted` a cross-check tries: without an `=` in the run, only an `=`
+    on the square could make it an equation (and, under parallel_numbers, any option a
+    number)."""
+    if not (has_equals or parallel):
+        return (EQUALS_OPTION,) if wanted >> EQUALS_OPTION & 1 else ()
+    tried = _MASK_OPTIONS.get(wanted)
+    if tried is None:
+        tried = _MASK_OPTIONS[wanted] = tuple(
+            option for option in range(OPTION_COUNT) if wanted >> option & 1
+        )
+    return tried
+
+
+def _tried_cross_info(before: str, after: str, rules: Rules, wanted: int) -> CrossInfo:
+    """:func:`cross_info` worked out: each option tried on the square."""
     mask = 0
     kinds = [_CROSS_NONE] * OPTION_COUNT
     values = [0] * OPTION_COUNT
-    # Without an `=` in the run, only an `=` here could make it an equation (and, under
-    # parallel_numbers, any option a number): the other options are not tried.
     has_equals = "=" in before or "=" in after
     parallel = rules.parallel_numbers
-    if has_equals or parallel:
-        tried = _MASK_OPTIONS.get(wanted)
-        if tried is None:
-            tried = _MASK_OPTIONS[wanted] = tuple(
-                option for option in range(OPTION_COUNT) if wanted >> option & 1
-            )
-    else:
-        tried = (EQUALS_OPTION,) if wanted >> EQUALS_OPTION & 1 else ()
-    for option in tried:
+    for option in _tried_options(wanted, has_equals, parallel):
         text = before + OPTION_TEXTS[option] + after
         if has_equals or option == EQUALS_OPTION:
             # Most options fail here: asking for None spares raising and catching.
@@ -94,8 +107,4 @@ def cross_info(
                 continue
             kinds[option] = _CROSS_NUMBER
             mask |= 1 << option
-    info = (mask, tuple(kinds), tuple(values))
-    if len(cache) >= 1 << 16:
-        clear_tracked(cache)
-    cache[key] = info
-    return info
+    return mask, tuple(kinds), tuple(values)

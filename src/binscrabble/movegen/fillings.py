@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain, product
 from typing import Final
 
-from .context import GROUP_SIDES, TWO_SIDED, Filling, JoinGroup
+from .context import Filling, JoinGroup
 from .options import EQUALS_CHARACTER, EQUALS_OPTION, OPTION_OF_CHARACTER, ROTATED_CHARACTER
 
 #: Each character a side's text may hold (and the `=` between two sides) as the byte of
@@ -22,7 +22,7 @@ _OPTION_BYTES: Final = bytes.maketrans(
 
 def group_fillings(group: JoinGroup, chains: bool, rotated: bool) -> Iterable[Filling]:
     """The equations of a join group, as fillings (options, text, value, option usage)."""
-    if len(group) == TWO_SIDED:
+    if not group.more:
         found = two_sided_fillings(group, chains, rotated)
         if found is not None:
             return found
@@ -37,7 +37,9 @@ def two_sided_fillings(group: JoinGroup, chains: bool, rotated: bool) -> list[Fi
     read every group, and so does reading, under parallel_numbers, a segment that touches
     only through crossings: many groups of a few equations each). None when an equation
     has fewer than two free squares (a picker of one returns no tuple)."""
-    value, equals_slot, (first_at, second_at), usage, _, first, second = group
+    first_at, second_at = group.free_positions
+    first, second = group.first, group.second
+    equals_slot, value, usage = group.equals_slot, group.value, group.usage
     # A side's texts are all as long (a character per free square, then its tiles' texts).
     width = len(first[1])
     after = width + 1
@@ -85,8 +87,9 @@ def two_sided_fillings(group: JoinGroup, chains: bool, rotated: bool) -> list[Fi
 
 def general_fillings(group: JoinGroup, chains: bool, rotated: bool) -> Iterator[Filling]:
     """:func:`group_fillings` of any group, one equation at a time."""
-    value, equals_slot, free_positions, usage = group[:4]
-    parts = group[GROUP_SIDES:]
+    value, equals_slot, usage = group.value, group.equals_slot, group.usage
+    free_positions = group.free_positions
+    parts = group.parts
     combinations: Iterable[tuple[str, ...]]
     # (Each side's fillings: see KindParts.)
     if chains:

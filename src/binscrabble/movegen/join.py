@@ -1,6 +1,6 @@
 """Joining: split a segment's shape into sides at its ``=`` signs (and the one new ``=`` a
 play may add), enumerate the sides, and pair the fillings of equal value that the rack can
-show together, kept as join groups (:data:`~.context.JoinGroup`).
+show together, kept as join groups (:class:`~.context.JoinGroup`).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def _join(
 
     `equals_slot` is the index (among the segment's free squares) where the new `=` goes,
     or -1; it is inserted into the options there. Appends the equations as groups
-    (:data:`JoinGroup`): per value, per combination of the sides' usage groups the rack can
+    (:class:`JoinGroup`): per value, per combination of the sides' usage groups the rack can
     show, the sides' fillings, to be combined when read (:func:`group_fillings`).
 
     `reach` (best moves only) says whether the segment could still reach the best scores
@@ -271,7 +271,7 @@ def _join_two(
                     )
                 if count:
                     out.append(
-                        (
+                        JoinGroup(
                             value,
                             equals_slot,
                             free_positions,
@@ -279,6 +279,7 @@ def _join_two(
                             count,
                             first_fillings,
                             second_fillings,
+                            (),
                         )
                     )
 
@@ -342,7 +343,7 @@ def _join_two_with_blanks(
                     )
                 if count:
                     out.append(
-                        (
+                        JoinGroup(
                             value,
                             equals_slot,
                             free_positions,
@@ -350,6 +351,7 @@ def _join_two_with_blanks(
                             count * variants,
                             first_fillings,
                             second_fillings,
+                            (),
                         )
                     )
 
@@ -393,7 +395,18 @@ def _join_three(
                     if count:
                         if blanks:
                             count *= variant_count(rack, total)
-                        out.append((value, equals_slot, free_positions, total, count, *joined))
+                        out.append(
+                            JoinGroup(
+                                value,
+                                equals_slot,
+                                free_positions,
+                                total,
+                                count,
+                                first_fillings,
+                                second_fillings,
+                                (third_fillings,),
+                            )
+                        )
 
 
 def _join_many(
@@ -428,7 +441,18 @@ def _join_many(
                 if count:
                     if blanks:
                         count *= variant_count(context.rack, total)
-                    out.append((value, equals_slot, free_positions, total, count, *every))
+                    out.append(
+                        JoinGroup(
+                            value,
+                            equals_slot,
+                            free_positions,
+                            total,
+                            count,
+                            every[0],
+                            every[1],
+                            every[2:],
+                        )
+                    )
 
 
 def _first_groups(

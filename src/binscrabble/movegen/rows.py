@@ -13,7 +13,7 @@ from binscrabble.board import (
 
 from .blanks import one_blank_fields, one_blank_realizations, searched_realizations, variant_count
 from .caches import UNSPLIT, clear_tracked, kept_tracked
-from .context import GROUP_SIDES, TWO_SIDED, JoinGroup, KindParts, Rack
+from .context import JoinGroup, KindParts, Rack
 from .fillings import group_fillings
 from .generated import GeneratedMove, Row, batch_moves, plain_moves
 from .options import (
@@ -117,7 +117,7 @@ def read_segment(
         return _read_touching_segment(segment, with_blanks, chains, rotated, whole_moves, rack)
     reader = _SegmentReader(place, with_blanks, chains, rotated, whole_moves, rack)
     for group in groups:
-        if len(group) == TWO_SIDED:
+        if not group.more:
             reader.read_two_sided(group)
         else:
             reader.read_group(group)
@@ -215,7 +215,9 @@ class _SegmentReader:
         """A group of two sides (the commonest case): each side's fillings read once
         (options, and points: letter points times the word multiplier plus crossing
         scores), then paired."""
-        value, equals_slot, free_positions, usage, _, first_fillings, second_fillings = group
+        value, equals_slot, usage = group.value, group.equals_slot, group.usage
+        free_positions = group.free_positions
+        first_fillings, second_fillings = group.first, group.second
         if free_positions is not self.last_positions or equals_slot != self.last_slot:
             self.place_sides(free_positions, equals_slot)
         # (bonus inline: the leading bit of the value, 0 for 0 or below.)
@@ -458,7 +460,7 @@ def segment_move_count(segment: _Segment, rack: Rack, chains: bool) -> int:
     if place[7]:
         return touching_move_count(place, groups, rack, chains)
     # (A group's count includes its blank variants: see JoinGroup.)
-    return sum([group[4] for group in groups])
+    return sum([group.count for group in groups])
 
 
 def touching_move_count(
@@ -480,21 +482,22 @@ def touching_move_count(
     equals_touch = False
     side_checks: list[list[tuple[int, frozenset[str]]]] = []
     for group in groups:
-        equals_slot = group[1]
-        positions = group[2]
+        equals_slot = group.equals_slot
+        positions = group.free_positions
         if positions is not last_positions or equals_slot != last_slot:
             last_positions = positions
             last_slot = equals_slot
             equals_touch = equals_slot >= 0 and equals_touches[equals_slot]
             side_checks = _side_checks(positions, equals_slot, touching)
-        moves = group[4]
+        moves = group.count
         if not equals_touch:
-            apart = _apart_count(side_checks, group[GROUP_SIDES:], chains)
+            apart = _apart_count(side_checks, group.parts, chains)
             if apart:
                 # (The group counts moves, blank variants included: see JoinGroup.)
                 if rack.blanks:
-                    variants = known.get(group[3])
-                    apart *= variants if variants is not None else variant_count(rack, group[3])
+                    usage = group.usage
+                    variants = known.get(usage)
+                    apart *= variants if variants is not None else variant_count(rack, usage)
                 moves -= apart
         count += moves
     return count

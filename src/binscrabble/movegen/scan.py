@@ -252,6 +252,23 @@ def _top_digits(rack: str, rotated: bool) -> list[int]:
     return top
 
 
+def _line_keys(squares: range, keys: frozenset[int]) -> list[int]:
+    """Line indexes of the squares of `keys` on a line of `squares`."""
+    return [index for index, sq in enumerate(squares) if sq in keys]
+
+
+def _may_open(texts: list[str | None], masks: list[int], start: int, can_start: int) -> bool:
+    """Whether a segment may start at `start` of a line read as `texts` and `masks`: not
+    right after a tile (at start 0 this reads the sentinel, ``texts[-1]``), and on a square
+    that can start an equation."""
+    if texts[start - 1] is not None:
+        return False
+    first_text = texts[start]
+    if first_text is None:
+        return masks[start] & can_start != 0
+    return first_text[0] not in CANNOT_START
+
+
 class _Scan:
     """One search's walk over the board: what every line and segment needs of the call
     (the rack's context, the options it can show, score bounds for best moves), and what
@@ -319,12 +336,9 @@ class _Scan:
         squares = _line_squares(direction, line)
         # Line indexes of the squares a segment here must cover (every index when the
         # search is not restricted): lines without any are skipped, scan and all.
-        if keys is None:
-            line_keys: list[int] | None = None
-        else:
-            line_keys = [index for index, sq in enumerate(squares) if sq in keys]
-            if not line_keys:
-                return
+        line_keys = None if keys is None else _line_keys(squares, keys)
+        if line_keys is not None and not line_keys:
+            return
         if self.plain_scan:
             read = self.plain_line(direction, line, squares)
         else:
@@ -341,15 +355,7 @@ class _Scan:
         texts, masks = read[0], read[1]
         can_start = self.can_start
         for start in range(first_start if first_start > 0 else 0, SIZE):
-            # (At start 0 this reads the sentinel, texts[-1].)
-            if texts[start - 1] is not None:
-                continue
-            # Nothing from here can be an equation when its first square cannot start one.
-            first_text = texts[start]
-            if first_text is None:
-                if not masks[start] & can_start:
-                    continue
-            elif first_text[0] in CANNOT_START:
+            if not _may_open(texts, masks, start, can_start):
                 continue
             # A segment must hold a tile or a square with a crossing run (but the first
             # play): none is reached from here when the rack cannot fill the free squares
@@ -369,8 +375,7 @@ class _Scan:
                 need = next((index for index in line_keys if index >= start), SIZE)
                 if need == SIZE:
                     return
-                if need > shortest:
-                    shortest = need
+                shortest = max(shortest, need)
             self.walk(direction, squares, read, start, anchor, shortest)
 
     def plain_line(self, direction: Direction, line: int, squares: range) -> _Line | None:
@@ -862,7 +867,7 @@ def _emit_segment(
     for group in groups:
         # Every equation of a group has the group's value: when its bonus cannot lift the
         # segment's bound to the floor, none of them is read.
-        if (letters + bonus(group[0])) * word + rest < keeper.floor:
+        if (letters + bonus(group.value)) * word + rest < keeper.floor:
             continue
         if scoring is None:
             scoring = segment_scoring(place, context.blanks > 0)

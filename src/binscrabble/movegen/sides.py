@@ -14,7 +14,7 @@ from .arithmetic import (
     pushed_number,
     read_text,
 )
-from .context import Context, Frontier, SideBucket
+from .context import Context, Frontier, LastStep, SideBucket, Step
 from .grammar import (
     ACCEPTING,
     DEAD,
@@ -323,25 +323,7 @@ def _sides_from_partials(
             value = _weaker_applied(lower, value)
             if value is None:
                 continue
-        bucket = results.get(value)
-        if bucket is None:
-            results[value] = {usage: [0, text] if kind else [1, text]}
-            continue
-        parts = bucket.get(usage)
-        if parts is None:
-            bucket[usage] = [0, text] if kind else [1, text]
-        elif kind:
-            parts.append(text)
-        else:
-            # (A filling without fragments goes after the others without: see KindParts.)
-            plain = parts[0] + 1
-            parts[0] = plain
-            if len(parts) == cast(int, plain):
-                # No filling with fragments yet (the commonest): the end of the list, which
-                # the compiled module appends to without a call.
-                parts.append(text)
-            else:
-                parts.insert(plain, text)
+        add_filling(results, value, usage, text, kind)
 
 
 def _sides_ending_free(
@@ -349,15 +331,7 @@ def _sides_ending_free(
 ) -> None:
     """Fill `results` by stepping the last free square (of `mask`) from the partials
     before it, without storing partials of the whole shape."""
-    by_state = context.last_steps.get(mask)
-    if by_state is None:
-        by_state = context.last_steps[mask] = [
-            [step for step in square_steps(context, state, mask) if step[3][1] in ACCEPTING]
-            for state in range(DEAD + 1)
-        ]
-    usable_by_state = context.usable_last_steps.get(mask)
-    if usable_by_state is None:
-        usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(DEAD + 1)]
+    by_state, usable_by_state = _last_step_tables(context, mask)
     operations = context.operations
     kinds = context.kinds_by_marks
     floor = context.floor
@@ -407,26 +381,52 @@ def _sides_ending_free(
                 value = _weaker_applied(lower, value)
                 if value is None:
                     continue
-            # A new value or usage group gets its list made with its first filling (as in
-            # _sides_from_partials).
-            bucket = results.get(value)
-            if bucket is None:
-                results[value] = {
-                    next_usage: [0, text + character] if kind else [1, text + character]
-                }
-                continue
-            parts = bucket.get(next_usage)
-            if parts is None:
-                bucket[next_usage] = [0, text + character] if kind else [1, text + character]
-            elif kind:
-                parts.append(text + character)
-            else:
-                plain = parts[0] + 1
-                parts[0] = plain
-                if len(parts) == cast(int, plain):
-                    parts.append(text + character)
-                else:
-                    parts.insert(plain, text + character)
+            add_filling(results, value, next_usage, text + character, kind)
+
+
+def _last_step_tables(
+    context: Context, mask: int
+) -> tuple[list[list[Step]], list[dict[int, list[LastStep]]]]:
+    """For a last free square of `mask`, per automaton state: the steps into an accepting
+    state, and the table of those each usage still allows (filled as usages are met)."""
+    by_state = context.last_steps.get(mask)
+    if by_state is None:
+        by_state = context.last_steps[mask] = [
+            [step for step in square_steps(context, state, mask) if step[3][1] in ACCEPTING]
+            for state in range(DEAD + 1)
+        ]
+    usable_by_state = context.usable_last_steps.get(mask)
+    if usable_by_state is None:
+        usable_by_state = context.usable_last_steps[mask] = [{} for _ in range(DEAD + 1)]
+    return by_state, usable_by_state
+
+
+def add_filling(
+    results: dict[int, SideBucket], value: Any, usage: Any, text: str, kind: int
+) -> None:
+    """Add a complete side to `results`, by value, then usage (see KindParts): a new value
+    or usage group gets its list made with its first filling; `kind` 0 for a side without
+    identity fragments, else 1. (One function for the two places that complete sides,
+    :func:`_sides_from_partials` and :func:`_sides_ending_free`.)"""
+    bucket = results.get(value)
+    if bucket is None:
+        results[value] = {usage: [0, text] if kind else [1, text]}
+        return
+    parts = bucket.get(usage)
+    if parts is None:
+        bucket[usage] = [0, text] if kind else [1, text]
+    elif kind:
+        parts.append(text)
+    else:
+        # (A filling without fragments goes after the others without: see KindParts.)
+        plain = parts[0] + 1
+        parts[0] = plain
+        if len(parts) == cast(int, plain):
+            # No filling with fragments yet (the commonest): the end of the list, which
+            # the compiled module appends to without a call.
+            parts.append(text)
+        else:
+            parts.insert(plain, text)
 
 
 def _weaker_applied(lower: tuple[Any, ...], value: int) -> Any:
