@@ -24,7 +24,7 @@ Pass()
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Final
@@ -36,6 +36,7 @@ from binscrabble.board import (
     SIZE,
     Board,
     Direction,
+    Tile,
     has_neighbour,
     line_bounds,
     run_bounds,
@@ -406,40 +407,49 @@ def _parse_place(text: str, lead: int, board: Board) -> Place:
                     symbol.position,
                 )
             current += step
-        tile = board.cells[current]
-        shown = ROTATED_SYMBOL if symbol.rotated else symbol.face
-        if symbol.through:
-            if tile is None:
-                raise NotationError(
-                    "not_on_board",
-                    f"{square_name(current)} is empty, but ({shown}) at position "
-                    f"{symbol.position} stands for a tile already on the board",
-                    symbol.position,
-                )
-            if tile.face != symbol.face or tile.rotated != symbol.rotated:
-                raise NotationError(
-                    "mismatch",
-                    f"{square_name(current)} holds {tile.symbol}, not {shown} "
-                    f"(position {symbol.position})",
-                    symbol.position,
-                )
+        if _is_on_board(symbol, board, current):
             continue
-        if tile is not None:
-            # A tile written without parentheses on a square that holds the very same tile
-            # is read as played through: people type the whole line as they see it.
-            if tile.face == symbol.face and tile.rotated == symbol.rotated and not symbol.blank:
-                continue
-            raise NotationError(
-                "mismatch",
-                f"{square_name(current)} already holds {tile.symbol}, not "
-                f"{'?' if symbol.blank else ''}{shown} (position {symbol.position}); write "
-                "tiles already on the board in parentheses",
-                symbol.position,
-            )
         placed.append(PlacedTile(current, symbol.face, symbol.blank, symbol.rotated))
     if not placed:
         raise NotationError("no_new_tile", "the play puts no new tile on the board", lead + length)
     return Place(tuple(placed))
+
+
+def _is_on_board(symbol: _Symbol, board: Board, sq: int) -> bool:
+    """Whether `symbol`, read for `sq`, is a tile already there (written in parentheses, or
+    without them but the very same tile), rather than a new tile on an empty square; a
+    :class:`NotationError` when it is neither."""
+    tile = board.cells[sq]
+    shown = ROTATED_SYMBOL if symbol.rotated else symbol.face
+    same = tile is not None and tile.face == symbol.face and tile.rotated == symbol.rotated
+    if symbol.through:
+        if tile is None:
+            raise NotationError(
+                "not_on_board",
+                f"{square_name(sq)} is empty, but ({shown}) at position "
+                f"{symbol.position} stands for a tile already on the board",
+                symbol.position,
+            )
+        if not same:
+            raise NotationError(
+                "mismatch",
+                f"{square_name(sq)} holds {tile.symbol}, not {shown} (position {symbol.position})",
+                symbol.position,
+            )
+        return True
+    if tile is None:
+        return False
+    # A tile written without parentheses on a square that holds the very same tile is read
+    # as played through: people type the whole line as they see it.
+    if same and not symbol.blank:
+        return True
+    raise NotationError(
+        "mismatch",
+        f"{square_name(sq)} already holds {tile.symbol}, not "
+        f"{'?' if symbol.blank else ''}{shown} (position {symbol.position}); write "
+        "tiles already on the board in parentheses",
+        symbol.position,
+    )
 
 
 def play_direction(place: Place, board: Board) -> Direction:
@@ -484,6 +494,20 @@ def move_notation(move: Move, board: Board) -> str:
     squares = range(start, end + 1, step)
     if last not in squares:
         raise ValueError("the tiles of the play leave a gap: they are not one unbroken line")
+    parts = _written_tiles(squares, new, cells)
+    start = squares[0]
+    row, column = square_row(start), square_column(start)
+    coordinate = (
+        f"{row + 1}{COLUMN_NAMES[column]}"
+        if direction == ACROSS
+        else f"{COLUMN_NAMES[column]}{row + 1}"
+    )
+    return f"{coordinate} {parts}"
+
+
+def _written_tiles(squares: range, new: dict[int, PlacedTile], cells: Sequence[Tile | None]) -> str:
+    """The tiles of a play's main run on `squares` as notation writes them: the `new` ones
+    by their symbols, those already on the board (`cells`) in parentheses."""
     parts: list[str] = []
     open_group = False
     for sq in squares:
@@ -504,14 +528,7 @@ def move_notation(move: Move, board: Board) -> str:
             parts.append(old.symbol)
     if open_group:
         parts.append(")")
-    start = squares[0]
-    row, column = square_row(start), square_column(start)
-    coordinate = (
-        f"{row + 1}{COLUMN_NAMES[column]}"
-        if direction == ACROSS
-        else f"{COLUMN_NAMES[column]}{row + 1}"
-    )
-    return f"{coordinate} {''.join(parts)}"
+    return "".join(parts)
 
 
 def place_from(tiles: Iterable[tuple[int, str]]) -> Place:
