@@ -103,7 +103,7 @@ class IllegalMoveError(ValueError):
         return f"IllegalMoveError({self.kind!r}, {str(self)!r})"
 
 
-class Run(NamedTuple):
+class PlayRun(NamedTuple):
     """A run a play makes (docs/rules.md §5), read with the play's tiles on the board."""
 
     #: The run's squares, in reading order.
@@ -142,7 +142,7 @@ class Play:
         self.rules = rules
         self.rack = rack
         self.faces = faces if faces is not None else frozenset(faces_in_game(rules))
-        self._runs: list[Run] | None = None
+        self._runs: list[PlayRun] | None = None
 
     @property
     def squares(self) -> list[int]:
@@ -162,7 +162,7 @@ class Play:
         return self.board.tile_count == 0
 
     @property
-    def runs(self) -> list[Run]:
+    def runs(self) -> list[PlayRun]:
         """Every run of two tiles or more the play makes: the main run first, then the cross
         runs in the order of the tiles. The tiles are laid on the board to read them and
         taken off again."""
@@ -171,7 +171,7 @@ class Play:
         return self._runs
 
 
-def _read_runs(play: Play) -> list[Run]:
+def _read_runs(play: Play) -> list[PlayRun]:
     cells = play.board.cells
     squares = play.squares
     for tile in play.tiles:
@@ -189,7 +189,7 @@ def _read_runs(play: Play) -> list[Run]:
             # scores nothing and does not count as touching. The main run of several tiles
             # never is.
             number = parallel and (not main or single) and not text.strip("01")
-            runs.append(Run(span, text, main, number))
+            runs.append(PlayRun(span, text, main, number))
         return runs
     finally:
         for sq in squares:
@@ -433,7 +433,7 @@ def every_run_true(play: Play) -> IllegalMoveError | None:
     return None
 
 
-def _number_problem(run: Run, rules: Rules) -> IllegalMoveError | None:
+def _number_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
     try:
         number_value(run.text, rules)
     except EquationError as error:
@@ -446,7 +446,7 @@ def _number_problem(run: Run, rules: Rules) -> IllegalMoveError | None:
     return None
 
 
-def _equation_problem(run: Run, rules: Rules) -> IllegalMoveError | None:
+def _equation_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
     if len(run.squares) == 2:
         return IllegalMoveError(
             "short_run",

@@ -221,28 +221,30 @@ def _read_board(value: object, rules: Rules) -> Board:
             raise PositionError(
                 "board", f"row {row_index + 1} has {len(row)} characters; every row has {SIZE}"
             )
-        codes = []
-        for column, char in enumerate(row):
-            code = EMPTY if char == EMPTY else _board_code(char)
-            where = square_name(row_index * SIZE + column)
-            if code == BLANK:
-                raise PositionError(
-                    "board",
-                    f"{where} holds '?': write the face a blank shows, and list the square "
-                    "in blanks",
-                )
-            if code != EMPTY and code not in FACES:
-                raise PositionError(
-                    "board",
-                    f"{where} holds {char!r}, which is not a tile code ({' '.join(FACES)}) or '.'",
-                )
-            if code != EMPTY and code not in faces:
-                raise PositionError(
-                    "board", f"{where} holds an XOR tile, but the rule xor_tiles is 0"
-                )
-            codes.append(code)
+        codes = [
+            _board_square_code(char, square_name(row_index * SIZE + column), faces)
+            for column, char in enumerate(row)
+        ]
         rows.append("".join(codes))
     return Board.from_rows(rows)
+
+
+def _board_square_code(char: str, where: str, faces: Sequence[str]) -> str:
+    """The code of a square of a position's board, written `char`, on square `where`."""
+    code = EMPTY if char == EMPTY else _board_code(char)
+    if code == BLANK:
+        raise PositionError(
+            "board",
+            f"{where} holds '?': write the face a blank shows, and list the square in blanks",
+        )
+    if code != EMPTY and code not in FACES:
+        raise PositionError(
+            "board",
+            f"{where} holds {char!r}, which is not a tile code ({' '.join(FACES)}) or '.'",
+        )
+    if code != EMPTY and code not in faces:
+        raise PositionError("board", f"{where} holds an XOR tile, but the rule xor_tiles is 0")
+    return code
 
 
 def _read_squares(value: object, field: str, board: Board) -> list[int]:
@@ -294,6 +296,24 @@ def _check_board(board: Board, rules: Rules) -> None:
         return
     if board[CENTER] is None:
         raise PositionError("board", "H8 is empty, but every game's first play covers it")
+    seen = _reached_from_center(board)
+    apart = [sq for sq, _ in board if sq not in seen]
+    if apart:
+        raise PositionError(
+            "board", f"{square_name(apart[0])} is not connected to the tiles through H8"
+        )
+    for run in board.runs():
+        _check_run(run.squares, run.text, rules)
+    if board.tile_count < 3:
+        # Two tiles make a run, caught above; a lone tile on H8 makes none.
+        raise PositionError(
+            "board",
+            f"the board holds {board.tile_count} tile, but the first play alone puts at least 3",
+        )
+
+
+def _reached_from_center(board: Board) -> set[int]:
+    """The squares of the tiles joined to H8 by tiles side by side (H8 included)."""
     seen = {CENTER}
     stack = [CENTER]
     while stack:
@@ -301,28 +321,21 @@ def _check_board(board: Board, rules: Rules) -> None:
             if neighbour not in seen and board[neighbour] is not None:
                 seen.add(neighbour)
                 stack.append(neighbour)
-    apart = [sq for sq, _ in board if sq not in seen]
-    if apart:
+    return seen
+
+
+def _check_run(squares: Sequence[int], text: str, rules: Rules) -> None:
+    """A run on a position's board is an equation (or a number, under parallel_numbers)."""
+    try:
+        if rules.parallel_numbers and not text.strip("01"):
+            number_value(text, rules)
+        else:
+            equation_value(text, rules)
+    except EquationError as error:
+        where = f"{square_name(squares[0])}-{square_name(squares[-1])}"
         raise PositionError(
-            "board", f"{square_name(apart[0])} is not connected to the tiles through H8"
-        )
-    for run in board.runs():
-        where = f"{square_name(run.squares[0])}-{square_name(run.squares[-1])}"
-        try:
-            if rules.parallel_numbers and not run.text.strip("01"):
-                number_value(run.text, rules)
-            else:
-                equation_value(run.text, rules)
-        except EquationError as error:
-            raise PositionError(
-                "board", f"the run {where} {run.text} is not an equation: {error}"
-            ) from None
-    if board.tile_count < 3:
-        # Two tiles make a run, caught above; a lone tile on H8 makes none.
-        raise PositionError(
-            "board",
-            f"the board holds {board.tile_count} tile, but the first play alone puts at least 3",
-        )
+            "board", f"the run {where} {text} is not an equation: {error}"
+        ) from None
 
 
 def _read_tiles(value: object, field: str, rules: Rules) -> str:
