@@ -423,19 +423,24 @@ class Board:
                         f"code ({' '.join(FACES)}) or '.'"
                     )
                 board.place(row * SIZE + column, make_tile(code))
+        board._mark(blanks, rotated)
+        return board
+
+    def _mark(self, blanks: Iterable[int | str], rotated: Iterable[int | str]) -> None:
+        """Make the tiles on `blanks` blanks and those on `rotated` turned (:meth:`from_rows`)."""
+        cells = self.cells
         for name in blanks:
             sq = _as_square(name)
-            tile = board.cells[sq]
+            tile = cells[sq]
             if tile is None:
                 raise ValueError(f"blank square {square_name(sq)} holds no tile")
-            board.cells[sq] = make_tile(tile.face, True, tile.rotated)
+            cells[sq] = make_tile(tile.face, True, tile.rotated)
         for name in rotated:
             sq = _as_square(name)
-            tile = board.cells[sq]
+            tile = cells[sq]
             if tile is None or tile.face != EQUALS:
                 raise ValueError(f"rotated square {square_name(sq)} must hold an = tile")
-            board.cells[sq] = make_tile(tile.face, tile.blank, True)
-        return board
+            cells[sq] = make_tile(tile.face, tile.blank, True)
 
     def copy(self) -> Board:
         """An independent copy (tiles are immutable and shared)."""

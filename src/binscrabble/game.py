@@ -845,29 +845,10 @@ class Game:
         >>> len(view["rack"]), view["bag_size"], "racks" in view
         (9, 82, False)
         """
-        notations = self.notations()
-        history = []
-        for turn, notation in zip(self.history, notations, strict=True):
-            entry: dict[str, Any] = {
-                "seat": turn.seat,
-                "player": self.players[turn.seat],
-                "score": turn.score,
-                "scores": list(turn.scores),
-            }
-            if type(turn.move) is Place:
-                entry["kind"] = "place"
-                entry["notation"] = notation
-            elif type(turn.move) is Exchange:
-                entry["kind"] = "exchange"
-                entry["count"] = len(turn.move.tiles)
-                if turn.seat == seat:
-                    entry["notation"] = notation
-                else:
-                    entry["notation"] = f"exchange {len(turn.move.tiles)}"
-            else:
-                entry["kind"] = "pass"
-                entry["notation"] = notation
-            history.append(entry)
+        history = [
+            self._turn_view(turn, notation, seat)
+            for turn, notation in zip(self.history, self.notations(), strict=True)
+        ]
         outcome = self.outcome()
         view: dict[str, Any] = {
             "seat": seat,
@@ -897,6 +878,30 @@ class Game:
             }
             view["final_racks"] = list(self.racks)
         return view
+
+    def _turn_view(self, turn: Turn, notation: str, seat: int | None) -> dict[str, Any]:
+        """A turn of :meth:`view_for` as `seat` may see it: another's exchange shows only
+        how many tiles went back."""
+        entry: dict[str, Any] = {
+            "seat": turn.seat,
+            "player": self.players[turn.seat],
+            "score": turn.score,
+            "scores": list(turn.scores),
+        }
+        if type(turn.move) is Place:
+            entry["kind"] = "place"
+            entry["notation"] = notation
+        elif type(turn.move) is Exchange:
+            entry["kind"] = "exchange"
+            entry["count"] = len(turn.move.tiles)
+            if turn.seat == seat:
+                entry["notation"] = notation
+            else:
+                entry["notation"] = f"exchange {len(turn.move.tiles)}"
+        else:
+            entry["kind"] = "pass"
+            entry["notation"] = notation
+        return entry
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -202,13 +202,17 @@ def _check_recordable(game: Game) -> None:
     if game.history and game.history[0].seat != 0:
         raise RecordError(None, "a record starts with the first player to move")
     for name in game.players:
-        problem = name_problem(name)
-        if name != name.strip() or problem is not None:
-            raise RecordError(
-                None,
-                f"player name {quoted(name)} cannot be written in a record: "
-                f"{problem or 'it has spaces at its ends'}",
-            )
+        _check_recordable_name(name)
+
+
+def _check_recordable_name(name: str) -> None:
+    problem = name_problem(name)
+    if name != name.strip() or problem is not None:
+        raise RecordError(
+            None,
+            f"player name {quoted(name)} cannot be written in a record: "
+            f"{problem or 'it has spaces at its ends'}",
+        )
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -456,6 +460,28 @@ def _is_header_line(line: str) -> bool:
     return line.partition(" ")[0] in _HEADER_KEYWORDS or bool(_PLAYER_PRAGMA.fullmatch(line))
 
 
+def _read_header_line(
+    header: _Header, line: str, keyword: str, number: int, in_header: bool
+) -> None:
+    """A line that is neither a turn nor a rack line: a header line, read into `header`
+    while `in_header` (before the first turn)."""
+    if not line.startswith("#"):
+        raise RecordError(
+            number,
+            f"cannot read {quoted(line)}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', "
+            "an end line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
+        )
+    if not _is_header_line(line):
+        raise RecordError(
+            number,
+            f"unknown header {quoted(keyword)}: headers are #playerN, #preset, #rule, #seed, "
+            "#rack; a comment starts with '# ' (a space after the #)",
+        )
+    if not in_header:
+        raise RecordError(number, f"{keyword} belongs in the header, before the first turn")
+    header.read(line, number)
+
+
 def _parse(text: str) -> _Parsed:
     # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
     lines = text.removeprefix("\ufeff").splitlines()
@@ -481,22 +507,8 @@ def _parse(text: str) -> _Parsed:
                 body.read_rack_line(argument.strip(), number, started[0])
             else:
                 body.read_move_line(line, number, started[0])
-        elif not line.startswith("#"):
-            raise RecordError(
-                number,
-                f"cannot read {quoted(line)}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', "
-                "an end line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
-            )
-        elif not _is_header_line(line):
-            raise RecordError(
-                number,
-                f"unknown header {quoted(keyword)}: headers are #playerN, #preset, #rule, #seed, "
-                "#rack; a comment starts with '# ' (a space after the #)",
-            )
-        elif started is not None:
-            raise RecordError(number, f"{keyword} belongs in the header, before the first turn")
         else:
-            header.read(line, number)
+            _read_header_line(header, line, keyword, number, in_header=started is None)
     names, rules = started if started is not None else header.finish(len(lines))
     return _Parsed(names, rules, header.seed, body.turns, body.ends, body.racks)
 
@@ -612,23 +624,32 @@ def _first_racks(parsed: _Parsed) -> list[_Entry | None]:
     return first
 
 
+def _check_first_rack(entry: _Entry, name: str, rack_size: int) -> None:
+    if len(entry.rack) != rack_size:
+        raise RecordError(
+            entry.line,
+            f"{name}'s first rack {entry.rack} has {len(entry.rack)} tiles; every rack starts "
+            f"with {rack_size}",
+        )
+
+
+def _deals(game: Game, first: Sequence[_Entry | None]) -> bool:
+    """Whether `game`'s racks are the recorded first racks (those recorded)."""
+    return all(
+        entry is None or Counter(entry.rack) == Counter(game.racks[entry.seat]) for entry in first
+    )
+
+
 def _start(parsed: _Parsed) -> Game:
     """The game before the first turn: seeded when the seed deals the recorded racks."""
     rules = parsed.rules
     first = _first_racks(parsed)
     for entry in first:
-        if entry is not None and len(entry.rack) != rules.rack_size:
-            raise RecordError(
-                entry.line,
-                f"{parsed.players[entry.seat]}'s first rack {entry.rack} has {len(entry.rack)} "
-                f"tiles; every rack starts with {rules.rack_size}",
-            )
+        if entry is not None:
+            _check_first_rack(entry, parsed.players[entry.seat], rules.rack_size)
     if parsed.seed is not None:
         game = Game(parsed.players, rules, parsed.seed)
-        if all(
-            entry is None or Counter(entry.rack) == Counter(game.racks[entry.seat])
-            for entry in first
-        ):
+        if _deals(game, first):
             return game
     known: list[str | None] = [None] * len(first)
     # Add the racks one by one, in line order, so an impossible one is named by its line.
