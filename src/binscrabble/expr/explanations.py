@@ -109,18 +109,7 @@ def explain(text: str, rules: Rules) -> Explanation:
         lines.append(_identity_note(fragments, rules))
     if result.valid:
         assert result.value is not None
-        value = result.value
-        points = bonus(value)
-        sides = "both sides" if len(tree.sides) == 2 else f"all {len(tree.sides)} sides"
-        bonus_note = (
-            f"bonus {points} points (its leading bit, {binary(points)})"
-            if points
-            else "bonus 0 points (a value of 0 or less has no leading bit)"
-        )
-        lines.append(
-            f"{sides} are {binary(value)} ({value}): the value is {binary(value)} ({value}), "
-            f"{bonus_note}"
-        )
+        lines.append(_value_note(result.value, len(tree.sides)))
         return Explanation(text, True, tuple(lines))
     assert result.error is not None
     if result.error.kind == "sides_differ" or result.error.kind.startswith("identity"):
@@ -131,6 +120,21 @@ def explain(text: str, rules: Rules) -> Explanation:
     if fixes:
         lines.append(_fix_sentence(tree, values, fixes, result.error.kind))
     return Explanation(text, False, tuple(lines))
+
+
+def _value_note(value: int, side_count: int) -> str:
+    """The last line of a true equation's explanation: its value and bonus."""
+    points = bonus(value)
+    sides = "both sides" if side_count == 2 else f"all {side_count} sides"
+    bonus_note = (
+        f"bonus {points} points (its leading bit, {binary(points)})"
+        if points
+        else "bonus 0 points (a value of 0 or less has no leading bit)"
+    )
+    return (
+        f"{sides} are {binary(value)} ({value}): the value is {binary(value)} ({value}), "
+        f"{bonus_note}"
+    )
 
 
 def _identity_note(fragments: tuple[IdentityFragment, ...], rules: Rules) -> str:
