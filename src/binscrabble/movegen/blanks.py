@@ -46,13 +46,11 @@ def realizations_of(rack: Rack, options: tuple[int, ...]) -> list[tuple[int, ...
     return found
 
 
-def searched_realizations(rack: Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """:func:`realizations_of` for any rack with blanks, by a search field by field (kept by
-    what it depends on, for every rack and call)."""
-    # Per rack field (an `=` and a rotated `=` share one), in the order fields first
-    # appear, its squares, and how many of them may or must be blanks. Whether a face can
-    # come from a natural tile or a blank depends only on its field. (Loops rather than a
-    # helper and comprehensions: this runs once per equation a rack with blanks shows.)
+def field_positions(options: tuple[int, ...]) -> dict[int, list[int]]:
+    """Per rack field (an `=` and a rotated `=` share one), in the order fields first
+    appear, its positions in `options`. (One loop, no comprehension: this runs once per
+    equation a rack with blanks shows, for :func:`searched_realizations` and
+    :func:`one_blank_realizations`.)"""
     positions: dict[int, list[int]] = {}
     option_field = OPTION_FIELD
     for position, option in enumerate(options):
@@ -62,6 +60,15 @@ def searched_realizations(rack: Rack, options: tuple[int, ...]) -> list[tuple[in
             positions[field] = [position]
         else:
             bucket.append(position)
+    return positions
+
+
+def searched_realizations(rack: Rack, options: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """:func:`realizations_of` for any rack with blanks, by a search field by field (kept by
+    what it depends on, for every rack and call)."""
+    # Per rack field, its squares, and how many of them may or must be blanks. Whether a
+    # face can come from a natural tile or a blank depends only on its field.
+    positions = field_positions(options)
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable
@@ -119,17 +126,7 @@ def one_blank_realizations(rack: Rack, options: tuple[int, ...]) -> list[tuple[i
     of partial choices: when some field's natural tiles fall one short, the blank is on one
     of that field's squares; else it is on no square, or on any square a blank may show,
     field by field from the last field to appear (as the general search lists them)."""
-    # Per field, in the order fields first appear, its positions in `options` (as in
-    # searched_realizations).
-    positions: dict[int, list[int]] = {}
-    option_field = OPTION_FIELD
-    for position, option in enumerate(options):
-        field = option_field[option]
-        bucket = positions.get(field)
-        if bucket is None:
-            positions[field] = [position]
-        else:
-            bucket.append(position)
+    positions = field_positions(options)
     counts = rack.rack_counts
     natural = rack.natural
     designable = rack.designable

@@ -208,11 +208,20 @@ def search(
         if keeper is None:
             rows.extra.extend(lone_rows)
         else:
-            for row in lone_rows:
-                moves.extend(row_moves(context.rack, row))
-            if min_score is not None:
-                moves = [move for move in moves if move.score >= min_score]
+            moves = _with_lone_moves(context.rack, moves, lone_rows, min_score)
     return context.rack, rows, moves
+
+
+def _with_lone_moves(
+    rack: Rack, moves: list[GeneratedMove], lone_rows: list[Row], min_score: int | None
+) -> list[GeneratedMove]:
+    """A best-moves search's moves, with those of the lone digits' rows (parallel_numbers)
+    added, then those under `min_score` left out."""
+    for row in lone_rows:
+        moves.extend(row_moves(rack, row))
+    if min_score is not None:
+        moves = [move for move in moves if move.score >= min_score]
+    return moves
 
 
 def _usable_rack_size(rack: str, rules: Rules) -> int:

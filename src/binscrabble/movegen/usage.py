@@ -81,29 +81,26 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
     if len(_LAYOUTS) >= 1 << 15:
         clear_tracked(_LAYOUTS)
     natural, designable = _shown_options(counts, rules)
-    side_options = tuple(
-        option
-        for option in range(OPTION_COUNT)
-        if option != EQUALS_OPTION and (natural[option] or designable[option])
-    )
+    shown = [option for option in range(OPTION_COUNT) if natural[option] or designable[option]]
+    side_options = tuple([option for option in shown if option != EQUALS_OPTION])
     generation = arithmetic_tables(rules)
+    standard = rules.precedence == "standard"
+    negatives = rules.allow_negatives
     return Context(
         rules=rules,
         rack_counts=tuple(counts),
         rack_guarded=rack_guarded,
         blanks=blanks,
         transitions=TRANSITIONS[rules.leading_zeros],
-        standard=rules.precedence == "standard",
-        operations=OPERATIONS[rules.allow_negatives],
-        floor=NEGATIVE_FLOOR if rules.allow_negatives else 0,
-        strength=STANDARD_STRENGTH if rules.precedence == "standard" else FLAT_STRENGTH,
+        standard=standard,
+        operations=OPERATIONS[negatives],
+        floor=NEGATIVE_FLOOR if negatives else 0,
+        strength=STANDARD_STRENGTH if standard else FLAT_STRENGTH,
         options_by_mask={ALL_OPTIONS: side_options},
         natural=natural,
         designable=designable,
         equals_usable=natural[EQUALS_OPTION] or designable[EQUALS_OPTION],
-        wanted=sum(
-            1 << option for option in range(OPTION_COUNT) if natural[option] or designable[option]
-        ),
+        wanted=sum([1 << option for option in shown]),
         side_cache={},
         splits=_SPLITS,
         layouts=_LAYOUTS,
@@ -115,11 +112,8 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
         usable_last_steps={},
         kinds_by_marks=identity_kinds(rules),
         deficits={},
-        digit_capacity=blanks
-        + counts[FACES.index("0")]
-        + counts[FACES.index("1")]
-        + (counts[EQUALS_OPTION] if rules.rotated_equals else 0),
-        operator_capacity=blanks + sum(counts[FACES.index(symbol)] for symbol in BINARY),
+        digit_capacity=blanks + _digit_tiles(counts, rules.rotated_equals),
+        operator_capacity=blanks + sum([counts[FACES.index(symbol)] for symbol in BINARY]),
         not_capacity=blanks + counts[FACES.index("~")],
         rack=_rack_of(counts, natural, designable, rack_guarded),
         pending_tuples=generation.pending_tuples,
@@ -130,6 +124,12 @@ def make_rack_context(rack: str, rules: Rules) -> Context:
         fixed_sides=generation.fixed_sides,
         generation=generation,
     )
+
+
+def _digit_tiles(counts: list[int], rotated_equals: bool) -> int:
+    """The rack's tiles that can show a digit (a rotated `=` reads `11`), blanks aside."""
+    digits: int = counts[FACES.index("0")] + counts[FACES.index("1")]
+    return digits + counts[EQUALS_OPTION] if rotated_equals else digits
 
 
 def _rack_counts(rack: str) -> list[int]:
