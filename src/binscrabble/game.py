@@ -60,7 +60,9 @@ from binscrabble.legality import (
     ILLEGAL_MOVE_KINDS as ILLEGAL_MOVE_KINDS,
 )
 from binscrabble.legality import (
-    IllegalMoveError,
+    IllegalMoveError as IllegalMoveError,
+)
+from binscrabble.legality import (
     Play,
     play_problem,
     rack_problem,
