@@ -502,31 +502,20 @@ class Game:
             raise problem
         if type(move) is not Place:
             return ScoreBreakdown((), 0, 0)
-        cells = self.board.cells
         tiles = move.tiles
-        squares = [tile.square for tile in tiles]
         new = {tile.square: tile for tile in tiles}
-        for tile in tiles:
-            cells[tile.square] = make_tile(tile.face, tile.blank, tile.rotated)
-        try:
-            step = single_tile_step(cells, squares[0]) if len(squares) == 1 else _line_step(squares)
-            parallel = self.rules.parallel_numbers
-            runs = []
-            for start, end, run_step, crossing in play_runs(cells, squares, step):
-                main = crossing < 0
-                run = range(start, end + 1, run_step)
-                text = "".join([cells[sq].text for sq in run])  # type: ignore[union-attr]
-                if parallel and (not main or len(squares) == 1) and not text.strip("01"):
-                    continue  # a number beside the play scores nothing
-                runs.append(self._run_score(run, text, main, new))
-        finally:
-            for sq in squares:
-                cells[sq] = None
+        play = Play(tiles, self.board, self.rules, rack=None, faces=self._faces)
+        # A number beside the play (parallel_numbers) scores nothing.
+        runs = [
+            self._run_score(run.squares, run.text, run.main, new)
+            for run in play.runs
+            if not run.number
+        ]
         bingo = self.rules.bingo_bonus if len(tiles) == self.rules.rack_size else 0
         return ScoreBreakdown(tuple(runs), bingo, sum(run.score for run in runs) + bingo)
 
     def _run_score(self, run: range, text: str, main: bool, new: dict[int, PlacedTile]) -> RunScore:
-        """The score of one run of a play whose `new` tiles (by square) are on the board."""
+        """The score of one run of a play that reads `text`; `new` holds its tiles by square."""
         value = equation_value(text, self.rules)
         tile_scores = []
         word_multiplier = 1

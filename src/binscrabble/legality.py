@@ -426,41 +426,29 @@ def every_run_true(play: Play) -> IllegalMoveError | None:
     """Every run the play makes or extends is a true equation (docs/rules.md §5, §6); under
     ``parallel_numbers`` a digits-only cross run is a valid number instead (§10)."""
     for run in play.runs:
-        judge = _number_problem if run.number else _equation_problem
-        problem = judge(run, play.rules)
+        problem = _run_problem(run, play.rules)
         if problem is not None:
             return problem
     return None
 
 
-def _number_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
-    try:
-        number_value(run.text, rules)
-    except EquationError as error:
-        return IllegalMoveError(
-            "not_number",
-            f"the run {run.name} {run.text} is not a number: {error}",
-            run.squares,
-            error,
-        )
-    return None
-
-
-def _equation_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
-    if len(run.squares) == 2:
+def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
+    if not run.number and len(run.squares) == 2:
         return IllegalMoveError(
             "short_run",
             f"the run {run.name} {run.text} has only two tiles, and no two tiles make an equation",
             run.squares,
         )
+    judge, kind, what = (
+        (number_value, "not_number", "a number")
+        if run.number
+        else (equation_value, "not_equation", "an equation")
+    )
     try:
-        equation_value(run.text, rules)
+        judge(run.text, rules)
     except EquationError as error:
         return IllegalMoveError(
-            "not_equation",
-            f"the run {run.name} {run.text} is not an equation: {error}",
-            run.squares,
-            error,
+            kind, f"the run {run.name} {run.text} is not {what}: {error}", run.squares, error
         )
     return None
 
