@@ -126,7 +126,7 @@ class Play:
     keeps them), the board before it, the house rules and the rack it comes from (``None``:
     not known, not checked). What the rules need of it is computed once, on first use."""
 
-    __slots__ = ("_runs", "board", "faces", "rack", "rules", "tiles")
+    __slots__ = ("_runs", "board", "faces", "first", "rack", "rules", "squares", "tiles")
 
     def __init__(
         self,
@@ -142,12 +142,11 @@ class Play:
         self.rules = rules
         self.rack = rack
         self.faces = faces if faces is not None else frozenset(faces_in_game(rules))
+        #: The squares of the tiles, in order (on the board once :func:`on_the_board` holds).
+        self.squares = [tile.square for tile in tiles]
+        #: Whether this is the first play of the game (the board is empty).
+        self.first = board.tile_count == 0
         self._runs: list[PlayRun] | None = None
-
-    @property
-    def squares(self) -> list[int]:
-        """The squares of the tiles, in order (on the board once :func:`on_the_board` holds)."""
-        return [tile.square for tile in self.tiles]
 
     @property
     def step(self) -> int:
@@ -157,11 +156,6 @@ class Play:
         return 1 if square_row(tiles[0].square) == square_row(tiles[-1].square) else SIZE
 
     @property
-    def first(self) -> bool:
-        """Whether this is the first play of the game (the board is empty)."""
-        return self.board.tile_count == 0
-
-    @property
     def runs(self) -> list[PlayRun]:
         """Every run of two tiles or more the play makes: the main run first, then the cross
         runs in the order of the tiles. The tiles are laid on the board to read them and
@@ -169,6 +163,9 @@ class Play:
         if self._runs is None:
             self._runs = _read_runs(self)
         return self._runs
+
+
+_new_run: Final = tuple.__new__
 
 
 def _read_runs(play: Play) -> list[PlayRun]:
@@ -189,7 +186,8 @@ def _read_runs(play: Play) -> list[PlayRun]:
             # scores nothing and does not count as touching. The main run of several tiles
             # never is.
             number = parallel and (not main or single) and not text.strip("01")
-            runs.append(PlayRun(span, text, main, number))
+            # (tuple.__new__ directly: a NamedTuple's own __new__ is a Python function.)
+            runs.append(_new_run(PlayRun, (span, text, main, number)))
         return runs
     finally:
         for sq in squares:
@@ -245,6 +243,8 @@ def faces_of_the_game(play: Play) -> IllegalMoveError | None:
 
 
 def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
+    if tile.face in play.faces and not tile.rotated:
+        return None  # (nearly every tile)
     where = square_name(tile.square)
     if tile.face not in play.faces:
         return IllegalMoveError(
@@ -253,8 +253,6 @@ def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
             f"(faces: {' '.join(sorted(play.faces, key=CODE_ORDER.index))})",
             (tile.square,),
         )
-    if not tile.rotated:
-        return None
     if not play.rules.rotated_equals:
         return IllegalMoveError(
             "rotated_not_allowed",
@@ -380,9 +378,12 @@ def first_play_on_the_star(play: Play) -> IllegalMoveError | None:
 def one_new_equals(play: Play) -> IllegalMoveError | None:
     """A play puts at most one new ``=`` on the board, a blank given the face ``=``
     included (a rotated ``=`` is not an ``=``)."""
-    equals = [tile.square for tile in play.tiles if tile.face == EQUALS and not tile.rotated]
-    if len(equals) <= 1:
+    count = 0
+    for tile in play.tiles:
+        count += tile.face == EQUALS and not tile.rotated
+    if count <= 1:
         return None
+    equals = [tile.square for tile in play.tiles if tile.face == EQUALS and not tile.rotated]
     return IllegalMoveError(
         "two_equals",
         "a play may add only one new = (a blank designated = counts); this one adds "
@@ -432,6 +433,12 @@ def every_run_true(play: Play) -> IllegalMoveError | None:
     return None
 
 
+#: How a run is judged, what its fault is called and what it is not: as a number beside
+#: the play (parallel_numbers), else as an equation.
+_AS_NUMBER: Final = (number_value, "not_number", "a number")
+_AS_EQUATION: Final = (equation_value, "not_equation", "an equation")
+
+
 def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
     if not run.number and len(run.squares) == 2:
         return IllegalMoveError(
@@ -439,11 +446,7 @@ def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
             f"the run {run.name} {run.text} has only two tiles, and no two tiles make an equation",
             run.squares,
         )
-    judge, kind, what = (
-        (number_value, "not_number", "a number")
-        if run.number
-        else (equation_value, "not_equation", "an equation")
-    )
+    judge, kind, what = _AS_NUMBER if run.number else _AS_EQUATION
     try:
         judge(run.text, rules)
     except EquationError as error:
