@@ -50,7 +50,8 @@ def field_positions(options: tuple[int, ...]) -> dict[int, list[int]]:
     """Per rack field (an `=` and a rotated `=` share one), in the order fields first
     appear, its positions in `options`. (One loop, no comprehension: this runs once per
     equation a rack with blanks shows, for :func:`searched_realizations` and
-    :func:`one_blank_realizations`.)"""
+    :func:`one_blank_realizations`, which held a copy each; as one function, making every
+    move of 15 positions of the bench corpus took no more instructions under callgrind.)"""
     positions: dict[int, list[int]] = {}
     option_field = OPTION_FIELD
     for position, option in enumerate(options):
