@@ -386,6 +386,12 @@ def _check_tile_counts(board: Board, rack: str, unseen: str | None, rules: Rules
                 )
 
 
+def _check_player_name(name: str) -> None:
+    problem = name_problem(name)
+    if problem is not None:
+        raise PositionError("players", f"the name {quoted(name)} cannot be a player's: {problem}")
+
+
 def _read_players(value: object, scores: object) -> list[str]:
     if value is None:
         count = len(scores) if isinstance(scores, list) and 2 <= len(scores) <= 4 else 2
@@ -395,11 +401,7 @@ def _read_players(value: object, scores: object) -> list[str]:
     if not 2 <= len(value) <= 4:
         raise PositionError("players", f"a game has 2 to 4 players, not {len(value)}")
     for name in value:
-        problem = name_problem(name)
-        if problem is not None:
-            raise PositionError(
-                "players", f"the name {quoted(name)} cannot be a player's: {problem}"
-            )
+        _check_player_name(name)
     if len(set(value)) != len(value):
         raise PositionError("players", "two players have the same name")
     return list(value)

@@ -702,18 +702,34 @@ def _replay_turn(game: Game, turn: _TurnLine, next_rack: _Entry | None) -> None:
         raise RecordError(turn.line, f"{name}'s total after this turn is {total}, not {turn.total}")
 
 
+def _draw_count(game: Game, move: Move) -> int:
+    """How many tiles the mover draws after `move` (before it is played)."""
+    if isinstance(move, Place):
+        return min(len(move.tiles), game.bag_size)
+    if isinstance(move, Exchange):
+        return len(move.tiles)
+    return 0
+
+
+def _beyond(wanted: str, kept: list[str]) -> str:
+    """The codes of `wanted` left once the `kept` ones are taken out, in order."""
+    left = Counter(kept)
+    drawn = []
+    for code in wanted:
+        if left[code]:
+            left[code] -= 1
+        else:
+            drawn.append(code)
+    return "".join(drawn)
+
+
 def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -> None:
     """Arrange the bag so that the mover draws what its next rack in the record shows."""
     name = game.players[turn.seat]
     kept = list(game.rack(turn.seat))
     for code in _used_codes(move):
         kept.remove(code)
-    if isinstance(move, Place):
-        count = min(len(move.tiles), game.bag_size)
-    elif isinstance(move, Exchange):
-        count = len(move.tiles)
-    else:
-        count = 0
+    count = _draw_count(game, move)
     wanted = next_rack.rack
     if len(wanted) != len(kept) + count:
         raise RecordError(
@@ -732,14 +748,7 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
                 f"{name}'s rack {wanted or '()'} lacks {''.join(sorted(missing.elements()))}, "
                 f"which {name} kept at line {turn.line}",
             )
-        left = Counter(kept)
-        drawn_codes = []
-        for code in wanted:
-            if left[code]:
-                left[code] -= 1
-            else:
-                drawn_codes.append(code)
-        drawn = "".join(drawn_codes)
+        drawn = _beyond(wanted, kept)
     try:
         game.arrange_draws(drawn)
     except SetupError as error:
