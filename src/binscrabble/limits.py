@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
-from typing import Final, Literal
+from typing import BinaryIO, Final, Literal
 
 #: The largest record, position or rules file read, in bytes (a whole game's record is
 #: under 10 KiB).
@@ -41,8 +42,15 @@ _JSON_SKIPPED: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _TOML_SKIPPED: Final = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
 )
-_BRACKETS: Final = re.compile(r"[\[\]{}]")
-_LONG_NUMBER: Final = re.compile(rf"[0-9_]{{{MAX_DIGITS + 1},}}")
+# What nests: brackets, and in TOML a dotted key (``a.b.c = 1`` and ``[a.b.c]`` make a
+# table in a table in a table), its parts bare words or strings (each string is "" by then).
+_JSON_NESTING: Final = re.compile(r"[\[\]{}]")
+_TOML_NESTING: Final = re.compile(
+    r"[\[\]{}]|(?:[A-Za-z0-9_-]+|\"\")(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_-]+|\"\"))+"
+)
+# A number: decimal digits, or TOML's hexadecimal, octal and binary ones, with underscores.
+_LONG_NUMBER: Final = re.compile(rf"(?:0[xob])?[0-9A-Fa-f_]{{{MAX_DIGITS + 1},}}")
+_NUMBER_DIGITS: Final = re.compile(r"(?:0[xob])?([0-9A-Fa-f_]+)")
 
 
 class InputLimitError(ValueError):
@@ -54,14 +62,41 @@ def read_limited(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file, at most :data:`MAX_FILE_BYTES` of them.
 
     Never reads more than one byte past the bound, so a special file such as /dev/zero
-    ends at once. Raises :class:`InputLimitError` for a larger file, ``OSError`` for one
-    that cannot be read.
+    ends at once. The file is opened without waiting for a writer: a FIFO (or a pipe such
+    as ``<(command)``) is read as it comes, and one that no program writes to reads as
+    empty at once. Raises :class:`InputLimitError` for a larger file, or a FIFO with
+    nothing in it; ``OSError`` for one that cannot be read.
     """
-    with open(path, "rb") as handle:
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(descriptor, "rb", closefd=True) as handle:
+        # Waiting is only what is wanted once open: a writer's bytes are read as they come.
+        os.set_blocking(descriptor, True)
+        is_regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise InputLimitError(f"it is larger than {MAX_FILE_BYTES // 1024} KiB, the most read")
+    if not data and not is_regular:
+        raise InputLimitError(
+            "it is a FIFO or device with nothing to read (no program writes to it)"
+        )
     return data
+
+
+def open_for_writing(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened to be written from its start, without waiting for a reader.
+
+    A regular file is created or emptied. A FIFO that no program reads raises ``OSError``
+    (``ENXIO``) at once, rather than waiting for a reader that never comes.
+    """
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    try:
+        os.set_blocking(descriptor, True)
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            os.ftruncate(descriptor, 0)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return open(descriptor, "wb", closefd=True)
 
 
 def check_text_size(text: str) -> None:
@@ -77,20 +112,29 @@ def check_structure(text: str, syntax: Literal["json", "toml"]) -> None:
     Strings (and TOML comments) are skipped: what they hold is text, not structure.
     """
     skipped = _JSON_SKIPPED if syntax == "json" else _TOML_SKIPPED
+    nesting = _JSON_NESTING if syntax == "json" else _TOML_NESTING
     bare = skipped.sub('""', text)
     depth = 0
-    for match in _BRACKETS.finditer(bare):
-        depth += 1 if match.group() in "[{" else -1
-        if depth > MAX_NESTING:
+    for match in nesting.finditer(bare):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+        # A dotted key of N parts nests N tables where it stands (a float's one dot too:
+        # 2 levels, far under the bound).
+        if depth + token.count(".") > MAX_NESTING:
             raise InputLimitError(
                 f"it nests more than {MAX_NESTING} levels deep; 2 or 3 are enough"
             )
     long_number = _LONG_NUMBER.search(bare)
     if long_number is not None:
-        raise InputLimitError(
-            f"it holds a number of {len(long_number.group())} digits; numbers have at most "
-            f"{MAX_DIGITS}"
-        )
+        digits = _NUMBER_DIGITS.fullmatch(long_number.group())
+        count = len(digits.group(1).replace("_", "")) if digits else len(long_number.group())
+        if count > MAX_DIGITS:
+            raise InputLimitError(
+                f"it holds a number of {count:,} digits; numbers have at most {MAX_DIGITS}"
+            )
 
 
 def check_digits(text: str, what: str) -> None:
@@ -137,6 +181,10 @@ def quoted(value: object, limit: int = 60) -> str:
     >>> quoted("1+" * 100)
     "'1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+…"
     """
+    if isinstance(value, int) and value.bit_length() > 3 * MAX_DIGITS + 20:
+        # Python will not write an integer of more than 4,300 digits in decimal; none that
+        # long is worth reading in a message.
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
     shown = repr(value)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 

@@ -23,7 +23,7 @@ from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.game import Game, SetupError
-from binscrabble.limits import escape_controls, name_problem
+from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
 from binscrabble.record import RecordError, read_record_file, write_record_file
 from binscrabble.rules import TILE_POINTS, Rules
@@ -195,14 +195,14 @@ def parse_players(text: str) -> list[str]:
     """
     names = [name.strip() for name in text.split(",")]
     if any(not name for name in names):
-        raise GameSetupError(f"--players takes names separated by commas, not {text!r}")
+        raise GameSetupError(f"--players takes names separated by commas, not {quoted(text)}")
     if not 2 <= len(names) <= 4:
         raise GameSetupError(f"a game has 2 to 4 players, not {len(names)}")
     result: list[str] = []
     for name in names:
         problem = name_problem(name)
         if problem is not None:
-            raise GameSetupError(f"{name!r} cannot be a player's name: {problem}")
+            raise GameSetupError(f"{quoted(name)} cannot be a player's name: {problem}")
         if is_computer_name(name):
             unique, number = name, 1
             while unique in result:
@@ -210,7 +210,7 @@ def parse_players(text: str) -> list[str]:
                 unique = f"{name}#{number}"
             result.append(unique)
         elif name in result:
-            raise GameSetupError(f"two players are named {name!r}: give them different names")
+            raise GameSetupError(f"two players are named {quoted(name)}: give them different names")
         else:
             result.append(name)
     if all(is_computer_name(name) for name in result):

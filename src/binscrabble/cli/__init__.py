@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import io
 import sys
 from collections.abc import Callable, Sequence
 from typing import cast
 
 from binscrabble import __version__
+from binscrabble.cli.arguments import Parser
 
 #: Subcommand modules, in the order `binscrabble --help` lists them.
 SUBCOMMANDS = (
@@ -36,7 +38,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or with `only` one subcommand (its imports alone: faster)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="binscrabble",
         description="Binary Scrabble: play, check equations, analyse games.",
     )
@@ -56,6 +58,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 a negative answer, 2 usage)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # An output that cannot show a character (PYTHONIOENCODING=ascii, the C locale)
+        # gets it escaped, as standard error does, rather than a traceback.
+        sys.stdout.reconfigure(errors="backslashreplace")
     # A subcommand named first needs only its own module (`binscrabble check` in a loop
     # should not pay for importing the engine and the web server).
     command = arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None

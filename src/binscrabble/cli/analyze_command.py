@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import load_record_or_exit, player_name_error
 
 EPILOG = """\
@@ -26,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--player", default="hard", metavar="LEVEL", help="the engine (default: hard)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the engine's sampling")
+    parser.add_argument(
+        "--seed", type=whole_number, default=0, help="seed of the engine's sampling"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per turn")
     parser.set_defaults(handler=run)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import load_position_or_exit, player_name_error, usage_error
 
 EPILOG = """\
@@ -28,9 +29,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--player", default="max", metavar="LEVEL", help="who chooses (default: max)"
     )
     parser.add_argument(
-        "--top", type=int, default=5, metavar="N", help="runners-up to show (default: 5)"
+        "--top", type=whole_number, default=5, metavar="N", help="runners-up to show (default: 5)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the player's sampling")
+    parser.add_argument(
+        "--seed", type=whole_number, default=0, help="seed of the player's sampling"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 

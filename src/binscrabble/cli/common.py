@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from binscrabble.limits import escape_controls
+from binscrabble.limits import escape_controls, open_for_writing
 from binscrabble.rules import PRECEDENCES, PRESETS, Rules, RulesError, parse_assignment
 
 if TYPE_CHECKING:
@@ -96,12 +97,14 @@ def write_output_or_exit(path: Path, make: Callable[[], bytes | str]) -> int | N
         content = make()
     except PrintError as error:
         return usage_error(str(error))
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
-        if isinstance(content, str):
-            path.write_text(content, encoding="utf-8")
-        else:
-            path.write_bytes(content)
+        # Opened without waiting: a FIFO no program reads is refused at once.
+        with open_for_writing(path) as handle:
+            handle.write(data)
     except OSError as error:
+        if error.errno == errno.ENXIO:
+            return usage_error(f"cannot write {path}: it is a FIFO that no program reads")
         return usage_error(f"cannot write {path}: {error.strerror or error}")
     return None
 

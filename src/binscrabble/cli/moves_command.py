@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from binscrabble.board import square_name
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import load_position_or_exit, usage_error
 from binscrabble.game import Game
 from binscrabble.move import move_notation
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("position", metavar="POSITION.json", help="the position file")
     parser.add_argument(
-        "--top", type=int, metavar="N", help="list only the N best placements (N >= 0)"
+        "--top", type=whole_number, metavar="N", help="list only the N best placements (N >= 0)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per move per line")
     parser.set_defaults(handler=run)

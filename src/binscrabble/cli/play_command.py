@@ -6,6 +6,7 @@ import argparse
 import io
 import sys
 
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
 from binscrabble.limits import MAX_DIGITS
 from binscrabble.terminal import (
@@ -38,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--players", metavar="A,B,...", help="2 to 4 players, e.g. Alice,Bob or Alice,cpu:medium"
     )
-    parser.add_argument("--seed", type=int, help="shuffle the bag with this seed (replayable)")
+    parser.add_argument(
+        "--seed", type=whole_number, help="shuffle the bag with this seed (replayable)"
+    )
     parser.add_argument(
         "--save", metavar="FILE", help=f"save the game to FILE (default: {DEFAULT_SAVE})"
     )

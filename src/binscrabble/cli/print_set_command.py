@@ -6,6 +6,7 @@ import argparse
 from functools import partial
 from pathlib import Path
 
+from binscrabble.cli.arguments import finite_number
 from binscrabble.cli.common import (
     add_rules_options,
     rules_or_exit,
@@ -31,7 +32,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o", "--output", required=True, metavar="FILE", help="FILE.pdf or FILE.svg"
     )
     parser.add_argument(
-        "--tile-mm", type=float, default=19.0, metavar="MM", help="side of a tile (default: 19)"
+        "--tile-mm",
+        type=finite_number,
+        default=19.0,
+        metavar="MM",
+        help="side of a tile (default: 19)",
     )
     parser.add_argument("--paper", choices=("a4", "letter"), default="a4", help="default: a4")
     parser.add_argument(
@@ -41,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--stroke-mm",
-        type=float,
+        type=finite_number,
         default=0.01,
         metavar="MM",
         help="laser file only: width of the cut and score lines (default: 0.01, a hairline)",
@@ -62,10 +67,13 @@ def run(args: argparse.Namespace) -> int:
         return rules
     from binscrabble.print import PrintError
     from binscrabble.print.laser import laser_sheets, parse_bed
-    from binscrabble.print.tiles import RACK_COUNT, plan_tile_set, tile_set_pdf
+    from binscrabble.print.tiles import RACK_COUNT, TileSetError, plan_tile_set, tile_set_pdf
 
     try:
         plan = plan_tile_set(rules, args.tile_mm, args.paper)
+    except TileSetError as error:
+        return usage_error(f"--tile-mm {args.tile_mm:g}: {error}")
+    try:
         bed = None if args.bed is None else parse_bed(args.bed)
         sheets = laser_sheets(plan, bed, args.stroke_mm) if suffix == ".svg" else []
     except PrintError as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import (
     load_position_or_exit,
     load_record_or_exit,
@@ -38,9 +39,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="FILE.svg, FILE.png, FILE.gif, FILE.webp",
     )
     parser.add_argument(
-        "--turn", type=int, metavar="N", help="the game after its first N turns (default: the end)"
+        "--turn",
+        type=whole_number,
+        metavar="N",
+        help="the game after its first N turns (default: the end)",
     )
-    parser.add_argument("--size", type=int, metavar="PX", help="width of the picture in pixels")
+    parser.add_argument(
+        "--size", type=whole_number, metavar="PX", help="width of the picture in pixels"
+    )
     parser.add_argument(
         "--animate", action="store_true", help="the whole game, one frame a turn (.gif or .webp)"
     )
@@ -85,8 +91,22 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     suffix = output.suffix.lower()
     if args.animate:
-        from binscrabble.print.pictures import animation
+        from binscrabble.print.pictures import (
+            MAX_ANIMATION_PIXELS,
+            AnimationTooLarge,
+            animation,
+            check_animation_size,
+        )
 
+        try:
+            check_animation_size(game, args.size, args.racks)
+        except AnimationTooLarge as error:
+            return usage_error(
+                f"{error.frames} frames {error.width} pixels wide make "
+                f"{error.pixels / 1e6:,.1f} million pixels, over the "
+                f"{MAX_ANIMATION_PIXELS // 1_000_000} million an animation may have: "
+                f"give --size {error.widest} or less"
+            )
         failed = write_output_or_exit(
             output, lambda: animation(game, suffix, args.size, racks=args.racks)
         )

@@ -6,6 +6,7 @@ import argparse
 import io
 import sys
 
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import load_record_or_exit, usage_error, use_color
 from binscrabble.limits import escape_controls
 from binscrabble.move import Place
@@ -24,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("file", metavar="FILE", help="a game record, e.g. binscrabble-game.bsr")
     parser.add_argument(
         "--turn",
-        type=int,
+        type=whole_number,
         metavar="N",
         help="show the game after its first N turns (0: the empty board; default: the end)",
     )

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
+from binscrabble.limits import quoted
 
 #: The most worker processes a match may ask for.
 MAX_JOBS = 256
@@ -35,10 +37,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--players", required=True, metavar="A,B", help="the two players, e.g. equity,greedy"
     )
-    parser.add_argument("--games", required=True, type=int, metavar="N", help="games to play")
-    parser.add_argument("--seed", type=int, help="seed of the match (default: a random one)")
     parser.add_argument(
-        "--jobs", type=int, metavar="J", help="worker processes (default: the number of CPUs)"
+        "--games", required=True, type=whole_number, metavar="N", help="games to play"
+    )
+    parser.add_argument(
+        "--seed", type=whole_number, help="seed of the match (default: a random one)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=whole_number,
+        metavar="J",
+        help="worker processes (default: the number of CPUs)",
     )
     parser.add_argument("--json", action="store_true", help="end with one JSON summary line")
     add_rules_options(parser)
@@ -55,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.players.split(",")]
     if len(names) != 2 or not all(names):
         return usage_error(
-            f"--players takes two players separated by a comma, not {args.players!r}"
+            f"--players takes two players separated by a comma, not {quoted(args.players)}"
         )
     for name in names:
         try:

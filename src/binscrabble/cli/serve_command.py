@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
+import stat
 import sys
+from pathlib import Path
+
+from binscrabble.cli.arguments import whole_number
+from binscrabble.cli.common import usage_error
+from binscrabble.limits import control_character, quoted
 
 EPILOG = """\
 Open the printed address in a browser: the lobby starts games against the computer, on
@@ -26,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
+    parser.add_argument("--port", type=whole_number, default=8000, help="port (0: any free port)")
     parser.add_argument(
         "--db",
         default="binscrabble.db",
@@ -35,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=whole_number,
         metavar="N",
         help=f"processes for the computer's moves, {MIN_WORKERS} to {MAX_WORKERS} "
         "(default: one per core but one)",
@@ -92,7 +99,94 @@ def run(args: argparse.Namespace) -> int:
     except RateLimitError as problem:
         print(f"binscrabble serve: {problem}", file=sys.stderr)
         return 2
+    unusable = host_problem(args.host) or database_problem(args.db)
+    if unusable is not None:
+        return usage_error(unusable)
     from binscrabble.web.serve import serve
 
     options = {} if args.max_games is None else {"max_games": args.max_games}
     return serve(args.host, args.port, args.db, args.workers, rate_limits=rate_limits, **options)
+
+
+#: The longest host name (DNS allows 253 characters).
+MAX_HOST = 253
+#: The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def host_problem(host: str) -> str | None:
+    """Why ``--host`` cannot be listened on before even trying, or None."""
+    if len(host) > MAX_HOST or control_character(host) is not None:
+        return (
+            f"--host {quoted(host)} is not an address or a host name "
+            f"(at most {MAX_HOST} characters, no control characters)"
+        )
+    return None
+
+
+def _sqlite_file_problem(path: Path) -> str | None:
+    """Why the SQLite file ``path`` cannot hold the games, or None (it may not exist yet)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        folder = path.parent
+        if not folder.is_dir():
+            return f"there is no folder {folder} to make the database file in"
+        return None
+    except OSError as error:
+        return f"{path} cannot be read: {error.strerror or error}"
+    if stat.S_ISDIR(mode):
+        return f"{path} is a folder: give the path of a database file, e.g. {path / 'games.db'}"
+    if not stat.S_ISREG(mode):
+        return f"{path} is not a regular file (a FIFO, a device or a socket): give a file path"
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError as error:
+        return f"{path} cannot be read: {error.strerror or error}"
+    if header and header != SQLITE_HEADER[: len(header)]:
+        return f"{path} is not an SQLite database: give a new file or a database binscrabble made"
+    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+        return f"{path} (or its folder) cannot be written: the server saves every move there"
+    return None
+
+
+def database_problem(given: str) -> str | None:
+    """Why ``--db`` names no database the server can use, or None (it is then ready, its
+    tables made). Said before the server listens, so a mistyped path never half-starts it."""
+    from alembic.util import CommandError
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from binscrabble.web.storage import Storage, database_url
+
+    url_text = database_url(given)
+    shown = quoted(given)
+    try:
+        url = make_url(url_text)
+    except (ArgumentError, ValueError):
+        return f"--db {shown} is neither a file path nor a database URL such as sqlite:///games.db"
+    if "://" in given:
+        shown = quoted(url.render_as_string(hide_password=True))
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        problem = _sqlite_file_problem(Path(url.database))
+        if problem is not None:
+            return f"--db {shown}: {problem}"
+    try:
+        Storage(url_text).close()
+    except NoSuchModuleError:
+        return (
+            f"--db {shown}: no database of the kind {quoted(url.drivername)} is known; "
+            "give a file path, or a URL such as sqlite:///games.db or postgresql://..."
+        )
+    except ImportError as error:
+        return (
+            f"--db {shown}: the driver for {url.get_backend_name()} is not installed "
+            f"(the module {quoted(error.name)} is missing): install it, or give a file path"
+        )
+    except CommandError as error:
+        return f"--db {shown}: its tables are not ones this version can use ({quoted(str(error))})"
+    except (SQLAlchemyError, OSError, ValueError) as error:
+        reason = getattr(error, "orig", None) or error
+        return f"--db {shown}: the database cannot be opened: {quoted(str(reason), 200)}"
+    return None

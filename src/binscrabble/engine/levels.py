@@ -47,6 +47,7 @@ from binscrabble.engine.players import (
     SamplingPlayer,
 )
 from binscrabble.engine.simulation import DEFAULT_BUDGET, SimulationPlayer
+from binscrabble.limits import quoted
 
 #: The levels, weakest first, with a one-line description for menus and help.
 LEVELS: Final[Mapping[str, str]] = {
@@ -90,14 +91,14 @@ def parse_player_name(text: str) -> tuple[str, float | None]:
     name, at, seconds_text = name.partition("@")
     if name not in LEVELS and name not in STRATEGIES:
         raise PlayerNameError(
-            f"unknown player {text.strip()!r}: choose a level ({', '.join(LEVELS)}) "
+            f"unknown player {quoted(text.strip())}: choose a level ({', '.join(LEVELS)}) "
             f"or a strategy ({', '.join(STRATEGIES)})"
         )
     if not at:
         return name, None
     if name not in THINKING:
         raise PlayerNameError(
-            f"{name} does not think, so it takes no time budget ({text.strip()!r}); "
+            f"{name} does not think, so it takes no time budget ({quoted(text.strip())}); "
             f"only {', '.join(sorted(THINKING))} do"
         )
     try:
@@ -106,7 +107,7 @@ def parse_player_name(text: str) -> tuple[str, float | None]:
         seconds = math.nan
     if not 0 < seconds <= MAX_BUDGET:
         raise PlayerNameError(
-            f"the time budget in {text.strip()!r} must be a number of seconds above 0 and at "
+            f"the time budget in {quoted(text.strip())} must be a number of seconds above 0 and at "
             f"most {MAX_BUDGET:g}"
         )
     return name, seconds

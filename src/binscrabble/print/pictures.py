@@ -7,9 +7,11 @@ of a recorded game into an animation, one frame for the start and one for each t
 from __future__ import annotations
 
 import io
+import math
+import re
 from typing import TYPE_CHECKING, Final
 
-from binscrabble.print import missing_extra
+from binscrabble.print import PrintError, missing_extra
 from binscrabble.svg import board, game_at_turn
 
 if TYPE_CHECKING:
@@ -20,6 +22,43 @@ FRAME_MILLISECONDS: Final = 900
 LAST_FRAME_MILLISECONDS: Final = 3000
 #: Animation formats by file suffix.
 ANIMATION_FORMATS: Final = {".gif": "GIF", ".webp": "WEBP"}
+#: The most pixels of all an animation's frames together: every frame is held until the
+#: file is written, at about 7 bytes a pixel (docs/limits.md).
+MAX_ANIMATION_PIXELS: Final = 40_000_000
+
+_SVG_SIZE: Final = re.compile(r'<svg [^>]*?width="(\d+)" height="(\d+)"')
+
+
+class AnimationTooLarge(PrintError):
+    """An animation whose frames together would be over :data:`MAX_ANIMATION_PIXELS`."""
+
+    def __init__(self, frames: int, width: int, pixels: int, widest: int) -> None:
+        self.frames, self.width, self.pixels, self.widest = frames, width, pixels, widest
+        super().__init__(
+            f"an animation of {frames} frames {width} pixels wide is {pixels / 1e6:,.1f} million "
+            f"pixels, over the {MAX_ANIMATION_PIXELS // 1_000_000} million an animation may "
+            f"have: make it {widest} pixels wide or less"
+        )
+
+
+def frame_size(game: Game, width: int | None = None, racks: bool = False) -> tuple[int, int]:
+    """The width and height in pixels of the largest frame of the animation of ``game`` (the
+    last: its panel may say how the game ended)."""
+    match = _SVG_SIZE.search(board(game, scores=True, racks=racks, size=width))
+    assert match is not None
+    return int(match.group(1)), int(match.group(2))
+
+
+def check_animation_size(game: Game, width: int | None = None, racks: bool = False) -> None:
+    """:class:`AnimationTooLarge` when the animation of ``game`` at ``width`` would be
+    larger than :data:`MAX_ANIMATION_PIXELS`, before any frame is drawn."""
+    frames = len(game.history) + 1
+    shown_width, shown_height = frame_size(game, width, racks)
+    pixels = frames * shown_width * shown_height
+    if pixels > MAX_ANIMATION_PIXELS:
+        ratio = shown_height / shown_width
+        widest = max(1, math.floor(math.sqrt(MAX_ANIMATION_PIXELS / (frames * ratio))) - 1)
+        raise AnimationTooLarge(frames, shown_width, pixels, widest)
 
 
 def svg_to_png(svg: str, width: int | None = None) -> bytes:
@@ -51,6 +90,7 @@ def animation(game: Game, suffix: str, width: int | None = None, racks: bool = F
         raise missing_extra("Pillow", "an animation") from error
     if suffix not in ANIMATION_FORMATS:
         raise ValueError(f"an animation is a .gif or a .webp file, not {suffix}")
+    check_animation_size(game, width, racks)
     frames = [
         Image.open(io.BytesIO(png)).convert("RGB") for png in animation_frames(game, width, racks)
     ]

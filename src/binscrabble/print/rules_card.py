@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from binscrabble.board import PREMIUMS, Board, square_name
 from binscrabble.expr import binary, bonus, check, equation_value_or_none
+from binscrabble.limits import quoted
 from binscrabble.move import Place, display_equation, display_notation, parse_move
 from binscrabble.print import PrintError, missing_extra
 from binscrabble.print.fonts import FAMILY, add_fonts
@@ -93,7 +94,8 @@ def load_catalogue(language: str) -> dict[str, Any]:
     """The words of the rules card in one language (``en``, ``fr``, ``he``, ``bg``)."""
     if language not in LANGUAGES:
         raise RulesCardError(
-            f"no rules card in the language {language!r}: choose one of {', '.join(LANGUAGES)}"
+            f"no rules card in the language {quoted(language)}: "
+            f"choose one of {', '.join(LANGUAGES)}"
         )
     text = resources.files("binscrabble.print").joinpath("catalogues", f"{language}.toml")
     return tomllib.loads(text.read_text(encoding="utf-8"))

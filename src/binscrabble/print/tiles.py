@@ -153,6 +153,8 @@ def plan_tile_set(rules: Rules, tile_mm: float = 19.0, paper: str = "a4") -> Til
     """
     if paper not in PAPER_SIZES:
         raise TileSetError(f"unknown paper {paper!r}: choose {' or '.join(PAPER_SIZES)}")
+    if not math.isfinite(tile_mm):
+        raise TileSetError(f"tiles of {tile_mm} mm cannot be made: give a finite size in mm")
     width, height = PAPER_SIZES[paper]
     long_side = max(width, height) - 2 * PAGE_MARGIN
     largest = (long_side - 2 * RACK_END_MM) / rules.rack_size
