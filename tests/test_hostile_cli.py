@@ -126,7 +126,13 @@ def test_a_shallow_dotted_key_is_still_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "number",
-    ["0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 5000, "1_" * 2500 + "1", "0x" + "f_" * 200 + "f"],
+    [
+        "0x" + "f" * 5000,
+        "0o" + "7" * 5000,
+        "0b" + "1" * 5000,
+        "1_" * 2500 + "1",
+        "0x" + "f_" * 200 + "f",
+    ],
     ids=["hex", "octal", "binary", "underscores", "hex-underscores"],
 )
 def test_a_rules_number_in_any_base_is_bounded(tmp_path: Path, number: str) -> None:
@@ -209,7 +215,16 @@ def _fifo(tmp_path: Path) -> str:
         (lambda tmp: "nosuch://x", "nosuch"),
         (lambda tmp: "://", "URL"),
     ],
-    ids=["missing-folder", "folder", "not-a-database", "fifo", "url-missing", "postgresql", "nosuch", "bad-url"],
+    ids=[
+        "missing-folder",
+        "folder",
+        "not-a-database",
+        "fifo",
+        "url-missing",
+        "postgresql",
+        "nosuch",
+        "bad-url",
+    ],
 )
 def test_serve_refuses_a_database_it_cannot_use_before_listening(
     tmp_path: Path, make: Callable[[Path], str], sentence: str
@@ -241,7 +256,11 @@ def test_check_survives_an_ascii_standard_output(env: dict[str, str]) -> None:
     assert "Traceback" not in completed.stderr, completed.stderr
     assert completed.returncode == 0
     assert "101=10: valid" in completed.stdout
-    for arguments in (["check", "¬101=10"], ["check", "--explain", "¬101=10 × 1"], ["check", "--help"]):
+    for arguments in (
+        ["check", "¬101=10"],
+        ["check", "--explain", "¬101=10 × 1"],
+        ["check", "--help"],
+    ):
         completed = run(arguments, env=env)
         assert "Traceback" not in completed.stderr, completed.stderr
         assert completed.returncode in (0, 1), completed.stderr
@@ -335,7 +354,7 @@ def test_a_fifo_with_no_one_at_the_other_end_ends_at_once(
 
 def test_a_fifo_with_a_writer_is_read(record: Path, tmp_path: Path) -> None:
     completed = subprocess.run(
-        ["bash", "-c", f'"$0" -m binscrabble replay <(cat "$1")', sys.executable, str(record)],
+        ["bash", "-c", '"$0" -m binscrabble replay <(cat "$1")', sys.executable, str(record)],
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
@@ -350,6 +369,34 @@ def test_a_fifo_with_a_writer_is_read(record: Path, tmp_path: Path) -> None:
 
 def test_an_animation_too_large_to_make_is_refused_at_once(record: Path, tmp_path: Path) -> None:
     output = tmp_path / "x.gif"
-    completed = run(["render", str(record), "--animate", "--size", "8000", "-o", str(output)], cap=True)
+    completed = run(
+        ["render", str(record), "--animate", "--size", "8000", "-o", str(output)], cap=True
+    )
     refused(completed, "million pixels", "--size")
     assert not output.exists()
+
+
+# -- numbers and names read elsewhere --------------------------------------------------------
+
+
+def test_a_square_or_coordinate_with_a_huge_row_is_off_the_board() -> None:
+    from binscrabble.board import SquareError, parse_square
+    from binscrabble.move import NotationError
+
+    with pytest.raises(SquareError, match="off the board") as square:
+        parse_square("A" + "9" * 5000)
+    assert len(str(square.value)) < 200
+    for text in ("9" * 5000 + "A 1=1", "A" + "9" * 5000 + " 1=1", "x" * 5000 + " 1=1"):
+        with pytest.raises(NotationError) as notation:
+            parse_move(text, Board())
+        assert len(str(notation.value)) < 300
+
+
+def test_a_long_player_name_is_quoted_briefly(tmp_path: Path) -> None:
+    completed = run(
+        ["play", "--players", "\x1b[2J" + "x" * 5000 + ",b", "--save", str(tmp_path / "g.bsr")],
+        stdin=b"quit\n",
+    )
+    refused(completed, "cannot be a player's name")
+    assert "\x1b" not in completed.stderr
+    assert len(completed.stderr) < SHORT_ERROR

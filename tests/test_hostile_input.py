@@ -128,7 +128,7 @@ def test_play_refuses_a_seed_its_record_could_not_hold(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     status, _, err = cli(["play", "--players", "A,B", "--seed", "1" * 101], capsys)
-    assert status == 2 and "--seed takes a number of at most 100 digits" in err
+    assert status == 2 and "--seed: expected a whole number of at most 100 digits" in err
 
 
 # -- nesting ---------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final, Literal, NamedTuple
 
+from binscrabble.limits import quoted, shortened
 from binscrabble.rules import BLANK, EQUALS, FACES, TILE_POINTS
 
 #: Squares per side.
@@ -124,17 +125,21 @@ def parse_square(name: str) -> int:
     if not letter.isalpha() or not digits.isdigit() or not digits.isascii():
         raise SquareError(
             "syntax",
-            f"{name!r} is not a square name: expected a column letter A-O then a row "
+            f"{quoted(name)} is not a square name: expected a column letter A-O then a row "
             "number 1-15, such as H8",
         )
     column = COLUMN_NAMES.find(letter.upper())
     if column < 0 or not letter.isascii():
         raise SquareError(
-            "column", f"{name!r}: column {letter.upper()} is off the board (columns are A to O)"
+            "column",
+            f"{quoted(name)}: column {letter.upper()} is off the board (columns are A to O)",
         )
-    row = int(digits)
+    # Two digits at most: a longer row is off the board, and is never read as a number.
+    row = int(digits) if len(digits) <= 2 else 0
     if not 1 <= row <= SIZE or digits.startswith("0"):
-        raise SquareError("row", f"{name!r}: row {digits} is off the board (rows are 1 to 15)")
+        raise SquareError(
+            "row", f"{quoted(name)}: row {shortened(digits)} is off the board (rows are 1 to 15)"
+        )
     return (row - 1) * SIZE + column
 
 

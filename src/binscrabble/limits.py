@@ -133,7 +133,7 @@ def check_structure(text: str, syntax: Literal["json", "toml"]) -> None:
         count = len(digits.group(1).replace("_", "")) if digits else len(long_number.group())
         if count > MAX_DIGITS:
             raise InputLimitError(
-                f"it holds a number of {count:,} digits; numbers have at most {MAX_DIGITS}"
+                f"it holds a number of {count} digits; numbers have at most {MAX_DIGITS}"
             )
 
 
@@ -187,6 +187,11 @@ def quoted(value: object, limit: int = 60) -> str:
         return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
     shown = repr(value)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def shortened(text: str, limit: int = 60) -> str:
+    """`text` cut to `limit` characters with an ellipsis (for text known to be plain)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def escape_controls(text: str) -> str:

@@ -45,6 +45,7 @@ from binscrabble.board import (
     square_name,
     square_row,
 )
+from binscrabble.limits import quoted, shortened
 from binscrabble.rules import BLANK, EQUALS, FACES, SYMBOL_ALIASES, WORD_ALIASES
 
 #: The order tile codes are listed in (an exchange's tiles are kept in this order).
@@ -322,7 +323,7 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
         head = text.split()[0] if text.split() else text
         raise NotationError(
             "coordinate",
-            f"{head!r} is not a coordinate: write the row then the column for a play across "
+            f"{quoted(head)} is not a coordinate: write the row then the column for a play across "
             "(8D) or the column then the row for a play down (D8), then a space and the tiles",
             0,
         )
@@ -334,15 +335,17 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
     if column < 0:
         raise NotationError(
             "coordinate",
-            f"coordinate {match.group(0)!r}: column {letter.upper()} is off the board "
+            f"coordinate {quoted(match.group(0))}: column {letter.upper()} is off the board "
             "(columns are A to O)",
             0,
         )
-    row = int(row_text)
+    # Two digits at most: a longer row is off the board, and is never read as a number.
+    row = int(row_text) if len(row_text) <= 2 else 0
     if not 1 <= row <= SIZE or row_text.startswith("0"):
         raise NotationError(
             "coordinate",
-            f"coordinate {match.group(0)!r}: row {row_text} is off the board (rows are 1 to 15)",
+            f"coordinate {quoted(match.group(0))}: row {shortened(row_text)} is off the board "
+            "(rows are 1 to 15)",
             0,
         )
     return square(column, row - 1), direction, match.end()

@@ -8,7 +8,6 @@ import sys
 
 from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
-from binscrabble.limits import MAX_DIGITS
 from binscrabble.terminal import (
     DEFAULT_SAVE,
     GameSetupError,
@@ -82,9 +81,6 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_or_exit(args)
     if isinstance(rules, int):
         return rules
-    if args.seed is not None and len(str(abs(args.seed))) > MAX_DIGITS:
-        # The seed is written in the game's record, whose reader takes no longer number.
-        return usage_error(f"--seed takes a number of at most {MAX_DIGITS} digits")
     players = None
     if args.players is not None:
         try:
