@@ -9,7 +9,6 @@ import stat
 import sys
 from pathlib import Path
 
-from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import usage_error
 from binscrabble.limits import control_character, quoted
 
@@ -33,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=whole_number, default=8000, help="port (0: any free port)")
+    parser.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
     parser.add_argument(
         "--db",
         default="binscrabble.db",
@@ -42,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--workers",
-        type=whole_number,
+        type=int,
         metavar="N",
         help=f"processes for the computer's moves, {MIN_WORKERS} to {MAX_WORKERS} "
         "(default: one per core but one)",
