@@ -26,6 +26,8 @@ from binscrabble.limits import MAX_DIGITS, escape_controls, quoted
 QUOTED: Final = 60
 #: The most arguments "unrecognized arguments" names.
 NAMED: Final = 3
+#: The longest error message, whatever it quotes.
+LONGEST: Final = 400
 
 _WHOLE: Final = re.compile(r"[+-]?[0-9]+")
 # What argparse quotes with %r, and what it writes bare (words with no space in them).
@@ -38,11 +40,12 @@ def _cut(text: str) -> str:
 
 
 def clean_message(message: str) -> str:
-    """An argparse error with its control characters escaped and each long thing it quotes
-    cut to :data:`QUOTED` characters."""
+    """An argparse error with its control characters escaped, each long thing it quotes
+    cut to :data:`QUOTED` characters, and the whole cut to :data:`LONGEST`."""
     shown = escape_controls(message)
     shown = _REPR.sub(lambda match: _cut(match.group()), shown)
-    return _LONG_WORD.sub(lambda match: _cut(match.group()), shown)
+    shown = _LONG_WORD.sub(lambda match: _cut(match.group()), shown)
+    return shown if len(shown) <= LONGEST else shown[: LONGEST - 1] + "…"
 
 
 class Parser(argparse.ArgumentParser):
