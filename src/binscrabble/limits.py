@@ -10,6 +10,14 @@ characters, and escaped on output.
 Traceback (most recent call last):
 ...
 binscrabble.limits.InputLimitError: it nests more than 32 levels deep; 2 or 3 are enough
+>>> check_structure(".".join(["a"] * 40) + " = 1", "toml")
+Traceback (most recent call last):
+...
+binscrabble.limits.InputLimitError: it nests more than 32 levels deep; 2 or 3 are enough
+>>> check_structure("bingo_bonus = 0x" + "f" * 200, "toml")
+Traceback (most recent call last):
+...
+binscrabble.limits.InputLimitError: it holds a number of 200 digits; numbers have at most 100
 >>> name_problem("Ada\\x1b[2J")
 "it holds the control character '\\\\x1b'"
 >>> escape_controls("Ada\\x1b[2J")
