@@ -401,3 +401,15 @@ def test_a_long_player_name_is_quoted_briefly(tmp_path: Path) -> None:
     refused(completed, "cannot be a player's name")
     assert "\x1b" not in completed.stderr
     assert len(completed.stderr) < SHORT_ERROR
+
+
+def test_the_written_file_is_named_with_its_control_characters_escaped(
+    record: Path, tmp_path: Path
+) -> None:
+    for arguments in (
+        ["render", str(record), "-o", "board\x1b[2J.svg"],
+        ["print-set", "-o", "tiles\x1b[2J.svg"],
+    ):
+        completed = run(arguments, cwd=tmp_path)
+        assert completed.returncode == 0, completed.stderr
+        assert "\x1b" not in completed.stdout and "\\x1b[2J" in completed.stdout

@@ -11,6 +11,7 @@ from binscrabble.cli.common import (
     usage_error,
     write_output_or_exit,
 )
+from binscrabble.limits import escape_controls
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,5 +49,5 @@ def run(args: argparse.Namespace) -> int:
     failed = write_output_or_exit(output, lambda: rules_card_pdf(rules, args.lang))
     if failed is not None:
         return failed
-    print(f"wrote {output} (2 pages)")
+    print(f"wrote {escape_controls(str(output))} (2 pages)")
     return 0

@@ -13,6 +13,7 @@ from binscrabble.cli.common import (
     usage_error,
     write_output_or_exit,
 )
+from binscrabble.limits import escape_controls
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
         failed = write_output_or_exit(output, lambda: tile_set_pdf(plan))
         if failed is not None:
             return failed
-        print(f"wrote {output} ({what} on {plan.pages} page{'' if plan.pages == 1 else 's'})")
+        pages = f"{plan.pages} page{'' if plan.pages == 1 else 's'}"
+        print(f"wrote {escape_controls(str(output))} ({what} on {pages})")
         return 0
     if len(sheets) == 1:
         files = [output]
@@ -96,5 +98,6 @@ def run(args: argparse.Namespace) -> int:
         if failed is not None:
             return failed
     where = "one sheet" if len(sheets) == 1 else f"{len(sheets)} sheets"
-    print(f"wrote {', '.join(str(file) for file in files)} ({what} on {where})")
+    shown = ", ".join(escape_controls(str(file)) for file in files)
+    print(f"wrote {shown} ({what} on {where})")
     return 0

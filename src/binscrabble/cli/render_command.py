@@ -12,6 +12,7 @@ from binscrabble.cli.common import (
     usage_error,
     write_output_or_exit,
 )
+from binscrabble.limits import escape_controls
 
 PICTURE_SUFFIXES = (".svg", ".png")
 ANIMATION_SUFFIXES = (".gif", ".webp")
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         detail = ""
     if failed is not None:
         return failed
-    print(f"wrote {output}{detail}")
+    print(f"wrote {escape_controls(str(output))}{detail}")
     return 0
 
 
