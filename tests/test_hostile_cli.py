@@ -108,8 +108,10 @@ DEPTH = 20_000
         "[[" + ".".join(["a"] * DEPTH) + "]]\n",
         "x = {" + ".".join(["a"] * DEPTH) + " = 1}\n",
         "x = " + "{a = " * 20 + "{" + ".".join(["a"] * 20) + " = 1" + "}" * 21 + "\n",
+        # An escaped quote ends no multi-line string: what follows the second """ is a key.
+        'x = """\\"""\ny = """\n' + ".".join(["a"] * DEPTH) + ' = 1\nz = """ """\n',
     ],
-    ids=["bare", "quoted", "literal-spaced", "table", "array-table", "inline", "mixed"],
+    ids=["bare", "quoted", "literal-spaced", "table", "array-table", "inline", "mixed", "escaped"],
 )
 def test_dotted_keys_nest_like_brackets(tmp_path: Path, text: str) -> None:
     rules = tmp_path / "deep.toml"
@@ -413,3 +415,28 @@ def test_the_written_file_is_named_with_its_control_characters_escaped(
         completed = run(arguments, cwd=tmp_path)
         assert completed.returncode == 0, completed.stderr
         assert "\x1b" not in completed.stdout and "\\x1b[2J" in completed.stdout
+
+
+# -- the scan for nesting itself -------------------------------------------------------------
+
+HALF_MIB = 1 << 19
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("rules.toml", "x = " + '\\"' * (HALF_MIB // 2) + "\\"),
+        ("rules.toml", 'x = """' + '\\"""\n' * (HALF_MIB // 5)),
+        ("rules.toml", "x = " + "'\\" * (HALF_MIB // 2)),
+        ("rules.toml", "k" * HALF_MIB + ".a = 1"),
+        ("pos.json", "[" + '\\"' * (HALF_MIB // 2) + "\\"),
+    ],
+    ids=["basic-escapes", "multiline-escapes", "literal", "long-key", "json-escapes"],
+)
+def test_quotes_and_words_are_scanned_once(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    command = (
+        ["moves", str(path)] if name.endswith(".json") else ["check", "--rules", str(path), "1=1"]
+    )
+    refused(run(command, cap=True))

@@ -45,19 +45,31 @@ MAX_NAME_LENGTH: Final = 64
 #: The longest line of a record that is not a comment (a turn's line is under 100).
 MAX_RECORD_LINE: Final = 1000
 
-_JSON_SKIPPED: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-# TOML's four kinds of strings, and its comments: brackets inside them do not nest.
+# A string never closed runs to the end of its line (or of the text, for a kind that may
+# span lines): the parser refuses it there, before reading anything it hides. Every match
+# moves the scan on, so the scan stays linear whatever the quotes.
+_JSON_SKIPPED: Final = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.DOTALL)
+# TOML's four kinds of strings, and its comments: brackets inside them do not nest. A
+# backslash escapes the next character in both basic kinds (so \""" ends no string).
 _TOML_SKIPPED: Final = re.compile(
-    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+    r'"""(?:[^\\]|\\[\s\S])*?(?:"""|\\?\Z)'
+    r"|'''[\s\S]*?(?:'''|\Z)"
+    r'|"(?:[^"\\\n]|\\.)*(?:"|\\?(?=\n)|\\?\Z)'
+    r"|'[^'\n]*(?:'|(?=\n)|\Z)"
+    r"|#[^\n]*"
 )
 # What nests: brackets, and in TOML a dotted key (``a.b.c = 1`` and ``[a.b.c]`` make a
 # table in a table in a table), its parts bare words or strings (each string is "" by then).
 _JSON_NESTING: Final = re.compile(r"[\[\]{}]")
+# A key's part is matched from its start only, and whole (``++``): a long bare word is
+# scanned once, not once from each of its characters.
 _TOML_NESTING: Final = re.compile(
-    r"[\[\]{}]|(?:[A-Za-z0-9_-]+|\"\")(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_-]+|\"\"))+"
+    r"[\[\]{}]"
+    r"|(?<![A-Za-z0-9_-])(?:[A-Za-z0-9_-]++|\"\")(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_-]++|\"\"))+"
 )
-# A number: decimal digits, or TOML's hexadecimal, octal and binary ones, with underscores.
-_LONG_NUMBER: Final = re.compile(rf"(?:0[xob])?[0-9A-Fa-f_]{{{MAX_DIGITS + 1},}}")
+# A number: decimal digits, or TOML's hexadecimal, octal and binary ones, with underscores
+# (matched from its start only, as above).
+_LONG_NUMBER: Final = re.compile(rf"(?<![0-9A-Za-z_])(?:0[xob])?[0-9A-Fa-f_]{{{MAX_DIGITS + 1},}}")
 _NUMBER_DIGITS: Final = re.compile(r"(?:0[xob])?([0-9A-Fa-f_]+)")
 
 
