@@ -306,6 +306,7 @@ def test_every_command_printing_user_text_survives_an_ascii_output(
         ["selfplay", "--players", "\x1b[2J" + "x," * 2500, "--games", "2"],
         ["print-rules", "-o", "x.pdf", "--lang", "\x1b[2J" + "x" * 5000],
         ["print-set", "-o", "x.svg", "--ru=" + "a\x1b " * 2500],
+        ["print-set", "-o", "x.svg", "--bed", "\x1b[2J" + "x" * 5000],
     ],
 )
 def test_argument_errors_are_escaped_and_short(

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
+from binscrabble.limits import quoted
 from binscrabble.print import PrintError
 from binscrabble.print.outlines import Outlines
 from binscrabble.print.tiles import (
@@ -70,10 +71,10 @@ def parse_bed(text: str) -> tuple[float, float]:
         size = (float(width), float(height))
     except ValueError:
         raise LaserError(
-            f"--bed {text!r} is not a size: write WIDTHxHEIGHT in millimetres, e.g. 600x400"
+            f"--bed {quoted(text)} is not a size: write WIDTHxHEIGHT in millimetres, e.g. 600x400"
         ) from None
     if not all(math.isfinite(side) and 0 < side <= 10000 for side in size):
-        raise LaserError(f"--bed {text!r}: each side is a length from 1 to 10000 mm")
+        raise LaserError(f"--bed {quoted(text)}: each side is a length from 1 to 10000 mm")
     return size
 
 
