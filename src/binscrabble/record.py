@@ -84,13 +84,15 @@ class RecordError(ValueError):
 # -- writing ---------------------------------------------------------------------------------
 
 
-def write_record(game: Game) -> str:
+def write_record(game: Game, *, seed: bool = True) -> str:
     """The record of ``game`` as text (every turn so far, and the end when it is over).
 
     A game still going on gets a ``#rack`` line per player, so that reading the record
-    back gives the same racks. Raises :class:`RecordError` for a game that did not start
-    from an empty board with zero scores (a set-up position has no record), or for a
-    player name that cannot be written on one line.
+    back gives the same racks. With ``seed=False`` the game's seed is left out (a record
+    to show others: the racks still replay the game, and the bag's order stays secret).
+    Raises :class:`RecordError` for a game that did not start from an empty board with zero
+    scores (a set-up position has no record), or for a player name that cannot be written
+    on one line.
     """
     _check_recordable(game)
     lines = [MAGIC, "# Binary Scrabble game record (format: docs/record-format.md)"]
@@ -98,9 +100,9 @@ def write_record(game: Game) -> str:
         lines.append(f"#player{seat + 1} {name}")
     for name, value in game.rules.to_mapping().items():
         lines.append(f"#rule {name} {_rule_text(value)}")
-    if game.seed is not None:
-        seed = game.seed
-        lines.append(f"#seed {seed if isinstance(seed, int) else json.dumps(seed)}")
+    if seed and game.seed is not None:
+        shuffled = game.seed
+        lines.append(f"#seed {shuffled if isinstance(shuffled, int) else json.dumps(shuffled)}")
     for turn, notation in zip(game.history, game.notations(), strict=True):
         name = game.players[turn.seat]
         lines.append(f">{name}: {turn.rack} {notation} +{turn.score} {turn.scores[turn.seat]}")

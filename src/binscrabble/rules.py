@@ -156,21 +156,41 @@ class Rules:
         """A copy with one rule changed; `value` may be typed or text (`"on"`, `"4"`)."""
         return self.with_overrides({name: value})
 
-    def with_overrides(self, overrides: Mapping[str, object]) -> Rules:
-        """A copy with several rules changed, each named and checked."""
+    def with_overrides(self, overrides: Mapping[str, object], *, strict: bool = False) -> Rules:
+        """A copy with several rules changed, each named and checked.
+
+        Values may be text (``"on"``, ``"4"``, as a command line gives them) unless
+        ``strict``: then each must have its switch's own type (``True``, ``4``), and
+        ``RulesError`` names the first that has not.
+        """
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
-            changes[name] = _coerce(name, value)
+            if strict:
+                if name not in RULE_NAMES:
+                    raise _unknown_rule(name)
+                _check_value(name, value)
+                changes[name] = value
+            else:
+                changes[name] = _coerce(name, value)
         return dataclasses.replace(self, **changes)
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, object]) -> Rules:
-        """Rules from a mapping such as ``{"preset": "expert", "xor_tiles": 2}``."""
+    def from_mapping(cls, data: Mapping[str, object], *, strict: bool = False) -> Rules:
+        """Rules from a mapping such as ``{"preset": "expert", "xor_tiles": 2}``; with
+        ``strict``, values are not read from text (see :meth:`with_overrides`).
+
+        >>> Rules.from_mapping({"xor_tiles": "2"}).xor_tiles
+        2
+        >>> Rules.from_mapping({"xor_tiles": "2"}, strict=True)
+        Traceback (most recent call last):
+        ...
+        binscrabble.rules.RulesError: rule xor_tiles takes a whole number from 0 to 20, not '2'
+        """
         preset = data.get("preset", "standard")
         if not isinstance(preset, str):
             raise RulesError("preset", f"preset must be a name, one of {', '.join(PRESETS)}")
         rest = {key: value for key, value in data.items() if key != "preset"}
-        return cls.preset(preset).with_overrides(rest)
+        return cls.preset(preset).with_overrides(rest, strict=strict)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Rules:
