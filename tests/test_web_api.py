@@ -242,14 +242,17 @@ def test_oversized_bodies_get_413(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"players": [{"name": "Ann"}]}, "2 to 4 players"),
-        ({"players": [{"name": f"P{n}"} for n in range(5)]}, "2 to 4 players"),
-        ({"players": [{"name": "Ann"}, {"name": "Bot", "computer": "god"}]}, "unknown computer"),
-        ({"players": TWO_PEOPLE, "rules": {"gravity": True}}, "unknown rule"),
+        ({"players": [{"name": "Ann"}]}, "holds 1, at least 2"),
+        ({"players": [{"name": f"P{n}"} for n in range(5)]}, "holds 5, at most 4"),
+        ({"players": [{"name": "Ann"}, {"name": "Bot", "computer": "god"}]}, "takes 'beginner'"),
+        ({"players": TWO_PEOPLE, "rules": {"gravity": True}}, "unknown field 'rules.gravity'"),
         ({"players": TWO_PEOPLE, "rules": {"xor_tiles": 99}}, "xor_tiles"),
-        ({"players": TWO_PEOPLE, "rules": {"preset": "chaos"}}, "unknown preset"),
+        (
+            {"players": TWO_PEOPLE, "rules": {"preset": "chaos"}},
+            "'standard' or 'expert', not 'chaos'",
+        ),
         ({"players": [{"name": "Ann"}, {"name": "Ann"}]}, "name of their own"),
-        ({"players": [{"name": "Ann"}, {"name": "B\no"}]}, "line breaks"),
+        ({"players": [{"name": "Ann"}, {"name": "B\no"}]}, "no line break"),
         ({"players": [{"name": "Ann"}, {"name": ""}]}, "players.1.name"),
         ({"players": TWO_PEOPLE, "colour": "red"}, "unknown field 'colour'"),
         ({}, "players"),

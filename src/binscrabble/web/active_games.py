@@ -128,28 +128,42 @@ class Accepted:
     score: int
 
 
+#: A move, or how to read it on the game it is submitted to (notation is read on the board
+#: of the turn it is played on, so only once that turn is known to be the current one).
+MoveOrReader = Move | Callable[[Game], Move]
+
+
+def check_turn(active: ActiveGame, seat: int, turn: int | None) -> None:
+    """A ``RefereeError`` 409 unless ``seat`` is to move on the current turn ``turn``."""
+    game = active.game
+    if game.is_over():
+        raise RefereeError(409, "the game is over: no more moves can be played")
+    if seat != game.to_move:
+        raise RefereeError(409, f"it is {game.players[game.to_move]}'s turn: wait for your turn")
+    if turn is not None and turn != active.turn:
+        raise RefereeError(
+            409,
+            f"turn {turn} is not the current turn ({active.turn}): the game moved on, "
+            "reload it and play again",
+        )
+
+
 async def submit(
-    active: ActiveGame, storage: Storage, seat: int, move: Move, turn: int | None
+    active: ActiveGame, storage: Storage, seat: int, move: MoveOrReader, turn: int | None
 ) -> Accepted:
     """Judge, store and play ``move`` for ``seat``; ``turn`` must be the current turn.
 
-    Raises :class:`RefereeError`: 409 for a game over, another seat's turn or a stale
-    turn (including a turn another process stored first), 422 for an illegal move.
+    Under the game's lock, in this order: the turn and the seat are checked, then the move
+    is read (when ``move`` is a reader), then judged. Raises :class:`RefereeError`: 409 for
+    a game over, another seat's turn or a stale turn (including a turn another process
+    stored first), whatever the move; 400 for a move that cannot be read; 422 for an
+    illegal move.
     """
     async with active.lock:
+        check_turn(active, seat, turn)
         game = active.game
-        if game.is_over():
-            raise RefereeError(409, "the game is over: no more moves can be played")
-        if seat != game.to_move:
-            raise RefereeError(
-                409, f"it is {game.players[game.to_move]}'s turn: wait for your turn"
-            )
-        if turn is not None and turn != active.turn:
-            raise RefereeError(
-                409,
-                f"turn {turn} is not the current turn ({active.turn}): the game moved on, "
-                "reload it and play again",
-            )
+        if callable(move):
+            move = move(game)
         problem = game.illegal_reason(move, seat)
         if problem is not None:
             raise RefereeError(422, f"illegal move: {problem}")

@@ -30,8 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from binscrabble import __version__
 from binscrabble.board import SquareError, parse_square, square_name
-from binscrabble.engine.levels import LEVELS
-from binscrabble.game import MAX_PLAYERS, MIN_PLAYERS, SetupError
+from binscrabble.game import SetupError
 from binscrabble.move import Move, move_notation
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import Rules, RulesError
@@ -40,6 +39,7 @@ from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
     ActiveGame,
     GameTable,
+    MoveOrReader,
     RefereeError,
     job_of,
     new_token,
@@ -54,33 +54,34 @@ from binscrabble.web.live import Hub, read_until_closed
 from binscrabble.web.meta import game_meta
 from binscrabble.web.models import (
     MAX_BODY,
+    MOVE_TAGS,
+    PATTERN_MEANINGS,
     AnalysisAnswer,
-    ErrorBody,
     GameCreated,
     GameView,
     HintAnswer,
+    MetaAnswer,
     MoveAccepted,
     MoveRequest,
     NewGameRequest,
+    NotationMove,
+    NotationPreview,
     PreviewAnswer,
     PreviewRequest,
     RecordAnswer,
     RecordRequest,
+    RulesRequest,
     SeatCreated,
     TileSpec,
 )
 from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
 from binscrabble.web.records import record_turns
+from binscrabble.web.responses import describe
 from binscrabble.web.storage import SeatRecord, Storage, database_url
 from binscrabble.web.views import build_view, preset_name
 
 LOG = logging.getLogger("binscrabble.web")
 STATIC = Path(__file__).with_name("static")
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 404, 409, 413, 422)
-}
-#: The answers of a request the computer may be too busy to take (503, ``Retry-After``).
-BUSY_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody}}
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -118,37 +119,46 @@ def seat_for(active: ActiveGame, token: str | None, required: bool) -> int | Non
     return seat
 
 
-def parse_rules(data: dict[str, Any] | None) -> Rules:
-    """Rules from a request: a preset plus switches; 400 naming what is wrong."""
+def parse_rules(given: RulesRequest | None) -> Rules:
+    """Rules from a request: a preset plus switches, each of its own type; 400 naming what
+    is wrong."""
     try:
-        return Rules.from_mapping(data or {})
+        data = given.model_dump(exclude_unset=True) if given is not None else {}
+        return Rules.from_mapping(data, strict=True)
     except RulesError as problem:
         raise RefereeError(400, f"bad rules: {problem}") from None
 
 
-def move_of(body: MoveRequest | PreviewRequest, active: ActiveGame) -> Move:
-    """The move of a request: its notation, or the tiles the page placed (exactly one)."""
-    if (body.move is None) == (body.tiles is None):
-        raise RefereeError(400, "send the move either as 'move' (notation) or as 'tiles'")
-    if body.move is not None:
-        return read_move(body.move, active.game)
-    return tiles_move(body.tiles or [])
+def move_reader(body: MoveRequest | PreviewRequest) -> MoveOrReader:
+    """The move of a request: its notation, read on the board it is played on, or the
+    tiles the page placed."""
+    if isinstance(body, NotationMove | NotationPreview):
+        notation = body.move
+        return lambda game: read_move(notation, game)
+    return tiles_move(body.tiles)
 
 
 def tiles_move(tiles: list[TileSpec]) -> Move:
-    """A play from the page's placed tiles; 400 for a square that does not exist."""
-    if not tiles:
-        raise RefereeError(400, "place at least one tile, or send 'pass' as the move")
+    """A play from the page's placed tiles (their squares and faces are checked by the
+    request's model; 400 all the same for a square that does not exist)."""
     placed: list[tuple[int, str, bool, bool]] = []
     for tile in tiles:
         try:
             sq = parse_square(tile.square)
         except SquareError as problem:
             raise RefereeError(400, f"bad square {tile.square!r}: {problem}") from None
-        if len(tile.face) != 1:
-            raise RefereeError(400, f"bad face {tile.face!r}: a tile's face is one code")
         placed.append((sq, tile.face, tile.blank, tile.rotated))
     return placement(placed)
+
+
+class BinscrabbleAPI(FastAPI):
+    """The app, whose OpenAPI description documents exactly the statuses of
+    :mod:`binscrabble.web.responses`."""
+
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is None:
+            self.openapi_schema = describe(self, super().openapi())
+        return self.openapi_schema
 
 
 class Server:
@@ -237,7 +247,7 @@ def create_app(
         yield
         server.close()
 
-    app = FastAPI(
+    app = BinscrabbleAPI(
         title="binscrabble",
         version=__version__,
         description="Binary Scrabble: play in the browser, the server is the referee.",
@@ -276,7 +286,7 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_request: Request, problem: RequestValidationError) -> JSONResponse:
-        return error(400, validation_message(problem.errors()))
+        return error(400, validation_message(problem.errors(), MOVE_TAGS, PATTERN_MEANINGS))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, problem: StarletteHTTPException) -> JSONResponse:
@@ -296,38 +306,25 @@ Authorization = Annotated[str | None, Header()]
 def add_game_routes(app: FastAPI, server: Server) -> None:
     """Creating games, reading them, and what the lobby needs to know."""
 
-    @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    @app.get("/api/meta", response_model=MetaAnswer)
+    async def meta() -> JSONResponse:
         """Levels, presets, house-rule switches, tiles and premium squares."""
-        return game_meta()
+        return JSONResponse(game_meta())
 
     @app.post(
         "/api/games",
         status_code=201,
         response_model=GameCreated,
-        responses=BUSY_ERRORS,
         response_model_exclude_none=True,
     )
     async def create_game(body: NewGameRequest) -> GameCreated:
         """A new game: a token and an invite URL for each person's seat."""
-        if not MIN_PLAYERS <= len(body.players) <= MAX_PLAYERS:
-            raise RefereeError(
-                400, f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(body.players)}"
-            )
-        for player in body.players:
-            if player.computer is not None and player.computer not in LEVELS:
-                raise RefereeError(
-                    400,
-                    f"unknown computer level {player.computer!r}: choose one of "
-                    f"{', '.join(LEVELS)}",
-                )
         rules = parse_rules(body.rules)
+        # The model refused blank names and control characters (a name is written on one
+        # line of the game's record); the names of one game differ.
         names = [player.name.strip() for player in body.players]
-        if any(not name for name in names) or len(set(names)) != len(names):
-            raise RefereeError(400, "each player needs a name of their own, not blank")
-        if not all(name.isprintable() for name in names):
-            # A name is written on one line of the game's record.
-            raise RefereeError(400, "a player's name may not hold line breaks or tabs")
+        if len(set(names)) != len(names):
+            raise RefereeError(400, "each player needs a name of their own")
         tokens = [new_token() for player in body.players if player.computer is None]
         computers = [player.computer for player in body.players]
         try:
@@ -338,7 +335,7 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
             raise RefereeError(400, f"the game cannot be set up: {problem}") from None
         return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
 
-    @app.get("/api/games/{game_id}", responses={200: {"model": GameView}, **ERRORS})
+    @app.get("/api/games/{game_id}", response_model=GameView)
     async def read_game(game_id: str, authorization: Authorization = None) -> JSONResponse:
         """The game as a spectator sees it, or as your seat sees it with your token."""
         active = await server.open_game(game_id)
@@ -372,36 +369,40 @@ def created_answer(active: ActiveGame, tokens: dict[int, str | None]) -> GameCre
 def add_play_routes(app: FastAPI, server: Server) -> None:
     """Moves, previews and hints: each needs the seat's token."""
 
-    @app.post("/api/games/{game_id}/moves", response_model=MoveAccepted, responses=ERRORS)
+    @app.post("/api/games/{game_id}/moves", response_model=MoveAccepted)
     async def play(
         game_id: str, body: MoveRequest, authorization: Authorization = None
     ) -> MoveAccepted:
-        """Play a move for your seat; ``turn`` must be the current turn."""
+        """Play a move for your seat; ``turn`` must be the current turn.
+
+        A submission for another seat's turn, a past turn or a game over gets 409 whatever
+        its move; only then is the move read (400 when it cannot be) and judged (422).
+        """
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
         assert seat is not None
-        move = move_of(body, active)
-        accepted = await submit(active, server.storage, seat, move, body.turn)
+        accepted = await submit(active, server.storage, seat, move_reader(body), body.turn)
         server.publish(active)
         server.wake_computer(active)
         return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
 
-    @app.post("/api/games/{game_id}/preview", response_model=PreviewAnswer, responses=ERRORS)
+    @app.post("/api/games/{game_id}/preview", response_model=PreviewAnswer)
     async def preview(
         game_id: str, body: PreviewRequest, authorization: Authorization = None
     ) -> PreviewAnswer:
-        """Whether a move is legal for your seat now, its score run by run, or why not."""
+        """Whether a move is legal for your seat now, its score run by run, or why not
+        (notation that cannot be read is not legal, with the reason)."""
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
-        try:
-            move = move_of(body, active)
-        except RefereeError as problem:
-            if problem.status != 400 or body.move is None:
-                raise
-            return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
+        move = move_reader(body)
+        if callable(move):
+            try:
+                move = move(active.game)
+            except RefereeError as problem:
+                return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
         return preview_answer(active, move, seat)
 
-    @app.post("/api/games/{game_id}/hint", response_model=HintAnswer, responses=BUSY_ERRORS)
+    @app.post("/api/games/{game_id}/hint", response_model=HintAnswer)
     async def hint(game_id: str, authorization: Authorization = None) -> HintAnswer:
         """The computer's best move for your seat, explained (learning preset only)."""
         active = await server.open_game(game_id)
@@ -452,22 +453,19 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
         if not active.game.is_over():
             raise RefereeError(409, f"the {what} is ready once the game is over")
 
-    @app.get(
-        "/api/games/{game_id}/record",
-        response_class=PlainTextResponse,
-        responses={200: {"content": {"text/plain": {}}}, **ERRORS},
-    )
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse)
     async def record(game_id: str) -> Response:
-        """The game's record file (once the game is over)."""
+        """The game's record file once the game is over: every turn with the mover's rack,
+        and the racks left at the end; never the seed (nor, then, the bag's order)."""
         active = await server.open_game(game_id)
         finished(active, "record")
-        text = write_record(active.game)
+        text = write_record(active.game, seed=False)
         return PlainTextResponse(
             text,
             headers={"Content-Disposition": f'attachment; filename="binscrabble-{game_id}.bsr"'},
         )
 
-    @app.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer, responses=BUSY_ERRORS)
+    @app.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer)
     async def analysis(game_id: str) -> AnalysisAnswer:
         """Each turn next to the computer's best play (once the game is over), in parts:
         ask again until ``complete``."""
@@ -475,7 +473,7 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
         finished(active, "analysis")
         return AnalysisAnswer.model_validate(await server.computer.analyses.answer(active))
 
-    @app.post("/api/records/view", response_model=RecordAnswer, responses=ERRORS)
+    @app.post("/api/records/view", response_model=RecordAnswer)
     async def view_record(body: RecordRequest) -> RecordAnswer:
         """Every turn of an uploaded record, each with its board."""
         try:
@@ -488,7 +486,6 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
         "/api/games/{game_id}/rematch",
         status_code=201,
         response_model=GameCreated,
-        responses=ERRORS,
         response_model_exclude_none=True,
     )
     async def rematch(game_id: str, authorization: Authorization = None) -> GameCreated:

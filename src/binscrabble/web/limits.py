@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from binscrabble.limits import quoted
 
 
 class BodyLimit:
@@ -64,17 +66,34 @@ async def refuse(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def validation_message(errors: Sequence[Any]) -> str:
+def validation_message(
+    errors: Sequence[Any],
+    tags: Collection[str] = (),
+    patterns: Mapping[str, str] | None = None,
+) -> str:
     """One sentence for the first problem Pydantic found in a request.
 
+    ``tags`` are the names Pydantic gives the shapes of a body that takes several (they are
+    no field of it, and are left out of the location); ``patterns`` say in words what each
+    pattern a text must match means.
+
     >>> validation_message([{"type": "missing", "loc": ("body", "turn"), "msg": "Field required"}])
+    "the body lacks the field 'turn': add it"
+    >>> validation_message(
+    ...     [{"type": "missing", "loc": ("body", "in notation", "turn"), "msg": "Field required"}],
+    ...     tags={"in notation"},
+    ... )
     "the body lacks the field 'turn': add it"
     """
     if not errors:
         return "the request is malformed"
     first = errors[0]
     kind = first.get("type", "")
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    location = list(first.get("loc", ()))
+    if len(location) > 1 and location[0] == "body" and location[1] in tags:
+        del location[1]
+    where = ".".join(str(part) for part in location if part != "body")
+    message = first.get("msg", "malformed")
     if kind == "json_invalid":
         return "the body is not valid JSON: send a JSON object"
     if kind == "missing":
@@ -83,6 +102,15 @@ def validation_message(errors: Sequence[Any]) -> str:
         return f"the body lacks the field '{where}': add it"
     if kind == "extra_forbidden":
         return f"the body has an unknown field '{where}': remove it"
+    context = first.get("ctx", {})
+    if kind == "string_pattern_mismatch":
+        message = (patterns or {}).get(context.get("pattern", ""), message)
+    elif kind == "too_short":
+        message = f"it holds {context.get('actual_length')}, at least {context.get('min_length')}"
+    elif kind == "too_long":
+        message = f"it holds {context.get('actual_length')}, at most {context.get('max_length')}"
+    elif kind == "literal_error":
+        message = f"it takes {context.get('expected')}, not {quoted(first.get('input'))}"
     if not where:
-        return f"the body is not what this address takes: {first.get('msg', 'malformed')}"
-    return f"the field '{where}' is wrong: {first.get('msg', 'malformed')}"
+        return f"the body is not what this address takes: {message}"
+    return f"the field '{where}' is wrong: {message}"

@@ -1,14 +1,73 @@
 """The shapes of the web API's bodies (Pydantic): they check requests and describe both
-directions in the OpenAPI schema. Unknown fields are refused and no type is coerced."""
+directions in the OpenAPI schema, so that the schema admits exactly what the server takes.
+
+Requests are strict: unknown fields are refused and no type is coerced (``"3"`` is not the
+number 3, ``1`` is not ``true``). The rules of a new game are an object whose switches are
+typed from :class:`binscrabble.rules.Rules` itself (its fields, their types and
+:data:`~binscrabble.rules.INT_RULE_LIMITS`), so a new switch needs no change here.
+
+>>> NewGameRequest.model_validate({"players": [{"name": "Ann"}, {"name": "Bo"}]}).rules is None
+True
+>>> NewGameRequest.model_validate(
+...     {"players": [{"name": "Ann"}, {"name": "Bo"}], "rules": {"xor_tiles": "3"}}
+... )  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for NewGameRequest
+rules.xor_tiles
+  Input should be a valid integer ...
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    Tag,
+    create_model,
+)
+
+from binscrabble.engine.levels import LEVELS
+from binscrabble.game import MAX_PLAYERS, MIN_PLAYERS
+from binscrabble.rules import FACES, INT_RULE_LIMITS, PRECEDENCES, PRESETS, Rules
 
 #: The largest request body accepted, in bytes (INTERFACES.md §5).
 MAX_BODY = 64 * 1024
+#: The longest player name the web app takes, in characters.
+MAX_NAME = 40
+
+# Characters a name may not hold anywhere (control characters and the line and paragraph
+# separators: a name is written on one line of the game's record), and those it may not
+# start or end with (those, and every space: the name is read with its ends trimmed).
+_CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029"
+_SPACES = "\\x20\\xa0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000"
+#: A player's name: some character that is not a space, and no control character.
+NAME_PATTERN: Final = f"^[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}][^{_CONTROLS}]*$"
+#: A square as the page names it: a column A-O (either case) and a row 1-15.
+SQUARE_PATTERN: Final = "^[A-Oa-o](?:[1-9]|1[0-5])$"
+#: What each pattern means, for the sentence a refused value gets.
+PATTERN_MEANINGS: Final = {
+    NAME_PATTERN: "a name needs a character that is not a space, and no line break, tab or "
+    "other control character",
+    SQUARE_PATTERN: "a square is a column A to O and a row 1 to 15, such as H8",
+}
+
+if TYPE_CHECKING:
+    Level = str
+    Preset = str
+    Face = str
+else:
+    Level = Literal[tuple(LEVELS)]
+    Preset = Literal[PRESETS]
+    Face = Literal[FACES]
 
 
 class Strict(BaseModel):
@@ -17,59 +76,199 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class PlayerSpec(Strict):
-    """A seat of a new game: a person's name, or a computer's name and level."""
+class Answer(BaseModel):
+    """An answer body (built by the server, described in the schema)."""
 
-    name: str = Field(min_length=1, max_length=40)
-    computer: str | None = None
+
+def _switch_type(name: str, default: object) -> Any:
+    """The type of one switch of :class:`Rules`, with its range or choices."""
+    if name == "precedence":
+        return Literal[PRECEDENCES]
+    if isinstance(default, bool):
+        return StrictBool
+    low, high = INT_RULE_LIMITS[name]
+    return Annotated[StrictInt, Field(ge=low, le=high)]
+
+
+def _no_defaults(schema: dict[str, Any]) -> None:
+    """A switch left out takes the preset's value: the schema shows no default of its own."""
+    for entry in schema.get("properties", {}).values():
+        entry.pop("default", None)
+
+
+def _switch_models() -> tuple[type[BaseModel], type[BaseModel]]:
+    """The rules as a request gives them (a preset and any switches) and as an answer shows
+    them (every switch), both from the fields of :class:`Rules`."""
+    defaults = Rules()
+    wanted: dict[str, Any] = {"preset": (Preset, None)}
+    shown: dict[str, Any] = {}
+    for field in dataclasses.fields(Rules):
+        kind = _switch_type(field.name, getattr(defaults, field.name))
+        wanted[field.name] = (kind, None)
+        shown[field.name] = (kind, ...)
+    request = create_model(
+        "RulesRequest",
+        __config__=ConfigDict(extra="forbid", strict=True, json_schema_extra=_no_defaults),
+        __doc__="A preset (default `standard`) and any switches of docs/rules.md §10 that "
+        "differ from it; a switch left out takes the preset's value.",
+        **wanted,
+    )
+    answer = create_model(
+        "RulesInForce", __doc__="Every switch of docs/rules.md §10 with its value.", **shown
+    )
+    return request, answer
+
+
+if TYPE_CHECKING:
+    RulesRequest = BaseModel
+    RulesInForce = BaseModel
+else:
+    RulesRequest, RulesInForce = _switch_models()
+
+
+# -- requests --------------------------------------------------------------------------------
+
+
+class PlayerSpec(Strict):
+    """A seat of a new game: a person's name, or a computer's name and level. Names are
+    read with their ends trimmed, and the players of a game have different names."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
+    computer: Level | None = None
 
 
 class NewGameRequest(Strict):
     """``POST /api/games``: 2-4 players, and rules as a preset plus switches."""
 
-    players: list[PlayerSpec]
-    rules: dict[str, Any] | None = None
+    players: list[PlayerSpec] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
+    rules: RulesRequest | None = None
 
 
 class TileSpec(Strict):
     """A tile the page placed: its square (``H8``), its face, whether it is a blank or a
     rotated ``=``."""
 
-    square: str
-    face: str
-    blank: bool = False
-    rotated: bool = False
+    square: str = Field(pattern=SQUARE_PATTERN)
+    face: Face
+    blank: StrictBool = False
+    rotated: StrictBool = False
 
 
-class MoveRequest(Strict):
-    """``POST /api/games/ID/moves``: the move in notation (or the tiles placed) and the turn
-    it is meant for."""
-
-    move: str | None = None
-    tiles: list[TileSpec] | None = None
-    turn: int
+#: The turn a submission is meant for.
+Turn = Annotated[StrictInt, Field(ge=0)]
+PlacedTiles = Annotated[list[TileSpec], Field(min_length=1)]
 
 
-class PreviewRequest(Strict):
-    """``POST /api/games/ID/preview``: the move in notation, or the tiles placed."""
+class NotationMove(Strict):
+    """A move in notation (``8G 1=1``, ``pass``, ``exchange 01?``) for a turn."""
 
-    move: str | None = None
-    tiles: list[TileSpec] | None = None
+    move: StrictStr
+    turn: Turn
+
+
+class TilesMove(Strict):
+    """A play as the tiles the page placed, for a turn."""
+
+    tiles: PlacedTiles
+    turn: Turn
+
+
+class NotationPreview(Strict):
+    """A move in notation to preview."""
+
+    move: StrictStr
+
+
+class TilesPreview(Strict):
+    """The tiles placed, to preview."""
+
+    tiles: PlacedTiles
+
+
+#: The tags of the two shapes a move takes; Pydantic puts them in an error's location,
+#: right after ``body``.
+IN_NOTATION: Final = "move in notation"
+AS_TILES: Final = "move as tiles"
+MOVE_TAGS: Final = frozenset({IN_NOTATION, AS_TILES})
+MOVE_OR_TILES: Final = "send the move either as 'move' (notation) or as 'tiles': one of the two"
+
+
+def _move_kind(body: Any) -> str | None:
+    """Which shape a body is: in notation with ``move``, as tiles with ``tiles``."""
+    if not isinstance(body, dict):
+        return IN_NOTATION
+    if ("move" in body) == ("tiles" in body):
+        return None
+    return IN_NOTATION if "move" in body else AS_TILES
+
+
+_EITHER = Discriminator(
+    _move_kind, custom_error_type="move_or_tiles", custom_error_message=MOVE_OR_TILES
+)
+#: ``POST /api/games/ID/moves``: the move in notation or as the tiles placed, and its turn.
+MoveRequest = Annotated[
+    Annotated[NotationMove, Tag(IN_NOTATION)] | Annotated[TilesMove, Tag(AS_TILES)], _EITHER
+]
+#: ``POST /api/games/ID/preview``: the move in notation or as the tiles placed.
+PreviewRequest = Annotated[
+    Annotated[NotationPreview, Tag(IN_NOTATION)] | Annotated[TilesPreview, Tag(AS_TILES)],
+    _EITHER,
+]
 
 
 class RecordRequest(Strict):
     """``POST /api/records/view``: the text of a game record."""
 
-    record: str
+    record: str = Field(min_length=1)
 
 
-class ErrorBody(BaseModel):
+# -- answers ---------------------------------------------------------------------------------
+
+
+class ErrorBody(Answer):
     """Every error: one sentence a person can act on."""
 
     error: str
 
 
-class SeatCreated(BaseModel):
+class LevelInfo(Answer):
+    """A computer level and what it does."""
+
+    name: str
+    description: str
+
+
+class SwitchInfo(Answer):
+    """A house-rule switch: its default, its type, its range or choices, and a sentence."""
+
+    name: str
+    default: bool | int | str
+    type: Literal["bool", "int", "choice"]
+    choices: list[str] | None = None
+    min: int | None = None
+    max: int | None = None
+    explanation: str
+
+
+class TileInfo(Answer):
+    """A tile code of the set: its points, how it is shown, how many the bag has."""
+
+    points: int
+    label: str
+    count: int
+
+
+class MetaAnswer(Answer):
+    """``GET /api/meta``: levels, presets, switches, tiles and premium squares."""
+
+    levels: list[LevelInfo]
+    presets: dict[str, RulesInForce]
+    switches: list[SwitchInfo]
+    tiles: dict[str, TileInfo]
+    premiums: dict[str, str]
+
+
+class SeatCreated(Answer):
     """A seat of a created game: a person's seat has its secret token and invite URL."""
 
     seat: int
@@ -79,14 +278,14 @@ class SeatCreated(BaseModel):
     computer: str | None = None
 
 
-class GameCreated(BaseModel):
+class GameCreated(Answer):
     """The answer to ``POST /api/games`` and to a rematch."""
 
     id: str
     seats: list[SeatCreated]
 
 
-class MoveAccepted(BaseModel):
+class MoveAccepted(Answer):
     """An accepted move: the next turn's number, the move in notation and its score."""
 
     turn: int
@@ -94,7 +293,7 @@ class MoveAccepted(BaseModel):
     score: int
 
 
-class RunPreview(BaseModel):
+class RunPreview(Answer):
     """One run of a previewed play: the equation, its value and bonus, and its score."""
 
     text: str
@@ -106,7 +305,7 @@ class RunPreview(BaseModel):
     sum: str
 
 
-class PreviewAnswer(BaseModel):
+class PreviewAnswer(Answer):
     """What a move would do: legal or not (and why), its score run by run."""
 
     legal: bool
@@ -117,7 +316,7 @@ class PreviewAnswer(BaseModel):
     bingo: int = 0
 
 
-class HintRun(BaseModel):
+class HintRun(Answer):
     """A run of the hinted play, with the equation explained step by step."""
 
     text: str
@@ -129,7 +328,7 @@ class HintRun(BaseModel):
     explanation: str
 
 
-class HintAnswer(BaseModel):
+class HintAnswer(Answer):
     """The computer's best move (``hard``), explained."""
 
     notation: str
@@ -138,7 +337,7 @@ class HintAnswer(BaseModel):
     explanation: str
 
 
-class PlayerView(BaseModel):
+class PlayerView(Answer):
     """A player as everyone sees them."""
 
     name: str
@@ -147,7 +346,7 @@ class PlayerView(BaseModel):
     tiles: int
 
 
-class MoveView(BaseModel):
+class MoveView(Answer):
     """A move of the log (another seat's exchange shows only its size)."""
 
     seat: int
@@ -157,11 +356,28 @@ class MoveView(BaseModel):
     running: list[int]
 
 
-class GameView(BaseModel):
+class LastMove(Answer):
+    """The seat that moved last and the squares its play covered."""
+
+    seat: int
+    squares: list[str]
+
+
+class GameResult(Answer):
+    """How a finished game ended: ``out`` or ``scoreless``, the rack adjustments, the final
+    totals and the winning seats."""
+
+    reason: Literal["out", "scoreless"]
+    adjustments: list[int]
+    final: list[int]
+    winners: list[int]
+
+
+class GameView(Answer):
     """A game as one seat (with ``seat`` and ``rack``) or a spectator sees it."""
 
     id: str
-    rules: dict[str, Any]
+    rules: RulesInForce
     preset: str | None
     board: list[str]
     blanks: list[str]
@@ -173,21 +389,21 @@ class GameView(BaseModel):
     moves: list[MoveView]
     over: bool
     unseen: str
-    last_move: dict[str, Any] | None
-    result: dict[str, Any] | None
+    last_move: LastMove | None
+    result: GameResult | None
     rematch: str | None
     seat: int | None = None
     rack: str | None = None
 
 
-class ScoredMove(BaseModel):
+class ScoredMove(Answer):
     """A move in notation and its score."""
 
     notation: str
     score: int
 
 
-class AnalysisTurn(BaseModel):
+class AnalysisTurn(Answer):
     """One turn of a finished game next to the best play found, and the board before it.
 
     ``analysed`` is false when the search for the best play ran out of its budget; then
@@ -206,7 +422,7 @@ class AnalysisTurn(BaseModel):
     reason: str | None
 
 
-class AnalysisAnswer(BaseModel):
+class AnalysisAnswer(Answer):
     """``GET /api/games/ID/analysis``: the turns analysed so far, of ``total``; ask again
     until ``complete``."""
 
@@ -215,7 +431,7 @@ class AnalysisAnswer(BaseModel):
     complete: bool
 
 
-class RecordTurn(BaseModel):
+class RecordTurn(Answer):
     """One turn of an uploaded record, with the board after it."""
 
     turn: int
@@ -228,9 +444,9 @@ class RecordTurn(BaseModel):
     scores: list[int]
 
 
-class RecordAnswer(BaseModel):
+class RecordAnswer(Answer):
     """``POST /api/records/view``: the players, rules and every turn of a record."""
 
     players: list[str]
-    rules: dict[str, Any]
+    rules: RulesInForce
     turns: list[RecordTurn]

@@ -1,0 +1,264 @@
+"""The web API's contract exactly (INTERFACES.md §5, docs/web.md): 409 for every stale,
+raced or out-of-turn submission whatever its move, strict types, one answer for a malformed
+body on every endpoint, an OpenAPI description that refuses what the server refuses, and
+a record that never carries the seed."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+from fastapi.testclient import TestClient
+from web_api_support import bearer, game_with_a_play, new_game, seat_view, server_truth, web_client
+
+from binscrabble.record import read_record
+from binscrabble.rules import Rules, RulesError
+
+TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with web_client(tmp_path / "games.db") as test_client:
+        yield test_client
+
+
+def tokens_of(created: dict[str, Any]) -> list[str]:
+    return [seat["token"] for seat in created["seats"]]
+
+
+def post_move(client: TestClient, game_id: str, body: Any, token: str) -> Any:
+    return client.post(f"/api/games/{game_id}/moves", json=body, headers=bearer(token))
+
+
+# -- 409 whatever the move ---------------------------------------------------------------
+
+
+def test_twenty_racing_copies_of_one_play_apply_one_and_409_the_rest(
+    client: TestClient,
+) -> None:
+    created, play = game_with_a_play(client)
+    ann = tokens_of(created)[0]
+    barrier = threading.Barrier(20)
+    statuses: list[int] = []
+
+    def submit() -> None:
+        barrier.wait()
+        statuses.append(
+            post_move(client, created["id"], {"move": play, "turn": 0}, ann).status_code
+        )
+
+    threads = [threading.Thread(target=submit) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Counter(statuses) == {200: 1, 409: 19}
+    assert seat_view(client, created["id"])["turn"] == 1
+
+
+def test_a_replayed_play_gets_409_not_400(client: TestClient) -> None:
+    created, play = game_with_a_play(client)
+    ann, bo = tokens_of(created)
+    assert post_move(client, created["id"], {"move": play, "turn": 0}, ann).status_code == 200
+    assert post_move(client, created["id"], {"move": "pass", "turn": 1}, bo).status_code == 200
+    # Ann's turn again: the same play read on the new board puts no new tile.
+    replayed = post_move(client, created["id"], {"move": play, "turn": 0}, ann)
+    assert replayed.status_code == 409
+    assert "not the current turn" in replayed.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"move": "8Z zz", "turn": 0},
+        {"move": "", "turn": 0},
+        {"tiles": [{"square": "H8", "face": "1"}], "turn": 0},
+    ],
+)
+def test_stale_out_of_turn_and_finished_submissions_get_409_whatever_the_move(
+    client: TestClient, move: dict[str, Any]
+) -> None:
+    created = new_game(client, TWO_PEOPLE)
+    ann, bo = tokens_of(created)
+    assert post_move(client, created["id"], {"move": "pass", "turn": 0}, ann).status_code == 200
+    stale = post_move(client, created["id"], move, bo)
+    assert stale.status_code == 409 and "not the current turn" in stale.json()["error"]
+    out_of_turn = post_move(client, created["id"], {**move, "turn": 1}, ann)
+    assert out_of_turn.status_code == 409 and "Bo's turn" in out_of_turn.json()["error"]
+    for turn in range(1, 6):
+        token = (ann, bo)[turn % 2]
+        passed = post_move(client, created["id"], {"move": "pass", "turn": turn}, token)
+        assert passed.status_code == 200
+    assert seat_view(client, created["id"])["over"] is True
+    over = post_move(client, created["id"], {**move, "turn": 6}, ann)
+    assert over.status_code == 409 and "over" in over.json()["error"]
+
+
+def test_unreadable_notation_on_the_current_turn_is_still_400(client: TestClient) -> None:
+    created = new_game(client, TWO_PEOPLE)
+    answer = post_move(client, created["id"], {"move": "8Z zz", "turn": 0}, tokens_of(created)[0])
+    assert answer.status_code == 400 and "cannot be read" in answer.json()["error"]
+
+
+# -- strict types --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "switch"),
+    [
+        ({"xor_tiles": "3"}, "xor_tiles"),
+        ({"xor_tiles": True}, "xor_tiles"),
+        ({"xor_tiles": 3.0}, "xor_tiles"),
+        ({"identity_chains": "on"}, "identity_chains"),
+        ({"identity_chains": 1}, "identity_chains"),
+        ({"precedence": "Left-To-Right"}, "precedence"),
+        ({"precedence": None}, "precedence"),
+        ({"preset": None}, "preset"),
+        ({"preset": "chaos"}, "preset"),
+        ({"rack_size": 2}, "rack_size"),
+        ({"gravity": True}, "gravity"),
+    ],
+)
+def test_rule_values_must_have_the_switchs_own_type(
+    client: TestClient, rules: dict[str, Any], switch: str
+) -> None:
+    answer = client.post("/api/games", json={"players": TWO_PEOPLE, "rules": rules})
+    assert answer.status_code == 400
+    assert switch in answer.json()["error"]
+
+
+def test_typed_rule_values_are_taken(client: TestClient) -> None:
+    rules = {"preset": "expert", "xor_tiles": 3, "identity_chains": True, "precedence": "standard"}
+    created = new_game(client, TWO_PEOPLE, rules)
+    shown = seat_view(client, created["id"])["rules"]
+    assert (shown["xor_tiles"], shown["identity_chains"], shown["identity_times_one"]) == (
+        3,
+        True,
+        False,
+    )
+
+
+def test_the_strict_rules_path_refuses_text_and_the_lenient_one_reads_it() -> None:
+    assert Rules.from_mapping({"xor_tiles": "3", "identity_chains": "on"}).xor_tiles == 3
+    for data in [{"xor_tiles": "3"}, {"identity_chains": "on"}, {"bingo_bonus": False}]:
+        with pytest.raises(RulesError) as refused:
+            Rules.from_mapping(data, strict=True)
+        assert refused.value.rule == next(iter(data))
+    strict = Rules.from_mapping({"preset": "learning", "xor_tiles": 2}, strict=True)
+    assert strict == Rules.preset("learning").override("xor_tiles", 2)
+
+
+MALFORMED_MOVES = [
+    {"move": "pass", "tiles": [{"square": "H8", "face": "1"}]},
+    {"move": None},
+    {"tiles": []},
+    {"tiles": [{"square": "H16", "face": "1"}]},
+    {"tiles": [{"square": "H8", "face": "11"}]},
+    {},
+]
+
+
+@pytest.mark.parametrize("body", MALFORMED_MOVES)
+def test_a_malformed_move_gets_400_from_moves_and_preview_alike(
+    client: TestClient, body: dict[str, Any]
+) -> None:
+    created = new_game(client, TWO_PEOPLE)
+    ann = tokens_of(created)[0]
+    moves = post_move(client, created["id"], {**body, "turn": 0}, ann)
+    preview = client.post(f"/api/games/{created['id']}/preview", json=body, headers=bearer(ann))
+    assert (moves.status_code, preview.status_code) == (400, 400)
+    assert set(preview.json()) == {"error"}
+    assert seat_view(client, created["id"])["turn"] == 0
+
+
+# -- the OpenAPI description refuses what the server refuses -------------------------------
+
+
+def body_validator(client: TestClient, path: str) -> Any:
+    """A JSON Schema validator of the request body of ``POST path`` in /openapi.json."""
+    document = client.get("/openapi.json").json()
+    body = document["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+    return jsonschema_rs.validator_for({**body["schema"], "components": document["components"]})
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/games", {"players": []}),
+        ("/api/games", {"players": TWO_PEOPLE * 3}),
+        ("/api/games", {"players": [{"name": "Ann"}, {"name": "   "}]}),
+        ("/api/games", {"players": [{"name": "Ann"}, {"name": "B\no"}]}),
+        ("/api/games", {"players": TWO_PEOPLE, "rules": {"xor_tiles": "3"}}),
+        ("/api/games", {"players": [{"name": "Ann"}, {"name": "Bot", "computer": "god"}]}),
+        ("/api/games/{game_id}/moves", {"move": None, "tiles": [], "turn": 0}),
+        ("/api/games/{game_id}/moves", {"tiles": [], "turn": 0}),
+        ("/api/games/{game_id}/moves", {"move": "pass", "tiles": [], "turn": 0}),
+        ("/api/games/{game_id}/preview", {"move": "pass", "tiles": []}),
+        ("/api/records/view", {"record": ""}),
+    ],
+)
+def test_the_schema_refuses_the_bodies_the_server_refuses(
+    client: TestClient, path: str, body: dict[str, Any]
+) -> None:
+    assert not body_validator(client, path).is_valid(body)
+    created = new_game(client, TWO_PEOPLE)
+    answer = client.post(
+        path.replace("{game_id}", created["id"]), json=body, headers=bearer(tokens_of(created)[0])
+    )
+    assert answer.status_code == 400 and set(answer.json()) == {"error"}
+
+
+def test_the_schema_takes_the_bodies_the_page_sends(client: TestClient) -> None:
+    games = body_validator(client, "/api/games")
+    assert games.is_valid({"players": [{"name": "Ann"}, {"name": "Computer", "computer": "max"}]})
+    assert games.is_valid({"players": TWO_PEOPLE, "rules": {"preset": "learning", "xor_tiles": 2}})
+    moves = body_validator(client, "/api/games/{game_id}/moves")
+    tile = {"square": "H8", "face": "1", "blank": False, "rotated": False}
+    assert moves.is_valid({"tiles": [tile], "turn": 0})
+    assert moves.is_valid({"move": "8G 1=1", "turn": 3})
+
+
+def test_the_schema_documents_every_status_with_its_content(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    record = paths["/api/games/{game_id}/record"]["get"]["responses"]
+    assert set(record["200"]["content"]) == {"text/plain"}
+    for status in ("404", "409", "413"):
+        assert set(record[status]["content"]) == {"application/json"}
+    moves = paths["/api/games/{game_id}/moves"]["post"]["responses"]
+    assert set(moves) == {"200", "400", "401", "404", "409", "413", "422"}
+    assert "400" not in paths["/api/meta"]["get"]["responses"]
+    for route in paths.values():
+        for operation in route.values():
+            for status, answer in operation["responses"].items():
+                assert set(answer["content"]) <= {"application/json", "text/plain"}, status
+                for media in answer["content"].values():
+                    assert media["schema"], f"{status} has no schema"
+
+
+# -- the record never carries the seed ------------------------------------------------------
+
+
+def test_the_record_of_a_finished_game_has_the_racks_but_not_the_seed(
+    client: TestClient,
+) -> None:
+    created, play = game_with_a_play(client)
+    game_id = created["id"]
+    tokens = tokens_of(created)
+    refused = client.get(f"/api/games/{game_id}/record")
+    assert refused.status_code == 409 and "over" in refused.json()["error"]
+    for turn, move in enumerate([play, "pass", "pass", "pass", "pass", "pass", "pass"]):
+        assert post_move(client, game_id, {"move": move, "turn": turn}, tokens[turn % 2]).is_success
+    _, seed, _ = server_truth(client, game_id)
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert "#seed" not in record and str(seed) not in record
+    view = seat_view(client, game_id)
+    replayed = read_record(record)
+    assert replayed.seed is None
+    assert replayed.board.rows() == view["board"]
+    assert list(replayed.scores) == view["result"]["final"]
+    assert f">Ann: ({replayed.racks[0]})" in record
