@@ -65,7 +65,7 @@ fuzz: compiled
 	@end=$$(( $$(date +%s) + 60 * $(FUZZ_MINUTES) )); round=0; \
 	while [ $$(date +%s) -lt $$end ]; do \
 		round=$$((round + 1)); echo "fuzz round $$round"; \
-		BINSCRABBLE_FUZZ=long $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz_readers.py \
+		BINSCRABBLE_FUZZ=long $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz_*.py \
 			|| exit 1; \
 	done
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     Field,
@@ -70,6 +71,21 @@ else:
     Face = Literal[FACES]
 
 
+def _whole(value: object) -> object:
+    """JSON does not tell 3 from 3.0 (nor does JSON Schema's ``integer``): a number with no
+    fraction is that whole number. Text and ``true`` stay what they are, and are refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def whole_number(low: int, high: int | None = None) -> Any:
+    """The type of a whole number from ``low`` (to ``high``): ``3`` or ``3.0``, never
+    ``"3"``, ``3.5`` or ``true``. (The range is given before the validator that reads
+    ``3.0``, so that the schema carries it as ``minimum`` and ``maximum``.)"""
+    return Annotated[StrictInt, Field(ge=low, le=high), BeforeValidator(_whole)]
+
+
 class Strict(BaseModel):
     """A request body: unknown fields are an error, and "3" is not the number 3."""
 
@@ -87,7 +103,7 @@ def _switch_type(name: str, default: object) -> Any:
     if isinstance(default, bool):
         return StrictBool
     low, high = INT_RULE_LIMITS[name]
-    return Annotated[StrictInt, Field(ge=low, le=high)]
+    return whole_number(low, high)
 
 
 def _no_defaults(schema: dict[str, Any]) -> None:
@@ -155,7 +171,7 @@ class TileSpec(Strict):
 
 
 #: The turn a submission is meant for.
-Turn = Annotated[StrictInt, Field(ge=0)]
+Turn = whole_number(0)
 PlacedTiles = Annotated[list[TileSpec], Field(min_length=1)]
 
 

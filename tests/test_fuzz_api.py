@@ -1,0 +1,171 @@
+"""Schemathesis against the web app's own OpenAPI description, in process through ASGI: to
+every request built from the schema, valid or not, the answer must be no server error, have
+a documented status, content type and body, and refuse what the schema refuses; what the
+schema admits may be refused (400) only for what no schema can say.
+
+Requests go to unknown games and to real ones (a game going on, one that is over, one in
+the learning preset), some with a seat's token and the current turn, so that they reach the
+referee. `make test` runs a short, fixed budget; `make fuzz` sets BINSCRABBLE_FUZZ=long for
+many more random examples per endpoint.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from schemathesis.python.asgi import shutdown_lifespans
+
+from binscrabble.web.app import create_app
+
+LONG = os.environ.get("BINSCRABBLE_FUZZ") == "long"
+#: Random requests per endpoint (each also gets schemathesis's coverage cases: boundary
+#: values, missing and mistyped fields).
+EXAMPLES = 500 if LONG else 15
+
+#: Why a request the schema admits may still get 400: what no schema can say (notation and
+#: records that cannot be read, two players of one name).
+SEMANTIC_400 = ("cannot be read", "a name of their own")
+#: The only route that judges a move, where a well-formed request may be illegal (422).
+JUDGED = "/api/games/{game_id}/moves"
+
+#: Schemathesis's checks, all of them, on valid and invalid requests; positive data may get
+#: 400 or 422 here, and the test itself says when (above).
+CONFIG = schemathesis.Config.from_dict(
+    {
+        "generation": {"mode": "all"},
+        "phases": {"examples": {"enabled": True}, "coverage": {"enabled": True}},
+        "checks": {
+            "unsupported_method": {"enabled": False},
+            "positive_data_acceptance": {
+                "expected-statuses": ["200", "201", "400", "401", "404", "409", "422"]
+            },
+        },
+    }
+)
+#: The schema, as the app describes itself (the app under test is the fixture's).
+schema = schemathesis.openapi.from_dict(create_app("sqlite://", workers=1).openapi(), config=CONFIG)
+
+
+@dataclass
+class Game:
+    """A real game of the app under test: its id and its seats' tokens."""
+
+    game_id: str
+    tokens: list[str]
+
+
+@dataclass
+class Arena:
+    """The app under test and its real games, once the fixture has made them."""
+
+    app: Any = None
+    games: list[Game] = field(default_factory=list)
+    cases: dict[str, int] = field(default_factory=dict)
+
+    def call(self, method: str, path: str, game_id: str | None = None, **parts: Any) -> Any:
+        """A request through the same ASGI transport as the generated ones; its answer."""
+        path_parameters = {"game_id": game_id} if game_id is not None else {}
+        case = schema[path][method].Case(path_parameters=path_parameters, **parts)
+        answer = case.call(app=self.app)
+        assert answer.status_code < 300, answer.text
+        return answer.json()
+
+    def start_game(self, rules: dict[str, Any] | None = None) -> Game:
+        body: dict[str, Any] = {"players": [{"name": "Ann"}, {"name": "Bo"}]}
+        if rules is not None:
+            body["rules"] = rules
+        created = self.call("POST", "/api/games", body=body)
+        return Game(created["id"], [seat["token"] for seat in created["seats"]])
+
+    def finished_game(self) -> Game:
+        """A game over after six passes."""
+        game = self.start_game()
+        for turn in range(6):
+            token = game.tokens[turn % 2]
+            self.call(
+                "POST",
+                "/api/games/{game_id}/moves",
+                game.game_id,
+                body={"move": "pass", "turn": turn},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        return game
+
+    def turn(self, game: Game) -> int:
+        """The current turn of a game."""
+        return int(self.call("GET", "/api/games/{game_id}", game.game_id)["turn"])
+
+
+ARENA = Arena()
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    database: Path = tmp_path_factory.mktemp("fuzz") / "games.db"
+    ARENA.app = create_app(str(database), workers=1)
+    ARENA.games = [
+        ARENA.start_game(),
+        ARENA.finished_game(),
+        ARENA.start_game({"preset": "learning"}),
+    ]
+    ARENA.cases.clear()
+    yield ARENA
+    shutdown_lifespans()
+    ARENA.games.clear()
+    counts = ", ".join(f"{label} {count}" for label, count in ARENA.cases.items())
+    print(f"\nschemathesis: {sum(ARENA.cases.values())} cases ({counts})")
+
+
+def aimed(case: Any, game: Game, seat: int | None, current: bool) -> Any:
+    """``case`` sent to a real game, perhaps with a seat's token and for the current turn."""
+    case.path_parameters["game_id"] = game.game_id
+    if seat is not None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {game.tokens[seat]}"}
+    body = case.body
+    if current and isinstance(body, dict) and isinstance(body.get("turn"), int):
+        body["turn"] = ARENA.turn(game)
+    return case
+
+
+@schema.hook
+def flatmap_case(_context: Any, case: Any) -> Any:
+    """Half of the random requests for a game go to a real one."""
+    if "game_id" not in (case.path_parameters or {}) or not ARENA.games:
+        return st.just(case)
+    real = st.builds(
+        aimed,
+        st.just(case),
+        st.sampled_from(ARENA.games),
+        st.sampled_from([None, 0, 1]),
+        st.booleans(),
+    )
+    return st.one_of(st.just(case), real)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=not LONG,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_every_answer_is_documented_and_matches_its_schema(case: Any, arena: Arena) -> None:
+    arena.cases[case.operation.label] = arena.cases.get(case.operation.label, 0) + 1
+    response = case.call(app=arena.app)
+    case.validate_response(response, transport_kwargs={"app": arena.app})
+    positive = case.meta is not None and case.meta.generation.mode.is_positive
+    if positive and response.status_code == 400:
+        # The schema admitted it: only what a schema cannot say may refuse it.
+        error = response.json()["error"]
+        assert any(reason in error for reason in SEMANTIC_400), error
+    if response.status_code == 422:
+        assert case.path == JUDGED, response.text
