@@ -171,7 +171,7 @@ class TileSpec(Strict):
 
 
 #: The turn a submission is meant for.
-Turn = whole_number(0)
+Turn = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
 PlacedTiles = Annotated[list[TileSpec], Field(min_length=1)]
 
 
