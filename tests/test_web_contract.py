@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_api_support import bearer, game_with_a_play, new_game, seat_view, server_truth, web_client
 
+from binscrabble.cli import main
 from binscrabble.record import read_record
 from binscrabble.rules import Rules, RulesError
 
@@ -250,7 +251,7 @@ def test_the_schema_documents_every_status_with_its_content(client: TestClient) 
 
 
 def test_the_record_of_a_finished_game_has_the_racks_but_not_the_seed(
-    client: TestClient,
+    client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     created, play = game_with_a_play(client)
     game_id = created["id"]
@@ -268,3 +269,7 @@ def test_the_record_of_a_finished_game_has_the_racks_but_not_the_seed(
     assert replayed.board.rows() == view["board"]
     assert list(replayed.scores) == view["result"]["final"]
     assert f">Ann: ({replayed.racks[0]})" in record
+    saved = tmp_path / "game.bsr"
+    saved.write_text(record, encoding="utf-8")
+    assert main(["replay", str(saved)]) == 0
+    assert "Game over (scoreless)" in capsys.readouterr().out
