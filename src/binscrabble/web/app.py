@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from binscrabble import __version__
 from binscrabble.board import SquareError, parse_square, square_name
-from binscrabble.game import SetupError
+from binscrabble.game import Game, SetupError
 from binscrabble.move import Move, move_notation
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import Rules, RulesError
@@ -39,7 +39,6 @@ from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
     ActiveGame,
     GameTable,
-    MoveOrReader,
     RefereeError,
     job_of,
     new_token,
@@ -129,13 +128,14 @@ def parse_rules(given: RulesRequest | None) -> Rules:
         raise RefereeError(400, f"bad rules: {problem}") from None
 
 
-def move_reader(body: MoveRequest | PreviewRequest) -> MoveOrReader:
-    """The move of a request: its notation, read on the board it is played on, or the
-    tiles the page placed."""
+def move_reader(body: MoveRequest | PreviewRequest) -> Callable[[Game], Move]:
+    """How to read the move of a request on the game it is for: its notation, read on the
+    board it is played on, or the tiles the page placed."""
     if isinstance(body, NotationMove | NotationPreview):
         notation = body.move
         return lambda game: read_move(notation, game)
-    return tiles_move(body.tiles)
+    tiles = body.tiles
+    return lambda _game: tiles_move(tiles)
 
 
 def tiles_move(tiles: list[TileSpec]) -> Move:
@@ -394,12 +394,12 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         (notation that cannot be read is not legal, with the reason)."""
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
-        move = move_reader(body)
-        if callable(move):
-            try:
-                move = move(active.game)
-            except RefereeError as problem:
-                return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
+        try:
+            move = move_reader(body)(active.game)
+        except RefereeError as problem:
+            if not isinstance(body, NotationPreview):
+                raise
+            return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
         return preview_answer(active, move, seat)
 
     @app.post("/api/games/{game_id}/hint", response_model=HintAnswer)
