@@ -5,7 +5,9 @@ function in ``app.py``); :data:`STATUS_MEANINGS` says what each status means. A 
 learns to answer a new status gets it added to its entry here (and the status's meaning, if
 new); the OpenAPI description then documents it, with the error body, and nothing else:
 FastAPI's own "422 Validation Error" is not documented (a malformed body gets 400 here).
-Every error is JSON (``{"error": sentence}``), whatever a route's answer is.
+Every error is JSON (``{"error": sentence}``), whatever a route's answer is. A status that
+only some apps answer (one that depends on their options) may instead be declared on the
+route itself (its ``responses``), and is documented as declared.
 
 >>> error_statuses("play")
 (400, 401, 404, 409, 413, 422)
@@ -91,7 +93,11 @@ def describe(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
                 }
                 if status in STATUS_HEADERS:
                     kept[str(status)]["headers"] = STATUS_HEADERS[status]
-            operation["responses"] = kept
+            # A status a route declares itself (one that depends on the app's options)
+            # is kept as declared.
+            for declared in route.responses:
+                kept.setdefault(str(declared), answers[str(declared)])
+            operation["responses"] = dict(sorted(kept.items()))
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components["ErrorBody"] = ErrorBody.model_json_schema()
     for unused in ("HTTPValidationError", "ValidationError"):
