@@ -12,12 +12,14 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from web_api_support import bearer, game_with_a_play, new_game, seat_view, server_truth, web_client
 
 from binscrabble.cli import main
 from binscrabble.record import read_record
 from binscrabble.rules import Rules, RulesError
+from binscrabble.web.responses import ROUTE_ERRORS
 
 TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 
@@ -245,6 +247,15 @@ def test_the_schema_documents_every_status_with_its_content(client: TestClient) 
                 assert set(answer["content"]) <= {"application/json", "text/plain"}, status
                 for media in answer["content"].values():
                     assert media["schema"], f"{status} has no schema"
+
+
+def test_the_table_of_statuses_names_exactly_the_apps_routes(client: TestClient) -> None:
+    routes = {
+        route.name
+        for route in client.app.routes  # type: ignore[attr-defined]
+        if isinstance(route, APIRoute) and route.include_in_schema
+    }
+    assert routes == set(ROUTE_ERRORS)
 
 
 # -- the record never carries the seed ------------------------------------------------------
