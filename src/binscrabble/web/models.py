@@ -291,7 +291,7 @@ class SeatCreated(Answer):
     name: str
     token: str | None = None
     url: str | None = None
-    computer: str | None = None
+    computer: Level | None = None
 
 
 class GameCreated(Answer):
@@ -358,7 +358,7 @@ class PlayerView(Answer):
 
     name: str
     score: int
-    computer: str | None
+    computer: Level | None
     tiles: int
 
 
@@ -394,7 +394,7 @@ class GameView(Answer):
 
     id: str
     rules: RulesInForce
-    preset: str | None
+    preset: Preset | None
     board: list[str]
     blanks: list[str]
     rotated: list[str]
