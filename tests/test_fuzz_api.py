@@ -44,7 +44,6 @@ CONFIG = schemathesis.Config.from_dict(
         "generation": {"mode": "all"},
         "phases": {"examples": {"enabled": True}, "coverage": {"enabled": True}},
         "checks": {
-            "unsupported_method": {"enabled": False},
             "positive_data_acceptance": {
                 "expected-statuses": ["200", "201", "400", "401", "404", "409", "422"]
             },
