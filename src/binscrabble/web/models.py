@@ -156,6 +156,17 @@ class PlayerSpec(Strict):
 class NewGameRequest(Strict):
     """``POST /api/games``: 2-4 players, and rules as a preset plus switches."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "players": [{"name": "Ann"}, {"name": "Bot", "computer": "medium"}],
+                    "rules": {"preset": "standard", "xor_tiles": 2},
+                }
+            ]
+        }
+    )
+
     players: list[PlayerSpec] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     rules: RulesRequest | None = None
 
@@ -178,12 +189,18 @@ PlacedTiles = Annotated[list[TileSpec], Field(min_length=1)]
 class NotationMove(Strict):
     """A move in notation (``8G 1=1``, ``pass``, ``exchange 01?``) for a turn."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [{"move": "pass", "turn": 0}]})
+
     move: StrictStr
     turn: Turn
 
 
 class TilesMove(Strict):
     """A play as the tiles the page placed, for a turn."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"tiles": [{"square": "H8", "face": "1"}], "turn": 0}]}
+    )
 
     tiles: PlacedTiles
     turn: Turn
@@ -234,6 +251,17 @@ PreviewRequest = Annotated[
 
 class RecordRequest(Strict):
     """``POST /api/records/view``: the text of a game record."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "record": "#binscrabble-record 1\n#player1 Ann\n#player2 Bo\n"
+                    ">Ann: 10=00/101 pass +0 0\n"
+                }
+            ]
+        }
+    )
 
     record: str = Field(min_length=1)
 
