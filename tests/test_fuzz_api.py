@@ -109,22 +109,29 @@ ARENA = Arena()
 
 
 @pytest.fixture(scope="module")
-def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    database: Path = tmp_path_factory.mktemp("fuzz") / "games.db"
-    ARENA.app = create_app(str(database), workers=1)
+def tally() -> Iterator[dict[str, Counter[int]]]:
+    """The answers of every endpoint, by status, printed at the end."""
+    ARENA.answers.clear()
+    yield ARENA.answers
+    total = sum(sum(statuses.values()) for statuses in ARENA.answers.values())
+    print(f"\nschemathesis: {total} requests")
+    for label, statuses in ARENA.answers.items():
+        print(f"  {label}: {dict(sorted(statuses.items()))}")
+
+
+@pytest.fixture
+def arena(tmp_path: Path, tally: dict[str, Counter[int]]) -> Iterator[Arena]:
+    """An app and its real games for each endpoint's test: schemathesis ends the app's
+    lifespan (which stops its worker processes for good) when a test ends."""
+    ARENA.app = create_app(str(tmp_path / "games.db"), workers=1)
     ARENA.games = [
         ARENA.start_game(),
         ARENA.finished_game(),
         ARENA.start_game({"preset": "learning"}),
     ]
-    ARENA.answers.clear()
     yield ARENA
     shutdown_lifespans()
     ARENA.games.clear()
-    total = sum(sum(statuses.values()) for statuses in ARENA.answers.values())
-    print(f"\nschemathesis: {total} requests")
-    for label, statuses in ARENA.answers.items():
-        print(f"  {label}: {dict(sorted(statuses.items()))}")
 
 
 def aimed(case: Any, game: Game, seat: str | None, current: bool, passing: bool) -> Any:
