@@ -16,7 +16,7 @@ Before the load, and again spread over it, one client sends sequential GETs of a
 on one kept-alive connection: the time each takes is the latency every request on a reused
 connection pays (a missing TCP_NODELAY on the server shows here as some 40 ms each).
 
-Prints figures (targets: p95 <= 100 ms, keep-alive p50 <= 5 ms, zero errors, zero lost
+Prints figures (targets: p95 <= 50 ms, keep-alive p50 <= 5 ms, zero errors, zero lost
 moves); exits 1 only when moves were lost or errors happened, never on time.
 
     .venv/bin/python bench/bench_web_load.py [--seconds 60] [--games 50] [--hard-games 10]
@@ -490,7 +490,7 @@ def report(
             f"this script: {totals.script_cpu:.1f} s of CPU, its event loop woke "
             f"p50 {percentile(lag_ms, 0.5):.1f} ms / p95 {percentile(lag_ms, 0.95):.1f} ms late"
         )
-    print("targets: p95 <= 100 ms, keep-alive p50 <= 5 ms, zero errors, zero lost moves")
+    print("targets: p95 <= 50 ms, keep-alive p50 <= 5 ms, zero errors, zero lost moves")
 
 
 def main() -> int:
