@@ -766,6 +766,18 @@ def test_no_page_breaks_the_content_security_policy_and_the_token_leaves_the_add
     view = server.api("GET", f"/api/games/{game_id}", token=token)
     assert view["moves"][0] == {**view["moves"][0], "seat": 0, "notation": "pass"}
     assert csp_problems(page, console) == []
+    # The game's address in a new tab of the same browser (a bookmark, the history) opens it
+    # as the seat this browser remembers; a browser that never had the link only watches.
+    tab = page.context.new_page()
+    tab.goto(f"{server.url}/games/{game_id}")
+    expect(tab.get_by_role("button", name=re.compile(r"^rack ")).first).to_be_visible()
+    assert token_of(tab) == token
+    tab.close()
+    stranger = new_page(browser)
+    stranger.goto(f"{server.url}/games/{game_id}")
+    expect(stranger.locator("#log tr").first).to_be_visible()
+    expect(stranger.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(0)
+    stranger.context.close()
     # A finished game's page, its analysis, and its record in the viewer.
     over = finished_game(server)
     page.goto(f"{server.url}/games/{over}")

@@ -60,12 +60,26 @@ export function setTabToken(id, token) {
   }
 }
 
+// Without a token in the address or in this tab, a seat this browser remembers for the game
+// (the lobby's "Your games"), so a bookmark, the history or a new tab opens it as that seat.
+// Of several (a hot-seat game), the first: the page hands over to the seat to move.
+function rememberedToken(id) {
+  const known = findGame(id);
+  const seats = known && known.tokens ? Object.keys(known.tokens).sort((a, b) => a - b) : [];
+  return seats.length ? known.tokens[seats[0]] : null;
+}
+
 // The token of an invite link (?token=), moved from the address bar into this tab's storage;
-// without one in the address, the token this tab already keeps for the game, if any.
+// without one in the address, the token this tab already keeps for the game, else one this
+// browser remembers for it, if any.
 export function takeLinkToken(id) {
   const url = new URL(location.href);
   const fromLink = url.searchParams.get("token");
-  if (!fromLink) return tabToken(id);
+  if (!fromLink) {
+    const known = tabToken(id) || rememberedToken(id);
+    if (known) setTabToken(id, known);
+    return known;
+  }
   setTabToken(id, fromLink);
   url.searchParams.delete("token");
   history.replaceState(history.state, "", url.pathname + url.search + url.hash);
