@@ -1,0 +1,430 @@
+"""A game at a real table: the program referees and scores, the tiles stay on the table.
+
+A :class:`TableGame` is played with a real set: the players draw from a real bag and keep
+real racks, and enter on the program only what they lay on the board. The program judges
+every play by the rules of docs/rules.md §3-§6 (:data:`~binscrabble.legality.PLAY_RULES`)
+except that it cannot see the rack: in place of :func:`~binscrabble.legality.tiles_on_the_rack`
+it checks what it can know, that the player holds that many tiles and that the set holds
+those tiles besides the board. A seat may enter its rack (:meth:`TableGame.enter_rack`);
+until its next move its plays and exchanges are then checked against that rack, exactly as
+in a normal game, and its unseen tiles leave that rack out.
+
+The program counts the tiles: how many each rack holds and how many are left in the bag
+(each rack is refilled after a play as long as the bag lasts). So it knows when a player has
+gone out with the bag empty, and when an exchange is no longer allowed. Scores, the
+scoreless-turn count and the end are those of a normal :class:`~binscrabble.game.Game` with
+the same plays; at the end each player enters the tiles left on their rack, and the usual
+adjustments of docs/rules.md §9 follow.
+
+>>> from binscrabble.move import parse_move
+>>> table = TableGame(("Ada", "Bob"))
+>>> table.push(parse_move("8D 1+1=10", table.board))
+18
+>>> table.scores, table.to_move, table.rack_sizes, table.bag_size
+([18, 0], 1, (9, 9), 76)
+>>> print(table.illegal_reason(parse_move("12A 1=1", table.board)))
+the play on A12-C12 must touch a tile already on the board
+>>> table.push(ExchangeCount(3))
+0
+
+A refused play does not use the turn, unless the table plays by the house rule that it does
+(``refused_play_loses_turn=True``): then it is recorded as a scoreless turn.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+from binscrabble.board import Board, make_tile
+from binscrabble.game import (
+    SCORELESS_TURNS_TO_END,
+    Game,
+    IllegalMoveError,
+    Outcome,
+    ScoreBreakdown,
+    SetupError,
+)
+from binscrabble.legality import (
+    PLAY_RULES,
+    Play,
+    Rule,
+    play_problem,
+    rack_problem,
+    sorted_codes,
+    tiles_on_the_rack,
+)
+from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, move_notation
+from binscrabble.rules import BLANK, TILE_POINTS, Rules, faces_in_game, tile_counts
+
+#: Every ``TableTurn.kind``.
+TURN_KINDS: Final = ("place", "exchange", "pass", "refused")
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeCount:
+    """An exchange entered by the number of tiles given back (the tiles stay unseen).
+
+    >>> ExchangeCount(3).notation()
+    'exchange 3'
+    """
+
+    count: int
+
+    def notation(self, board: Board | None = None) -> str:
+        """``exchange N``."""
+        return f"exchange {self.count}"
+
+
+#: What a seat may enter on its turn.
+TableMove = Move | ExchangeCount
+
+
+class TableTurn(NamedTuple):
+    """One turn of a table game's history."""
+
+    seat: int
+    #: ``place``, ``exchange``, ``pass`` or ``refused`` (a refused play that used the turn).
+    kind: str
+    move: TableMove
+    #: The move in notation, written on the board before it (an exchange by count:
+    #: ``exchange N``).
+    notation: str
+    #: The mover's rack before the move when that seat entered it, else ``None``.
+    rack: str | None
+    score: int
+    #: Every player's total after the move (before end-of-game adjustments).
+    scores: tuple[int, ...]
+    #: Why the play was refused, for a ``refused`` turn.
+    reason: str | None = None
+
+
+class TableGame:
+    """A game of 2 to 4 players at a real table (see the module's documentation)."""
+
+    def __init__(
+        self,
+        players: Sequence[str] = ("Alice", "Bob"),
+        rules: Rules | None = None,
+        *,
+        refused_play_loses_turn: bool = False,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        # A normal game checks the names the same way.
+        self.players = Game(players, self.rules, seed=0).players
+        self.refused_play_loses_turn = refused_play_loses_turn
+        self.board = Board()
+        self._set = tile_counts(self.rules)
+        self._faces = frozenset(faces_in_game(self.rules))
+        bag = sum(self._set.values())
+        sizes = []
+        for _ in self.players:
+            dealt = min(self.rules.rack_size, bag)
+            sizes.append(dealt)
+            bag -= dealt
+        self._rack_sizes = sizes
+        self._bag_size = bag
+        #: Every player's total, by seat.
+        self.scores = [0] * len(self.players)
+        #: The seat to move.
+        self.to_move = 0
+        #: Successive scoreless turns so far (six end the game).
+        self.scoreless_turns = 0
+        #: Every turn played, in order.
+        self.history: list[TableTurn] = []
+        self._entered: list[str | None] = [None] * len(self.players)
+        #: The seat that went out, when the game ended that way.
+        self._went_out: int | None = None
+        self._end_reason: str | None = None
+        #: The tiles left on each rack, as entered at the end (``None``: not yet).
+        self._left: list[str | None] = [None] * len(self.players)
+        self._adjustments: tuple[int, ...] | None = None
+
+    # -- what there is to see --------------------------------------------------------------
+
+    @property
+    def rack_sizes(self) -> tuple[int, ...]:
+        """How many tiles each rack holds."""
+        return tuple(self._rack_sizes)
+
+    @property
+    def bag_size(self) -> int:
+        """How many tiles are left in the bag."""
+        return self._bag_size
+
+    def entered_rack(self, seat: int) -> str | None:
+        """The rack `seat` entered for its coming move, or ``None``."""
+        return self._entered[seat]
+
+    def unseen(self, seat: int | None = None) -> str:
+        """The tiles of the set not on the board (nor on `seat`'s rack, when it entered it),
+        as sorted codes; ``seat=None``: a spectator's."""
+        left = self._off_board()
+        own = self._entered[seat] if seat is not None else None
+        if own:
+            left.subtract(own)
+        return sorted_codes([code for code in CODE_ORDER for _ in range(left[code])])
+
+    def _off_board(self) -> Counter[str]:
+        left = Counter(self._set)
+        left.subtract(tile.code for _, tile in self.board)
+        return left
+
+    def is_over(self) -> bool:
+        """Whether the game is over, the racks left entered."""
+        return self._adjustments is not None
+
+    @property
+    def end_reason(self) -> str | None:
+        """``out`` or ``scoreless`` once the play has ended (racks left still to enter,
+        perhaps), else ``None``."""
+        return self._end_reason
+
+    def awaiting_racks(self) -> tuple[int, ...]:
+        """The seats still to enter the tiles left on their rack (the play having ended)."""
+        if self._end_reason is None:
+            return ()
+        return tuple(seat for seat, left in enumerate(self._left) if left is None)
+
+    def outcome(self) -> Outcome | None:
+        """The result, once the racks left are entered; ``None`` before."""
+        if self._end_reason is None or self._adjustments is None:
+            return None
+        best = max(self.scores)
+        return Outcome(
+            reason=self._end_reason,
+            scores=tuple(self.scores),
+            adjustments=self._adjustments,
+            winners=tuple(seat for seat, score in enumerate(self.scores) if score == best),
+            players=self.players,
+        )
+
+    @property
+    def racks_left(self) -> tuple[str | None, ...]:
+        """The tiles left on each rack, as entered at the end (``None``: not entered)."""
+        return tuple(self._left)
+
+    # -- entering racks --------------------------------------------------------------------
+
+    def enter_rack(self, seat: int, codes: str) -> None:
+        """Enter the tiles on `seat`'s rack: while the game goes on, its rack for its coming
+        move (kept until it moves); once the play has ended, the tiles left on it.
+
+        Raises :class:`~binscrabble.game.SetupError` when the tiles cannot be that rack: not
+        as many as it holds, or more of a kind than the set holds besides the board (and the
+        other racks entered).
+        """
+        if not 0 <= seat < len(self.players):
+            raise SetupError(f"seat {seat} does not exist (seats 0 to {len(self.players) - 1})")
+        name = self.players[seat]
+        if self.is_over():
+            raise SetupError("the game is over")
+        if self._end_reason is not None and self._left[seat] is not None:
+            raise SetupError(f"the tiles left on {name}'s rack are already entered")
+        for code in codes:
+            if code not in CODE_ORDER:
+                raise SetupError(f"{code!r} is not a tile code ({' '.join(CODE_ORDER)})")
+        held = self._rack_sizes[seat]
+        if len(codes) != held:
+            raise SetupError(
+                f"{name}'s rack holds {held} tile{'s' * (held != 1)}, "
+                f"not {len(codes)}: enter every tile on it"
+            )
+        others = self._left if self._end_reason is not None else self._entered
+        free = self._off_board()
+        for other, rack in enumerate(others):
+            if other != seat and rack:
+                free.subtract(rack)
+        for code, count in Counter(codes).items():
+            if count > free[code]:
+                name_of = "blank" if code == BLANK else repr(code)
+                raise SetupError(
+                    f"the set has only {max(free[code], 0)} {name_of} tile(s) off the board "
+                    f"and the other racks entered, not {count}"
+                )
+        if self._end_reason is None:
+            self._entered[seat] = sorted_codes(codes)
+        else:
+            self._left[seat] = sorted_codes(codes)
+            if all(left is not None for left in self._left):
+                self._settle()
+
+    # -- legality and scoring --------------------------------------------------------------
+
+    def is_legal(self, move: TableMove, seat: int | None = None) -> bool:
+        """Whether ``move`` may be entered now (by ``seat``, when given)."""
+        return self.illegal_reason(move, seat) is None
+
+    def illegal_reason(self, move: TableMove, seat: int | None = None) -> IllegalMoveError | None:
+        """Why ``move`` may not be entered now, or ``None``. The reasons are a normal game's
+        (:meth:`binscrabble.game.Game.illegal_reason`), but for the rack when not entered."""
+        if self._end_reason is not None:
+            return IllegalMoveError("game_over", "the game is over")
+        if seat is not None and seat != self.to_move:
+            return IllegalMoveError(
+                "not_your_turn",
+                f"it is {self.players[self.to_move]}'s turn, not "
+                f"{self.players[seat] if 0 <= seat < len(self.players) else f'seat {seat}'}'s",
+            )
+        if type(move) is Place:
+            rack = self._entered[self.to_move]
+            play = Play(
+                move.tiles,
+                self.board,
+                self.rules,
+                rack=None if rack is None else list(rack),
+                faces=self._faces,
+            )
+            return play_problem(play, PLAY_RULES if rack is not None else self._table_rules())
+        if type(move) is Exchange or type(move) is ExchangeCount:
+            return self._exchange_problem(move)
+        if type(move) is Pass:
+            return None
+        return IllegalMoveError(
+            "not_a_move",
+            f"{move!r} is not a move: a move is a Place, an Exchange, an ExchangeCount or a Pass",
+        )
+
+    def _table_rules(self) -> tuple[Rule, ...]:
+        """The rules of a play whose rack is not known: the rack's rule replaced by what
+        the table lets the program check."""
+        return tuple(
+            self._tiles_from_the_table if rule is tiles_on_the_rack else rule for rule in PLAY_RULES
+        )
+
+    def _tiles_from_the_table(self, play: Play) -> IllegalMoveError | None:
+        """No more tiles than the mover holds, and none the set lacks besides the board."""
+        held = self._rack_sizes[self.to_move]
+        if len(play.tiles) > held:
+            return IllegalMoveError(
+                "not_on_rack",
+                f"{self.players[self.to_move]}'s rack holds {held} tile{'s' * (held != 1)}; "
+                f"this play lays {len(play.tiles)}",
+                play.squares,
+            )
+        free = self._off_board()
+        for code, count in Counter(tile.code for tile in play.tiles).items():
+            if count > free[code]:
+                name = "blank" if code == BLANK else repr(code)
+                return IllegalMoveError(
+                    "not_on_rack",
+                    f"this play lays {count} {name} tile(s); the set has only "
+                    f"{max(free[code], 0)} besides the board",
+                    play.squares,
+                )
+        return None
+
+    def _exchange_problem(self, move: Exchange | ExchangeCount) -> IllegalMoveError | None:
+        count = move.count if isinstance(move, ExchangeCount) else len(move.tiles)
+        if count < 1:
+            return IllegalMoveError("empty_exchange", "an exchange gives back at least one tile")
+        needed = self.rules.rack_size
+        if self._bag_size < needed:
+            return IllegalMoveError(
+                "bag_too_small",
+                f"exchanges need at least {needed} tiles in the bag; it holds "
+                f"{self._bag_size}: play or pass instead",
+            )
+        rack = self._entered[self.to_move]
+        if rack is not None and type(move) is Exchange:
+            return rack_problem(list(rack), list(move.tiles), ())
+        held = self._rack_sizes[self.to_move]
+        if count > held:
+            return IllegalMoveError(
+                "not_on_rack",
+                f"{self.players[self.to_move]}'s rack holds {held} tile{'s' * (held != 1)}; "
+                f"an exchange cannot give back {count}",
+            )
+        return None
+
+    def score_breakdown(self, move: TableMove) -> ScoreBreakdown:
+        """The score of ``move`` run by run, as a normal game counts it; raises
+        :class:`~binscrabble.game.IllegalMoveError` when it is illegal."""
+        problem = self.illegal_reason(move)
+        if problem is not None:
+            raise problem
+        if type(move) is not Place:
+            return ScoreBreakdown((), 0, 0)
+        # A normal game in this position, the mover holding exactly these tiles.
+        racks = ["" for _ in self.players]
+        racks[self.to_move] = move.codes
+        game = Game.from_setup(
+            self.rules, self.board, racks, players=self.players, to_move=self.to_move, bag=[]
+        )
+        return game.score_breakdown(move)
+
+    def score(self, move: TableMove) -> int:
+        """The points ``move`` would score now; raises when it is illegal."""
+        return self.score_breakdown(move).total
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def push(self, move: TableMove, seat: int | None = None) -> int:
+        """Enter ``move`` for the seat to move (``seat``, when given, must be it): its score.
+
+        An illegal move raises :class:`~binscrabble.game.IllegalMoveError`. It changes
+        nothing, unless the game was made with ``refused_play_loses_turn`` and the move was a
+        play refused by the rules (not a move out of turn, nor after the end): then the turn
+        passes, scoreless, recorded as ``refused``, and the error is still raised.
+        """
+        problem = self.illegal_reason(move, seat)
+        if problem is not None:
+            if (
+                self.refused_play_loses_turn
+                and type(move) is Place
+                and problem.kind not in ("game_over", "not_your_turn")
+            ):
+                self._record(move, "refused", 0, reason=str(problem))
+            raise problem
+        if type(move) is Place:
+            score = self.score_breakdown(move).total
+            self._record(move, "place", score)
+        elif type(move) is Pass:
+            self._record(move, "pass", 0)
+        else:
+            self._record(move, "exchange", 0)
+        return score if type(move) is Place else 0
+
+    def _record(self, move: TableMove, kind: str, score: int, reason: str | None = None) -> None:
+        mover = self.to_move
+        if type(move) is Place:
+            notation = move_notation(move, self.board)
+        elif type(move) is ExchangeCount:
+            notation = move.notation()
+        else:
+            notation = move.notation(self.board)
+        if kind == "place" and type(move) is Place:
+            for tile in move.tiles:
+                self.board.place(tile.square, make_tile(tile.face, tile.blank, tile.rotated))
+            laid = len(move.tiles)
+            drawn = min(laid, self._bag_size)
+            self._rack_sizes[mover] += drawn - laid
+            self._bag_size -= drawn
+        self.scores[mover] += score
+        self.scoreless_turns = self.scoreless_turns + 1 if score == 0 else 0
+        rack = self._entered[mover]
+        self._entered[mover] = None
+        self.history.append(
+            TableTurn(mover, kind, move, notation, rack, score, tuple(self.scores), reason)
+        )
+        self.to_move = (mover + 1) % len(self.players)
+        if self._rack_sizes[mover] == 0 and self._bag_size == 0:
+            self._end_reason = "out"
+            self._went_out = mover
+            self._left[mover] = ""
+            self._entered = [None] * len(self.players)
+        elif self.scoreless_turns >= SCORELESS_TURNS_TO_END:
+            self._end_reason = "scoreless"
+            self._entered = [None] * len(self.players)
+
+    def _settle(self) -> None:
+        """The end-of-game adjustments of docs/rules.md §9, once every rack left is in."""
+        left = [sum(TILE_POINTS[code] for code in rack or "") for rack in self._left]
+        adjustments = [-points for points in left]
+        if self._went_out is not None:
+            adjustments[self._went_out] = sum(left)
+        for seat, change in enumerate(adjustments):
+            self.scores[seat] += change
+        self._adjustments = tuple(adjustments)
