@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from binscrabble.board import Board, make_tile
+from binscrabble.board import Board, make_tile, square_name
 from binscrabble.game import (
     SCORELESS_TURNS_TO_END,
     Game,
@@ -212,10 +212,17 @@ class TableGame:
         """Enter the tiles on `seat`'s rack: while the game goes on, its rack for its coming
         move (kept until it moves); once the play has ended, the tiles left on it.
 
-        Raises :class:`~binscrabble.game.SetupError` when the tiles cannot be that rack: not
-        as many as it holds, or more of a kind than the set holds besides the board (and the
-        other racks entered).
+        Raises :class:`~binscrabble.game.SetupError` (see :meth:`check_rack`) and changes
+        nothing when the tiles cannot be that rack.
         """
+        self.check_rack(seat, codes)
+        self._enter(seat, codes)
+
+    def check_rack(self, seat: int, codes: str) -> None:
+        """Raise :class:`~binscrabble.game.SetupError` when `codes` cannot be entered as
+        `seat`'s rack now: the game is over, the tiles left are in already, not as many tiles
+        as the rack holds, or more of a kind than the set holds besides the board (and the
+        other racks entered)."""
         if not 0 <= seat < len(self.players):
             raise SetupError(f"seat {seat} does not exist (seats 0 to {len(self.players) - 1})")
         name = self.players[seat]
@@ -244,6 +251,8 @@ class TableGame:
                     f"the set has only {max(free[code], 0)} {name_of} tile(s) off the board "
                     f"and the other racks entered, not {count}"
                 )
+
+    def _enter(self, seat: int, codes: str) -> None:
         if self._end_reason is None:
             self._entered[seat] = sorted_codes(codes)
         else:
@@ -390,7 +399,7 @@ class TableGame:
     def _record(self, move: TableMove, kind: str, score: int, reason: str | None = None) -> None:
         mover = self.to_move
         if type(move) is Place:
-            notation = move_notation(move, self.board)
+            notation = _play_notation(move, self.board)
         elif type(move) is ExchangeCount:
             notation = move.notation()
         else:
@@ -428,3 +437,51 @@ class TableGame:
         for seat, change in enumerate(adjustments):
             self.scores[seat] += change
         self._adjustments = tuple(adjustments)
+
+
+def _play_notation(move: Place, board: Board) -> str:
+    """A play in notation; a refused play whose tiles are not in one line is written tile by
+    tile (``H8 1, J10 =``)."""
+    try:
+        return move_notation(move, board)
+    except ValueError:
+        return ", ".join(f"{square_name(tile.square)} {tile.code}" for tile in move.tiles)
+
+
+#: The first line of a table game's record.
+TABLE_RECORD_MAGIC: Final = "#binscrabble-table-record 1"
+
+
+def write_table_record(table: TableGame) -> str:
+    """The record of a table game: the layout of a game record (docs/record-format.md)
+    with ``*`` for a rack the program never saw, refused turns as ``refused NOTATION``, and
+    the end lines once the racks left are in.
+
+    >>> from binscrabble.move import parse_move
+    >>> table = TableGame(("Ada", "Bob"))
+    >>> _ = table.push(parse_move("8D 1+1=10", table.board))
+    >>> print(write_table_record(table).splitlines()[-1])
+    >Ada: * 8D 1+1=10 +18 18
+    """
+    lines = [TABLE_RECORD_MAGIC, "# Binary Scrabble game at a table (racks not seen: *)"]
+    for seat, name in enumerate(table.players):
+        lines.append(f"#player{seat + 1} {name}")
+    for name, value in table.rules.to_mapping().items():
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        lines.append(f"#rule {name} {shown}")
+    lines.append(
+        f"#table refused_play_loses_turn {'on' if table.refused_play_loses_turn else 'off'}"
+    )
+    for turn in table.history:
+        name = table.players[turn.seat]
+        move = f"refused {turn.notation}" if turn.kind == "refused" else turn.notation
+        lines.append(f">{name}: {turn.rack or '*'} {move} +{turn.score} {turn.scores[turn.seat]}")
+    outcome = table.outcome()
+    if outcome is not None:
+        for seat, name in enumerate(table.players):
+            lines.append(
+                f">{name}: ({table.racks_left[seat]}) {outcome.adjustments[seat]:+d} "
+                f"{outcome.scores[seat]}"
+            )
+        lines.append(f"# {outcome}")
+    return "\n".join(lines) + "\n"

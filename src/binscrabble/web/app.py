@@ -34,6 +34,7 @@ from binscrabble.game import Game, SetupError
 from binscrabble.move import Move, move_notation
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import Rules, RulesError
+from binscrabble.table import write_table_record
 from binscrabble.web import workers as work
 from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
@@ -67,6 +68,7 @@ from binscrabble.web.models import (
     NotationPreview,
     PreviewAnswer,
     PreviewRequest,
+    RackRequest,
     RecordAnswer,
     RecordRequest,
     RulesRequest,
@@ -77,6 +79,14 @@ from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
 from binscrabble.web.records import record_turns
 from binscrabble.web.responses import describe
 from binscrabble.web.storage import SeatRecord, Storage, database_url
+from binscrabble.web.table_games import (
+    ActiveTable,
+    TableGames,
+    submit_rack,
+    submit_table_move,
+    table_view,
+)
+from binscrabble.web.table_routes import table_analysis, table_preview, table_seat
 from binscrabble.web.views import build_view, preset_name
 
 LOG = logging.getLogger("binscrabble.web")
@@ -166,6 +176,7 @@ class Server:
 
     def __init__(self, url: str, fairness: Fairness, max_games: int = DEFAULT_MAX_GAMES) -> None:
         self.storage = Storage(url)
+        self.tables = TableGames(self.storage)
         self.table = GameTable(self.storage, max_games, self.in_use, self.publish)
         self.hub = Hub()
         self.computer = Computer(fairness)
@@ -185,6 +196,10 @@ class Server:
     def publish(self, active: ActiveGame) -> None:
         """Send every listener of the game its new view."""
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
+
+    def publish_table(self, active: ActiveTable) -> None:
+        """Send every listener of a table game its new view."""
+        self.hub.publish(active.game_id, lambda seat: table_view(active, seat))
 
     def wake_computer(self, active: ActiveGame) -> None:
         """Start the computer's moves of a game unless they are already under way."""
@@ -325,6 +340,8 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         names = [player.name.strip() for player in body.players]
         if len(set(names)) != len(names):
             raise RefereeError(400, "each player needs a name of their own")
+        if body.table or body.refused_play_loses_turn:
+            return await create_table_game(server, body, names, rules)
         tokens = [new_token() for player in body.players if player.computer is None]
         computers = [player.computer for player in body.players]
         try:
@@ -338,6 +355,9 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
     @app.get("/api/games/{game_id}", response_model=GameView)
     async def read_game(game_id: str, authorization: Authorization = None) -> JSONResponse:
         """The game as a spectator sees it, or as your seat sees it with your token."""
+        if (table := await server.tables.find(game_id)) is not None:
+            token_seat = table_seat(table, bearer_token(authorization), required=False)
+            return JSONResponse(table_view(table, token_seat))
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=False)
         return JSONResponse(build_view(active, seat))
@@ -347,6 +367,44 @@ def tokens_by_seat(computers: list[str | None], tokens: list[str]) -> list[str |
     """The human seats' tokens spread over all seats (``None`` for a computer)."""
     remaining = iter(tokens)
     return [None if computer else next(remaining) for computer in computers]
+
+
+async def create_table_game(
+    server: Server, body: NewGameRequest, names: list[str], rules: Rules
+) -> GameCreated:
+    """A new game at a real table (INTERFACES.md §9): people only, a token for every seat."""
+    if not body.table:
+        raise RefereeError(400, "'refused_play_loses_turn' is a house rule of table games only")
+    if any(player.computer is not None for player in body.players):
+        raise RefereeError(400, "a game at a table is for people only: no computer player")
+    tokens = [new_token() for _ in names]
+    try:
+        active = await server.tables.create(names, rules, tokens, body.refused_play_loses_turn)
+    except SetupError as problem:
+        raise RefereeError(400, f"the game cannot be set up: {problem}") from None
+    seats = [
+        SeatCreated(seat=seat, name=name, token=token, url=f"/table/{active.game_id}?token={token}")
+        for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+    ]
+    return GameCreated(id=active.game_id, seats=seats)
+
+
+async def play_at_table(
+    server: Server, table: ActiveTable, body: MoveRequest, token: str | None
+) -> MoveAccepted:
+    """A move entered at a table, judged and stored; a refused play that uses the turn is
+    told to every listener too."""
+    seat = table_seat(table, token, required=True)
+    assert seat is not None
+    if not isinstance(body, NotationMove):
+        raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
+    turns = len(table.table.history)
+    try:
+        accepted = await submit_table_move(table, server.storage, seat, body.move, body.turn)
+    finally:
+        if len(table.table.history) != turns:
+            server.publish_table(table)
+    return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
 
 
 def created_answer(active: ActiveGame, tokens: dict[int, str | None]) -> GameCreated:
@@ -378,6 +436,8 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         A submission for another seat's turn, a past turn or a game over gets 409 whatever
         its move; only then is the move read (400 when it cannot be) and judged (422).
         """
+        if (table := await server.tables.find(game_id)) is not None:
+            return await play_at_table(server, table, body, bearer_token(authorization))
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
         assert seat is not None
@@ -392,6 +452,11 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
     ) -> PreviewAnswer:
         """Whether a move is legal for your seat now, its score run by run, or why not
         (notation that cannot be read is not legal, with the reason)."""
+        if (table := await server.tables.find(game_id)) is not None:
+            token_seat = table_seat(table, bearer_token(authorization), required=True)
+            if not isinstance(body, NotationPreview):
+                raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
+            return PreviewAnswer.model_validate(table_preview(table, body.move, token_seat))
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
         try:
@@ -402,9 +467,28 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
             return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
         return preview_answer(active, move, seat)
 
+    @app.post("/api/games/{game_id}/rack", response_model=GameView)
+    async def enter_rack(
+        game_id: str, body: RackRequest, authorization: Authorization = None
+    ) -> JSONResponse:
+        """A game at a table: enter the tiles on your rack before your move (then your
+        plays are checked against it, and it leaves your unseen tiles), or once the play has
+        ended the tiles left on it. Answers your view."""
+        table = await server.tables.find(game_id)
+        if table is None:
+            await server.open_game(game_id)  # 404 for no game at all
+            raise RefereeError(409, "racks are entered only in a game at a table")
+        seat = table_seat(table, bearer_token(authorization), required=True)
+        assert seat is not None
+        await submit_rack(table, server.storage, seat, body.rack)
+        server.publish_table(table)
+        return JSONResponse(table_view(table, seat))
+
     @app.post("/api/games/{game_id}/hint", response_model=HintAnswer)
     async def hint(game_id: str, authorization: Authorization = None) -> HintAnswer:
         """The computer's best move for your seat, explained (learning preset only)."""
+        if await server.tables.find(game_id) is not None:
+            raise RefereeError(409, "no hints are given in a game at a table")
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
         if preset_name(active.game.rules) != "learning":
@@ -457,9 +541,14 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
     async def record(game_id: str) -> Response:
         """The game's record file once the game is over: every turn with the mover's rack,
         and the racks left at the end; never the seed (nor, then, the bag's order)."""
-        active = await server.open_game(game_id)
-        finished(active, "record")
-        text = write_record(active.game, seed=False)
+        if (table := await server.tables.find(game_id)) is not None:
+            if not table.table.is_over():
+                raise RefereeError(409, "the record is ready once the game is over")
+            text = write_table_record(table.table)
+        else:
+            active = await server.open_game(game_id)
+            finished(active, "record")
+            text = write_record(active.game, seed=False)
         return PlainTextResponse(
             text,
             headers={"Content-Disposition": f'attachment; filename="binscrabble-{game_id}.bsr"'},
@@ -469,6 +558,10 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
     async def analysis(game_id: str) -> AnalysisAnswer:
         """Each turn next to the computer's best play (once the game is over), in parts:
         ask again until ``complete``."""
+        if (table := await server.tables.find(game_id)) is not None:
+            if not table.table.is_over():
+                raise RefereeError(409, "the analysis is ready once the game is over")
+            return AnalysisAnswer.model_validate(await table_analysis(table))
         active = await server.open_game(game_id)
         finished(active, "analysis")
         return AnalysisAnswer.model_validate(await server.computer.analyses.answer(active))
@@ -490,6 +583,8 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
     )
     async def rematch(game_id: str, authorization: Authorization = None) -> GameCreated:
         """A new game with the same seats and rules; each seat keeps its token."""
+        if await server.tables.find(game_id) is not None:
+            raise RefereeError(409, "a game at a table has no rematch here: start a new one")
         active = await server.open_game(game_id)
         token = bearer_token(authorization)
         seat = seat_for(active, token, required=True)
@@ -520,14 +615,20 @@ def add_live_route(app: FastAPI, server: Server) -> None:
     async def live(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()
         try:
-            active = await server.open_game(game_id)
-            seat = seat_for(active, token, required=False)
+            view: dict[str, Any]
+            if (table := await server.tables.find(game_id)) is not None:
+                seat = table_seat(table, token, required=False)
+                view = table_view(table, seat)
+            else:
+                active = await server.open_game(game_id)
+                seat = seat_for(active, token, required=False)
+                view = build_view(active, seat)
         except RefereeError as problem:
             # 4000 + the HTTP status, so a page can tell a wrong link from a wrong token.
             await websocket.close(code=4000 + problem.status, reason=problem.message[:120])
             return
         listener = server.hub.join(game_id, seat)
-        listener.offer(build_view(active, seat))
+        listener.offer(view)
 
         async def send_views() -> None:
             while True:
@@ -562,6 +663,14 @@ def add_page_routes(app: FastAPI) -> None:
     @app.get("/games/{game_id}/analysis", include_in_schema=False)
     async def analysis_page(game_id: str) -> FileResponse:
         return page("analysis.html")
+
+    @app.get("/table", include_in_schema=False)
+    async def table_setup_page() -> FileResponse:
+        return page("table.html")
+
+    @app.get("/table/{game_id}", include_in_schema=False)
+    async def table_page(game_id: str) -> FileResponse:
+        return page("table.html")
 
     @app.get("/viewer", include_in_schema=False)
     async def viewer_page() -> FileResponse:

@@ -169,6 +169,11 @@ class NewGameRequest(Strict):
 
     players: list[PlayerSpec] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     rules: RulesRequest | None = None
+    #: A game at a real table (INTERFACES.md §9): the racks and the bag are not in the
+    #: program; people only.
+    table: StrictBool = False
+    #: For a table game: whether a refused play uses the turn.
+    refused_play_loses_turn: StrictBool = False
 
 
 class TileSpec(Strict):
@@ -264,6 +269,15 @@ class RecordRequest(Strict):
     )
 
     record: str = Field(min_length=1)
+
+
+class RackRequest(Strict):
+    """``POST /api/games/ID/rack`` (a game at a table): the tiles on your rack, as codes; once
+    the play has ended, the tiles left on it (``""`` for none)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"rack": "0011=+&~?"}]})
+
+    rack: StrictStr = Field(max_length=20)
 
 
 # -- answers ---------------------------------------------------------------------------------
@@ -417,6 +431,15 @@ class GameResult(Answer):
     winners: list[int]
 
 
+class TableView(Answer):
+    """What a game at a real table adds to its view: its house rule on refused plays, the
+    seats still to enter the tiles left on their rack, and those entered."""
+
+    refused_play_loses_turn: bool
+    awaiting_racks: list[int]
+    racks_left: list[str | None]
+
+
 class GameView(Answer):
     """A game as one seat (with ``seat`` and ``rack``) or a spectator sees it."""
 
@@ -438,6 +461,8 @@ class GameView(Answer):
     rematch: str | None
     seat: int | None = None
     rack: str | None = None
+    #: A game at a real table (``None`` for a game with a bag).
+    table: TableView | None = None
 
 
 class ScoredMove(Answer):
@@ -473,6 +498,9 @@ class AnalysisAnswer(Answer):
     turns: list[AnalysisTurn]
     total: int
     complete: bool
+    #: Why there is nothing to analyse, when there is not (a game at a table whose racks
+    #: were never entered).
+    note: str | None = None
 
 
 class RecordTurn(Answer):

@@ -1,0 +1,295 @@
+"""Games at a real table in the web app (INTERFACES.md §9): the server referees and scores,
+the bag and the racks stay on the table.
+
+A table game is stored like any other game (rules, seats, a list of entries), with
+``table`` in place of the bag's seed (``table refused`` when a refused play uses the turn:
+there is no bag to shuffle). Its entries are what the table entered, in order, each
+replayed on a :class:`~binscrabble.table.TableGame`:
+
+- a move in notation (``8D 1+1=10``, ``pass``, ``-01`` an exchange of named tiles,
+  ``exchange 3`` an exchange by count);
+- ``refused 8A 1+1=10``: a refused play that used the turn (house rule);
+- ``rack S CODES``: seat S entered its rack (for its coming move, or the tiles left at the
+  end).
+
+>>> stored = StoredGame("g", {}, "table", [], ["8D 1+1=10", "rack 1 000111===", "pass"], None)
+>>> is_table(stored), replay_table(stored, ("Ann", "Bo")).scores
+(True, [18, 0])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from binscrabble.board import square_name
+from binscrabble.game import IllegalMoveError, SetupError
+from binscrabble.move import Exchange, NotationError, Place, parse_move
+from binscrabble.rules import Rules
+from binscrabble.table import ExchangeCount, TableGame, TableMove
+from binscrabble.web.active_games import RefereeError, new_game_id, token_hash
+from binscrabble.web.storage import NewGame, SeatRecord, Storage, StoredGame
+from binscrabble.web.views import preset_name
+
+#: What a table game stores in place of a seed.
+TABLE_SEED: Final = "table"
+#: ... when a refused play uses the turn.
+TABLE_SEED_REFUSED: Final = "table refused"
+
+
+def is_table(stored: StoredGame) -> bool:
+    """Whether a stored game is a game at a table."""
+    return stored.seed in (TABLE_SEED, TABLE_SEED_REFUSED)
+
+
+def read_table_move(text: str, table: TableGame) -> TableMove:
+    """A move as the table enters it: notation, or ``exchange N`` (a count); 400 if not."""
+    words = text.split()
+    if len(words) == 2 and words[0].lower() == "exchange" and words[1].isdigit():
+        return ExchangeCount(int(words[1]))
+    try:
+        return parse_move(text, table.board)
+    except NotationError as error:
+        raise RefereeError(400, f"the move {text!r} cannot be read: {error}") from None
+
+
+def replay_table(stored: StoredGame, players: Sequence[str]) -> TableGame:
+    """The table game a stored game stands for: its entries replayed."""
+    table = TableGame(
+        players,
+        Rules.from_mapping(stored.rules),
+        refused_play_loses_turn=stored.seed == TABLE_SEED_REFUSED,
+    )
+    for entry in stored.moves:
+        apply_entry(table, entry)
+    return table
+
+
+def apply_entry(table: TableGame, entry: str) -> None:
+    """Replay one stored entry (every stored entry was accepted when it was stored)."""
+    word, _, rest = entry.partition(" ")
+    if word == "rack":
+        seat, _, codes = rest.partition(" ")
+        table.enter_rack(int(seat), codes)
+    elif word == "refused":
+        # Stored because it was refused, and used the turn: it is refused again.
+        with contextlib.suppress(IllegalMoveError):
+            table.push(parse_move(rest, table.board))
+    else:
+        table.push(read_table_move(entry, table))
+
+
+@dataclass
+class ActiveTable:
+    """One table game in memory: its stored facts, the rebuilt game and its lock."""
+
+    stored: StoredGame
+    table: TableGame
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def game_id(self) -> str:
+        """The game's id."""
+        return self.stored.game_id
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to, or ``None`` for no token or a wrong one."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        for seat in self.stored.seats:
+            if seat.token_hash == digest:
+                return seat.seat
+        return None
+
+
+class TableGames:
+    """The table games of one server, loaded from storage on first use (the database is
+    the truth: a table behind it is rebuilt)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.held: dict[str, ActiveTable] = {}
+        #: Ids known to be other games (not at a table).
+        self.others: set[str] = set()
+
+    async def find(self, game_id: str) -> ActiveTable | None:
+        """The table game of that id, ``None`` when it is another game or none."""
+        if game_id in self.others or len(game_id) > 32:
+            return None
+        active = self.held.get(game_id)
+        if active is not None:
+            progress = await asyncio.to_thread(self.storage.progress, game_id)
+            if progress is None or progress[0] == len(active.stored.moves):
+                return active
+        stored = await asyncio.to_thread(self.storage.load_game, game_id)
+        if stored is None:
+            return None
+        if not is_table(stored):
+            self.others.add(game_id)
+            return None
+        names = [seat.name for seat in stored.seats]
+        active = ActiveTable(stored, replay_table(stored, names))
+        self.held[game_id] = active
+        return active
+
+    async def create(
+        self, names: list[str], rules: Rules, tokens: list[str], refused_loses_turn: bool
+    ) -> ActiveTable:
+        """Store and open a new table game, a token for every seat."""
+        table = TableGame(names, rules, refused_play_loses_turn=refused_loses_turn)
+        seats = [
+            SeatRecord(seat, name, None, token_hash(token))
+            for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+        ]
+        seed = TABLE_SEED_REFUSED if refused_loses_turn else TABLE_SEED
+        new = NewGame(new_game_id(), dict(rules.to_mapping()), seed, seats)
+        await asyncio.to_thread(self.storage.create_game, new)
+        active = ActiveTable(StoredGame(new.game_id, new.rules, seed, seats, [], None), table)
+        self.held[new.game_id] = active
+        return active
+
+
+@dataclass(frozen=True, slots=True)
+class TableAccepted:
+    """A move the table entered and the server stored."""
+
+    turn: int
+    notation: str
+    score: int
+
+
+async def store_entry(active: ActiveTable, storage: Storage, seat: int, entry: str) -> None:
+    """Store an entry after the last one; 409 when another process stored one first."""
+    number = len(active.stored.moves)
+    if not await asyncio.to_thread(storage.append_move, active.game_id, number, seat, entry):
+        raise RefereeError(409, "the game moved on meanwhile: reload it and enter that again")
+    active.stored.moves.append(entry)
+
+
+async def submit_table_move(
+    active: ActiveTable, storage: Storage, seat: int, text: str, turn: int
+) -> TableAccepted:
+    """Judge, store and enter a move for ``seat``; ``turn`` must be the current turn.
+
+    409 for a game over, another seat's turn or a stale turn; 422 for an illegal move
+    (stored as a turn when a refused play uses the turn); 400 for a move not understood.
+    """
+    async with active.lock:
+        table = active.table
+        if table.end_reason is not None:
+            raise RefereeError(409, "the play is over: enter the tiles left on your rack")
+        if seat != table.to_move:
+            raise RefereeError(
+                409, f"it is {table.players[table.to_move]}'s turn: wait for your turn"
+            )
+        if turn != len(table.history):
+            raise RefereeError(
+                409,
+                f"turn {turn} is not the current turn ({len(table.history)}): the game moved "
+                "on, reload it and enter the move again",
+            )
+        move = read_table_move(text, table)
+        problem = table.illegal_reason(move, seat)
+        if problem is not None:
+            if table.refused_play_loses_turn and type(move) is Place:
+                await store_entry(active, storage, seat, f"refused {text.strip()}")
+                apply_entry(table, active.stored.moves[-1])
+                raise RefereeError(422, f"illegal move, and the turn is lost: {problem}")
+            raise RefereeError(422, f"illegal move: {problem}")
+        entry = move.notation(table.board) if not isinstance(move, Exchange) else move.notation()
+        await store_entry(active, storage, seat, entry)
+        score = table.push(move, seat)
+        return TableAccepted(len(table.history), table.history[-1].notation, score)
+
+
+async def submit_rack(active: ActiveTable, storage: Storage, seat: int, codes: str) -> None:
+    """Store and enter the tiles on ``seat``'s rack; 409 when the game is over, 400 for
+    tiles that cannot be that rack."""
+    async with active.lock:
+        table = active.table
+        if table.is_over():
+            raise RefereeError(409, "the game is over: no more racks can be entered")
+        if table.end_reason is None and seat != table.to_move:
+            raise RefereeError(409, "enter your rack on your turn, just before your move")
+        try:
+            table.check_rack(seat, codes)
+        except SetupError as problem:
+            raise RefereeError(400, f"that rack cannot be entered: {problem}") from None
+        await store_entry(active, storage, seat, f"rack {seat} {codes}")
+        table.enter_rack(seat, codes)
+
+
+def table_view(active: ActiveTable, seat: int | None) -> dict[str, Any]:
+    """The table game as ``seat`` may see it (``None``: a spectator), as JSON-able data:
+    the shape of the view of INTERFACES.md §5, no rack unless that seat entered its own."""
+    table = active.table
+    moves = []
+    for turn in table.history:
+        squares = []
+        if isinstance(turn.move, Place) and turn.kind == "place":
+            squares = [square_name(tile.square) for tile in turn.move.tiles]
+        shown = turn.notation
+        if turn.kind == "exchange" and turn.seat != seat:
+            shown = f"exchange {len(turn.notation) - 1}" if turn.notation[0] == "-" else shown
+        if turn.kind == "refused":
+            shown = f"refused {turn.notation}"
+        moves.append(
+            {
+                "seat": turn.seat,
+                "notation": shown,
+                "score": turn.score,
+                "squares": squares,
+                "running": list(turn.scores),
+            }
+        )
+    outcome = table.outcome()
+    view: dict[str, Any] = {
+        "id": active.game_id,
+        "rules": table.rules.to_mapping(),
+        "preset": preset_name(table.rules),
+        "board": table.board.rows(),
+        "blanks": [square_name(sq) for sq in table.board.blank_squares()],
+        "rotated": [square_name(sq) for sq in table.board.rotated_squares()],
+        "players": [
+            {
+                "name": name,
+                "score": table.scores[index],
+                "computer": None,
+                "tiles": table.rack_sizes[index],
+            }
+            for index, name in enumerate(table.players)
+        ],
+        "to_move": None if table.end_reason is not None else table.to_move,
+        "turn": len(table.history),
+        "bag": table.bag_size,
+        "moves": moves,
+        "over": outcome is not None,
+        "unseen": table.unseen(seat),
+        "last_move": (
+            {"seat": moves[-1]["seat"], "squares": moves[-1]["squares"]} if moves else None
+        ),
+        "result": None,
+        "rematch": None,
+        "table": {
+            "refused_play_loses_turn": table.refused_play_loses_turn,
+            "awaiting_racks": list(table.awaiting_racks()),
+            "racks_left": list(table.racks_left),
+        },
+    }
+    if outcome is not None:
+        view["result"] = {
+            "reason": outcome.reason,
+            "adjustments": list(outcome.adjustments),
+            "final": list(outcome.scores),
+            "winners": list(outcome.winners),
+        }
+    if seat is not None:
+        view["seat"] = seat
+        rack = table.entered_rack(seat)
+        if rack is not None:
+            view["rack"] = rack
+    return view
