@@ -97,8 +97,10 @@ def shifted(place: Place, step: int) -> Place | None:
 def wrong_plays(game: Game, move: Move, rng: random.Random) -> list[Place]:
     """Plays near a legal one: shifted, with a tile's face changed, a tile left out."""
     if type(move) is not Place:
+        if game.board.tile_count:
+            return []
         first = parse_move("8A 1+1=10", game.board)
-        return [first] if type(first) is Place and game.board.tile_count == 0 else []
+        return [first] if type(first) is Place else []
     candidates = [shifted(move, step) for step in (1, -1, SIZE, -SIZE, 2)]
     tiles = list(move.tiles)
     index = rng.randrange(len(tiles))
