@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,16 @@ from binscrabble.game import Game
 from binscrabble.legality import sorted_codes
 from binscrabble.move import Exchange, Place, PlacedTile, move_notation, parse_move
 from binscrabble.record import read_record_file
+from binscrabble.rules import Rules
 from binscrabble.table import TableGame
 from binscrabble.web.models import GameView
+from binscrabble.web.storage import Storage, database_url
+from binscrabble.web.table_games import (
+    TableGames,
+    submit_rack,
+    submit_table_move,
+    table_view,
+)
 
 SAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sample-game.bsr"
 
@@ -264,3 +273,42 @@ def test_the_preview_judges_and_scores_run_by_run(client: TestClient) -> None:
     answer = client.post(url, json={"move": "8A 1+1=10"}, headers=bearer(ann)).json()
     assert not answer["legal"] and "H8" in answer["reason"]
     assert "/api/games/{game_id}/rack" in client.get("/openapi.json").json()["paths"]
+
+
+def test_table_games_held_are_bounded_and_come_back_the_same(tmp_path: Path) -> None:
+    storage = Storage(str(database_url(str(tmp_path / "games.db"))))
+    tables = TableGames(storage, max_held=2)
+
+    async def play() -> list[dict[str, Any]]:
+        made = [
+            await tables.create(["Ann", "Bo"], Rules(), ["t1", "t2"], refused_loses_turn=False)
+            for _ in range(3)
+        ]
+        first = made[0]
+        await submit_table_move(first, storage, 0, "8D 1+1=10", 0)
+        await submit_rack(first, storage, 1, "000111===")
+        await submit_table_move(first, storage, 1, "exchange 3", 1)
+        assert len(tables.held) <= 2 and first.game_id not in tables.held
+        again = await tables.find(first.game_id)
+        assert again is not None and again is not first
+        assert len(tables.held) == 2
+        return [table_view(first, 1), table_view(again, 1)]
+
+    before, after = asyncio.run(play())
+    assert before == after
+    assert before["players"][0]["score"] == 18 and before["moves"][1]["notation"] == "exchange 3"
+    storage.close()
+
+
+def test_a_second_server_on_the_same_database_sees_the_entries(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    with web_client(database) as first, web_client(database) as second:
+        created = table_game(first, ["Ann", "Bo"])
+        game_id = created["id"]
+        ann, bo = (seat["token"] for seat in created["seats"])
+        assert seat_view(second, game_id)["turn"] == 0
+        assert move(first, game_id, ann, "8D 1+1=10", 0).status_code == 200
+        assert seat_view(second, game_id)["players"][0]["score"] == 18
+        assert move(second, game_id, bo, "pass", 1).status_code == 200
+        assert move(first, game_id, ann, "pass", 1).status_code == 409
+        assert seat_view(first, game_id)["turn"] == 2

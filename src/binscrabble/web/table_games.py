@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -106,15 +107,29 @@ class ActiveTable:
         return None
 
 
+#: How many table games, and how many ids of other games, a server keeps in memory.
+MAX_HELD: Final = 1000
+
+
 class TableGames:
     """The table games of one server, loaded from storage on first use (the database is
-    the truth: a table behind it is rebuilt)."""
+    the truth: a table behind it is rebuilt). At most ``max_held`` are kept, the least
+    recently used let go first (but none whose lock is held); as many ids of games that are
+    not at a table are remembered, so that those cost no second look."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, max_held: int = MAX_HELD) -> None:
         self.storage = storage
-        self.held: dict[str, ActiveTable] = {}
-        #: Ids known to be other games (not at a table).
-        self.others: set[str] = set()
+        self.max_held = max_held
+        self.held: OrderedDict[str, ActiveTable] = OrderedDict()
+        #: Ids known to be other games (not at a table), least recently seen first.
+        self.others: OrderedDict[str, None] = OrderedDict()
+
+    def _keep(self, active: ActiveTable) -> None:
+        self.held[active.game_id] = active
+        self.held.move_to_end(active.game_id)
+        for game_id in list(self.held)[: max(len(self.held) - self.max_held, 0)]:
+            if not self.held[game_id].lock.locked():
+                del self.held[game_id]
 
     async def find(self, game_id: str) -> ActiveTable | None:
         """The table game of that id, ``None`` when it is another game or none."""
@@ -122,18 +137,27 @@ class TableGames:
             return None
         active = self.held.get(game_id)
         if active is not None:
+            self.held.move_to_end(game_id)
             progress = await asyncio.to_thread(self.storage.progress, game_id)
-            if progress is None or progress[0] == len(active.stored.moves):
-                return active
+            if progress is not None and progress[0] != len(active.stored.moves):
+                # Another process stored entries: rebuild in place, under the game's lock.
+                async with active.lock:
+                    stored = await asyncio.to_thread(self.storage.load_game, game_id)
+                    if stored is not None:
+                        names = [seat.name for seat in stored.seats]
+                        active.stored, active.table = stored, replay_table(stored, names)
+            return active
         stored = await asyncio.to_thread(self.storage.load_game, game_id)
         if stored is None:
             return None
         if not is_table(stored):
-            self.others.add(game_id)
+            self.others[game_id] = None
+            while len(self.others) > self.max_held:
+                self.others.popitem(last=False)
             return None
         names = [seat.name for seat in stored.seats]
         active = ActiveTable(stored, replay_table(stored, names))
-        self.held[game_id] = active
+        self._keep(active)
         return active
 
     async def create(
@@ -149,7 +173,7 @@ class TableGames:
         new = NewGame(new_game_id(), dict(rules.to_mapping()), seed, seats)
         await asyncio.to_thread(self.storage.create_game, new)
         active = ActiveTable(StoredGame(new.game_id, new.rules, seed, seats, [], None), table)
-        self.held[new.game_id] = active
+        self._keep(active)
         return active
 
 
