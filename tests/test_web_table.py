@@ -18,6 +18,7 @@ from binscrabble.record import read_record_file
 from binscrabble.rules import Rules
 from binscrabble.table import TableGame
 from binscrabble.web.models import GameView
+from binscrabble.web.ratelimit import endpoint_of
 from binscrabble.web.storage import Storage, database_url
 from binscrabble.web.table_games import (
     TableGames,
@@ -276,7 +277,7 @@ def test_the_preview_judges_and_scores_run_by_run(client: TestClient) -> None:
 
 
 def test_table_games_held_are_bounded_and_come_back_the_same(tmp_path: Path) -> None:
-    storage = Storage(str(database_url(str(tmp_path / "games.db"))))
+    storage = Storage(database_url(str(tmp_path / "games.db")))
     tables = TableGames(storage, max_held=2)
 
     async def play() -> list[dict[str, Any]]:
@@ -312,3 +313,19 @@ def test_a_second_server_on_the_same_database_sees_the_entries(tmp_path: Path) -
         assert move(second, game_id, bo, "pass", 1).status_code == 200
         assert move(first, game_id, ann, "pass", 1).status_code == 409
         assert seat_view(first, game_id)["turn"] == 2
+
+
+def test_racks_entered_are_counted_as_moves_and_stored_once(tmp_path: Path) -> None:
+    assert endpoint_of("POST", "/api/games/abc/rack") == "move"
+    database = tmp_path / "games.db"
+    with web_client(database) as client:
+        created = table_game(client, ["Ann", "Bo"])
+        game_id = created["id"]
+        ann = created["seats"][0]["token"]
+        answer = rack(client, game_id, ann, "abcdefghi")
+        assert answer.status_code == 400 and "not a tile code" in answer.json()["error"]
+        for codes in ("000111===", "0=10=10=1", "000111==+"):
+            assert rack(client, game_id, ann, codes).status_code == 200
+    storage = Storage(database_url(str(database)))
+    assert storage.move_count(game_id) == 2
+    storage.close()

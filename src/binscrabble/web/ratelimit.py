@@ -49,7 +49,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "create": Endpoint(
         frozenset({"POST"}), re.compile(r"/api/games(/[^/]+/rematch)?/?"), "new games"
     ),
-    "move": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/moves/?"), "moves"),
+    # A rack entered at a table (INTERFACES.md §9) is stored as a move is: counted as one.
+    "move": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/(moves|rack)/?"), "moves"),
     "preview": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
     "hint": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/hint/?"), "hints"),
     "analysis": Endpoint(

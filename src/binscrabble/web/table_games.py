@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from binscrabble.board import square_name
 from binscrabble.game import IllegalMoveError, SetupError
+from binscrabble.legality import sorted_codes
 from binscrabble.move import Exchange, NotationError, Place, parse_move
 from binscrabble.rules import Rules
 from binscrabble.table import ExchangeCount, TableGame, TableMove
@@ -243,6 +244,8 @@ async def submit_rack(active: ActiveTable, storage: Storage, seat: int, codes: s
             table.check_rack(seat, codes)
         except SetupError as problem:
             raise RefereeError(400, f"that rack cannot be entered: {problem}") from None
+        if table.end_reason is None and table.entered_rack(seat) == sorted_codes(codes):
+            return  # the same rack again: nothing to store
         await store_entry(active, storage, seat, f"rack {seat} {codes}")
         table.enter_rack(seat, codes)
 
