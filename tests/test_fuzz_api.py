@@ -4,9 +4,9 @@ a documented status, content type and body, and refuse what the schema refuses; 
 schema admits may be refused (400) only for what no schema can say.
 
 Requests go to unknown games and to real ones (a game going on, one that is over, one in
-the learning preset), some with a seat's token and the current turn, so that they reach the
-referee. `make test` runs a short, fixed budget; `make fuzz` sets BINSCRABBLE_FUZZ=long for
-many more random examples per endpoint.
+the learning preset, one at a table), some with a seat's token and the current turn, so that
+they reach the referee. `make test` runs a short, fixed budget; `make fuzz` sets
+BINSCRABBLE_FUZZ=long for many more random examples per endpoint.
 """
 
 from __future__ import annotations
@@ -32,8 +32,16 @@ LONG = os.environ.get("BINSCRABBLE_FUZZ") == "long"
 EXAMPLES = 500 if LONG else 20
 
 #: Why a request the schema admits may still get 400: what no schema can say (notation and
-#: records that cannot be read, two players of one name).
-SEMANTIC_400 = ("cannot be read", "a name of their own")
+#: records that cannot be read, two players of one name; at a table: a computer player, the
+#: table's house rule without a table, a rack that cannot be the seat's, a move as tiles).
+SEMANTIC_400 = (
+    "cannot be read",
+    "a name of their own",
+    "people only",
+    "table games only",
+    "cannot be entered",
+    "takes moves in notation",
+)
 #: The only route that judges a move, where a well-formed request may be illegal (422).
 JUDGED = "/api/games/{game_id}/moves"
 
@@ -79,10 +87,12 @@ class Arena:
         assert answer.status_code < 300, answer.text
         return answer.json()
 
-    def start_game(self, rules: dict[str, Any] | None = None) -> Game:
+    def start_game(self, rules: dict[str, Any] | None = None, table: bool = False) -> Game:
         body: dict[str, Any] = {"players": [{"name": "Ann"}, {"name": "Bo"}]}
         if rules is not None:
             body["rules"] = rules
+        if table:
+            body["table"] = True
         created = self.call("POST", "/api/games", body=body)
         return Game(created["id"], [seat["token"] for seat in created["seats"]])
 
@@ -128,6 +138,7 @@ def arena(tmp_path: Path, tally: dict[str, Counter[int]]) -> Iterator[Arena]:
         ARENA.start_game(),
         ARENA.finished_game(),
         ARENA.start_game({"preset": "learning"}),
+        ARENA.start_game(table=True),
     ]
     yield ARENA
     shutdown_lifespans()
