@@ -118,3 +118,32 @@ def test_a_game_at_the_table_entered_on_a_phone_to_its_end(
     shoot(follower, "table-follower")
     assert csp_problems(page, console) == []
     assert csp_problems(follower, follower_console) == []
+
+
+def test_one_phone_a_player_each_through_its_seat_link(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    created = server.api(
+        "POST", "/api/games", {"players": [{"name": "Ann"}, {"name": "Bo"}], "table": True}
+    )
+    console: list[str] = []
+    ann, bo = phone(browser, console), phone(browser, console)
+    ann.goto(server.url + created["seats"][0]["url"])
+    bo.goto(server.url + created["seats"][1]["url"])
+    for page in (ann, bo):
+        # The token is kept by the page and taken out of the address.
+        expect(page).to_have_url(re.compile(rf"/table/{created['id']}$"))
+        expect(page.locator("#turn-info")).to_have_text("Ann to play")
+    # Not Bo's turn: his phone has nothing to enter, and says whose phone does.
+    expect(bo.locator("#entry")).to_be_hidden()
+    expect(bo.locator("#waiting")).to_have_text("Ann to play: the move is entered on their phone.")
+    ann.get_by_label("Move", exact=True).fill("8G 1=1")
+    expect(ann.get_by_role("status").first).to_contain_text("Legal: 8G 1=1 scores")
+    ann.get_by_role("button", name="Play", exact=True).tap()
+    expect(bo.locator("#turn-info")).to_have_text("Bo to play")
+    bo.get_by_role("button", name="Pass", exact=True).tap()
+    expect(ann.locator("#turn-info")).to_have_text("Ann to play")
+    expect(ann.locator("#log")).to_contain_text("pass")
+    shoot(bo, "table-seat-link")
+    assert csp_problems(ann, console) == []

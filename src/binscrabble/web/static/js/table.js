@@ -441,7 +441,12 @@ class TablePage {
       : settling
         ? "Enter the tiles left"
         : `${names[view.to_move]} to play`;
-    $("entry").hidden = over || settling;
+    const mine = Boolean(this.moverToken());
+    $("entry").hidden = over || settling || !mine;
+    $("waiting").hidden = over || settling || mine;
+    if (!over && !settling && !mine) {
+      $("waiting").textContent = `${names[view.to_move]} to play: the move is entered on their phone.`;
+    }
     $("rack-entry").hidden = !this.moverToken();
     $("exchange-count").max = String(view.rules.rack_size || 9);
     this.renderScores(view);
