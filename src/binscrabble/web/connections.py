@@ -23,6 +23,8 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
+from binscrabble.web.limits import send_error
+
 # How long the server waits for a request's headers, then for its body, in seconds.
 HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 20.0
@@ -70,21 +72,12 @@ BUSY_MESSAGE = "the server is serving as many connections as it can: try again i
 
 async def busy(scope: Any, receive: Any, send: Any) -> None:
     """The ASGI app a connection over the bound is served by: 503 with ``Retry-After``."""
-    body = json.dumps({"error": BUSY_MESSAGE}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(RETRY_AFTER).encode()),
-                (b"x-content-type-options", b"nosniff"),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    headers = [
+        (b"retry-after", str(RETRY_AFTER).encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"connection", b"close"),
+    ]
+    await send_error(send, 503, BUSY_MESSAGE, headers)
 
 
 class GuardedH11Protocol(H11Protocol):

@@ -52,14 +52,23 @@ class BodyLimit:
 
 async def refuse(send: Send, limit: int) -> None:
     """Answer 413 with the error body."""
-    body = json.dumps({"error": f"the body is over {limit // 1024} KiB: send less"}).encode()
+    await send_error(send, 413, f"the body is over {limit // 1024} KiB: send less")
+
+
+async def send_error(
+    send: Send, status: int, message: str, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer ``{"error": message}`` with ``status`` straight over ASGI, before any route
+    runs (a body too large, a rate limit met, a connection over the bound)."""
+    body = json.dumps({"error": message}).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )

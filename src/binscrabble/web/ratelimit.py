@@ -22,7 +22,6 @@ proxy on this machine); an IPv6 client is its ``/64`` network, the block one sub
 from __future__ import annotations
 
 import ipaddress
-import json
 import math
 import re
 import time
@@ -34,6 +33,8 @@ import limits
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from binscrabble.web.limits import send_error
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,19 +201,7 @@ async def refuse(send: Send, name: str, past: tuple[limits.RateLimitItem, int]) 
         f"too many {ENDPOINTS[name].called} from your address (at most {item}): "
         f"try again in {wait} second{'s' if wait != 1 else ''}"
     )
-    body = json.dumps({"error": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(wait).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_error(send, 429, message, [(b"retry-after", str(wait).encode())])
 
 
 def documented_429(routes: Iterable[Any], rate_limits: RateLimits) -> None:
