@@ -284,3 +284,63 @@ def test_the_record_of_a_finished_game_has_the_racks_but_not_the_seed(
     saved.write_text(record, encoding="utf-8")
     assert main(["replay", str(saved)]) == 0
     assert "Game over (scoreless)" in capsys.readouterr().out
+
+
+# -- bodies that are not JSON objects, and the cost of reading a move -----------------------
+
+NOT_JSON_BODIES = [
+    (b"\xff\xfe{", "application/json"),  # not UTF-8
+    (b'{"turn": ' + b"1" * 5000 + b"}", "application/json"),  # past Python's digits
+    (b"[" * 5000, "application/json"),  # past the parser's depth
+    (b'{"turn": 0} x', "application/json"),  # trailing text
+    (b'{"move": "pass", "turn": 0}', "text/plain"),  # another content type
+    (b"[1, 2]", "application/json"),  # JSON, but not an object
+]
+
+
+@pytest.mark.parametrize(("body", "content_type"), NOT_JSON_BODIES)
+def test_a_body_that_is_not_a_json_object_gets_one_answer_on_every_endpoint(
+    client: TestClient, body: bytes, content_type: str
+) -> None:
+    created = new_game(client, TWO_PEOPLE)
+    game_id, ann = created["id"], tokens_of(created)[0]
+    before = seat_view(client, game_id, ann)
+    headers = {**bearer(ann), "content-type": content_type}
+    for path in ("/api/games", f"/api/games/{game_id}/moves", f"/api/games/{game_id}/preview"):
+        answer = client.post(path, content=body, headers=headers)
+        assert answer.status_code == 400, (path, answer.text)
+        assert answer.json() == {"error": "the body is not valid JSON: send a JSON object"}
+    answer = client.post("/api/records/view", content=body, headers=headers)
+    assert answer.json() == {"error": "the body is not valid JSON: send a JSON object"}
+    assert seat_view(client, game_id, ann) == before
+
+
+def test_a_notation_longer_than_any_move_is_refused_before_it_is_read(
+    client: TestClient,
+) -> None:
+    # The attacker's audit: 60 KB of notation took 175-205 ms of the event loop each, and
+    # the preview's reason echoed it whole.
+    created = new_game(client, TWO_PEOPLE)
+    game_id, ann = created["id"], tokens_of(created)[0]
+    long_play = "8A " + "1+" * 30_000 + "1"
+    for path, body in (
+        (f"/api/games/{game_id}/preview", {"move": long_play}),
+        (f"/api/games/{game_id}/moves", {"move": long_play, "turn": 0}),
+        (f"/api/games/{game_id}/preview", {"move": "exchange " + "1" * 30_000}),
+    ):
+        answer = client.post(path, json=body, headers=bearer(ann))
+        assert answer.status_code == 400, answer.text
+        assert "at most 200" in answer.json()["error"]
+        assert len(answer.text) < 300
+    tiles = [{"square": f"H{column}", "face": "1"} for column in range(1, 16)] * 2
+    answer = client.post(
+        f"/api/games/{game_id}/preview", json={"tiles": tiles}, headers=bearer(ann)
+    )
+    assert answer.status_code == 400 and "at most 15" in answer.json()["error"]
+    # The longest real move is far under the bound and still read.
+    assert (
+        client.post(
+            f"/api/games/{game_id}/preview", json={"move": "8A " + "1" * 15}, headers=bearer(ann)
+        ).json()["legal"]
+        is False
+    )

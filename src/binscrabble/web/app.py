@@ -49,7 +49,7 @@ from binscrabble.web.active_games import (
 )
 from binscrabble.web.computer import Busy, Computer, Fairness
 from binscrabble.web.headers import ResponseHeaders
-from binscrabble.web.limits import BodyLimit, validation_message
+from binscrabble.web.limits import NOT_JSON, UNPARSABLE_BODY, BodyLimit, validation_message
 from binscrabble.web.live import Hub, read_until_closed
 from binscrabble.web.meta import game_meta
 from binscrabble.web.models import (
@@ -310,6 +310,8 @@ def add_error_handlers(app: FastAPI) -> None:
             message = "there is nothing at this address: check the link"
         elif problem.status_code == 405:
             message = "this address does not take that method: see /openapi.json"
+        elif problem.status_code == 400 and message == UNPARSABLE_BODY:
+            message = NOT_JSON
         answer = error(problem.status_code, message)
         answer.headers.update(problem.headers or {})  # a 405's Allow
         return answer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -75,6 +75,16 @@ async def send_error(
     await send({"type": "http.response.body", "body": body})
 
 
+#: The one answer to a body that is not a JSON object: text that does not parse (bad UTF-8,
+#: a number over Python's digits, nesting past the parser's depth), another content type
+#: read as text, or JSON that is a list, a string or a number.
+NOT_JSON: Final = "the body is not valid JSON: send a JSON object"
+#: Pydantic's error kinds for a whole body of the wrong type.
+NOT_AN_OBJECT: Final = frozenset({"dict_type", "model_type", "model_attributes_type"})
+#: What FastAPI's own 400 says when it cannot parse a body at all.
+UNPARSABLE_BODY: Final = "There was an error parsing the body"
+
+
 def validation_message(
     errors: Sequence[Any],
     tags: Collection[str] = (),
@@ -103,8 +113,8 @@ def validation_message(
         del location[1]
     where = ".".join(str(part) for part in location if part != "body")
     message = first.get("msg", "malformed")
-    if kind == "json_invalid":
-        return "the body is not valid JSON: send a JSON object"
+    if kind == "json_invalid" or (not where and kind in NOT_AN_OBJECT):
+        return NOT_JSON
     if kind == "missing":
         if not where:
             return "the request needs a JSON body"

@@ -188,7 +188,14 @@ class TileSpec(Strict):
 
 #: The turn a submission is meant for.
 Turn = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
-PlacedTiles = Annotated[list[TileSpec], Field(min_length=1)]
+#: A play puts at most a line of the board's tiles (a rack holds at most 9).
+MAX_PLACED_TILES: Final = 15
+PlacedTiles = Annotated[list[TileSpec], Field(min_length=1, max_length=MAX_PLACED_TILES)]
+#: The longest notation read: a whole line of 15 squares written with words (``XOR``,
+#: ``blank``) and brackets stays under 120 characters. The bound keeps the cost of reading a
+#: move, which the server does on its event loop, to that of a real one.
+MAX_NOTATION: Final = 200
+Notation = Annotated[StrictStr, Field(max_length=MAX_NOTATION)]
 
 
 class NotationMove(Strict):
@@ -196,7 +203,7 @@ class NotationMove(Strict):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"move": "pass", "turn": 0}]})
 
-    move: StrictStr
+    move: Notation
     turn: Turn
 
 
@@ -214,7 +221,7 @@ class TilesMove(Strict):
 class NotationPreview(Strict):
     """A move in notation to preview."""
 
-    move: StrictStr
+    move: Notation
 
 
 class TilesPreview(Strict):
