@@ -344,3 +344,22 @@ def test_a_notation_longer_than_any_move_is_refused_before_it_is_read(
         ).json()["legal"]
         is False
     )
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["A\u200b", "A"],  # a zero-width space: two names that look the same
+        ["\u202eAnn", "Bo"],  # a right-to-left override turns what follows around
+        ["Ann\u2066", "Bo"],  # an isolate left open
+        ["\ufeffAnn", "Bo"],  # a byte order mark
+        ["\uff21", "A"],  # a full-width A beside an A
+        ["ann", "Ann"],  # the same name in other letters' case
+    ],
+)
+def test_names_that_read_alike_or_hide_characters_are_refused(
+    client: TestClient, names: list[str]
+) -> None:
+    answer = client.post("/api/games", json={"players": [{"name": name} for name in names]})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"].startswith(("the field 'players.", "each player needs"))

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import unicodedata
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -340,7 +341,9 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         # The model refused blank names and control characters (a name is written on one
         # line of the game's record); the names of one game differ.
         names = [player.name.strip() for player in body.players]
-        if len(set(names)) != len(names):
+        # Names that read alike (a full-width "Ａ" beside "A", "ann" beside "Ann") are one.
+        alike = {unicodedata.normalize("NFKC", name).casefold() for name in names}
+        if len(alike) != len(names):
             raise RefereeError(400, "each player needs a name of their own")
         if body.table or body.refused_play_loses_turn:
             return await create_table_game(server, body, names, rules)

@@ -46,9 +46,14 @@ MAX_BODY = 64 * 1024
 MAX_NAME = 40
 
 # Characters a name may not hold anywhere (control characters and the line and paragraph
-# separators: a name is written on one line of the game's record), and those it may not
-# start or end with (those, and every space: the name is read with its ends trimmed).
-_CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029"
+# separators: a name is written on one line of the game's record; the invisible format
+# characters: a soft hyphen, zero-width spaces and joiners, direction marks, embeddings,
+# overrides and isolates, the byte order mark, which would let "A\u200b" pass for "A" or
+# turn the text after a name around), and those it may not start or end with (those, and
+# every space: the name is read with its ends trimmed).
+_CONTROLS = (
+    "\\x00-\\x1f\\x7f-\\x9f\\xad\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff"
+)
 _SPACES = "\\x20\\xa0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000"
 #: A player's name: some character that is not a space, and no control character.
 NAME_PATTERN: Final = f"^[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}][^{_CONTROLS}]*$"
@@ -56,8 +61,8 @@ NAME_PATTERN: Final = f"^[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}][^{_CONTROLS}]*$"
 SQUARE_PATTERN: Final = "^[A-Oa-o](?:[1-9]|1[0-5])$"
 #: What each pattern means, for the sentence a refused value gets.
 PATTERN_MEANINGS: Final = {
-    NAME_PATTERN: "a name needs a character that is not a space, and no line break, tab or "
-    "other control character",
+    NAME_PATTERN: "a name needs a character that is not a space, and no line break, tab, "
+    "other control character or invisible formatting character",
     SQUARE_PATTERN: "a square is a column A to O and a row 1 to 15, such as H8",
 }
 
