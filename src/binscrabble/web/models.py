@@ -51,9 +51,7 @@ MAX_NAME = 40
 # overrides and isolates, the byte order mark, which would let "A\u200b" pass for "A" or
 # turn the text after a name around), and those it may not start or end with (those, and
 # every space: the name is read with its ends trimmed).
-_CONTROLS = (
-    "\\x00-\\x1f\\x7f-\\x9f\\xad\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff"
-)
+_CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\xad\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff"
 _SPACES = "\\x20\\xa0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000"
 #: A player's name: some character that is not a space, and no control character.
 NAME_PATTERN: Final = f"^[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}][^{_CONTROLS}]*$"
