@@ -2,7 +2,9 @@
 
 Each subcommand lives in its own module of this package with a ``register(subparsers)``
 function that adds its parser and sets ``handler`` to a function taking the parsed
-arguments and returning the exit status.
+arguments and returning the exit status. A handler that cannot go on raises
+:class:`~binscrabble.cli.common.CliError`; :func:`main` prints its sentence and returns its
+status.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import cast
 
 from binscrabble import __version__
 from binscrabble.cli.arguments import Parser
+from binscrabble.cli.common import CliError, report_error
 
 #: Subcommand modules, in the order `binscrabble --help` lists them.
 SUBCOMMANDS = (
@@ -77,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return handler(args)
+    except CliError as error:
+        # Every command's failure found below ends here: one sentence, no traceback.
+        return report_error(error)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from binscrabble.cli.arguments import whole_number
-from binscrabble.cli.common import load_record_or_exit, player_name_error
+from binscrabble.cli.common import check_player_name, load_record_file
 
 EPILOG = """\
 For each turn: the move played, the engine's move, and what the move played gave away in
@@ -37,12 +37,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.analysis import analyze_game
 
-    refused = player_name_error(args.player)
-    if refused is not None:
-        return refused
-    game = load_record_or_exit(args.record)
-    if isinstance(game, int):
-        return game
+    check_player_name(args.player)
+    game = load_record_file(args.record)
     turns = analyze_game(game, args.player, seed=args.seed)
     if args.json:
         for turn in turns:

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from binscrabble.cli.arguments import whole_number
-from binscrabble.cli.common import load_position_or_exit, player_name_error, usage_error
+from binscrabble.cli.common import CliError, check_player_name, load_position_file
 
 EPILOG = """\
 The player is a level (beginner, easy, medium, hard, max) or a strategy (random, greedy,
@@ -41,16 +41,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from binscrabble.engine.analysis import analyze_position
 
-    refused = player_name_error(args.player)
-    if refused is not None:
-        return refused
+    check_player_name(args.player)
     if args.top < 0:
-        return usage_error(f"--top must be 0 or more, not {args.top}")
-    game = load_position_or_exit(args.position)
-    if isinstance(game, int):
-        return game
+        raise CliError(f"--top must be 0 or more, not {args.top}")
+    game = load_position_file(args.position)
     if game.is_over():
-        return usage_error(f"{args.position}: the game is over, there is no move to choose")
+        raise CliError(f"{args.position}: the game is over, there is no move to choose")
     analysis = analyze_position(game, args.player, runners_up=args.top, seed=args.seed)
     if args.json:
         print(json.dumps(analysis.to_dict()))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring_ascii
 from typing import BinaryIO, TextIO
 
-from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
+from binscrabble.cli.common import CliError, add_rules_options, rules_from_options, use_color
 from binscrabble.expr import CheckResult, check, check_many, explain
 from binscrabble.limits import escape_controls
 from binscrabble.rules import Rules
@@ -97,9 +97,7 @@ def expressions_last(arguments: Sequence[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Check every expression; 0 when all are valid, 1 when any is not, 2 for bad rules."""
-    rules = rules_or_exit(args)
-    if isinstance(rules, int):
-        return rules
+    rules = rules_from_options(args)
     stdout = sys.stdout
     render: _Render
     if args.json:
@@ -115,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             return _answer_all(_piped_batches(sys.stdin), rules, render, stdout)
         except _LineTooLong as error:
             stdout.flush()
-            return usage_error(str(error))
+            raise CliError(str(error)) from error
     if isinstance(sys.stdin, io.TextIOWrapper):
         # A typed byte that is not UTF-8 becomes U+FFFD (then an unknown symbol), whatever
         # the locale's error handler, rather than a crash.

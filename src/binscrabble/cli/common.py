@@ -48,30 +48,42 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return rules
 
 
-def usage_error(message: str) -> int:
-    """Print a usage error on standard error; returns exit status 2."""
+class CliError(Exception):
+    """A failure the command line reports as one sentence and an exit status, no traceback.
+
+    Raised where the failure is found; :func:`binscrabble.cli.main` catches it once, prints
+    ``binscrabble: error: <message>`` on standard error and returns :attr:`status`.
+    """
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def report_error(error: CliError) -> int:
+    """Print `error` on standard error; returns its exit status."""
     # Messages quote what was given (a file's text, a name): never raw control characters.
-    print(f"binscrabble: error: {escape_controls(message)}", file=sys.stderr)
-    return 2
+    print(f"binscrabble: error: {escape_controls(error.message)}", file=sys.stderr)
+    return error.status
 
 
-def player_name_error(name: str) -> int | None:
-    """Exit status 2 after printing why, when `name` names no computer player; else None."""
+def check_player_name(name: str) -> None:
+    """Raise :class:`CliError` saying why when `name` names no computer player."""
     from binscrabble.engine.levels import PlayerNameError, parse_player_name
 
     try:
         parse_player_name(name)
     except PlayerNameError as error:
-        return usage_error(str(error))
-    return None
+        raise CliError(str(error)) from error
 
 
-def rules_or_exit(args: argparse.Namespace) -> Rules | int:
-    """Rules from the options, or exit status 2 after printing why."""
+def rules_from_options(args: argparse.Namespace) -> Rules:
+    """Rules from the options; :class:`CliError` saying why they are not valid."""
     try:
         return rules_from_args(args)
     except RulesError as error:
-        return usage_error(str(error))
+        raise CliError(str(error)) from error
 
 
 def use_color(stream: TextIO) -> bool:
@@ -88,15 +100,15 @@ def _file_problem(path: str, error: OSError, what: str) -> str:
     return f"cannot read {path}: {error.strerror or error}"
 
 
-def write_output_or_exit(path: Path, make: Callable[[], bytes | str]) -> int | None:
-    """Write what ``make`` returns to ``path``; exit status 2 after printing why it could not
-    be made (a picture or printable's :class:`~binscrabble.print.PrintError`) or written."""
+def write_output(path: Path, make: Callable[[], bytes | str]) -> None:
+    """Write what ``make`` returns to ``path``; :class:`CliError` saying why it could not be
+    made (a picture or printable's :class:`~binscrabble.print.PrintError`) or written."""
     from binscrabble.print import PrintError
 
     try:
         content = make()
     except PrintError as error:
-        return usage_error(str(error))
+        raise CliError(str(error)) from error
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         # Opened without waiting: a FIFO no program reads is refused at once.
@@ -104,30 +116,29 @@ def write_output_or_exit(path: Path, make: Callable[[], bytes | str]) -> int | N
             handle.write(data)
     except OSError as error:
         if error.errno == errno.ENXIO:
-            return usage_error(f"cannot write {path}: it is a FIFO that no program reads")
-        return usage_error(f"cannot write {path}: {error.strerror or error}")
-    return None
+            raise CliError(f"cannot write {path}: it is a FIFO that no program reads") from error
+        raise CliError(f"cannot write {path}: {error.strerror or error}") from error
 
 
-def load_position_or_exit(path: str) -> Game | int:
-    """The game of a position file, or exit status 2 after printing why it cannot be read."""
+def load_position_file(path: str) -> Game:
+    """The game of a position file; :class:`CliError` saying why it cannot be read."""
     from binscrabble.position import PositionError, load_position
 
     try:
         return load_position(path)
     except PositionError as error:
-        return usage_error(f"{path}: {error}")
+        raise CliError(f"{path}: {error}") from error
     except OSError as error:
-        return usage_error(_file_problem(path, error, "a position file"))
+        raise CliError(_file_problem(path, error, "a position file")) from error
 
 
-def load_record_or_exit(path: str) -> Game | int:
-    """The game of a record file, or exit status 2 after printing why it cannot be read."""
+def load_record_file(path: str) -> Game:
+    """The game of a record file; :class:`CliError` saying why it cannot be read."""
     from binscrabble.record import RecordError, read_record_file
 
     try:
         return read_record_file(path)
     except RecordError as error:
-        return usage_error(f"{path}: {error}")
+        raise CliError(f"{path}: {error}") from error
     except OSError as error:
-        return usage_error(_file_problem(path, error, "a game record"))
+        raise CliError(_file_problem(path, error, "a game record")) from error

@@ -18,7 +18,7 @@ from typing import Any
 
 from binscrabble.board import square_name
 from binscrabble.cli.arguments import whole_number
-from binscrabble.cli.common import load_position_or_exit, usage_error
+from binscrabble.cli.common import CliError, load_position_file
 from binscrabble.game import Game
 from binscrabble.move import move_notation
 from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
@@ -71,10 +71,8 @@ def move_to_json(game: Game, move: GeneratedMove) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 0:
-        return usage_error(f"--top must be 0 or more, not {args.top}")
-    game = load_position_or_exit(args.position)
-    if isinstance(game, int):
-        return game
+        raise CliError(f"--top must be 0 or more, not {args.top}")
+    game = load_position_file(args.position)
     # With --top the search skips what cannot reach the N best: the whole list is never made.
     moves = generate_moves(game) if args.top is None else best_moves(game, args.top)
     width = len(str(moves[0].score)) if moves else 1

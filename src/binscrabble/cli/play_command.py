@@ -7,7 +7,7 @@ import io
 import sys
 
 from binscrabble.cli.arguments import whole_number
-from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error, use_color
+from binscrabble.cli.common import CliError, add_rules_options, rules_from_options, use_color
 from binscrabble.terminal import (
     DEFAULT_SAVE,
     GameSetupError,
@@ -74,19 +74,17 @@ def run(args: argparse.Namespace) -> int:
             if given
         ]
         if fixed:
-            return usage_error(
+            raise CliError(
                 f"{', '.join(fixed)} cannot change a saved game: --resume keeps its players, "
                 "rules and seed"
             )
-    rules = rules_or_exit(args)
-    if isinstance(rules, int):
-        return rules
+    rules = rules_from_options(args)
     players = None
     if args.players is not None:
         try:
             players = parse_players(args.players)
         except GameSetupError as error:
-            return usage_error(str(error))
+            raise CliError(str(error)) from error
     options = PlayOptions(
         players=players,
         rules=rules,

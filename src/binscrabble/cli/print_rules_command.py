@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 
 from binscrabble.cli.common import (
+    CliError,
     add_rules_options,
-    rules_or_exit,
-    usage_error,
-    write_output_or_exit,
+    rules_from_options,
+    write_output,
 )
 from binscrabble.limits import escape_controls
 
@@ -40,14 +40,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
-        return usage_error(f"the rules card is a PDF: name the output FILE.pdf, not {args.output}")
-    rules = rules_or_exit(args)
-    if isinstance(rules, int):
-        return rules
+        raise CliError(f"the rules card is a PDF: name the output FILE.pdf, not {args.output}")
+    rules = rules_from_options(args)
     from binscrabble.print.rules_card import rules_card_pdf
 
-    failed = write_output_or_exit(output, lambda: rules_card_pdf(rules, args.lang))
-    if failed is not None:
-        return failed
+    write_output(output, lambda: rules_card_pdf(rules, args.lang))
     print(f"wrote {escape_controls(str(output))} (2 pages)")
     return 0

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from binscrabble.cli.arguments import finite_number
 from binscrabble.cli.common import (
+    CliError,
     add_rules_options,
-    rules_or_exit,
-    usage_error,
-    write_output_or_exit,
+    rules_from_options,
+    write_output,
 )
 from binscrabble.limits import escape_controls
 
@@ -60,12 +60,10 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     suffix = output.suffix.lower()
     if suffix not in (".pdf", ".svg"):
-        return usage_error(f"cannot tell the format of {args.output}: name it .pdf or .svg")
+        raise CliError(f"cannot tell the format of {args.output}: name it .pdf or .svg")
     if suffix == ".pdf" and args.bed is not None:
-        return usage_error("--bed is for a laser file: name the output FILE.svg")
-    rules = rules_or_exit(args)
-    if isinstance(rules, int):
-        return rules
+        raise CliError("--bed is for a laser file: name the output FILE.svg")
+    rules = rules_from_options(args)
     from binscrabble.print import PrintError
     from binscrabble.print.laser import laser_sheets, parse_bed
     from binscrabble.print.tiles import RACK_COUNT, TileSetError, plan_tile_set, tile_set_pdf
@@ -73,17 +71,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         plan = plan_tile_set(rules, args.tile_mm, args.paper)
     except TileSetError as error:
-        return usage_error(f"--tile-mm {args.tile_mm:g}: {error}")
+        raise CliError(f"--tile-mm {args.tile_mm:g}: {error}") from error
     try:
         bed = None if args.bed is None else parse_bed(args.bed)
         sheets = laser_sheets(plan, bed, args.stroke_mm) if suffix == ".svg" else []
     except PrintError as error:
-        return usage_error(str(error))
+        raise CliError(str(error)) from error
     what = f"{len(plan.codes)} tiles and {RACK_COUNT} racks"
     if suffix == ".pdf":
-        failed = write_output_or_exit(output, lambda: tile_set_pdf(plan))
-        if failed is not None:
-            return failed
+        write_output(output, lambda: tile_set_pdf(plan))
         pages = f"{plan.pages} page{'' if plan.pages == 1 else 's'}"
         print(f"wrote {escape_controls(str(output))} ({what} on {pages})")
         return 0
@@ -94,9 +90,7 @@ def run(args: argparse.Namespace) -> int:
             output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(sheets) + 1)
         ]
     for file, sheet in zip(files, sheets, strict=True):
-        failed = write_output_or_exit(file, partial(str, sheet))
-        if failed is not None:
-            return failed
+        write_output(file, partial(str, sheet))
     where = "one sheet" if len(sheets) == 1 else f"{len(sheets)} sheets"
     shown = ", ".join(escape_controls(str(file)) for file in files)
     print(f"wrote {shown} ({what} on {where})")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import (
-    load_position_or_exit,
-    load_record_or_exit,
-    usage_error,
-    write_output_or_exit,
+    CliError,
+    load_position_file,
+    load_record_file,
+    write_output,
 )
 from binscrabble.limits import escape_controls
 
@@ -77,18 +77,16 @@ def _output_problem(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     problem = _output_problem(args)
     if problem is not None:
-        return usage_error(problem)
+        raise CliError(problem)
     is_position = Path(args.file).suffix.lower() == ".json"
-    game = load_position_or_exit(args.file) if is_position else load_record_or_exit(args.file)
-    if isinstance(game, int):
-        return game
+    game = load_position_file(args.file) if is_position else load_record_file(args.file)
     from binscrabble.svg import board, game_at_turn
 
     if args.turn is not None:
         try:
             game = game_at_turn(game, args.turn)
         except ValueError as error:
-            return usage_error(f"--turn {args.turn}: {error}")
+            raise CliError(f"--turn {args.turn}: {error}") from error
     output = Path(args.output)
     suffix = output.suffix.lower()
     if args.animate:
@@ -102,24 +100,20 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_animation_size(game, args.size, args.racks)
         except AnimationTooLarge as error:
-            return usage_error(
+            raise CliError(
                 f"{error.frames} frames {error.width} pixels wide make "
                 f"{error.pixels / 1e6:,.1f} million pixels, over the "
                 f"{MAX_ANIMATION_PIXELS // 1_000_000} million an animation may have: "
                 f"give --size {error.widest} or less"
-            )
-        failed = write_output_or_exit(
-            output, lambda: animation(game, suffix, args.size, racks=args.racks)
-        )
+            ) from error
+        write_output(output, lambda: animation(game, suffix, args.size, racks=args.racks))
         detail = f" ({len(game.history) + 1} frames)"
     else:
         picture = board(
             game, coordinates=not args.no_coordinates, size=args.size, scores=True, racks=args.racks
         )
-        failed = write_output_or_exit(output, lambda: _picture_file(picture, suffix, args.size))
+        write_output(output, lambda: _picture_file(picture, suffix, args.size))
         detail = ""
-    if failed is not None:
-        return failed
     print(f"wrote {escape_controls(str(output))}{detail}")
     return 0
 

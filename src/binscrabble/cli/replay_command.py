@@ -7,7 +7,7 @@ import io
 import sys
 
 from binscrabble.cli.arguments import whole_number
-from binscrabble.cli.common import load_record_or_exit, usage_error, use_color
+from binscrabble.cli.common import CliError, load_record_file, use_color
 from binscrabble.limits import escape_controls
 from binscrabble.move import Place
 from binscrabble.terminal import render_board, render_recent, render_scores
@@ -33,13 +33,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    game = load_record_or_exit(args.file)
-    if isinstance(game, int):
-        return game
+    game = load_record_file(args.file)
     turns = len(game.history)
     turn = turns if args.turn is None else args.turn
     if not 0 <= turn <= turns:
-        return usage_error(f"--turn {args.turn} is out of range: this game has turns 0 to {turns}")
+        raise CliError(f"--turn {args.turn} is out of range: this game has turns 0 to {turns}")
     while len(game.history) > turn:
         game.pop()
     # A terminal that cannot show ▸ or × gets a placeholder rather than a traceback.

@@ -12,7 +12,12 @@ from pathlib import Path
 from typing import TextIO
 
 from binscrabble.cli.arguments import whole_number
-from binscrabble.cli.common import add_rules_options, rules_or_exit, usage_error
+from binscrabble.cli.common import (
+    CliError,
+    add_rules_options,
+    check_player_name,
+    rules_from_options,
+)
 from binscrabble.limits import quoted
 
 #: The most worker processes a match may ask for.
@@ -55,27 +60,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from binscrabble.engine.levels import PlayerNameError, parse_player_name
     from binscrabble.engine.selfplay import GameFailure, run_match
 
-    rules = rules_or_exit(args)
-    if isinstance(rules, int):
-        return rules
+    rules = rules_from_options(args)
     names = [name.strip() for name in args.players.split(",")]
     if len(names) != 2 or not all(names):
-        return usage_error(
+        raise CliError(
             f"--players takes two players separated by a comma, not {quoted(args.players)}"
         )
     for name in names:
-        try:
-            parse_player_name(name)
-        except PlayerNameError as error:
-            return usage_error(str(error))
+        check_player_name(name)
     if args.games < 1:
-        return usage_error(f"--games must be at least 1, not {args.games}")
+        raise CliError(f"--games must be at least 1, not {args.games}")
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         # Each job is a process: a mistyped 100000 would exhaust the machine.
-        return usage_error(f"--jobs takes 1 to {MAX_JOBS} worker processes, not {args.jobs}")
+        raise CliError(f"--jobs takes 1 to {MAX_JOBS} worker processes, not {args.jobs}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     # On a terminal a bar redrawn in place; otherwise (a log file, a pipe) a line at every

@@ -9,7 +9,7 @@ import stat
 import sys
 from pathlib import Path
 
-from binscrabble.cli.common import usage_error
+from binscrabble.cli.common import CliError
 from binscrabble.limits import control_character, quoted
 
 EPILOG = """\
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     unusable = host_problem(args.host) or database_problem(args.db)
     if unusable is not None:
-        return usage_error(unusable)
+        raise CliError(unusable)
     from binscrabble.web.serve import serve
 
     options = {} if args.max_games is None else {"max_games": args.max_games}
