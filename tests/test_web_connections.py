@@ -283,3 +283,141 @@ def test_serve_refuses_a_worker_count_out_of_bounds(tmp_path: Path, workers: str
     assert finished.stderr.startswith("binscrabble serve: --workers takes 1 to 32")
     assert "Traceback" not in finished.stderr
     assert not list(tmp_path.iterdir()), "no database is made"
+
+
+async def open_from(server: Any, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection from ``source`` (another 127.0.0.x address: another client)."""
+    return await asyncio.open_connection("127.0.0.1", server.port, local_addr=(source, 0))
+
+
+async def served(server: Any, source: str) -> bytes:
+    """The status line of GET /api/meta on a new connection from ``source``."""
+    reader, writer = await open_from(server, source)
+    writer.write(GET_LOBBY)
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n"), GUARD)
+    writer.close()
+    return head
+
+
+def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
+    """From the audit's idle_conns.py: 1,100 idle connections from one address left every
+    other client 503. Now the 51st connection of an address is refused, others are served."""
+
+    async def check(server: Any) -> None:
+        held = [await open_from(server, "127.0.0.2") for _ in range(50)]
+        reader, writer = await open_from(server, "127.0.0.2")
+        writer.write(GET_LOBBY)
+        answer = await read_to_end(reader)
+        assert answer.startswith(b"HTTP/1.1 503 ")
+        assert b"retry-after: 5" in answer.lower()
+        assert b"this address" in answer
+        writer.close()
+        assert (await served(server, "127.0.0.3")).startswith(b"HTTP/1.1 200")
+        # A connection of the address closed, the address is served again.
+        held.pop()[1].close()
+        for _ in range(200):
+            if (await served(server, "127.0.0.2")).startswith(b"HTTP/1.1 200"):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the address was not served after closing a connection")
+        for _reader, writer in held:
+            writer.close()
+
+    serve_and(tmp_path, ConnectionLimits(max_connections=100), check)
+
+
+def test_websockets_count_against_their_address_and_are_released(tmp_path: Path) -> None:
+    """From wsflood.py: 1,000 spectator WebSockets of one address held every slot."""
+
+    async def check(server: Any) -> None:
+        game_id, _token = await new_game(server)
+        url = f"ws://127.0.0.1:{server.port}/api/games/{game_id}/live"
+        held = []
+        for _ in range(2):
+            live = await connect(url, proxy=None, local_addr=("127.0.0.4", 0))
+            await asyncio.wait_for(live.recv(), GUARD)
+            held.append(live)
+        with pytest.raises(InvalidStatus, match="503"):
+            async with connect(url, proxy=None, local_addr=("127.0.0.4", 0)):
+                pass
+        assert (await served(server, "127.0.0.4")).startswith(b"HTTP/1.1 503")
+        assert (await served(server, "127.0.0.5")).startswith(b"HTTP/1.1 200")
+        await held.pop().close()
+        for _ in range(200):
+            if (await served(server, "127.0.0.4")).startswith(b"HTTP/1.1 200"):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("a closed WebSocket still counts against its address")
+        for live in held:
+            await live.close()
+
+    serve_and(tmp_path, ConnectionLimits(max_per_address=2), check)
+
+
+def test_a_client_that_never_reads_is_closed_when_writing_stalls(tmp_path: Path) -> None:
+    """From nonreader.py: pipelined requests never read kept their connection forever."""
+
+    async def check(server: Any) -> None:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.bind(("127.0.0.3", 0))
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+        requests = b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" * 500
+        with contextlib.suppress(BlockingIOError):
+            sock.send(requests)
+
+        def from_the_reader() -> list[Any]:
+            return [
+                connection
+                for connection in server.server_state.connections
+                if connection.transport.get_extra_info("peername")[0] == "127.0.0.3"
+            ]
+
+        for _ in range(100):  # the server has the connection first
+            if from_the_reader():
+                break
+            await asyncio.sleep(0.02)
+        assert from_the_reader(), "the server never held the connection"
+        for _ in range(int(GUARD / 0.05)):
+            if not from_the_reader():
+                break
+            await asyncio.sleep(0.05)
+        assert not from_the_reader(), "the server still holds the connection"
+        sock.close()
+
+    serve_and(tmp_path, ConnectionLimits(write_stall_timeout=0.5), check)
+
+
+SECURITY_HEADERS = (
+    b"content-security-policy: default-src 'none'",
+    b"referrer-policy: no-referrer",
+    b"x-frame-options: deny",
+    b"x-content-type-options: nosniff",
+    b"cache-control: no-store",
+)
+
+
+def test_the_408_and_503_carry_the_security_headers(tmp_path: Path) -> None:
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        timed_out = await read_to_end(reader)
+        writer.close()
+        held = await open_stream(server)
+        held[1].write(GET_LOBBY)  # served, then kept alive for 5 s
+        head, _body = await read_answer(held[0])
+        assert head.startswith(b"HTTP/1.1 200")
+        reader, writer = await open_stream(server)
+        writer.write(GET_LOBBY)
+        busy = await read_to_end(reader)
+        writer.close()
+        held[1].close()
+        assert timed_out.startswith(b"HTTP/1.1 408 ")
+        assert busy.startswith(b"HTTP/1.1 503 ")
+        for answer in (timed_out, busy):
+            for header in SECURITY_HEADERS:
+                assert header in answer.lower(), (header, answer)
+
+    serve_and(tmp_path, ConnectionLimits(header_timeout=0.3, max_connections=1), check)

@@ -1,20 +1,27 @@
-"""Bounds on connections: how long a request may take to arrive, how many connections are
-served at once, and how large a WebSocket message may be (docs/web.md, "Connections").
+"""Bounds on connections: how long a request may take to arrive, how long an answer may
+wait for its client to read it, how many connections are served at once and to one address,
+and how large a WebSocket message may be (docs/web.md, "Connections").
 
 uvicorn closes a kept-alive connection that stays silent, but it waits forever for the rest
-of a request that was begun. :class:`GuardedH11Protocol` is uvicorn's HTTP/1.1 protocol with
-two more timers: the request line and headers must arrive within ``header_timeout`` seconds
-(counted from the connection's opening, or from the first byte of a later request on a
-kept-alive connection), and the body within ``body_timeout`` seconds of the headers. A
-request that misses either is answered 408 and its connection closed. A connection opened
-while ``max_connections`` are open (WebSockets included) is answered 503 with
-``Retry-After`` on its first request and closed.
+of a request that was begun, and for a client that never reads its answers.
+:class:`GuardedH11Protocol` is uvicorn's HTTP/1.1 protocol with three more timers: the request
+line and headers must arrive within ``header_timeout`` seconds (counted from the connection's
+opening, or from the first byte of a later request on a kept-alive connection), the body
+within ``body_timeout`` seconds of the headers, and an answer whose writing is paused (the
+client's receive window and the kernel's send buffer full) must resume within
+``write_stall_timeout`` seconds. A request that misses either of the first two is answered
+408 and its connection closed; a stalled connection is aborted.
+
+A connection opened while ``max_connections`` are open, or while its address (an IPv6
+client: its ``/64``) holds ``max_per_address``, is answered 503 with ``Retry-After`` at once
+and closed; it is not counted. A WebSocket stays counted until it closes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,15 +30,22 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
-from binscrabble.web.limits import send_error
+from binscrabble.web.headers import EVERY_ANSWER
+from binscrabble.web.ratelimit import client_key
 
 # How long the server waits for a request's headers, then for its body, in seconds.
 HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 20.0
 # How long a kept-alive connection may stay silent between requests, in seconds.
 KEEP_ALIVE = 5
-# Connections served at once (WebSockets included); a request on any other gets 503.
+# Connections served at once (WebSockets included); any other is answered 503.
 MAX_CONNECTIONS = 1000
+# Connections served at once to one address (an IPv6 client: its /64); any other gets 503.
+MAX_PER_ADDRESS = 50
+# How long an answer may wait for its client to read it (writing paused), in seconds.
+WRITE_STALL_TIMEOUT = 20.0
+# How long a refused connection is kept for its client to read the 503, in seconds.
+REFUSED_LINGER = 2.0
 # The largest WebSocket message read, in bytes: the page sends none at all.
 WS_MAX_SIZE = 4096
 # Seconds a refused client is asked to wait before it tries again.
@@ -46,7 +60,49 @@ class ConnectionLimits:
     body_timeout: float = BODY_TIMEOUT
     keep_alive: int = KEEP_ALIVE
     max_connections: int = MAX_CONNECTIONS
+    max_per_address: int = MAX_PER_ADDRESS
+    write_stall_timeout: float = WRITE_STALL_TIMEOUT
     ws_max_size: int = WS_MAX_SIZE
+
+
+class ConnectionCount:
+    """The connections one server serves: in all, and per address (``client_key``)."""
+
+    def __init__(self, most: int = MAX_CONNECTIONS, most_per_address: int = MAX_PER_ADDRESS):
+        self.most = most
+        self.most_per_address = most_per_address
+        self.total = 0
+        self.per_address: dict[str, int] = {}
+
+    def take(self, key: str) -> str | None:
+        """Count a connection of ``key``; or, over a bound, why it is refused (not counted).
+
+        >>> count = ConnectionCount(most=3, most_per_address=1)
+        >>> count.take("192.0.2.1"), count.take("192.0.2.2"), count.take("192.0.2.1") is None
+        (None, None, False)
+        >>> count.release("192.0.2.1"); count.take("192.0.2.1") is None
+        True
+        """
+        if self.total >= self.most:
+            return BUSY_MESSAGE
+        if self.per_address.get(key, 0) >= self.most_per_address:
+            return ADDRESS_MESSAGE.format(most=self.most_per_address)
+        self.total += 1
+        self.per_address[key] = self.per_address.get(key, 0) + 1
+        return None
+
+    def release(self, key: str) -> None:
+        """A connection of ``key`` counted by :meth:`take` closed."""
+        self.total -= 1
+        left = self.per_address.pop(key) - 1
+        if left:
+            self.per_address[key] = left
+
+
+# The headers every answer carries (web/headers.py), on the answers written here as bytes.
+SECURITY_HEADERS = "".join(
+    f"{name}: {value}\r\n" for name, value in {**EVERY_ANSWER, "cache-control": "no-store"}.items()
+)
 
 
 def plain_answer(status: int, reason: str, message: str, extra: str = "") -> bytes:
@@ -60,7 +116,7 @@ def plain_answer(status: int, reason: str, message: str, extra: str = "") -> byt
         f"HTTP/1.1 {status} {reason}\r\n"
         "content-type: application/json\r\n"
         f"content-length: {len(body)}\r\n"
-        "x-content-type-options: nosniff\r\n"
+        f"{SECURITY_HEADERS}"
         f"{extra}"
         "connection: close\r\n\r\n"
     )
@@ -68,48 +124,71 @@ def plain_answer(status: int, reason: str, message: str, extra: str = "") -> byt
 
 
 BUSY_MESSAGE = "the server is serving as many connections as it can: try again in a few seconds"
-
-
-async def busy(scope: Any, receive: Any, send: Any) -> None:
-    """The ASGI app a connection over the bound is served by: 503 with ``Retry-After``."""
-    headers = [
-        (b"retry-after", str(RETRY_AFTER).encode()),
-        (b"x-content-type-options", b"nosniff"),
-        (b"connection", b"close"),
-    ]
-    await send_error(send, 503, BUSY_MESSAGE, headers)
+ADDRESS_MESSAGE = (
+    "this address has {most} connections open, as many as the server serves to one address: "
+    "close one, or try again in a few seconds"
+)
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with header and body timeouts and a connection bound.
+    """uvicorn's HTTP/1.1 protocol with header, body and write-stall timeouts and the
+    connection bounds.
 
     The bounds are class attributes: :func:`guarded_protocol` makes a subclass for one
-    :class:`ConnectionLimits`, since uvicorn builds each connection's protocol itself.
+    :class:`ConnectionLimits` (with its own :class:`ConnectionCount`), since uvicorn builds
+    each connection's protocol itself.
     """
 
     header_timeout = HEADER_TIMEOUT
     body_timeout = BODY_TIMEOUT
-    max_connections = MAX_CONNECTIONS
+    write_stall_timeout = WRITE_STALL_TIMEOUT
+    count = ConnectionCount()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.request_timer: asyncio.TimerHandle | None = None
+        self.stall_timer: asyncio.TimerHandle | None = None
         self.waiting_for = ""  # "headers", "body", or "" when no request is arriving
+        self.counted_as: str | None = None  # the address key while the connection counts
         self.refused = False
         self.upgraded = False
+        if self.ws_protocol_class is not None:
+            self.ws_protocol_class = released_on_close(self.ws_protocol_class)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
-        if len(self.connections) > self.max_connections:
-            self.refused = True
-            self.app = busy
-        self.expect("headers")
+        key = client_key(get_remote_addr(self.transport))
+        refusal = self.count.take(key)
+        if refusal is None:
+            self.counted_as = key
+            self.expect("headers")
+        else:
+            self.refuse(refusal)
+
+    def refuse(self, message: str) -> None:
+        """Answer 503 at once; close when the client does, or after :data:`REFUSED_LINGER`."""
+        self.refused = True
+        extra = f"retry-after: {RETRY_AFTER}\r\n"
+        self.transport.write(plain_answer(503, "Service Unavailable", message, extra))
+        # Closed at once, a request that arrived meanwhile would make the kernel reset the
+        # connection, and the client could lose the answer: what it sends is read and dropped.
+        self.request_timer = self.loop.call_later(REFUSED_LINGER, self.transport.close)
+
+    def release(self) -> None:
+        """The connection no longer counts against the bounds (it closed)."""
+        if self.counted_as is not None:
+            self.count.release(self.counted_as)
+            self.counted_as = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.stop_timer()
+        self.stop_stall_timer()
+        self.release()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
         if not self.waiting_for and self.conn.their_state is h11.IDLE:
             # The first bytes of the next request on a kept-alive connection.
             self.expect("headers")
@@ -122,19 +201,39 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self.stop_timer()
+        self.stop_stall_timer()
         self.upgraded = True
-        if self.refused:
-            self.transport.write(
-                plain_answer(
-                    503,
-                    "Service Unavailable",
-                    BUSY_MESSAGE,
-                    f"retry-after: {RETRY_AFTER}\r\n",
-                )
-            )
-            self.transport.close()
-            return
         super().handle_websocket_upgrade(event)
+        # The WebSocket's protocol now has the transport, and the count: it releases it.
+        protocol = self.transport.get_protocol()
+        if isinstance(protocol, ReleasedOnClose):
+            protocol.on_close = self.release
+        else:
+            self.release()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.stall_timer is None:
+            self.stall_timer = self.loop.call_later(self.write_stall_timeout, self.stalled)
+
+    def resume_writing(self) -> None:
+        self.stop_stall_timer()
+        super().resume_writing()
+
+    def stop_stall_timer(self) -> None:
+        if self.stall_timer is not None:
+            self.stall_timer.cancel()
+            self.stall_timer = None
+
+    def stalled(self) -> None:
+        """The client read nothing of its answers for ``write_stall_timeout``: abort."""
+        self.stall_timer = None
+        self.logger.info(
+            "closed a connection from %s: it read no answer for %g seconds",
+            self.peer(),
+            self.write_stall_timeout,
+        )
+        self.transport.abort()  # close() would wait for the unread answers to be sent
 
     def follow_request(self) -> None:
         """Set the timer for the part of a request still to arrive, if any."""
@@ -191,6 +290,31 @@ class GuardedH11Protocol(H11Protocol):
         return f"{address[0]}:{address[1]}" if address else "an unknown address"
 
 
+class ReleasedOnClose(asyncio.Protocol):
+    """A WebSocket protocol that calls ``on_close`` when its connection closes."""
+
+    on_close: Callable[[], None] | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        try:
+            super().connection_lost(exc)
+        finally:
+            if self.on_close is not None:
+                self.on_close()
+                self.on_close = None
+
+
+# Each WebSocket protocol of uvicorn with ReleasedOnClose ahead of it, made once.
+RELEASED: dict[type[asyncio.Protocol], type[asyncio.Protocol]] = {}
+
+
+def released_on_close(protocol: type[asyncio.Protocol]) -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket ``protocol`` with :class:`ReleasedOnClose` ahead of it."""
+    if protocol not in RELEASED:
+        RELEASED[protocol] = type(f"Released{protocol.__name__}", (ReleasedOnClose, protocol), {})
+    return RELEASED[protocol]
+
+
 def guarded_protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
     """The protocol class with the bounds of ``limits``."""
     return type(
@@ -199,7 +323,8 @@ def guarded_protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
         {
             "header_timeout": limits.header_timeout,
             "body_timeout": limits.body_timeout,
-            "max_connections": limits.max_connections,
+            "write_stall_timeout": limits.write_stall_timeout,
+            "count": ConnectionCount(limits.max_connections, limits.max_per_address),
         },
     )
 
