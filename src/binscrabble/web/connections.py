@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -233,7 +235,13 @@ class GuardedH11Protocol(H11Protocol):
             self.peer(),
             self.write_stall_timeout,
         )
-        self.transport.abort()  # close() would wait for the unread answers to be sent
+        # close() would wait for the unread answers to be sent, and a plain abort() leaves
+        # them in the kernel's send queue until it gives up on the client: a linger of 0
+        # resets the connection and frees both at once.
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
 
     def follow_request(self) -> None:
         """Set the timer for the part of a request still to arrive, if any."""
