@@ -216,6 +216,26 @@ class Outcome:
     winners: tuple[int, ...]
     players: tuple[str, ...]
 
+    @classmethod
+    def settled(
+        cls,
+        reason: str | None,
+        adjustments: tuple[int, ...] | None,
+        scores: Sequence[int],
+        players: tuple[str, ...],
+    ) -> Outcome | None:
+        """The outcome once the play has ended and its adjustments are known, else ``None``."""
+        if reason is None or adjustments is None:
+            return None
+        best = max(scores)
+        return cls(
+            reason=reason,
+            scores=tuple(scores),
+            adjustments=adjustments,
+            winners=tuple(seat for seat, score in enumerate(scores) if score == best),
+            players=players,
+        )
+
     @property
     def draw(self) -> bool:
         """Whether several players share the highest total."""
@@ -431,16 +451,7 @@ class Game:
 
     def outcome(self) -> Outcome | None:
         """The result of a finished game, ``None`` while it goes on."""
-        if self._end_reason is None or self._adjustments is None:
-            return None
-        best = max(self.scores)
-        return Outcome(
-            reason=self._end_reason,
-            scores=tuple(self.scores),
-            adjustments=self._adjustments,
-            winners=tuple(seat for seat, score in enumerate(self.scores) if score == best),
-            players=self.players,
-        )
+        return Outcome.settled(self._end_reason, self._adjustments, self.scores, self.players)
 
     # -- legality ----------------------------------------------------------------------------
 

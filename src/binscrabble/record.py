@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Final
 
 from binscrabble.board import Board
-from binscrabble.game import Game, SetupError
+from binscrabble.game import Game, Outcome, SetupError
 from binscrabble.limits import (
     MAX_RECORD_LINE,
     InputLimitError,
@@ -84,6 +84,17 @@ class RecordError(ValueError):
 # -- writing ---------------------------------------------------------------------------------
 
 
+def outcome_lines(outcome: Outcome, racks: Sequence[str | None]) -> list[str]:
+    """The closing lines of a record: each player's rack left, its adjustment and final
+    score, then the result."""
+    lines = [
+        f">{name}: ({racks[seat]}) {outcome.adjustments[seat]:+d} {outcome.scores[seat]}"
+        for seat, name in enumerate(outcome.players)
+    ]
+    lines.append(f"# {outcome}")
+    return lines
+
+
 def write_record(game: Game, *, seed: bool = True) -> str:
     """The record of ``game`` as text (every turn so far, and the end when it is over).
 
@@ -108,12 +119,7 @@ def write_record(game: Game, *, seed: bool = True) -> str:
         lines.append(f">{name}: {turn.rack} {notation} +{turn.score} {turn.scores[turn.seat]}")
     outcome = game.outcome()
     if outcome is not None:
-        for seat, name in enumerate(game.players):
-            lines.append(
-                f">{name}: ({game.racks[seat]}) {outcome.adjustments[seat]:+d} "
-                f"{outcome.scores[seat]}"
-            )
-        lines.append(f"# {outcome}")
+        lines.extend(outcome_lines(outcome, game.racks))
     else:
         for seat, name in enumerate(game.players):
             if game.racks[seat]:

@@ -57,6 +57,7 @@ from binscrabble.legality import (
     tiles_on_the_rack,
 )
 from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, move_notation
+from binscrabble.record import outcome_lines
 from binscrabble.rules import BLANK, TILE_POINTS, Rules, faces_in_game, tile_counts
 
 #: Every ``TableTurn.kind``.
@@ -190,16 +191,7 @@ class TableGame:
 
     def outcome(self) -> Outcome | None:
         """The result, once the racks left are entered; ``None`` before."""
-        if self._end_reason is None or self._adjustments is None:
-            return None
-        best = max(self.scores)
-        return Outcome(
-            reason=self._end_reason,
-            scores=tuple(self.scores),
-            adjustments=self._adjustments,
-            winners=tuple(seat for seat, score in enumerate(self.scores) if score == best),
-            players=self.players,
-        )
+        return Outcome.settled(self._end_reason, self._adjustments, self.scores, self.players)
 
     @property
     def racks_left(self) -> tuple[str | None, ...]:
@@ -478,10 +470,5 @@ def write_table_record(table: TableGame) -> str:
         lines.append(f">{name}: {turn.rack or '*'} {move} +{turn.score} {turn.scores[turn.seat]}")
     outcome = table.outcome()
     if outcome is not None:
-        for seat, name in enumerate(table.players):
-            lines.append(
-                f">{name}: ({table.racks_left[seat]}) {outcome.adjustments[seat]:+d} "
-                f"{outcome.scores[seat]}"
-            )
-        lines.append(f"# {outcome}")
+        lines.extend(outcome_lines(outcome, table.racks_left))
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ import logging
 import unicodedata
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -87,7 +87,7 @@ from binscrabble.web.table_games import (
     submit_table_move,
     table_view,
 )
-from binscrabble.web.table_routes import table_analysis, table_preview, table_seat
+from binscrabble.web.table_routes import table_analysis, table_preview
 from binscrabble.web.views import build_view, preset_name
 
 LOG = logging.getLogger("binscrabble.web")
@@ -115,7 +115,14 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def seat_for(active: ActiveGame, token: str | None, required: bool) -> int | None:
+class SeatHolder(Protocol):
+    """A game in memory, at a table or not, whose seats open with tokens."""
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to, or ``None`` for no token or a wrong one."""
+
+
+def seat_for(active: SeatHolder, token: str | None, required: bool) -> int | None:
     """The seat a token opens; 401 for a wrong token, or for none when one is ``required``."""
     if token is None:
         if required:
@@ -361,7 +368,7 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
     async def read_game(game_id: str, authorization: Authorization = None) -> JSONResponse:
         """The game as a spectator sees it, or as your seat sees it with your token."""
         if (table := await server.tables.find(game_id)) is not None:
-            token_seat = table_seat(table, bearer_token(authorization), required=False)
+            token_seat = seat_for(table, bearer_token(authorization), required=False)
             return JSONResponse(table_view(table, token_seat))
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=False)
@@ -399,7 +406,7 @@ async def play_at_table(
 ) -> MoveAccepted:
     """A move entered at a table, judged and stored; a refused play that uses the turn is
     told to every listener too."""
-    seat = table_seat(table, token, required=True)
+    seat = seat_for(table, token, required=True)
     assert seat is not None
     if not isinstance(body, NotationMove):
         raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
@@ -458,7 +465,7 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         """Whether a move is legal for your seat now, its score run by run, or why not
         (notation that cannot be read is not legal, with the reason)."""
         if (table := await server.tables.find(game_id)) is not None:
-            token_seat = table_seat(table, bearer_token(authorization), required=True)
+            token_seat = seat_for(table, bearer_token(authorization), required=True)
             if not isinstance(body, NotationPreview):
                 raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
             return PreviewAnswer.model_validate(table_preview(table, body.move, token_seat))
@@ -483,7 +490,7 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         if table is None:
             await server.open_game(game_id)  # 404 for no game at all
             raise RefereeError(409, "racks are entered only in a game at a table")
-        seat = table_seat(table, bearer_token(authorization), required=True)
+        seat = seat_for(table, bearer_token(authorization), required=True)
         assert seat is not None
         await submit_rack(table, server.storage, seat, body.rack)
         server.publish_table(table)
@@ -622,7 +629,7 @@ def add_live_route(app: FastAPI, server: Server) -> None:
         try:
             view: dict[str, Any]
             if (table := await server.tables.find(game_id)) is not None:
-                seat = table_seat(table, token, required=False)
+                seat = seat_for(table, token, required=False)
                 view = table_view(table, seat)
             else:
                 active = await server.open_game(game_id)

@@ -34,7 +34,7 @@ from binscrabble.rules import Rules
 from binscrabble.table import ExchangeCount, TableGame, TableMove
 from binscrabble.web.active_games import RefereeError, new_game_id, token_hash
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, StoredGame
-from binscrabble.web.views import preset_name
+from binscrabble.web.views import board_fields, result_view
 
 #: What a table game stores in place of a seed.
 TABLE_SEED: Final = "table"
@@ -276,11 +276,7 @@ def table_view(active: ActiveTable, seat: int | None) -> dict[str, Any]:
     outcome = table.outcome()
     view: dict[str, Any] = {
         "id": active.game_id,
-        "rules": table.rules.to_mapping(),
-        "preset": preset_name(table.rules),
-        "board": table.board.rows(),
-        "blanks": [square_name(sq) for sq in table.board.blank_squares()],
-        "rotated": [square_name(sq) for sq in table.board.rotated_squares()],
+        **board_fields(table.rules, table.board),
         "players": [
             {
                 "name": name,
@@ -299,7 +295,7 @@ def table_view(active: ActiveTable, seat: int | None) -> dict[str, Any]:
         "last_move": (
             {"seat": moves[-1]["seat"], "squares": moves[-1]["squares"]} if moves else None
         ),
-        "result": None,
+        "result": result_view(outcome),
         "rematch": None,
         "table": {
             "refused_play_loses_turn": table.refused_play_loses_turn,
@@ -307,13 +303,6 @@ def table_view(active: ActiveTable, seat: int | None) -> dict[str, Any]:
             "racks_left": list(table.racks_left),
         },
     }
-    if outcome is not None:
-        view["result"] = {
-            "reason": outcome.reason,
-            "adjustments": list(outcome.adjustments),
-            "final": list(outcome.scores),
-            "winners": list(outcome.winners),
-        }
     if seat is not None:
         view["seat"] = seat
         rack = table.entered_rack(seat)

@@ -17,20 +17,6 @@ from binscrabble.web.active_games import RefereeError
 from binscrabble.web.table_games import ActiveTable, apply_entry, read_table_move
 
 
-def table_seat(active: ActiveTable, token: str | None, required: bool) -> int | None:
-    """The seat a token opens; 401 for a wrong token, or for none when one is ``required``."""
-    if token is None:
-        if required:
-            raise RefereeError(
-                401, "this needs your seat's token: send 'Authorization: Bearer TOKEN'"
-            )
-        return None
-    seat = active.seat_of(token)
-    if seat is None:
-        raise RefereeError(401, "this token opens no seat of this game: use your invite link")
-    return seat
-
-
 def table_preview(active: ActiveTable, text: str, seat: int | None) -> dict[str, Any]:
     """Whether a move is legal for ``seat`` now, its score run by run, or why not."""
     table = active.table

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from binscrabble.board import square_name
+from binscrabble.board import Board, square_name
+from binscrabble.game import Outcome
 from binscrabble.move import CODE_ORDER, Exchange, Place
 from binscrabble.rules import PRESETS, Rules
 from binscrabble.web.active_games import ActiveGame
@@ -23,6 +24,29 @@ def preset_name(rules: Rules) -> str | None:
 def sorted_codes(codes: list[str]) -> str:
     """Tile codes in the tile set's order, as one string."""
     return "".join(sorted(codes, key=CODE_ORDER.index))
+
+
+def board_fields(rules: Rules, board: Board) -> dict[str, Any]:
+    """The rules and the board of a view: what every seat and spectator sees alike."""
+    return {
+        "rules": rules.to_mapping(),
+        "preset": preset_name(rules),
+        "board": board.rows(),
+        "blanks": [square_name(sq) for sq in board.blank_squares()],
+        "rotated": [square_name(sq) for sq in board.rotated_squares()],
+    }
+
+
+def result_view(outcome: Outcome | None) -> dict[str, Any] | None:
+    """The ``result`` of a view: how the game ended, or ``None`` while it goes on."""
+    if outcome is None:
+        return None
+    return {
+        "reason": outcome.reason,
+        "adjustments": list(outcome.adjustments),
+        "final": list(outcome.scores),
+        "winners": list(outcome.winners),
+    }
 
 
 def build_view(active: ActiveGame, seat: int | None) -> dict[str, Any]:
@@ -53,11 +77,7 @@ def build_view(active: ActiveGame, seat: int | None) -> dict[str, Any]:
     outcome = game.outcome()
     view: dict[str, Any] = {
         "id": stored.game_id,
-        "rules": game.rules.to_mapping(),
-        "preset": preset_name(game.rules),
-        "board": game.board.rows(),
-        "blanks": [square_name(sq) for sq in game.board.blank_squares()],
-        "rotated": [square_name(sq) for sq in game.board.rotated_squares()],
+        **board_fields(game.rules, game.board),
         "players": [
             {
                 "name": record.name,
@@ -76,16 +96,9 @@ def build_view(active: ActiveGame, seat: int | None) -> dict[str, Any]:
         "last_move": (
             {"seat": moves[-1]["seat"], "squares": moves[-1]["squares"]} if moves else None
         ),
-        "result": None,
+        "result": result_view(outcome),
         "rematch": stored.rematch,
     }
-    if outcome is not None:
-        view["result"] = {
-            "reason": outcome.reason,
-            "adjustments": list(outcome.adjustments),
-            "final": list(outcome.scores),
-            "winners": list(outcome.winners),
-        }
     if seat is not None:
         view["seat"] = seat
         view["rack"] = game.rack(seat)
