@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from serve_support import stop_server
 from websockets.sync.client import connect
 
 from binscrabble.move import move_notation
@@ -83,12 +83,7 @@ class Server:
     def stop(self) -> None:
         self._sampling = False
         self.client.close()
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        stop_server(self.process)
 
 
 def tree_memory(pid: int) -> int:

@@ -30,7 +30,6 @@ import json
 import os
 import re
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +43,7 @@ from typing import Any
 
 import httpx
 import websockets
+from serve_support import stop_server
 
 from binscrabble.move import move_notation
 from binscrabble.movegen import best_moves
@@ -127,12 +127,7 @@ class ServeProcess:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+            stop_server(self.process)
         self.log.close()
 
 

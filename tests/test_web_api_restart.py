@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from web_api_support import start_serve
 
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Move, Pass, move_notation
@@ -30,13 +29,7 @@ class ServeProcess:
     """``binscrabble serve --port 0`` on a database file, and a client for its address."""
 
     def __init__(self, database: Path) -> None:
-        command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
-        command += ["--db", str(database), "--workers", "1"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        assert self.process.stdout is not None
-        self.line = self.process.stdout.readline().rstrip("\n")
+        self.process, self.line = start_serve(database)
         ready = READY.match(self.line)
         assert ready is not None, f"unexpected first line {self.line!r}"
         self.address = ready.group(1)

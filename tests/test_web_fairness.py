@@ -11,8 +11,6 @@ import re
 import signal
 import sqlite3
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +24,7 @@ from web_api_support import (
     bearer,
     best_play,
     new_game,
+    start_serve,
     store_three_blanks_game,
     web_client,
     whole_analysis,
@@ -190,13 +189,8 @@ class Serve:
     """``binscrabble serve`` on a database file, one worker for people's games."""
 
     def __init__(self, database: Path) -> None:
-        command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
-        command += ["--db", str(database), "--workers", "1"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        assert self.process.stdout is not None
-        ready = READY.match(self.process.stdout.readline().rstrip("\n"))
+        self.process, line = start_serve(database)
+        ready = READY.match(line)
         assert ready is not None
         self.client = httpx.Client(base_url=ready.group(1), trust_env=False, timeout=60)
 

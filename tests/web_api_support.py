@@ -3,6 +3,8 @@ with the library from a seat's own view (what a careful player can know)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +24,18 @@ from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
 
 #: Bound on the turns of one game (a game between people who always play ends far sooner).
 MAX_TURNS = 300
+
+
+def start_serve(database: Path) -> tuple[subprocess.Popen[str], str]:
+    """``binscrabble serve --port 0`` on a database file with one worker for people's games:
+    the process and the first line it printed (where it serves)."""
+    command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
+    command += ["--db", str(database), "--workers", "1"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    assert process.stdout is not None
+    return process, process.stdout.readline().rstrip("\n")
 
 
 @contextmanager

@@ -72,22 +72,16 @@ def rebuild(stored: StoredGame) -> Game:
 
 
 @dataclass
-class ActiveGame:
-    """One game in memory: the stored facts, the rebuilt game and the lock on its turns."""
+class HeldGame:
+    """What every game in memory has, at a table or not: its stored facts, whose seats its
+    players' tokens open."""
 
     stored: StoredGame
-    game: Game
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def game_id(self) -> str:
         """The game's id."""
         return self.stored.game_id
-
-    @property
-    def turn(self) -> int:
-        """How many turns were played."""
-        return len(self.game.history)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to, or ``None`` for no token or a wrong one."""
@@ -98,6 +92,19 @@ class ActiveGame:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                 return seat.seat
         return None
+
+
+@dataclass
+class ActiveGame(HeldGame):
+    """One game in memory: the stored facts, the rebuilt game and the lock on its turns."""
+
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def turn(self) -> int:
+        """How many turns were played."""
+        return len(self.game.history)
 
     def computer_to_move(self) -> str | None:
         """The level of the computer to move, or ``None`` (a person to move, or game over)."""

@@ -21,7 +21,7 @@ import logging
 import unicodedata
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -41,6 +41,7 @@ from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
     ActiveGame,
     GameTable,
+    HeldGame,
     RefereeError,
     job_of,
     new_token,
@@ -115,14 +116,7 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-class SeatHolder(Protocol):
-    """A game in memory, at a table or not, whose seats open with tokens."""
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token belongs to, or ``None`` for no token or a wrong one."""
-
-
-def seat_for(active: SeatHolder, token: str | None, required: bool) -> int | None:
+def seat_for(active: HeldGame, token: str | None, required: bool) -> int | None:
     """The seat a token opens; 401 for a wrong token, or for none when one is ``required``."""
     if token is None:
         if required:

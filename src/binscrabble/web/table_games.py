@@ -32,7 +32,7 @@ from binscrabble.legality import sorted_codes
 from binscrabble.move import Exchange, NotationError, Place, parse_move
 from binscrabble.rules import Rules
 from binscrabble.table import ExchangeCount, TableGame, TableMove
-from binscrabble.web.active_games import RefereeError, new_game_id, token_hash
+from binscrabble.web.active_games import HeldGame, RefereeError, new_game_id, token_hash
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, StoredGame
 from binscrabble.web.views import board_fields, result_view
 
@@ -85,27 +85,11 @@ def apply_entry(table: TableGame, entry: str) -> None:
 
 
 @dataclass
-class ActiveTable:
+class ActiveTable(HeldGame):
     """One table game in memory: its stored facts, the rebuilt game and its lock."""
 
-    stored: StoredGame
     table: TableGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def game_id(self) -> str:
-        """The game's id."""
-        return self.stored.game_id
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token belongs to, or ``None`` for no token or a wrong one."""
-        if not token:
-            return None
-        digest = token_hash(token)
-        for seat in self.stored.seats:
-            if seat.token_hash == digest:
-                return seat.seat
-        return None
 
 
 #: How many table games, and how many ids of other games, a server keeps in memory.
