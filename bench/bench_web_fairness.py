@@ -39,18 +39,13 @@ from binscrabble.movegen import best_moves
 from binscrabble.position import load_position
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+# The rules and seeds of the tests' costly analyses (issue 37), shared with them.
+from costly_analyses import PERMISSIVE, THREE_BLANKS_SEEDS
+
 READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+)/")
 CLIENT_NICENESS = 10
-PERMISSIVE = {
-    "preset": "learning",
-    "leading_zeros": True,
-    "allow_negatives": True,
-    "xor_tiles": 20,
-    "rotated_equals": True,
-    "parallel_numbers": True,
-}
-#: Seeds that deal the first seat three blanks under PERMISSIVE.
-COSTLY_SEEDS = ("28697", "8268", "21830")
 MAX_GAME = {"players": [{"name": "A", "computer": "max"}, {"name": "B", "computer": "max"}]}
 PERSON_GAME = {"players": [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]}
 
@@ -147,7 +142,7 @@ def store_costly(database: Path) -> None:
     """Store the costly games: six passes, the first seat holding three blanks."""
     storage = Storage(database_url(str(database)))
     seats = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
-    for number, seed in enumerate(COSTLY_SEEDS):
+    for number, seed in enumerate(THREE_BLANKS_SEEDS):
         storage.create_game(NewGame(f"costly{number}", dict(PERMISSIVE), seed, seats))
         for turn in range(6):
             storage.append_move(f"costly{number}", turn, turn % 2, "pass")
@@ -189,13 +184,13 @@ def main() -> int:
                 server.client.post("/api/games", json=MAX_GAME) for _ in range(options.flood)
             ]
             accepted = sum(1 for answer in answers if answer.status_code == 201)
-            for number in range(len(COSTLY_SEEDS)):
+            for number in range(len(THREE_BLANKS_SEEDS)):
                 ask_without_waiting(server, f"/api/games/costly{number}/analysis")
             flooded = person_replies(server, options.replies)
             print(
                 f"the same with {options.flood} games of two max computers asked for "
                 f"({accepted} accepted, {options.flood - accepted} refused with 503) and "
-                f"{len(COSTLY_SEEDS)} analyses: {figures(flooded)}"
+                f"{len(THREE_BLANKS_SEEDS)} analyses: {figures(flooded)}"
             )
         except httpx.TimeoutException:
             print("the server did not answer within the client's timeout")

@@ -19,8 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
+from costly_analyses import THREE_BLANKS_SEEDS
 from web_api_support import (
-    THREE_BLANKS_SEEDS,
     bearer,
     best_play,
     new_game,

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from costly_analyses import PERMISSIVE
 from fastapi.testclient import TestClient
 
 from binscrabble.board import Board
@@ -98,19 +99,6 @@ def game_with_a_play(client: TestClient) -> tuple[dict[str, Any], str]:
         if play is not None:
             return created, play
     raise AssertionError("fifty racks in a row without a play: the deal is broken")
-
-
-#: Rules that let three blanks make the most equations, and seeds whose first seat is dealt
-#: three blanks under them (the analysis reproducer of issue 37).
-PERMISSIVE = {
-    "preset": "learning",
-    "leading_zeros": True,
-    "allow_negatives": True,
-    "xor_tiles": 20,
-    "rotated_equals": True,
-    "parallel_numbers": True,
-}
-THREE_BLANKS_SEEDS = ("28697", "8268", "21830")
 
 
 def store_three_blanks_game(database: Path | str, game_id: str, seed: str) -> None:

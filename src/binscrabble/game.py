@@ -201,6 +201,22 @@ class Turn(NamedTuple):
     scores: tuple[int, ...]
 
 
+def turn_problem(
+    end_reason: str | None, players: tuple[str, ...], to_move: int, seat: int | None
+) -> IllegalMoveError | None:
+    """Why ``seat`` may not move now (the game is over, or it is not its turn), or
+    ``None``; any seat may when ``seat`` is ``None``."""
+    if end_reason is not None:
+        return IllegalMoveError("game_over", "the game is over")
+    if seat is not None and seat != to_move:
+        return IllegalMoveError(
+            "not_your_turn",
+            f"it is {players[to_move]}'s turn, not "
+            f"{players[seat] if 0 <= seat < len(players) else f'seat {seat}'}'s",
+        )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.
@@ -461,14 +477,9 @@ class Game:
 
     def illegal_reason(self, move: Move, seat: int | None = None) -> IllegalMoveError | None:
         """Why ``move`` may not be played now, or ``None`` when it may. Never raises."""
-        if self._end_reason is not None:
-            return IllegalMoveError("game_over", "the game is over")
-        if seat is not None and seat != self.to_move:
-            return IllegalMoveError(
-                "not_your_turn",
-                f"it is {self.players[self.to_move]}'s turn, not "
-                f"{self.players[seat] if 0 <= seat < len(self.players) else f'seat {seat}'}'s",
-            )
+        problem = turn_problem(self._end_reason, self.players, self.to_move, seat)
+        if problem is not None:
+            return problem
         if type(move) is Place:
             return self._place_problem(move.tiles)
         if type(move) is Exchange:

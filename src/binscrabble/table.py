@@ -46,6 +46,7 @@ from binscrabble.game import (
     Outcome,
     ScoreBreakdown,
     SetupError,
+    turn_problem,
 )
 from binscrabble.legality import (
     PLAY_RULES,
@@ -261,14 +262,9 @@ class TableGame:
     def illegal_reason(self, move: TableMove, seat: int | None = None) -> IllegalMoveError | None:
         """Why ``move`` may not be entered now, or ``None``. The reasons are a normal game's
         (:meth:`binscrabble.game.Game.illegal_reason`), but for the rack when not entered."""
-        if self._end_reason is not None:
-            return IllegalMoveError("game_over", "the game is over")
-        if seat is not None and seat != self.to_move:
-            return IllegalMoveError(
-                "not_your_turn",
-                f"it is {self.players[self.to_move]}'s turn, not "
-                f"{self.players[seat] if 0 <= seat < len(self.players) else f'seat {seat}'}'s",
-            )
+        problem = turn_problem(self._end_reason, self.players, self.to_move, seat)
+        if problem is not None:
+            return problem
         if type(move) is Place:
             rack = self._entered[self.to_move]
             play = Play(

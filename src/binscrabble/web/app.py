@@ -30,7 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from binscrabble import __version__
-from binscrabble.board import SquareError, parse_square, square_name
+from binscrabble.board import SquareError, parse_square
 from binscrabble.game import Game, SetupError
 from binscrabble.move import Move, move_notation
 from binscrabble.record import RecordError, read_record, write_record
@@ -89,7 +89,7 @@ from binscrabble.web.table_games import (
     table_view,
 )
 from binscrabble.web.table_routes import table_analysis, table_preview
-from binscrabble.web.views import build_view, preset_name
+from binscrabble.web.views import build_view, preset_name, score_runs
 
 LOG = logging.getLogger("binscrabble.web")
 STATIC = Path(__file__).with_name("static")
@@ -512,18 +512,7 @@ def preview_answer(active: ActiveGame, move: Move, seat: int | None) -> PreviewA
     if problem is not None:
         return PreviewAnswer(legal=False, score=None, runs=[], reason=str(problem))
     breakdown = game.score_breakdown(move)
-    runs = [
-        {
-            "text": run.text,
-            "value": run.value,
-            "binary": format(run.value, "b"),
-            "bonus": run.bonus,
-            "score": run.score,
-            "squares": [square_name(sq) for sq in run.squares],
-            "sum": run.explain(),
-        }
-        for run in breakdown.runs
-    ]
+    runs = score_runs(breakdown)
     return PreviewAnswer.model_validate(
         {
             "legal": True,

@@ -34,7 +34,7 @@ from binscrabble.rules import Rules
 from binscrabble.table import ExchangeCount, TableGame, TableMove
 from binscrabble.web.active_games import HeldGame, RefereeError, new_game_id, token_hash
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, StoredGame
-from binscrabble.web.views import board_fields, result_view
+from binscrabble.web.views import board_fields, logged_move, result_view
 
 #: What a table game stores in place of a seed.
 TABLE_SEED: Final = "table"
@@ -248,15 +248,7 @@ def table_view(active: ActiveTable, seat: int | None) -> dict[str, Any]:
             shown = f"exchange {len(turn.notation) - 1}" if turn.notation[0] == "-" else shown
         if turn.kind == "refused":
             shown = f"refused {turn.notation}"
-        moves.append(
-            {
-                "seat": turn.seat,
-                "notation": shown,
-                "score": turn.score,
-                "squares": squares,
-                "running": list(turn.scores),
-            }
-        )
+        moves.append(logged_move(turn, shown, squares))
     outcome = table.outcome()
     view: dict[str, Any] = {
         "id": active.game_id,

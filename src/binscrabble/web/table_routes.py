@@ -15,6 +15,7 @@ from binscrabble.movegen import generate_placements
 from binscrabble.table import TableGame
 from binscrabble.web.active_games import RefereeError
 from binscrabble.web.table_games import ActiveTable, apply_entry, read_table_move
+from binscrabble.web.views import score_runs
 
 
 def table_preview(active: ActiveTable, text: str, seat: int | None) -> dict[str, Any]:
@@ -28,18 +29,7 @@ def table_preview(active: ActiveTable, text: str, seat: int | None) -> dict[str,
     if problem is not None:
         return {"legal": False, "score": None, "runs": [], "reason": str(problem)}
     breakdown = table.score_breakdown(move)
-    runs = [
-        {
-            "text": run.text,
-            "value": run.value,
-            "binary": format(run.value, "b"),
-            "bonus": run.bonus,
-            "score": run.score,
-            "squares": [square_name(sq) for sq in run.squares],
-            "sum": run.explain(),
-        }
-        for run in breakdown.runs
-    ]
+    runs = score_runs(breakdown)
     notation = move_notation(move, table.board) if isinstance(move, Place) else move.notation()
     return {
         "legal": True,

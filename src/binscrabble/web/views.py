@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from binscrabble.board import Board, square_name
-from binscrabble.game import Outcome
+from binscrabble.game import Outcome, ScoreBreakdown, Turn
 from binscrabble.move import CODE_ORDER, Exchange, Place
 from binscrabble.rules import PRESETS, Rules
+from binscrabble.table import TableTurn
 from binscrabble.web.active_games import ActiveGame
 
 
@@ -49,6 +50,35 @@ def result_view(outcome: Outcome | None) -> dict[str, Any] | None:
     }
 
 
+def score_runs(breakdown: ScoreBreakdown) -> list[dict[str, Any]]:
+    """The runs of a move's score as a preview shows them: each equation, its value, its
+    bonus and score, its squares and its sum written out."""
+    return [
+        {
+            "text": run.text,
+            "value": run.value,
+            "binary": format(run.value, "b"),
+            "bonus": run.bonus,
+            "score": run.score,
+            "squares": [square_name(sq) for sq in run.squares],
+            "sum": run.explain(),
+        }
+        for run in breakdown.runs
+    ]
+
+
+def logged_move(turn: Turn | TableTurn, shown: str, squares: list[str]) -> dict[str, Any]:
+    """One entry of a view's move log: the move as this seat may see it (``shown``), the
+    squares it covered, its score and every player's total after it."""
+    return {
+        "seat": turn.seat,
+        "notation": shown,
+        "score": turn.score,
+        "squares": squares,
+        "running": list(turn.scores),
+    }
+
+
 def build_view(active: ActiveGame, seat: int | None) -> dict[str, Any]:
     """The game as ``seat`` may see it (``None``: a spectator), as JSON-able data."""
     game = active.game
@@ -61,15 +91,7 @@ def build_view(active: ActiveGame, seat: int | None) -> dict[str, Any]:
             squares = [square_name(tile.square) for tile in turn.move.tiles]
         elif isinstance(turn.move, Exchange) and turn.seat != seat:
             shown = f"exchange {len(turn.move.tiles)}"
-        moves.append(
-            {
-                "seat": turn.seat,
-                "notation": shown,
-                "score": turn.score,
-                "squares": squares,
-                "running": list(turn.scores),
-            }
-        )
+        moves.append(logged_move(turn, shown, squares))
     # A seat cannot see the bag nor the other racks; a spectator cannot see any rack.
     unseen = (
         game.unseen(seat) if seat is not None else sorted_codes([*game.bag, *"".join(game.racks)])
