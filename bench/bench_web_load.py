@@ -177,14 +177,16 @@ class LiveGame:
                 del self.pending[waiting]
 
 
-async def follow(game: LiveGame, client: int, base: str, totals: Totals) -> None:
+async def follow(game: LiveGame, client: int, base: str, totals: Totals, source: str) -> None:
     """One WebSocket client of a game: records when each view arrives."""
     seat, token = game.clients[client]
     url = f"{base.replace('http', 'ws', 1)}/api/games/{game.game_id}/live"
     if token:
         url += f"?token={token}"
     try:
-        async with websockets.connect(url, open_timeout=STEP_TIMEOUT, proxy=None) as socket:
+        async with websockets.connect(
+            url, open_timeout=STEP_TIMEOUT, proxy=None, local_addr=(source, 0)
+        ) as socket:
             async for message in socket:
                 view = json_view(message)
                 game.seen(client, view["turn"], totals)
@@ -268,12 +270,13 @@ async def play_game(
             await asyncio.wait_for(game.changed.wait(), STEP_TIMEOUT)
 
 
-def http_client(base: str) -> httpx.AsyncClient:
+def http_client(base: str, source: str = "127.0.0.1") -> httpx.AsyncClient:
     """A client of one game's own: httpx's pool looks over all its connections on every
     request, which a single pool of a hundred connections turns into this script's main
     cost (and a delay added to every figure)."""
     return httpx.AsyncClient(
         base_url=base,
+        transport=httpx.AsyncHTTPTransport(local_address=source),
         limits=httpx.Limits(max_connections=1),
         timeout=httpx.Timeout(STEP_TIMEOUT),
         trust_env=False,
@@ -287,10 +290,14 @@ async def keep_a_game_going(
     deadline: float,
     totals: Totals,
     finished: list[LiveGame],
+    source: str,
 ) -> None:
-    """One of the concurrent games: when it ends, the next one starts, until time is up."""
-    async with http_client(base) as http:
-        await play_games(base, http, thinker, hard, deadline, totals, finished)
+    """One of the concurrent games: when it ends, the next one starts, until time is up.
+
+    Each runs from an address of its own (``source``), as the people of a game would: the
+    server bounds the connections of one address."""
+    async with http_client(base, source) as http:
+        await play_games(base, http, thinker, hard, deadline, totals, finished, source)
 
 
 async def play_games(
@@ -301,6 +308,7 @@ async def play_games(
     deadline: float,
     totals: Totals,
     finished: list[LiveGame],
+    source: str,
 ) -> None:
     """Games one after the other, each replacing the last one that ended."""
     while time.perf_counter() < deadline:
@@ -308,7 +316,7 @@ async def play_games(
         if game is None:
             return
         game.tasks = [
-            asyncio.create_task(follow(game, client, base, totals))
+            asyncio.create_task(follow(game, client, base, totals, source))
             for client in range(len(game.clients))
         ]
         try:
@@ -376,7 +384,13 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
             keepalive_gets(base, KEEPALIVE_REQUESTS, pause, totals.keepalive_loaded, totals),
             *(
                 keep_a_game_going(
-                    base, thinker, index < options.hard_games, deadline, totals, games
+                    base,
+                    thinker,
+                    index < options.hard_games,
+                    deadline,
+                    totals,
+                    games,
+                    f"127.0.2.{index + 1}",
                 )
                 for index in range(options.games)
             ),
@@ -501,6 +515,8 @@ def main() -> int:
         help="processes finding this script's moves (default: one less than the cores)",
     )
     options = parser.parse_args()
+    if not 1 <= options.games <= 254:
+        parser.error("--games must be between 1 and 254 (each game has an address 127.0.2.N)")
     if not 0 <= options.hard_games <= options.games:
         parser.error("--hard-games must be between 0 and --games")
     clients = 2 * options.games
