@@ -77,7 +77,7 @@ from binscrabble.web.models import (
     SeatCreated,
     TileSpec,
 )
-from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
+from binscrabble.web.ratelimit import RateLimit, RateLimits, client_key, documented_429
 from binscrabble.web.records import record_turns
 from binscrabble.web.responses import describe
 from binscrabble.web.storage import SeatRecord, Storage, database_url
@@ -203,22 +203,23 @@ class Server:
         """Send every listener of a table game its new view."""
         self.hub.publish(active.game_id, lambda seat: table_view(active, seat))
 
-    def wake_computer(self, active: ActiveGame) -> None:
-        """Start the computer's moves of a game unless they are already under way."""
+    def wake_computer(self, active: ActiveGame, address: str = "") -> None:
+        """Start the computer's moves of a game unless they are already under way; they
+        take turns with other addresses' moves as caused by ``address``."""
         if active.computer_to_move() is None or active.game_id in self.thinking:
             return
         self.thinking.add(active.game_id)
         self.computer.started(active)
-        task = asyncio.get_running_loop().create_task(self.play_computers(active))
+        task = asyncio.get_running_loop().create_task(self.play_computers(active, address))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def play_computers(self, active: ActiveGame) -> None:
+    async def play_computers(self, active: ActiveGame, address: str) -> None:
         """Play the computer's moves for as long as a computer is to move."""
         try:
             while (level := active.computer_to_move()) is not None:
                 turn = active.turn
-                notation = await self.computer.move(active, level)
+                notation = await self.computer.move(active, level, address)
                 if active.turn != turn:
                     continue
                 move = read_move(notation, active.game)
@@ -336,7 +337,7 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
         response_model=GameCreated,
         response_model_exclude_none=True,
     )
-    async def create_game(body: NewGameRequest) -> GameCreated:
+    async def create_game(body: NewGameRequest, request: Request) -> GameCreated:
         """A new game: a token and an invite URL for each person's seat."""
         rules = parse_rules(body.rules)
         # The model refused blank names and control characters (a name is written on one
@@ -350,10 +351,12 @@ def add_game_routes(app: FastAPI, server: Server) -> None:
             return await create_table_game(server, body, names, rules)
         tokens = [new_token() for player in body.players if player.computer is None]
         computers = [player.computer for player in body.players]
+        address = client_key(request.client)
+        server.computer.check_address(address, computers)
         try:
             with server.computer.admitting(computers):
                 active = await server.table.create(names, computers, rules, tokens)
-                server.wake_computer(active)
+                server.wake_computer(active, address)
         except SetupError as problem:
             raise RefereeError(400, f"the game cannot be set up: {problem}") from None
         return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
@@ -435,7 +438,7 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
 
     @app.post("/api/games/{game_id}/moves", response_model=MoveAccepted)
     async def play(
-        game_id: str, body: MoveRequest, authorization: Authorization = None
+        game_id: str, body: MoveRequest, request: Request, authorization: Authorization = None
     ) -> MoveAccepted:
         """Play a move for your seat; ``turn`` must be the current turn.
 
@@ -447,9 +450,10 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         active = await server.open_game(game_id)
         seat = seat_for(active, bearer_token(authorization), required=True)
         assert seat is not None
+        address = client_key(request.client)
         accepted = await submit(active, server.storage, seat, move_reader(body), body.turn)
         server.publish(active)
-        server.wake_computer(active)
+        server.wake_computer(active, address)
         return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
 
     @app.post("/api/games/{game_id}/preview", response_model=PreviewAnswer)

@@ -4,8 +4,11 @@ Three lanes of worker processes (:class:`~binscrabble.web.pool.Lane`), each with
 processes, so no kind of work ever occupies a process another kind needs:
 
 - **people**: the computer's moves in games with a person in them, then hints; at the
-  server's priority. A person's game's move is never refused (it waits its turn); hints
-  wait in a bounded queue.
+  server's priority. Moves take turns by the client address that caused them (the move or
+  the creation that handed the turn to the computer), so one address's many games wait
+  behind each other; each move has a time and a memory budget (over it, the computer
+  passes); an address with as many moves waiting or thinking as the bound is refused new
+  games with a computer in them (a move is never refused). Hints wait in a bounded queue.
 - **computer-only**: the moves of games with no person in them, one process at a lower OS
   priority (niceness 10), and a bounded number of such games in play at once.
 - **analysis**: the analyses of finished games, one process at the lowest priority
@@ -51,6 +54,12 @@ class Fairness:
     computer_games: int = 8
     #: Hints waiting for a process; one more is refused.
     hints_waiting: int = 4
+    #: A computer's move in a person's game: seconds, and bytes of memory.
+    move_seconds: float = 3.0
+    move_memory: int = 512 * MIB
+    #: Computer's moves of one client address waiting or thinking on the people's lane;
+    #: past it, a new game with a computer in it from that address is refused.
+    address_moves: int = 4
     #: Games analysed at once; an analysis of one more game is refused.
     analyses: int = 2
     #: Each turn's search for the best play: seconds, and bytes of memory.
@@ -119,17 +128,40 @@ class Computer:
         """A game's computers stopped playing (the game is over, or waits for a person)."""
         self.computer_games.discard(active.game_id)
 
-    async def move(self, active: ActiveGame, level: str) -> str:
-        """The notation of the computer's move in the game, thought on its game's lane."""
+    def check_address(self, address: str, computers: list[str | None]) -> None:
+        """Before a new game from ``address`` with a computer and a person in it: refuse it
+        when the address has as many of the computer's moves waiting or thinking on the
+        people's lane as the bound."""
+        if not any(computers) or all(computers):
+            return
+        if self.people.held(address) >= self.fairness.address_moves:
+            raise Busy(
+                f"the computer is already thinking for {self.fairness.address_moves} of your "
+                "games: wait for its replies, then try again in a few seconds",
+                5,
+            )
+
+    async def move(self, active: ActiveGame, level: str, address: str = "") -> str:
+        """The notation of the computer's move in the game, thought on its game's lane; in
+        a person's game, in turn with the other addresses' moves and within its budget."""
         job = job_of(active.stored)
-        lane, priority = (self.people, MOVE) if has_person(active) else (self.computer_only, 0)
+        if has_person(active):
+            budget = self.fairness.move_seconds
+            arguments: tuple[Any, ...] = (job, level, self.fairness.move_memory)
+            lane, priority = self.people, MOVE
+        else:
+            budget, arguments, lane, priority = None, (job, level), self.computer_only, 0
         for _ in range(ATTEMPTS):
-            outcome = await lane.run(priority, work.computer_move, (job, level))
+            outcome = await lane.run(priority, work.computer_move, arguments, budget, address)
             if outcome.ending == "done":
-                break
-        if outcome.ending != "done":
-            raise RuntimeError(f"the worker thinking for game {active.game_id} ended")
-        return str(outcome.result)
+                return str(outcome.result)
+            if outcome.ending in ("time", "memory"):
+                # Over its budget the computer passes: always legal, and the game goes on.
+                LOG.info(
+                    "the computer passes in game %s: out of %s", active.game_id, outcome.ending
+                )
+                return "pass"
+        raise RuntimeError(f"the worker thinking for game {active.game_id} ended")
 
     async def hint(self, job: GameJob) -> dict[str, Any]:
         """The hint for the seat to move; refused when too many hints wait."""

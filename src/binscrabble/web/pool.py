@@ -1,7 +1,9 @@
 """Worker processes for the computer's thinking, in lanes with bounded priority queues.
 
 A :class:`Lane` is a fixed number of worker processes of one OS priority (niceness) fed
-from one queue ordered by a job's class, then by arrival. The server keeps a lane per kind
+from one queue ordered by a job's class, then, within a class, round-robin over the jobs'
+keys (the client address that caused each job), then by arrival: one key's many jobs wait
+behind each other, not in front of another key's. The server keeps a lane per kind
 of work (docs/web.md, "Fair shares of the computer"), so a slow job of one kind never holds
 a process another kind needs, and a niced lane never takes the CPU of a lane above it.
 
@@ -16,13 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
-import itertools
 import multiprocessing
 import os
 import resource
 import threading
 import time
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -236,17 +237,18 @@ class WorkerProcess:
             self._replies = None
 
 
-@dataclass(order=True)
+@dataclass(eq=False)
 class Waiting:
-    """A job waiting for a process of its lane: ordered by class, then by arrival."""
+    """A job waiting for a process of its lane: its class, its key and its grant."""
 
     priority: int
-    number: int
+    key: str
     granted: asyncio.Future[WorkerProcess]
 
 
 class Lane:
-    """``size`` worker processes at one niceness, given to jobs by priority.
+    """``size`` worker processes at one niceness, given to jobs by class, then round-robin
+    over the jobs' keys.
 
     ``bounds`` caps how many jobs of a class may wait; a job over the cap is refused with
     :class:`Busy` at once (a class without a cap always waits its turn).
@@ -260,14 +262,20 @@ class Lane:
         self._readers = ThreadPoolExecutor(size, thread_name_prefix=f"{name}-replies")
         self._idle = [WorkerProcess(niceness, self._readers) for _ in range(size)]
         self._all = list(self._idle)
-        self._waiting: list[Waiting] = []
-        self._numbers = itertools.count()
+        #: By class, each key's waiting jobs, the keys in their round-robin order.
+        self._waiting: dict[int, OrderedDict[str, deque[Waiting]]] = {}
+        #: The jobs of each key waiting or running.
+        self._held: Counter[str] = Counter()
         #: How many jobs this lane has run, by class (what the tests count).
         self.runs: dict[int, int] = {}
 
     def waiting(self, priority: int) -> int:
         """How many jobs of that class wait for a process."""
-        return sum(1 for entry in self._waiting if entry.priority == priority)
+        return sum(len(jobs) for jobs in self._waiting.get(priority, {}).values())
+
+    def held(self, key: str) -> int:
+        """How many jobs of that key wait for a process or run."""
+        return self._held[key]
 
     def full(self, priority: int) -> bool:
         """Whether a job of that class would be refused now."""
@@ -276,25 +284,48 @@ class Lane:
             return False
         return self.waiting(priority) >= bound
 
-    async def _process(self, priority: int) -> WorkerProcess:
+    async def _process(self, priority: int, key: str) -> WorkerProcess:
         if self._idle and not self._waiting:
             return self._idle.pop()
         granted: asyncio.Future[WorkerProcess] = asyncio.get_running_loop().create_future()
-        entry = Waiting(priority, next(self._numbers), granted)
-        heapq.heappush(self._waiting, entry)
+        entry = Waiting(priority, key, granted)
+        self._waiting.setdefault(priority, OrderedDict()).setdefault(key, deque()).append(entry)
         try:
             return await granted
         except asyncio.CancelledError:
             if granted.done() and not granted.cancelled():
                 self._release(granted.result())
             else:
-                self._waiting.remove(entry)
-                heapq.heapify(self._waiting)
+                self._forget(entry)
             raise
 
+    def _forget(self, entry: Waiting) -> None:
+        keys = self._waiting[entry.priority]
+        keys[entry.key].remove(entry)
+        if not keys[entry.key]:
+            del keys[entry.key]
+        if not keys:
+            del self._waiting[entry.priority]
+
+    def _next(self) -> Waiting | None:
+        """The next waiting job: of the first class, of the key first in its turn; that key
+        goes to the end of the turns."""
+        if not self._waiting:
+            return None
+        priority = min(self._waiting)
+        keys = self._waiting[priority]
+        key, jobs = next(iter(keys.items()))
+        entry = jobs.popleft()
+        if jobs:
+            keys.move_to_end(key)
+        else:
+            del keys[key]
+        if not keys:
+            del self._waiting[priority]
+        return entry
+
     def _release(self, worker: WorkerProcess) -> None:
-        while self._waiting:
-            entry = heapq.heappop(self._waiting)
+        while (entry := self._next()) is not None:
             if not entry.granted.done():
                 entry.granted.set_result(worker)
                 return
@@ -306,14 +337,22 @@ class Lane:
         function: Callable[..., Any],
         arguments: tuple[Any, ...],
         seconds: float | None = None,
+        key: str = "",
     ) -> Outcome:
-        """Run a job of class ``priority`` when a process is free (lower classes first)."""
-        worker = await self._process(priority)
+        """Run a job of class ``priority`` for ``key`` when a process is free (lower classes
+        first; within a class, each key in turn)."""
+        self._held[key] += 1
         try:
-            self.runs[priority] = self.runs.get(priority, 0) + 1
-            return await worker.call(function, arguments, seconds)
+            worker = await self._process(priority, key)
+            try:
+                self.runs[priority] = self.runs.get(priority, 0) + 1
+                return await worker.call(function, arguments, seconds)
+            finally:
+                self._release(worker)
         finally:
-            self._release(worker)
+            self._held[key] -= 1
+            if not self._held[key]:
+                del self._held[key]
 
     def pids(self) -> list[int]:
         """The ids of the lane's running processes."""

@@ -45,11 +45,15 @@ def replay(job: GameJob) -> Game:
     return game
 
 
-def computer_move(job: GameJob, level: str) -> str:
-    """The notation of the move a computer of ``level`` plays for the seat to move."""
+def computer_move(job: GameJob, level: str, memory: int | None = None) -> str:
+    """The notation of the move a computer of ``level`` plays for the seat to move.
+
+    With a ``memory`` budget (bytes), a search that needs more ends the process.
+    """
     game = replay(job)
     player = player_from_name(level, seed=int(job.seed) % 1_000_003 + len(job.moves))
-    move = player.choose(game.copy())
+    with memory_budget(memory):
+        move = player.choose(game.copy())
     return move_notation(move, game.board)
 
 

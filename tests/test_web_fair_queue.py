@@ -1,0 +1,247 @@
+"""Fair queuing on the people's lane (issue 37, the starvation by one address): moves take
+turns by the client address that caused them, each within a budget, and one address's new
+games with a computer are bounded. Every worker here is a real process; the attack runs on
+a real server, from 127.0.0.x source addresses."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from web_api_support import bearer, new_game, web_client
+
+from binscrabble.web.computer import Fairness
+from binscrabble.web.pool import Lane
+
+READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+)/$")
+#: The audit's game of one attacking address: ``max`` first, then a seat it passes with.
+ATTACK_GAME = [{"name": "Bot", "computer": "max"}, {"name": "Mallory"}]
+#: The most permissive rules the audit found.
+PERMISSIVE = {
+    "preset": "expert",
+    "identity_times_one": True,
+    "identity_plus_minus_zero": True,
+    "identity_and_one_or_zero": True,
+    "identity_chains": True,
+    "allow_negatives": True,
+    "leading_zeros": True,
+    "parallel_numbers": True,
+    "rotated_equals": True,
+    "xor_tiles": 20,
+    "rack_size": 9,
+}
+#: The games the attack asks for in all (the audit's 30).
+ATTACK_GAMES = 30
+#: The person's replies counted while the attack runs.
+REPLIES = 4
+
+
+def test_a_lane_serves_its_keys_in_turn() -> None:
+    """One process, six jobs of one key queued, then one job of another key: the other
+    key's job runs second, not seventh."""
+
+    async def scenario() -> list[str]:
+        lane = Lane("test", 1, 0, {})
+        finished: list[str] = []
+
+        async def job(key: str) -> None:
+            await lane.run(0, time.sleep, (0.05,), key=key)
+            finished.append(key)
+
+        try:
+            many = [asyncio.create_task(job("many")) for _ in range(6)]
+            await asyncio.sleep(0)  # the six are queued (the first has the process)
+            one = asyncio.create_task(job("one"))
+            await asyncio.gather(*many, one)
+        finally:
+            lane.close()
+        return finished
+
+    finished = asyncio.run(scenario())
+    assert finished.index("one") <= 2, finished
+    assert finished.count("many") == 6
+
+
+def test_a_move_over_its_budget_is_a_pass(tmp_path: Path) -> None:
+    """A ``max`` computer in a person's game out of time passes: the game goes on."""
+    with web_client(tmp_path / "games.db", Fairness(move_seconds=0.01)) as client:
+        created = new_game(client, [{"name": "Bot", "computer": "max"}, {"name": "Ann"}])
+        for _ in range(600):
+            view = client.get(f"/api/games/{created['id']}").json()
+            if view["turn"] >= 1:
+                break
+            time.sleep(0.05)
+        assert view["moves"][0]["notation"] == "pass"
+        assert view["to_move"] == 1
+
+
+def test_one_address_may_not_queue_many_games(tmp_path: Path) -> None:
+    """Past the bound of its moves waiting or thinking, an address's new game with a
+    computer is refused with 503 and Retry-After; games of people only are not."""
+    fairness = Fairness(address_moves=2, move_seconds=30.0)
+    with web_client(tmp_path / "games.db", fairness) as client:
+        answers = [
+            client.post("/api/games", json={"players": ATTACK_GAME, "rules": PERMISSIVE})
+            for _ in range(6)
+        ]
+        statuses = [answer.status_code for answer in answers]
+        assert statuses.count(201) >= 2 and 503 in statuses, statuses
+        refused = answers[statuses.index(503)]
+        assert int(refused.headers["retry-after"]) > 0
+        assert "already thinking for 2 of your games" in refused.json()["error"]
+        people = client.post("/api/games", json={"players": [{"name": "A"}, {"name": "B"}]})
+        assert people.status_code == 201
+
+
+class Serve:
+    """``binscrabble serve`` on a database file, one worker for people's games."""
+
+    def __init__(self, database: Path) -> None:
+        command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
+        command += ["--db", str(database), "--workers", "1"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        assert self.process.stdout is not None
+        ready = READY.match(self.process.stdout.readline().rstrip("\n"))
+        assert ready is not None
+        self.url = ready.group(1)
+
+    def client(self, address: str = "127.0.0.1") -> httpx.Client:
+        """A client whose requests come from ``address``."""
+        transport = httpx.HTTPTransport(local_address=address)
+        return httpx.Client(base_url=self.url, transport=transport, trust_env=False, timeout=60)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Serve]:
+    server = Serve(tmp_path / "games.db")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def computer_moves(database: Path, game_ids: list[str]) -> int:
+    """How many moves the computers (seat 0) of the games have stored."""
+    if not game_ids:
+        return 0
+    marks = ",".join("?" * len(game_ids))
+    with sqlite3.connect(database, timeout=30) as connection:
+        query = f"SELECT COUNT(*) FROM moves WHERE seat = 0 AND game_id IN ({marks})"
+        (count,) = connection.execute(query, game_ids).fetchone()
+    return int(count)
+
+
+class Attack:
+    """The audit's attack from several addresses: games of ``max`` and a seat that passes
+    whenever it is to move."""
+
+    def __init__(self, serve: Serve, addresses: tuple[str, ...]) -> None:
+        self.serve = serve
+        self.addresses = addresses
+        self.games: list[tuple[str, str, str]] = []  # address, game, token
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.keep_passing)
+
+    def start(self) -> None:
+        for address in self.addresses:
+            with self.serve.client(address) as client:
+                for _ in range(ATTACK_GAMES // len(self.addresses)):
+                    body = {"players": ATTACK_GAME, "rules": PERMISSIVE}
+                    answer = client.post("/api/games", json=body)
+                    assert answer.status_code in (201, 503), answer.text
+                    if answer.status_code == 201:
+                        created = answer.json()
+                        self.games.append((address, created["id"], created["seats"][1]["token"]))
+        self.thread.start()
+
+    def keep_passing(self) -> None:
+        clients = {address: self.serve.client(address) for address in self.addresses}
+        try:
+            while not self.stopping.is_set():
+                for address, game_id, token in self.games:
+                    client = clients[address]
+                    view = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+                    if not view["over"] and view["to_move"] == 1:
+                        move = {"move": "pass", "turn": view["turn"]}
+                        client.post(f"/api/games/{game_id}/moves", json=move, headers=bearer(token))
+                self.stopping.wait(0.2)
+        finally:
+            for client in clients.values():
+                client.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=120)
+
+
+def reply(client: httpx.Client, game_id: str, token: str) -> dict[str, Any]:
+    """The person passes (or exchanges) and waits for the computer's reply (at most 120 s)."""
+    view = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    move = f"exchange {view['rack'][0]}" if view["bag"] >= 9 else "pass"
+    answer = client.post(
+        f"/api/games/{game_id}/moves",
+        json={"move": move, "turn": view["turn"]},
+        headers=bearer(token),
+    )
+    assert answer.status_code == 200, answer.text
+    for _ in range(2400):
+        now: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        if now["turn"] >= view["turn"] + 2 or now["over"]:
+            return now
+        time.sleep(0.05)
+    raise AssertionError("the computer never replied")
+
+
+@pytest.mark.parametrize(
+    ("addresses", "most"),
+    [
+        (("127.0.0.10",), 2),
+        (("127.0.0.10", "127.0.0.11", "127.0.0.12"), 5),
+    ],
+)
+def test_a_persons_replies_come_while_addresses_flood_max_games(
+    serve: Serve, tmp_path: Path, addresses: tuple[str, ...], most: int
+) -> None:
+    """The audit's starvation: while one or three addresses run 30 games of ``max`` under
+    the most permissive rules and pass at once, a person's game against ``beginner`` gets
+    each reply before the attack's computers make more than ``most`` moves (one per address
+    ahead of it in turn and one thinking; first come, first served let 30 go first)."""
+    attack = Attack(serve, addresses)
+    with serve.client() as client:
+        created = client.post(
+            "/api/games",
+            json={"players": [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]},
+        ).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        attack.start()
+        try:
+            attack_ids = [game for _, game, _ in attack.games]
+            between: list[int] = []
+            for _ in range(REPLIES):
+                time.sleep(1.0)  # the attack's passes queue its moves again
+                before = computer_moves(tmp_path / "games.db", attack_ids)
+                reply(client, game_id, token)
+                between.append(computer_moves(tmp_path / "games.db", attack_ids) - before)
+        finally:
+            attack.stop()
+    print(f"\nattack games: {len(attack.games)}; their moves during each reply: {between}")
+    assert len(attack.games) >= len(addresses)
+    assert all(count <= most for count in between), between
