@@ -48,7 +48,7 @@ REPLIES = 4
 
 def test_a_lane_serves_its_keys_in_turn() -> None:
     """One process, six jobs of one key queued, then one job of another key: the other
-    key's job runs second, not seventh."""
+    key, which used the process less, runs second, not seventh."""
 
     async def scenario() -> list[str]:
         lane = Lane("test", 1, 0, {})
@@ -68,7 +68,7 @@ def test_a_lane_serves_its_keys_in_turn() -> None:
         return finished
 
     finished = asyncio.run(scenario())
-    assert finished.index("one") <= 2, finished
+    assert finished.index("one") == 1, finished
     assert finished.count("many") == 6
 
 
@@ -214,7 +214,7 @@ def reply(client: httpx.Client, game_id: str, token: str) -> dict[str, Any]:
     ("addresses", "most"),
     [
         (("127.0.0.10",), 2),
-        (("127.0.0.10", "127.0.0.11", "127.0.0.12"), 5),
+        (("127.0.0.10", "127.0.0.11", "127.0.0.12"), 2),
     ],
 )
 def test_a_persons_replies_come_while_addresses_flood_max_games(
@@ -222,8 +222,9 @@ def test_a_persons_replies_come_while_addresses_flood_max_games(
 ) -> None:
     """The audit's starvation: while one or three addresses run 30 games of ``max`` under
     the most permissive rules and pass at once, a person's game against ``beginner`` gets
-    each reply before the attack's computers make more than ``most`` moves (one per address
-    ahead of it in turn and one thinking; first come, first served let 30 go first)."""
+    each reply before the attack's computers make more than ``most`` moves (the one
+    thinking, and one that may end as the reply is read; first come, first served let 30
+    go first)."""
     attack = Attack(serve, addresses)
     with serve.client() as client:
         created = client.post(

@@ -1,9 +1,11 @@
 """Worker processes for the computer's thinking, in lanes with bounded priority queues.
 
 A :class:`Lane` is a fixed number of worker processes of one OS priority (niceness) fed
-from one queue ordered by a job's class, then, within a class, round-robin over the jobs'
-keys (the client address that caused each job), then by arrival: one key's many jobs wait
-behind each other, not in front of another key's. The server keeps a lane per kind
+from one queue ordered by a job's class, then, within a class, by the jobs' keys (the
+client address that caused each job): the key that has used the lane's processes least
+lately goes first (the time it used halves every :data:`USAGE_HALF_LIFE` seconds), keys of
+equal use take turns, and one key's jobs go by arrival. So one key's many jobs wait behind
+each other, and behind the jobs of a key that asks for little. The server keeps a lane per kind
 of work (docs/web.md, "Fair shares of the computer"), so a slow job of one kind never holds
 a process another kind needs, and a niced lane never takes the CPU of a lane above it.
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import multiprocessing
 import os
 import resource
@@ -30,6 +33,10 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Literal
 
+#: Seconds in which the time a key used a lane's processes counts half as much.
+USAGE_HALF_LIFE = 60.0
+#: Keys whose use a lane remembers before it forgets those whose use is negligible.
+USAGE_KEYS = 256
 #: How often a worker looks whether the server that started it is still there, in seconds.
 PARENT_CHECK_SECONDS = 1.0
 #: The connection of this process to the server, in a worker process (for :func:`progress`).
@@ -266,6 +273,8 @@ class Lane:
         self._waiting: dict[int, OrderedDict[str, deque[Waiting]]] = {}
         #: The jobs of each key waiting or running.
         self._held: Counter[str] = Counter()
+        #: Each key's use of the processes: seconds, as of a time (``time.monotonic``).
+        self._used: dict[str, tuple[float, float]] = {}
         #: How many jobs this lane has run, by class (what the tests count).
         self.runs: dict[int, int] = {}
 
@@ -307,14 +316,28 @@ class Lane:
         if not keys:
             del self._waiting[entry.priority]
 
+    def used(self, key: str) -> float:
+        """The seconds the key's jobs used the lane's processes, halved every
+        :data:`USAGE_HALF_LIFE` seconds since."""
+        seconds, at = self._used.get(key, (0.0, 0.0))
+        return seconds * math.pow(0.5, (time.monotonic() - at) / USAGE_HALF_LIFE)
+
+    def _charge(self, key: str, seconds: float) -> None:
+        self._used[key] = (self.used(key) + seconds, time.monotonic())
+        if len(self._used) > USAGE_KEYS:
+            for old in [name for name in self._used if self.used(name) < 0.01]:
+                del self._used[old]
+
     def _next(self) -> Waiting | None:
-        """The next waiting job: of the first class, of the key first in its turn; that key
-        goes to the end of the turns."""
+        """The next waiting job: of the first class, of the key that used the processes
+        least lately (the first in turn among equals); that key goes to the end of the
+        turns."""
         if not self._waiting:
             return None
         priority = min(self._waiting)
         keys = self._waiting[priority]
-        key, jobs = next(iter(keys.items()))
+        key = min(keys, key=self.used)
+        jobs = keys[key]
         entry = jobs.popleft()
         if jobs:
             keys.move_to_end(key)
@@ -344,10 +367,12 @@ class Lane:
         self._held[key] += 1
         try:
             worker = await self._process(priority, key)
+            started = time.monotonic()
             try:
                 self.runs[priority] = self.runs.get(priority, 0) + 1
                 return await worker.call(function, arguments, seconds)
             finally:
+                self._charge(key, time.monotonic() - started)
                 self._release(worker)
         finally:
             self._held[key] -= 1
