@@ -4,9 +4,9 @@ Three lanes of worker processes (:class:`~binscrabble.web.pool.Lane`), each with
 processes, so no kind of work ever occupies a process another kind needs:
 
 - **people**: the computer's moves in games with a person in them, then hints; at the
-  server's priority. Moves take turns by the client address that caused them (the move or
-  the creation that handed the turn to the computer), so one address's many games wait
-  behind each other; each move has a time and a memory budget (over it, the computer
+  server's priority. Moves go by the client address that caused them (the move or the
+  creation that handed the turn to the computer), the address that used the lane least
+  lately first, so one address's many games wait behind each other; each move has a time and a memory budget (over it, the computer
   passes); an address with as many moves waiting or thinking as the bound is refused new
   games with a computer in them (a move is never refused). Hints wait in a bounded queue.
 - **computer-only**: the moves of games with no person in them, one process at a lower OS
@@ -143,7 +143,7 @@ class Computer:
 
     async def move(self, active: ActiveGame, level: str, address: str = "") -> str:
         """The notation of the computer's move in the game, thought on its game's lane; in
-        a person's game, in turn with the other addresses' moves and within its budget."""
+        a person's game, ordered by ``address`` among the others and within its budget."""
         job = job_of(active.stored)
         if has_person(active):
             budget = self.fairness.move_seconds
