@@ -6,9 +6,10 @@ processes, so no kind of work ever occupies a process another kind needs:
 - **people**: the computer's moves in games with a person in them, then hints; at the
   server's priority. Moves go by the client address that caused them (the move or the
   creation that handed the turn to the computer), the address that used the lane least
-  lately first, so one address's many games wait behind each other; each move has a time and a memory budget (over it, the computer
-  passes); an address with as many moves waiting or thinking as the bound is refused new
-  games with a computer in them (a move is never refused). Hints wait in a bounded queue.
+  lately first, so one address's many games wait behind each other; each move has a time
+  and a memory budget (over it, the computer passes); an address with as many moves
+  waiting or thinking as the bound is refused new games with a computer in them (a move
+  is never refused). Hints wait in a bounded queue.
 - **computer-only**: the moves of games with no person in them, one process at a lower OS
   priority (niceness 10), and a bounded number of such games in play at once.
 - **analysis**: the analyses of finished games, one process at the lowest priority
