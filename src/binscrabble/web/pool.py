@@ -309,7 +309,9 @@ class Lane:
             raise
 
     def _forget(self, entry: Waiting) -> None:
-        keys = self._waiting[entry.priority]
+        keys = self._waiting.get(entry.priority, OrderedDict())
+        if entry not in keys.get(entry.key, ()):
+            return  # already taken from the queue (and skipped: its wait was cancelled)
         keys[entry.key].remove(entry)
         if not keys[entry.key]:
             del keys[entry.key]
