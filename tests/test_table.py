@@ -225,6 +225,18 @@ def test_exchanges_by_count_and_by_tiles() -> None:
     assert table.rack_sizes == (9, 9)
 
 
+def test_an_exchange_naming_tiles_the_set_lacks_is_refused() -> None:
+    # The referee audit: with no rack entered, "exchange ?????????" (the set has 3 blanks)
+    # and "exchange xxxx" (3 ×) were taken.
+    table = TableGame(("Ada", "Bob"))
+    counts = tile_counts(Rules())
+    for code in ("?", "x"):
+        problem = table.illegal_reason(Exchange(code * (counts[code] + 1)))
+        assert problem is not None and problem.kind == "not_on_rack"
+        assert f"the set has only {counts[code]} besides the board" in str(problem)
+    assert table.illegal_reason(Exchange("x" * counts["x"])) is None
+
+
 def test_entering_a_rack_is_checked() -> None:
     table = TableGame(("Ada", "Bob"))
     with pytest.raises(SetupError, match="holds 9 tiles, not 3"):

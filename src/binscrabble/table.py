@@ -327,6 +327,17 @@ class TableGame:
         rack = self._entered[self.to_move]
         if rack is not None and type(move) is Exchange:
             return rack_problem(list(rack), list(move.tiles), ())
+        if type(move) is Exchange:
+            # Tiles named without a known rack: none the set lacks besides the board.
+            free = self._off_board()
+            for code, given in Counter(move.tiles).items():
+                if given > free[code]:
+                    name = "blank" if code == BLANK else repr(code)
+                    return IllegalMoveError(
+                        "not_on_rack",
+                        f"this exchange gives back {given} {name} tile(s); the set has only "
+                        f"{max(free[code], 0)} besides the board",
+                    )
         held = self._rack_sizes[self.to_move]
         if count > held:
             return IllegalMoveError(

@@ -197,7 +197,16 @@ class TablePage {
     });
     $("play").addEventListener("click", () => this.play());
     $("pass").addEventListener("click", () => this.send("pass"));
-    $("exchange").addEventListener("click", () => this.send(`exchange ${$("exchange-count").value}`));
+    $("exchange").addEventListener("click", () => {
+      // A count, never text: "exchange -1" would name the tiles − and 1.
+      const box = $("exchange-count");
+      const count = Number(box.value);
+      if (!Number.isInteger(count) || count < Number(box.min || 1) || count > Number(box.max || 9)) {
+        say($("status"), `Give back ${box.min || 1} to ${box.max || 9} tiles: type how many.`, "illegal");
+        return;
+      }
+      this.send(`exchange ${count}`);
+    });
     $("rack-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.enterRack(this.view.to_move, $("my-rack").value);
@@ -384,7 +393,18 @@ class TablePage {
       this.cursor = null;
       say($("status"), `${answer.notation}: ${answer.score} point${answer.score === 1 ? "" : "s"}.`, "legal");
     } catch (problem) {
-      say($("status"), problem.message, "illegal");
+      const turn = this.view.turn;
+      const mover = (this.view.players[this.view.to_move] || { name: "" }).name;
+      await this.refresh(true);
+      if (this.view.turn !== turn) {
+        // The table's rule: a refused play used the turn. The next player starts afresh.
+        this.clear();
+        this.cursor = null;
+        say($("status"), `${mover}: ${problem.message}`, "illegal");
+      } else {
+        say($("status"), problem.message, "illegal");
+      }
+      return;
     }
     await this.refresh(true);
   }
