@@ -109,6 +109,9 @@ def play_turns(
 ) -> None:
     """Play ``count`` turns chosen by the test, checking every seat's view after each."""
     for _ in range(count):
+        if game.is_over():
+            # Racks with no play can end a game in six scoreless turns: nothing more to play.
+            return
         turn = len(game.history)
         move = control_move(game, turn)
         notation = move_notation(move, game.board)

@@ -74,8 +74,11 @@ class Server:
     def __init__(self, folder: Path) -> None:
         command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
         command += ["--port", "0", "--db", str(folder / "games.sqlite3"), "--workers", "1"]
-        # The page keeps to the default limits; the blank's test draws up to 40 new games.
-        command += ["--rate-limit", "create=120/minute"]
+        # One address plays every test's games back to back, many a minute (a person plays
+        # one): new games (the blank's test draws up to 40), moves and previews get ten
+        # times the default limits; hints, analyses and record uploads keep them.
+        command += ["--rate-limit", "create=300/minute", "--rate-limit", "move=1200/minute"]
+        command += ["--rate-limit", "preview=6000/minute"]
         self.log = (folder / "server.log").open("w")
         self.process = subprocess.Popen(
             command, cwd=folder, stdout=subprocess.PIPE, stderr=self.log, text=True
@@ -709,7 +712,9 @@ def test_a_blank_gets_the_face_chosen_for_it(browser: Any, server: Server) -> No
         raise AssertionError("no rack with a blank in 40 new games")
     page = new_page(browser)
     page.goto(server.url + created["seats"][0]["url"])
+    page.wait_for_load_state("networkidle")
     rack_tile(page, "blank").click()
+    expect(rack_tile(page, "blank")).to_have_attribute("aria-pressed", "true")
     square(page, "H8").click()
     dialog = page.get_by_role("dialog", name="Choose the blank's face")
     expect(dialog).to_be_visible()

@@ -592,6 +592,9 @@ function statusText(view) {
 function applyView(view) {
   const previous = state.view;
   if (previous && view.turn < previous.turn) return; // an older message arriving late
+  // The same view again (the live socket's first message repeats the page's GET): drawing
+  // it anew would replace the rack's buttons under a click in progress.
+  if (previous && JSON.stringify(view) === JSON.stringify(previous)) return;
   state.view = view;
   render();
 }
