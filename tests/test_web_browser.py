@@ -420,7 +420,9 @@ def test_an_illegal_play_shows_the_servers_reason(browser: Any, server: Server) 
     # One tile in a corner: a first play must cover H8 with at least three tiles.
     code = view["rack"][0]
     face = "blank" if code == "?" else WORDS.get(code, code)
+    page.wait_for_load_state("networkidle")
     rack_tile(page, face).click()
+    expect(rack_tile(page, face)).to_have_attribute("aria-pressed", "true")
     square(page, "A1").click()
     if code == "?":
         page.get_by_role("button", name="face 1", exact=True).click()
