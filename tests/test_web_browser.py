@@ -259,8 +259,14 @@ def type_tiles(page: Any, move: GeneratedMove) -> None:
     tiles = move.place.tiles
     across = len({square_row(tile.square) for tile in tiles}) == 1
     first = square_name(tiles[0].square)
-    square(page, first).click()
     cursor = page.locator(f'[data-square="{first}"]')
+    # A view arriving between the press and the release redraws the board and the click is
+    # lost (a race of the page, in the closing note); a person clicks again, and so does this.
+    for _ in range(3):
+        square(page, first).click()
+        if re.search("cursor", cursor.get_attribute("class") or ""):
+            break
+        page.wait_for_timeout(500)
     expect(cursor).to_have_class(re.compile("cursor"))
     if ("across" in (cursor.get_attribute("class") or "")) != across:
         page.keyboard.press("Space")
