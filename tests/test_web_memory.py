@@ -95,6 +95,35 @@ def test_a_second_process_sees_the_first_ones_moves_on_its_next_read(tmp_path: P
         assert every_view(first, game_id, tokens) == every_view(second, game_id, tokens)
 
 
+def test_a_submission_to_a_process_whose_copy_is_behind_is_judged_as_stored(
+    tmp_path: Path,
+) -> None:
+    """A submission reads no progress first: a refusal on a copy that is behind asks the
+    database, and the move is judged again on the game as stored."""
+    database = tmp_path / "games.db"
+    with app_client(database) as first, app_client(database) as second:
+        created = new_game(first, TWO_PEOPLE)
+        game_id, tokens = created["id"], tokens_of(created)
+        play_turn(first, game_id, tokens)
+        assert seat_view(second, game_id)["turn"] == 1  # the second process holds it now
+        for _ in range(2):
+            play_turn(first, game_id, tokens)
+        own = seat_view(first, game_id, tokens[1])
+        move = best_play(own) or f"exchange {own['rack']}"
+        answer = second.post(
+            f"/api/games/{game_id}/moves", json={"move": move, "turn": 3}, headers=bearer(tokens[1])
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["turn"] == 4
+        stale = second.post(
+            f"/api/games/{game_id}/moves",
+            json={"move": "pass", "turn": 3},
+            headers=bearer(tokens[1]),
+        )
+        assert stale.status_code == 409, stale.text
+        assert every_view(first, game_id, tokens) == every_view(second, game_id, tokens)
+
+
 def test_a_rematch_made_by_another_process_is_seen(tmp_path: Path) -> None:
     database = tmp_path / "games.db"
     with app_client(database) as first, app_client(database) as second:

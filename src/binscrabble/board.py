@@ -537,13 +537,8 @@ class Board:
 
     def rows(self) -> list[str]:
         """The board as 15 strings of 15 codes, ``.`` for empty (the position file form)."""
-        return [
-            "".join(
-                "." if tile is None else tile.face
-                for tile in self.cells[row * SIZE : row * SIZE + SIZE]
-            )
-            for row in range(SIZE)
-        ]
+        text = "".join(["." if tile is None else tile.face for tile in self.cells])
+        return [text[start : start + SIZE] for start in range(0, SQUARE_COUNT, SIZE)]
 
     def blank_squares(self) -> list[int]:
         """The squares holding a blank."""

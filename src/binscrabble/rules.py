@@ -152,6 +152,14 @@ class Rules:
             "preset", f"unknown preset {quoted(name)}: choose one of {', '.join(PRESETS)}"
         )
 
+    def preset_name(self) -> str | None:
+        """The preset these rules are exactly, or ``None`` when a switch differs from each.
+
+        >>> Rules.preset("learning").preset_name(), Rules(xor_tiles=2).preset_name()
+        ('learning', None)
+        """
+        return _PRESET_OF.get(self)
+
     def override(self, name: str, value: object) -> Rules:
         """A copy with one rule changed; `value` may be typed or text (`"on"`, `"4"`)."""
         return self.with_overrides({name: value})
@@ -338,3 +346,7 @@ def tile_bag(rules: Rules) -> list[str]:
 def faces_in_game(rules: Rules) -> tuple[str, ...]:
     """The faces a blank may be designated as: every face that exists in this game."""
     return tuple(face for face in FACES if face != "^" or rules.xor_tiles > 0)
+
+
+#: Each preset's rules, to the preset's name (:meth:`Rules.preset_name`).
+_PRESET_OF: Final[dict[Rules, str]] = {Rules.preset(name): name for name in PRESETS}

@@ -25,7 +25,7 @@ from binscrabble.limits import quoted
 from binscrabble.move import Place, display_equation, display_notation, parse_move
 from binscrabble.print import PrintError, missing_extra
 from binscrabble.print.fonts import FAMILY, add_fonts
-from binscrabble.rules import FACE_LABELS, PRESETS, RULE_NAMES, TILE_POINTS, Rules, tile_counts
+from binscrabble.rules import FACE_LABELS, RULE_NAMES, TILE_POINTS, Rules, tile_counts
 
 if TYPE_CHECKING:
     from fpdf import FPDF
@@ -108,7 +108,7 @@ def readable(codes: str) -> str:
 
 def preset_name(rules: Rules) -> str | None:
     """The preset these rules are, or ``None`` for other house rules."""
-    return next((name for name in PRESETS if Rules.preset(name) == rules), None)
+    return rules.preset_name()
 
 
 class _Card:

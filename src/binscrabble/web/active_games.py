@@ -229,9 +229,10 @@ class GameTable:
     on its next use. Games in use are never let go, so the table is over the bound only
     while more than ``max_games`` games are in use at once.
 
-    The database is the truth: on every :meth:`get` of a held game, one indexed query asks
-    how many moves it has stored (and its rematch), and the game is reloaded when another
-    process on the same database moved it on; ``reloaded(active)`` is then called.
+    The database is the truth: on every :meth:`get` of a held game (but a submission's,
+    which asks only when it is refused), one indexed query asks how many moves it has
+    stored (and its rematch), and the game is reloaded when another process on the same
+    database moved it on; ``reloaded(active)`` is then called.
     """
 
     def __init__(
@@ -251,22 +252,34 @@ class GameTable:
         self.active_games: OrderedDict[str, ActiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
 
-    async def get(self, game_id: str) -> ActiveGame:
-        """The active game of that id, as stored; a ``RefereeError`` 404 when there is none."""
+    async def get(self, game_id: str, *, fresh: bool = True) -> ActiveGame:
+        """The active game of that id, as stored; a ``RefereeError`` 404 when there is none.
+
+        ``fresh=False`` skips asking the database whether another process moved a held game
+        on: for a submission, whose refusal (409) is the moment to ask (:meth:`refresh`).
+        """
         active = self.active_games.get(game_id)
         if active is None:
             return await self._load(game_id)
         self.active_games.move_to_end(game_id)
-        progress = await asyncio.to_thread(self.storage.progress, game_id)
-        if progress is not None and behind(active, progress):
-            async with active.lock:
-                # A submission of this process may have caught up while the lock was held.
-                moved_on = behind(active, progress)
-                if moved_on:
-                    await reload(active, self.storage)
-            if moved_on:
-                self.reloaded(active)
+        if fresh:
+            await self.refresh(active)
         return active
+
+    async def refresh(self, active: ActiveGame) -> bool:
+        """Reload ``active`` if the database holds more of it (another process stored a move
+        or a rematch) and tell ``reloaded``; whether it was behind."""
+        progress = await asyncio.to_thread(self.storage.progress, active.game_id)
+        if progress is None or not behind(active, progress):
+            return False
+        async with active.lock:
+            # A submission of this process may have caught up while the lock was held.
+            moved_on = behind(active, progress)
+            if moved_on:
+                await reload(active, self.storage)
+        if moved_on:
+            self.reloaded(active)
+        return moved_on
 
     async def _load(self, game_id: str) -> ActiveGame:
         async with self._loading:

@@ -39,9 +39,11 @@ from binscrabble.table import write_table_record
 from binscrabble.web import workers as work
 from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
+    Accepted,
     ActiveGame,
     GameTable,
     HeldGame,
+    MoveOrReader,
     RefereeError,
     job_of,
     new_token,
@@ -189,11 +191,24 @@ class Server:
         """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
         return game_id in self.thinking or bool(self.hub.listeners.get(game_id))
 
-    async def open_game(self, game_id: str) -> ActiveGame:
-        """The open game; also sets its computer thinking when the computer is to move."""
-        active = await self.table.get(game_id)
+    async def open_game(self, game_id: str, *, fresh: bool = True) -> ActiveGame:
+        """The open game; also sets its computer thinking when the computer is to move
+        (``fresh``: see :meth:`GameTable.get`)."""
+        active = await self.table.get(game_id, fresh=fresh)
         self.wake_computer(active)
         return active
+
+    async def submit(
+        self, active: ActiveGame, seat: int, move: MoveOrReader, turn: int | None
+    ) -> Accepted:
+        """:func:`submit` the move; when it is refused with 409 and this process's copy of
+        the game was behind the database, once more on the database's game."""
+        try:
+            return await submit(active, self.storage, seat, move, turn)
+        except RefereeError as problem:
+            if problem.status != 409 or not await self.table.refresh(active):
+                raise
+        return await submit(active, self.storage, seat, move, turn)
 
     def publish(self, active: ActiveGame) -> None:
         """Send every listener of the game its new view."""
@@ -447,11 +462,11 @@ def add_play_routes(app: FastAPI, server: Server) -> None:
         """
         if (table := await server.tables.find(game_id)) is not None:
             return await play_at_table(server, table, body, bearer_token(authorization))
-        active = await server.open_game(game_id)
+        active = await server.open_game(game_id, fresh=False)
         seat = seat_for(active, bearer_token(authorization), required=True)
         assert seat is not None
         address = client_key(request.client)
-        accepted = await submit(active, server.storage, seat, move_reader(body), body.turn)
+        accepted = await server.submit(active, seat, move_reader(body), body.turn)
         server.publish(active)
         server.wake_computer(active, address)
         return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)

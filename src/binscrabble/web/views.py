@@ -12,14 +12,14 @@ from typing import Any
 from binscrabble.board import Board, square_name
 from binscrabble.game import Outcome, ScoreBreakdown, Turn
 from binscrabble.move import CODE_ORDER, Exchange, Place
-from binscrabble.rules import PRESETS, Rules
+from binscrabble.rules import Rules
 from binscrabble.table import TableTurn
 from binscrabble.web.active_games import ActiveGame
 
 
 def preset_name(rules: Rules) -> str | None:
     """The preset these rules are exactly, or ``None`` when a switch differs from each."""
-    return next((name for name in PRESETS if Rules.preset(name) == rules), None)
+    return rules.preset_name()
 
 
 def sorted_codes(codes: list[str]) -> str:
