@@ -174,7 +174,6 @@ async def submit(
         problem = game.illegal_reason(move, seat)
         if problem is not None:
             raise RefereeError(422, f"illegal move: {problem}")
-        score = game.score(move)
         notation = move_notation(move, game.board)
         number = active.turn
         stored = await asyncio.to_thread(
@@ -185,9 +184,9 @@ async def submit(
             raise RefereeError(
                 409, f"turn {number} was already played: reload the game and play again"
             )
-        game.push(move, seat)
+        game.push(move, seat, checked=False)  # judged above, under the same lock
         active.stored.moves.append(notation)
-        return Accepted(number + 1, notation, score)
+        return Accepted(number + 1, notation, game.history[-1].score)
 
 
 def behind(active: ActiveGame, progress: tuple[int, str | None]) -> bool:
