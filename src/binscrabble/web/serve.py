@@ -13,6 +13,7 @@ holding its body back until the client's delayed acknowledgement of its headers)
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import socket
 import sys
@@ -100,5 +101,9 @@ def serve(
     app = create_app(database, workers, max_games=max_games, rate_limits=rate_limits)
     config = server_config(app, ConnectionLimits())
     server = AnnouncingServer(config, f"http://{shown_host}:{real_port}/")
+    # What start-up made lives as long as the server: out of the garbage collector's way,
+    # its full collections (which stop every request while they run) walk only the games.
+    gc.collect()
+    gc.freeze()
     server.run(sockets=[sock])
     return 0
