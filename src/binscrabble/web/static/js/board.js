@@ -28,6 +28,9 @@ export function faceAt(view, column, row) {
   return face && face !== "." ? face : null;
 }
 
+// Each square keeps its button and the button its three spans (glyph, points, premium
+// label) for the life of the board: drawing changes their text, attributes and classes in
+// place, so a click whose press and release straddle a redraw still lands.
 export class BoardView {
   constructor(container, meta, { onSquare = null } = {}) {
     this.meta = meta;
@@ -49,7 +52,13 @@ export class BoardView {
         button.type = "button";
         button.className = "square";
         button.dataset.square = name;
+        if (column === 0) button.dataset.row = String(row + 1);
         button.tabIndex = -1;
+        for (const part of ["glyph", "points", "premium-label"]) {
+          const span = document.createElement("span");
+          span.className = part;
+          button.append(span);
+        }
         if (onSquare) button.addEventListener("click", (event) => onSquare(name, event));
         cell.append(button);
         line.append(cell);
@@ -65,7 +74,6 @@ export class BoardView {
 
   // state: {view, pending: Map(name -> {code, face}), last: [names], cursor: {square, across}}
   render({ view, pending = new Map(), last = [], cursor = null }) {
-    const premiums = (this.meta && this.meta.premiums) || {};
     const blanks = new Set((view && view.blanks) || []);
     const rotated = new Set((view && view.rotated) || []);
     const lastSquares = new Set(last);
@@ -73,45 +81,64 @@ export class BoardView {
       const { column, row } = parseSquare(name);
       const placed = pending.get(name);
       const face = placed ? placed.face : faceAt(view, column, row);
-      const isBlank = placed ? placed.code === "?" : blanks.has(name);
-      const isRotated = placed ? Boolean(placed.rotated) : rotated.has(name);
-      const premium = premiums[name] || null;
-      button.className = "square";
-      if (premium) button.classList.add(`premium-${premium.replaceAll(" ", "-")}`);
-      if (name === "H8") button.classList.add("centre");
-      button.replaceChildren();
-      if (face) {
-        button.classList.add("has-tile");
-        if (placed) button.classList.add("pending");
-        if (lastSquares.has(name)) button.classList.add("last");
-        if (isBlank) button.classList.add("blank");
-        const glyph = document.createElement("span");
-        glyph.className = `glyph${isRotated ? " rotated" : ""}`;
-        glyph.textContent = faceGlyph(face);
-        if (faceGlyph(face).length > 1) glyph.classList.add("word");
-        const points = document.createElement("span");
-        points.className = "points";
-        points.textContent = String(isBlank ? 0 : pointsOf(this.meta, face));
-        button.append(glyph, points);
-        const rotation = isRotated ? " rotated" : "";
-        const description = isBlank ? `blank ${faceName(face)}` : faceName(face);
-        button.setAttribute("aria-label", `${name} ${description}${rotation}${placed ? " placed" : ""}`);
-      } else {
-        const label = document.createElement("span");
-        label.className = "premium-label";
-        label.textContent = name === "H8" ? "★" : SHORT[premium] || "";
-        button.append(label);
-        button.setAttribute("aria-label", premium ? `${name} ${premium}` : name);
-      }
-      if (cursor && cursor.square === name) {
-        button.classList.add("cursor", cursor.across ? "across" : "down");
-        button.tabIndex = 0;
-      } else {
-        // Roving focus: one square takes Tab, H8 when there is no cursor yet.
-        button.tabIndex = !cursor && name === "H8" ? 0 : -1;
-      }
+      const tile = face
+        ? {
+            face,
+            placed: Boolean(placed),
+            blank: placed ? placed.code === "?" : blanks.has(name),
+            rotated: placed ? Boolean(placed.rotated) : rotated.has(name),
+            last: lastSquares.has(name),
+          }
+        : null;
+      this.drawSquare(name, button, tile, cursor);
     }
   }
+
+  // tile: null for an empty square, else {face, placed, blank, rotated, last}.
+  drawSquare(name, button, tile, cursor) {
+    const premium = ((this.meta && this.meta.premiums) || {})[name] || null;
+    const [glyph, points, label] = button.children;
+    const classes = ["square"];
+    if (premium) classes.push(`premium-${premium.replaceAll(" ", "-")}`);
+    if (name === "H8") classes.push("centre");
+    if (tile) {
+      classes.push("has-tile");
+      if (tile.placed) classes.push("pending");
+      if (tile.last) classes.push("last");
+      if (tile.blank) classes.push("blank");
+      const shown = faceGlyph(tile.face);
+      setText(glyph, shown);
+      setClass(glyph, `glyph${tile.rotated ? " rotated" : ""}${shown.length > 1 ? " word" : ""}`);
+      setText(points, String(tile.blank ? 0 : pointsOf(this.meta, tile.face)));
+      setText(label, "");
+      const rotation = tile.rotated ? " rotated" : "";
+      const description = tile.blank ? `blank ${faceName(tile.face)}` : faceName(tile.face);
+      setAttribute(button, "aria-label", `${name} ${description}${rotation}${tile.placed ? " placed" : ""}`);
+    } else {
+      setText(glyph, "");
+      setText(points, "");
+      setText(label, name === "H8" ? "★" : SHORT[premium] || "");
+      setAttribute(button, "aria-label", premium ? `${name} ${premium}` : name);
+    }
+    if (cursor && cursor.square === name) classes.push("cursor", cursor.across ? "across" : "down");
+    setClass(button, classes.join(" "));
+    // Roving focus: one square takes Tab, the cursor's, else H8.
+    const focusable = cursor ? cursor.square === name : name === "H8";
+    const tabIndex = focusable ? 0 : -1;
+    if (button.tabIndex !== tabIndex) button.tabIndex = tabIndex;
+  }
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setClass(node, value) {
+  if (node.className !== value) node.className = value;
+}
+
+function setAttribute(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
 // A plain board (analysis, viewer): rows, blanks and rotated squares only.

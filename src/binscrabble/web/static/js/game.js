@@ -18,6 +18,7 @@ const state = {
   view: null,
   rack: [], // [{id, code}] in the order shown
   rackKey: "", // the rack and turn the local rack was built from
+  rackSeat: null, // the seat whose rack it is
   pending: new Map(), // square -> {id, code, face, rotated}
   typed: [], // squares placed by typing, newest last (Backspace takes them back)
   selected: null, // id of the rack tile chosen for click placement
@@ -64,8 +65,31 @@ function syncRack() {
   const key = `${view.turn}:${view.rack || ""}:${view.seat}`;
   if (key === state.rackKey) return;
   state.rackKey = key;
-  state.rack = [...(view.rack || "")].map((code, index) => ({ id: `t${view.turn}-${index}`, code }));
+  // The same seat's tiles keep their places (and their buttons) from one turn to the next;
+  // the tiles drawn since join at the end.
+  const kept = state.rackSeat === view.seat ? state.rack : [];
+  state.rackSeat = view.seat;
+  state.rack = arrangeRack(kept, view.rack || "");
   clearPlacement();
+}
+
+let tileCount = 0;
+
+// The tiles of `codes` in the order of `previous` where they were there already.
+function arrangeRack(previous, codes) {
+  const left = [...codes];
+  const rack = [];
+  for (const tile of previous) {
+    const at = left.indexOf(tile.code);
+    if (at < 0) continue;
+    left.splice(at, 1);
+    rack.push(tile);
+  }
+  for (const code of left) {
+    tileCount += 1;
+    rack.push({ id: `t${tileCount}`, code });
+  }
+  return rack;
 }
 
 function clearPlacement() {
@@ -77,35 +101,62 @@ function clearPlacement() {
   state.blankNext = false;
 }
 
+// One button per tile of the rack, kept while the tile is: a redraw (a view arriving, a
+// tile chosen) changes their text and attributes in place, never the elements, so a click
+// whose press and release straddle a redraw still lands.
+const rackButtons = new Map(); // tile id -> button
+
+function rackButton(tile) {
+  let button = rackButtons.get(tile.id);
+  if (button) return button;
+  button = el(
+    "button",
+    { type: "button", class: "tile", "data-tile": tile.id },
+    el("span", { class: "glyph" }),
+    el("span", { class: "points" }),
+  );
+  button.addEventListener("pointerdown", (event) => beginDrag(event, { id: tile.id, from: null }));
+  button.addEventListener("click", () => clickRackTile(tile.id));
+  rackButtons.set(tile.id, button);
+  return button;
+}
+
 function drawRack() {
   const rack = $("rack");
-  // Keyboard users keep their place: the tile that had focus gets it back once redrawn.
-  const focused = document.activeElement && rack.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
-  rack.replaceChildren();
+  const focused = document.activeElement;
   const used = placedIds();
-  for (const tile of state.rack) {
-    if (used.has(tile.id)) continue;
-    const name = `rack ${faceName(tile.code)}`;
-    const button = el(
-      "button",
-      {
-        type: "button",
-        class: "tile",
-        "aria-label": name,
-        "aria-pressed": state.exchanging ? String(state.marked.has(tile.id)) : state.selected === tile.id ? "true" : "false",
-        "data-tile": tile.id,
-      },
-      el("span", { class: `glyph${faceGlyph(tile.code).length > 1 ? " word" : ""}`, text: faceGlyph(tile.code) }),
-      el("span", { class: "points", text: String(pointsOf(state.meta, tile.code)) }),
-    );
-    if (tile.code === "?") button.classList.add("blank");
-    if (state.selected === tile.id) button.classList.add("selected");
-    if (state.marked.has(tile.id)) button.classList.add("marked");
-    button.addEventListener("pointerdown", (event) => beginDrag(event, { id: tile.id, from: null }));
-    button.addEventListener("click", () => clickRackTile(tile.id));
-    rack.append(button);
-    if (tile.id === focused) button.focus();
+  const present = new Set(state.rack.map((tile) => tile.id));
+  for (const [id, button] of rackButtons) {
+    if (present.has(id)) continue;
+    button.remove();
+    rackButtons.delete(id);
   }
+  state.rack.forEach((tile, index) => {
+    const button = rackButton(tile);
+    // Moved only when out of place: moving an element ends a click on it.
+    if (rack.children[index] !== button) rack.insertBefore(button, rack.children[index] || null);
+    const glyph = faceGlyph(tile.code);
+    const pressed = state.exchanging ? state.marked.has(tile.id) : state.selected === tile.id;
+    setAttribute(button, "aria-label", `rack ${faceName(tile.code)}`);
+    setAttribute(button, "aria-pressed", String(pressed));
+    button.hidden = used.has(tile.id);
+    button.classList.toggle("blank", tile.code === "?");
+    button.classList.toggle("selected", state.selected === tile.id);
+    button.classList.toggle("marked", state.marked.has(tile.id));
+    setText(button.firstChild, glyph);
+    button.firstChild.classList.toggle("word", glyph.length > 1);
+    setText(button.lastChild, String(pointsOf(state.meta, tile.code)));
+  });
+  // Keyboard users keep their place when a tile moved under their focus.
+  if (focused && rack.contains(focused) && document.activeElement !== focused) focused.focus();
+}
+
+function setAttribute(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function clickRackTile(id) {
@@ -304,7 +355,9 @@ function onKey(event) {
 
 // ---- drag and drop (Pointer Events: mouse, pen and touch alike) ------------------------
 
-let lastDragEnd = 0;
+// When the last drag ended (-Infinity: none yet; 0 would ignore the clicks of the page's
+// first 300 ms, as if a drag had just ended when the page loaded).
+let lastDragEnd = -Infinity;
 
 function dragJustEnded() {
   return performance.now() - lastDragEnd < 300;
@@ -592,8 +645,8 @@ function statusText(view) {
 function applyView(view) {
   const previous = state.view;
   if (previous && view.turn < previous.turn) return; // an older message arriving late
-  // The same view again (the live socket's first message repeats the page's GET): drawing
-  // it anew would replace the rack's buttons under a click in progress.
+  // The same view again (the live socket's first message repeats the page's GET) changes
+  // nothing on the page: it is not drawn again, nor is the preview asked again.
   if (previous && JSON.stringify(view) === JSON.stringify(previous)) return;
   state.view = view;
   render();
