@@ -22,7 +22,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from serve_support import stop_server
+from serve_support import start_server, stop_server
 from websockets.sync.client import connect
 
 from binscrabble.move import move_notation
@@ -44,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 # The rules and seeds of the tests' costly analyses (issue 37), shared with them.
 from costly_analyses import PERMISSIVE, THREE_BLANKS_SEEDS
 
-READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+)/")
 CLIENT_NICENESS = 10
 MAX_GAME = {"players": [{"name": "A", "computer": "max"}, {"name": "B", "computer": "max"}]}
 PERSON_GAME = {"players": [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]}
@@ -55,16 +53,7 @@ class Server:
     its worker processes' resident memory, summed, every 20 ms)."""
 
     def __init__(self, database: Path) -> None:
-        command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
-        command += ["--db", str(database), "--workers", "1"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        assert self.process.stdout is not None
-        found = READY.search(self.process.stdout.readline())
-        if found is None:
-            raise RuntimeError("binscrabble serve did not start")
-        self.url = found.group(1)
+        self.process, self.url = start_server(database)
         self.client = httpx.Client(base_url=self.url, trust_env=False, timeout=120)
         self.peak = 0
         self._sampling = True

@@ -6,10 +6,6 @@ a real server, from 127.0.0.x source addresses."""
 from __future__ import annotations
 
 import asyncio
-import re
-import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,12 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
-from web_api_support import bearer, new_game, web_client
+from web_api_support import Served, bearer, new_game, serving, stored_moves, web_client
 
 from binscrabble.web.computer import Fairness
 from binscrabble.web.pool import Lane
 
-READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+)/$")
 #: The audit's game of one attacking address: ``max`` first, then a seat it passes with.
 ATTACK_GAME = [{"name": "Bot", "computer": "max"}, {"name": "Mallory"}]
 #: The most permissive rules the audit found.
@@ -103,57 +98,17 @@ def test_one_address_may_not_queue_many_games(tmp_path: Path) -> None:
         assert people.status_code == 201
 
 
-class Serve:
-    """``binscrabble serve`` on a database file, one worker for people's games."""
-
-    def __init__(self, database: Path) -> None:
-        command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
-        command += ["--db", str(database), "--workers", "1"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        assert self.process.stdout is not None
-        ready = READY.match(self.process.stdout.readline().rstrip("\n"))
-        assert ready is not None
-        self.url = ready.group(1)
-
-    def client(self, address: str = "127.0.0.1") -> httpx.Client:
-        """A client whose requests come from ``address``."""
-        transport = httpx.HTTPTransport(local_address=address)
-        return httpx.Client(base_url=self.url, transport=transport, trust_env=False, timeout=60)
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.wait(timeout=30)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Serve]:
-    server = Serve(tmp_path / "games.db")
-    try:
+def serve(tmp_path: Path) -> Iterator[Served]:
+    with serving(tmp_path / "games.db") as server:
         yield server
-    finally:
-        server.stop()
-
-
-def computer_moves(database: Path, game_ids: list[str]) -> int:
-    """How many moves the computers (seat 0) of the games have stored."""
-    if not game_ids:
-        return 0
-    marks = ",".join("?" * len(game_ids))
-    with sqlite3.connect(database, timeout=30) as connection:
-        query = f"SELECT COUNT(*) FROM moves WHERE seat = 0 AND game_id IN ({marks})"
-        (count,) = connection.execute(query, game_ids).fetchone()
-    return int(count)
 
 
 class Attack:
     """The audit's attack from several addresses: games of ``max`` and a seat that passes
     whenever it is to move."""
 
-    def __init__(self, serve: Serve, addresses: tuple[str, ...]) -> None:
+    def __init__(self, serve: Served, addresses: tuple[str, ...]) -> None:
         self.serve = serve
         self.addresses = addresses
         self.games: list[tuple[str, str, str]] = []  # address, game, token
@@ -212,7 +167,7 @@ def reply(client: httpx.Client, game_id: str, token: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("addresses", [("127.0.0.10",), ("127.0.0.10", "127.0.0.11", "127.0.0.12")])
 def test_a_persons_replies_come_while_addresses_flood_max_games(
-    serve: Serve, tmp_path: Path, addresses: tuple[str, ...]
+    serve: Served, addresses: tuple[str, ...]
 ) -> None:
     """The audit's starvation: while one or three addresses run 30 games of ``max`` under
     the most permissive rules and pass at once, a person's game against ``beginner`` gets
@@ -233,9 +188,9 @@ def test_a_persons_replies_come_while_addresses_flood_max_games(
             between: list[int] = []
             for _ in range(REPLIES):
                 time.sleep(1.0)  # the attack's passes queue its moves again
-                before = computer_moves(tmp_path / "games.db", attack_ids)
+                before = stored_moves(serve.database, attack_ids, seat=0)
                 reply(client, game_id, token)
-                between.append(computer_moves(tmp_path / "games.db", attack_ids) - before)
+                between.append(stored_moves(serve.database, attack_ids, seat=0) - before)
         finally:
             attack.stop()
     print(f"\nattack games: {len(attack.games)}; their moves during each reply: {between}")

@@ -7,9 +7,7 @@ game, in parts. Every worker here is a real process; the flood runs on a real se
 from __future__ import annotations
 
 import os
-import re
 import signal
-import sqlite3
 import statistics
 import threading
 import time
@@ -21,18 +19,19 @@ import httpx
 import pytest
 from costly_analyses import THREE_BLANKS_SEEDS
 from web_api_support import (
+    Served,
     bearer,
     best_play,
     new_game,
-    start_serve,
+    serving,
     store_three_blanks_game,
+    stored_moves,
     web_client,
     whole_analysis,
 )
 
 from binscrabble.web.computer import Fairness
 
-READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+)/$")
 MAX_GAME = {"players": [{"name": "A", "computer": "max"}, {"name": "B", "computer": "max"}]}
 #: The games with no person in them asked for in the flood (the audit's 20).
 FLOOD = 20
@@ -185,98 +184,63 @@ def test_a_killed_worker_is_replaced(tmp_path: Path) -> None:
         assert lane.pids() and lane.pids() != killed
 
 
-class Serve:
-    """``binscrabble serve`` on a database file, one worker for people's games."""
-
-    def __init__(self, database: Path) -> None:
-        self.process, line = start_serve(database)
-        ready = READY.match(line)
-        assert ready is not None
-        self.client = httpx.Client(base_url=ready.group(1), trust_env=False, timeout=60)
-
-    def stop(self) -> None:
-        self.client.close()
-        self.process.kill()
-        self.process.wait(timeout=30)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Serve]:
+def serve(tmp_path: Path) -> Iterator[Served]:
     database = tmp_path / "games.db"
     for number, seed in enumerate(THREE_BLANKS_SEEDS):
         store_three_blanks_game(database, f"costly{number}", seed)
-    server = Serve(database)
-    try:
+    with serving(database) as server:
         yield server
-    finally:
-        server.stop()
 
 
-def computer_only_moves(database: Path, game_ids: list[str]) -> int:
-    """How many moves the games with no person in them have stored."""
-    if not game_ids:
-        return 0
-    marks = ",".join("?" * len(game_ids))
-    with sqlite3.connect(database, timeout=30) as connection:
-        query = f"SELECT COUNT(*) FROM moves WHERE game_id IN ({marks})"
-        (count,) = connection.execute(query, game_ids).fetchone()
-    return int(count)
-
-
-def test_a_persons_game_gets_its_replies_during_a_flood(serve: Serve, tmp_path: Path) -> None:
+def test_a_persons_game_gets_its_replies_during_a_flood(serve: Served) -> None:
     """The fairness test: while 20 games of two ``max`` computers and analyses of three
     costly games are asked for, each computer reply in a person's game against
     ``beginner`` comes before the games with no person in them make 5 moves."""
-    client = serve.client
-    created = client.post(
-        "/api/games",
-        json={"players": [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]},
-    ).json()
-    game_id, token = created["id"], created["seats"][0]["token"]
-    flood = [client.post("/api/games", json=MAX_GAME) for _ in range(FLOOD)]
-    accepted = [answer.json()["id"] for answer in flood if answer.status_code == 201]
-    for answer in flood:
-        if answer.status_code != 201:
-            assert_busy(answer)
-    for number in range(len(THREE_BLANKS_SEEDS)):
-        for _ in range(3):
-            assert client.get(f"/api/games/costly{number}/analysis").status_code in (200, 503)
-    latencies: list[float] = []
-    between: list[int] = []
-    for _ in range(REPLIES):
-        view = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
-        if view["over"]:
-            break
-        move = best_play(view) or "pass"
-        before = computer_only_moves(serve_database(tmp_path), accepted)
-        started = time.perf_counter()
-        answer = client.post(
-            f"/api/games/{game_id}/moves",
-            json={"move": move, "turn": view["turn"]},
-            headers=bearer(token),
-        )
-        assert answer.status_code == 200, answer.text
-        for _ in range(1200):  # at most 60 s
-            now = client.get(f"/api/games/{game_id}").json()
-            if now["turn"] >= view["turn"] + 2 or now["over"]:
+    database = serve.database
+    with serve.client() as client:
+        created = client.post(
+            "/api/games",
+            json={"players": [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]},
+        ).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        flood = [client.post("/api/games", json=MAX_GAME) for _ in range(FLOOD)]
+        accepted = [answer.json()["id"] for answer in flood if answer.status_code == 201]
+        for answer in flood:
+            if answer.status_code != 201:
+                assert_busy(answer)
+        for number in range(len(THREE_BLANKS_SEEDS)):
+            for _ in range(3):
+                assert client.get(f"/api/games/costly{number}/analysis").status_code in (200, 503)
+        latencies: list[float] = []
+        between: list[int] = []
+        for _ in range(REPLIES):
+            view = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+            if view["over"]:
                 break
-            time.sleep(0.05)
-        latencies.append(time.perf_counter() - started)
-        between.append(computer_only_moves(serve_database(tmp_path), accepted) - before)
-        assert now["turn"] >= view["turn"] + 2 or now["over"], "the computer never replied"
-    print(
-        f"\nflood: {len(accepted)} of {FLOOD} games with no person accepted; "
-        f"person's replies p50 {statistics.median(latencies) * 1000:.0f} ms, "
-        f"max {max(latencies) * 1000:.0f} ms; "
-        f"moves of the other games during each reply: {between}"
-    )
-    assert len(latencies) >= 3
-    assert all(count < 5 for count in between), between
-    assert len(accepted) <= Fairness().computer_games
-
-
-def serve_database(tmp_path: Path) -> Path:
-    """The database file of the ``serve`` fixture."""
-    return tmp_path / "games.db"
+            move = best_play(view) or "pass"
+            before = stored_moves(database, accepted)
+            started = time.perf_counter()
+            answer = client.post(
+                f"/api/games/{game_id}/moves",
+                json={"move": move, "turn": view["turn"]},
+                headers=bearer(token),
+            )
+            assert answer.status_code == 200, answer.text
+            for _ in range(1200):  # at most 60 s
+                now = client.get(f"/api/games/{game_id}").json()
+                if now["turn"] >= view["turn"] + 2 or now["over"]:
+                    break
+                time.sleep(0.05)
+            latencies.append(time.perf_counter() - started)
+            between.append(stored_moves(database, accepted) - before)
+            assert now["turn"] >= view["turn"] + 2 or now["over"], "the computer never replied"
+        print(
+            f"\nflood: {len(accepted)} of {FLOOD} games with no person accepted; "
+            f"person's replies p50 {statistics.median(latencies) * 1000:.0f} ms, "
+            f"max {max(latencies) * 1000:.0f} ms; "
+            f"moves of the other games during each reply: {between}"
+        )
+        assert len(latencies) >= 3
+        assert all(count < 5 for count in between), between
+        assert len(accepted) <= Fairness().computer_games

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
-import signal
-import subprocess
-import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +16,7 @@ import httpx
 import pytest
 import websockets
 from fastapi.testclient import TestClient
-from web_api_support import bearer, best_play, new_game, seat_view
+from web_api_support import bearer, best_play, new_game, seat_view, serving
 
 from binscrabble.cli import main
 from binscrabble.rules import Rules
@@ -29,7 +25,6 @@ from binscrabble.web.app import create_app
 from binscrabble.web.storage import SeatRecord, Storage
 
 TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
-READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+)/$")
 
 
 @contextmanager
@@ -222,40 +217,12 @@ def test_serve_help_names_the_default_bound(capsys: pytest.CaptureFixture[str]) 
     assert f"(default: {DEFAULT_MAX_GAMES})" in " ".join(capsys.readouterr().out.split())
 
 
-class Serve:
-    """A real ``binscrabble serve`` on ``database``, on a free port of 127.0.0.1."""
-
-    def __init__(self, database: Path) -> None:
-        command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
-        command += ["--port", "0", "--db", str(database), "--workers", "1"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        assert self.process.stdout is not None
-        ready = READY.match(self.process.stdout.readline().rstrip("\n"))
-        assert ready is not None, "serve did not print its address"
-        self.url = ready.group(1)
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=30)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-
 def test_two_serve_processes_on_one_file_tell_their_websockets_on_a_read(
     tmp_path: Path,
 ) -> None:
     database = tmp_path / "games.db"
-    first = Serve(database)
-    try:
-        second = Serve(database)
-        try:
-            asyncio.run(news_of_the_other_process(first.url, second.url))
-        finally:
-            second.stop()
-    finally:
-        first.stop()
+    with serving(database) as first, serving(database) as second:
+        asyncio.run(news_of_the_other_process(first.url, second.url))
 
 
 async def news_of_the_other_process(first: str, second: str) -> None:

@@ -4,11 +4,7 @@ affected, the limits reset, and ``serve --rate-limit`` sets them."""
 
 from __future__ import annotations
 
-import re
-import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from web_api_support import bearer, new_game, seat_view
+from web_api_support import bearer, new_game, seat_view, serving
 
 from binscrabble.cli import main
 from binscrabble.web.app import create_app
@@ -26,7 +22,6 @@ from binscrabble.web.ratelimit import DEFAULT_LIMITS, ENDPOINTS, RateLimits
 
 TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 ADDRESS = ("192.0.2.1", 50000)
-READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:\d+/)$")
 
 
 @contextmanager
@@ -183,33 +178,15 @@ def test_bad_rate_limit_options_get_a_sentence_and_exit_2(
 
 
 def test_serve_limits_each_address_on_its_own(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
-    command += ["--port", "0", "--db", str(tmp_path / "games.db"), "--workers", "1"]
-    command += ["--rate-limit", "all=off", "--rate-limit", "create=2/minute"]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
-    try:
-        assert process.stdout is not None
-        ready = READY.match(process.stdout.readline().rstrip("\n"))
-        assert ready is not None
-        base = ready.group(1)
-        body = {"players": TWO_PEOPLE}
-        with httpx.Client(base_url=base, trust_env=False, timeout=30) as first:
-            assert [first.post("/api/games", json=body).status_code for _ in range(3)] == [
-                201,
-                201,
-                429,
-            ]
-            # The other address (another loopback address of this machine) has its own count.
-            other = httpx.HTTPTransport(local_address="127.0.0.2")
-            with httpx.Client(
-                base_url=base, trust_env=False, timeout=30, transport=other
-            ) as second:
-                assert second.post("/api/games", json=body).status_code == 201
-            assert first.post("/api/games", json=body).status_code == 429
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
-        if process.stdout is not None:
-            process.stdout.close()
+    options = ("--rate-limit", "all=off", "--rate-limit", "create=2/minute")
+    body = {"players": TWO_PEOPLE}
+    with serving(tmp_path / "games.db", *options) as served, served.client() as first:
+        assert [first.post("/api/games", json=body).status_code for _ in range(3)] == [
+            201,
+            201,
+            429,
+        ]
+        # The other address (another loopback address of this machine) has its own count.
+        with served.client("127.0.0.2") as second:
+            assert second.post("/api/games", json=body).status_code == 201
+        assert first.post("/api/games", json=body).status_code == 429

@@ -3,6 +3,9 @@ with the library from a seat's own view (what a careful player can know)."""
 
 from __future__ import annotations
 
+import re
+import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -11,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 from costly_analyses import PERMISSIVE
 from fastapi.testclient import TestClient
 
@@ -27,16 +31,75 @@ from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
 MAX_TURNS = 300
 
 
-def start_serve(database: Path) -> tuple[subprocess.Popen[str], str]:
-    """``binscrabble serve --port 0`` on a database file with one worker for people's games:
-    the process and the first line it printed (where it serves)."""
+#: The line ``binscrabble serve`` prints once it accepts connections: its address.
+READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:(\d+))/$")
+
+
+def start_serve(database: Path, *options: str) -> tuple[subprocess.Popen[str], str]:
+    """``binscrabble serve --port 0`` on a database file with one worker for people's games
+    and the further ``options``: the process and the first line it printed (where it serves)."""
     command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
-    command += ["--db", str(database), "--workers", "1"]
+    command += ["--db", str(database), "--workers", "1", *options]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
     assert process.stdout is not None
     return process, process.stdout.readline().rstrip("\n")
+
+
+class Served:
+    """A real ``binscrabble serve`` (:func:`start_serve`) on a free port of 127.0.0.1."""
+
+    def __init__(self, database: Path, *options: str) -> None:
+        self.database = database
+        self.process, line = start_serve(database, *options)
+        ready = READY.match(line)
+        if ready is None:
+            self.stop()
+            raise AssertionError(f"binscrabble serve did not print its address: {line!r}")
+        self.url = ready.group(1)
+
+    def client(self, address: str = "127.0.0.1") -> httpx.Client:
+        """A client of the server whose requests come from ``address`` (a loopback address)."""
+        transport = httpx.HTTPTransport(local_address=address)
+        return httpx.Client(base_url=self.url, transport=transport, trust_env=False, timeout=60)
+
+    def stop(self) -> None:
+        """Ask the server to stop (SIGTERM); kill it when it has not ended within 30 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+@contextmanager
+def serving(database: Path, *options: str) -> Iterator[Served]:
+    """A :class:`Served` server for the block, stopped at its end whatever happened."""
+    served = Served(database, *options)
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def stored_moves(database: Path, game_ids: list[str], seat: int | None = None) -> int:
+    """How many moves the games ``game_ids`` have stored in the database file (only those of
+    ``seat`` when one is given), read as another process reads them."""
+    if not game_ids:
+        return 0
+    query = f"SELECT COUNT(*) FROM moves WHERE game_id IN ({','.join('?' * len(game_ids))})"
+    arguments: list[str | int] = list(game_ids)
+    if seat is not None:
+        query += " AND seat = ?"
+        arguments.append(seat)
+    with sqlite3.connect(database, timeout=30) as connection:
+        (count,) = connection.execute(query, arguments).fetchone()
+    return int(count)
 
 
 @contextmanager
