@@ -42,9 +42,11 @@ compiled: $(STAMP)
 		echo "no C compiler or no Python headers (Debian: gcc, python3-dev): the move generator runs from its source, slower"; \
 	fi
 
-# The web app on the SQLite file binscrabble.db here; it prints the address to open.
+# The web app on the SQLite file binscrabble.db here, on port PORT of this machine (another:
+# make play PORT=8001; 0: any free port); it prints the address to open.
+PORT ?= 8000
 play: compiled
-	$(BIN)/binscrabble serve
+	$(BIN)/binscrabble serve --port $(PORT)
 
 # The terminal game.
 play-terminal: compiled

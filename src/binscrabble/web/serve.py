@@ -13,6 +13,7 @@ holding its body back until the client's delayed acknowledgement of its headers)
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import signal
 import socket
@@ -78,6 +79,28 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def listen_problem(host: str, port: int, problem: OSError) -> str:
+    """Why the server cannot listen on ``host:port``, and what to do about it.
+
+    >>> busy = OSError(errno.EADDRINUSE, "Address already in use")
+    >>> said = listen_problem("127.0.0.1", 8000, busy)
+    >>> said.split(":")[:2], "--port 8001" in said, "make play PORT=8001" in said
+    (['127.0.0.1', '8000 is in use by another program (another binscrabble serve?)'], True, True)
+    """
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    other = port + 1 if 0 < port < 65535 else 8001
+    choose = f"choose another port with --port {other}, or make play PORT={other}"
+    if problem.errno == errno.EADDRINUSE:
+        return (
+            f"{shown} is in use by another program (another binscrabble serve?): "
+            f"{choose} (--port 0: any free port)"
+        )
+    if problem.errno == errno.EACCES:
+        return f"{shown} needs privileges this user lacks (ports below 1024 do): {choose}"
+    reason = problem.strerror or str(problem)
+    return f"cannot listen on {shown}: {reason}; check --host, or {choose}"
+
+
 def serve(
     host: str,
     port: int,
@@ -92,7 +115,7 @@ def serve(
     try:
         sock = bound_socket(host, port)
     except OSError as problem:
-        print(f"binscrabble serve: cannot listen on {host}:{port}: {problem}", file=sys.stderr)
+        print(f"binscrabble serve: {listen_problem(host, port, problem)}", file=sys.stderr)
         return 2
     real_port = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
