@@ -229,7 +229,7 @@ def test_record_analysis_and_viewer_after_the_game(client: TestClient) -> None:
     assert too_big.status_code == 413
 
 
-def test_a_rematch_keeps_seats_rules_and_tokens(client: TestClient) -> None:
+def test_a_rematch_keeps_players_rules_and_tokens(client: TestClient) -> None:
     created = finished_game(client)
     game_id = created["id"]
     ann, bo = (seat["token"] for seat in created["seats"])
@@ -237,15 +237,65 @@ def test_a_rematch_keeps_seats_rules_and_tokens(client: TestClient) -> None:
     answer = client.post(f"/api/games/{game_id}/rematch", headers=bearer(bo))
     assert answer.status_code == 201
     again = answer.json()
-    assert [seat["name"] for seat in again["seats"]] == ["Ann", "Bo"]
-    assert again["seats"][1]["token"] == bo and "token" not in again["seats"][0]
+    # Bo moved second, so Bo sits first now: seat 0 starts.
+    assert [seat["name"] for seat in again["seats"]] == ["Bo", "Ann"]
+    assert again["seats"][0]["token"] == bo and "token" not in again["seats"][1]
+    assert again["seats"][0]["url"] == f"/games/{again['id']}?token={bo}"
     assert seat_view(client, game_id)["rematch"] == again["id"]
-    assert seat_view(client, again["id"], ann)["seat"] == 0
-    assert seat_view(client, again["id"], bo)["turn"] == 0
+    assert seat_view(client, again["id"], ann)["seat"] == 1
+    bo_view = seat_view(client, again["id"], bo)
+    assert bo_view["seat"] == 0 and bo_view["to_move"] == 0 and bo_view["turn"] == 0
+    assert bo_view["rules"] == seat_view(client, game_id)["rules"]
     second = client.post(f"/api/games/{game_id}/rematch", headers=bearer(ann))
     assert second.json()["id"] == again["id"]
     playing = client.post(f"/api/games/{again['id']}/rematch", headers=bearer(ann))
     assert playing.status_code == 409
+
+
+def pass_to_the_end(client: TestClient, game_id: str, tokens: dict[str, str]) -> str:
+    """Every player passes until the game ends; the name of the player who moved first."""
+    for _ in range(MAX_TURNS):
+        view = seat_view(client, game_id)
+        if view["over"]:
+            return str(view["players"][view["moves"][0]["seat"]]["name"])
+        mover = view["players"][view["to_move"]]["name"]
+        answer = client.post(
+            f"/api/games/{game_id}/moves",
+            json={"move": "pass", "turn": view["turn"]},
+            headers=bearer(tokens[mover]),
+        )
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("passes never ended the game")
+
+
+@pytest.mark.parametrize(
+    ("names", "starters"),
+    [
+        (["Ann", "Bo"], ["Ann", "Bo", "Ann", "Bo", "Ann"]),
+        (["Ann", "Bo", "Cy"], ["Ann", "Bo", "Cy", "Ann", "Bo"]),
+    ],
+)
+def test_who_starts_goes_round_from_rematch_to_rematch(
+    client: TestClient, names: list[str], starters: list[str]
+) -> None:
+    """Each rematch is started by the player who moved second in the game before it;
+    whoever asks for it, the answer carries that player's token at their new seat."""
+    created = new_game(client, [{"name": name} for name in names])
+    tokens = {seat["name"]: seat["token"] for seat in created["seats"]}
+    game_id = created["id"]
+    started: list[str] = []
+    for number in range(len(starters)):
+        started.append(pass_to_the_end(client, game_id, tokens))
+        if number == len(starters) - 1:
+            break
+        asker = names[number % len(names)]
+        answer = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[asker]))
+        assert answer.status_code == 201, answer.text
+        mine = [seat for seat in answer.json()["seats"] if "token" in seat]
+        assert [(seat["name"], seat["token"]) for seat in mine] == [(asker, tokens[asker])]
+        game_id = answer.json()["id"]
+        assert seat_view(client, game_id, tokens[asker])["seat"] == mine[0]["seat"]
+    assert started == starters
 
 
 def test_hints_only_in_the_learning_preset_on_your_turn(client: TestClient) -> None:

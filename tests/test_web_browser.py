@@ -401,11 +401,14 @@ def test_game_against_the_computer_through_the_move_box(browser: Any, server: Se
     view = play_whole_game(page, server, "move box", real_plays=3)
     check_end_screen(page, server, view)
     shoot(page, "game-move-box-end")
-    # A rematch: a new game with the same seats, where this seat's token still works.
+    # A rematch: a new game with the same players, where this player's token still works, at
+    # the first seat: the player who moved second starts it.
     page.get_by_role("button", name="Rematch", exact=True).click()
     page.wait_for_url(re.compile(r"/games/(?!" + created["id"] + r")[^/?]+$"))
     again = server.api("GET", f"/api/games/{game_id_of(page)}", token=token_of(page))
-    assert again["seat"] == 1 and again["turn"] in (0, 1) and not again["over"]
+    assert again["seat"] == 0 and again["to_move"] == 0 and again["turn"] == 0
+    assert [player["name"] for player in again["players"]] == ["Lee", "Bot"]
+    expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(len(again["rack"]))
     assert server.api("GET", f"/api/games/{created['id']}")["rematch"] == game_id_of(page)
     page.context.close()
 

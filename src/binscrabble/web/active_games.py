@@ -56,6 +56,22 @@ def new_seed() -> str:
     return str(secrets.randbits(63))
 
 
+def rematch_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
+    """The seats of a game's rematch: the same players, computers and tokens, each one seat
+    earlier and the first player last. Seat 0 always moves first, so who starts goes round
+    from a game to its rematch (two players take turns starting).
+
+    >>> ann, bo = SeatRecord(0, "Ann", None, "a"), SeatRecord(1, "Bo", "hard", None)
+    >>> [(seat.seat, seat.name) for seat in rematch_seats([ann, bo])]
+    [(0, 'Bo'), (1, 'Ann')]
+    """
+    turned = [*seats[1:], *seats[:1]]
+    return [
+        SeatRecord(number, seat.name, seat.computer, seat.token_hash)
+        for number, seat in enumerate(turned)
+    ]
+
+
 def job_of(stored: StoredGame) -> GameJob:
     """A stored game as a job for the worker processes (and for :func:`rebuild`)."""
     return GameJob(

@@ -49,6 +49,7 @@ from binscrabble.web.active_games import (
     new_token,
     placement,
     read_move,
+    rematch_seats,
     submit,
 )
 from binscrabble.web.computer import Busy, Computer, Fairness
@@ -82,7 +83,7 @@ from binscrabble.web.models import (
 from binscrabble.web.ratelimit import RateLimit, RateLimits, client_key, documented_429
 from binscrabble.web.records import record_turns
 from binscrabble.web.responses import describe
-from binscrabble.web.storage import SeatRecord, Storage, database_url
+from binscrabble.web.storage import Storage, database_url
 from binscrabble.web.table_games import (
     ActiveTable,
     TableGames,
@@ -596,20 +597,18 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
         response_model_exclude_none=True,
     )
     async def rematch(game_id: str, authorization: Authorization = None) -> GameCreated:
-        """A new game with the same seats and rules; each seat keeps its token."""
+        """A new game with the same players and rules, each with its token, one seat
+        earlier: the player who moved second starts."""
         if await server.tables.find(game_id) is not None:
             raise RefereeError(409, "a game at a table has no rematch here: start a new one")
         active = await server.open_game(game_id)
         token = bearer_token(authorization)
-        seat = seat_for(active, token, required=True)
+        seat_for(active, token, required=True)  # 401 unless the token opens a seat
         finished(active, "rematch")
         if active.stored.rematch is not None:
             again = await server.open_game(active.stored.rematch)
         else:
-            seats = [
-                SeatRecord(record.seat, record.name, record.computer, record.token_hash)
-                for record in active.stored.seats
-            ]
+            seats = rematch_seats(active.stored.seats)
             again = await server.table.create_with_seats(seats, active.game.rules)
             kept = await asyncio.to_thread(
                 server.storage.set_rematch, active.game_id, again.game_id
@@ -619,7 +618,8 @@ def add_after_game_routes(app: FastAPI, server: Server) -> None:
                 again = await server.open_game(kept)
             server.publish(active)
             server.wake_computer(again)
-        return created_answer(again, {seat: token} if seat is not None else {})
+        mine = again.seat_of(token)  # the seat this token opens in the rematch
+        return created_answer(again, {mine: token} if mine is not None else {})
 
 
 def add_live_route(app: FastAPI, server: Server) -> None:

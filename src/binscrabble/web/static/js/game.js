@@ -785,10 +785,15 @@ function showLoadError(error) {
 async function rematch() {
   try {
     const created = await postJson(`/api/games/${encodeURIComponent(gameId)}/rematch`, {}, state.token);
-    // Each seat keeps its token in the rematch, so every token this browser holds still works.
+    // Each player keeps their token in the rematch, one seat earlier (the next player
+    // starts): every token this browser holds still works, at its player's new seat.
     const old = findGame(gameId);
-    const tokens = old ? { ...old.tokens } : { [state.view.seat]: state.token };
+    const held = old ? old.tokens : { [state.view.seat]: state.token };
     const names = created.seats.map((seat) => seat.name);
+    const tokens = {};
+    for (const [seat, token] of Object.entries(held)) {
+      tokens[names.indexOf(state.view.players[seat].name)] = token;
+    }
     rememberGame({ id: created.id, kind: old ? old.kind : "online", names, tokens, created: Date.now() });
     setTabToken(created.id, state.token);
     location.assign(`/games/${encodeURIComponent(created.id)}`);
