@@ -204,17 +204,13 @@ async def refuse(send: Send, name: str, past: tuple[limits.RateLimitItem, int]) 
     await send_error(send, 429, message, [(b"retry-after", str(wait).encode())])
 
 
-def documented_429(routes: Iterable[Any], rate_limits: RateLimits) -> None:
-    """Add the 429 answer to the OpenAPI description of each limited route (a new dict of
-    answers for each: routes may share the one they were declared with)."""
-    for route in routes:
-        methods = getattr(route, "methods", None) or set()
-        responses = getattr(route, "responses", None)
-        names = {endpoint_of(method, getattr(route, "path", "")) for method in methods}
-        limited = [name for name in names if name is not None and rate_limits.items[name]]
-        if responses is None or not limited:
-            continue
-        route.responses = {**responses, 429: too_many(limited[0])}
+def documented_429(route: Any, rate_limits: RateLimits) -> dict[int, dict[str, Any]]:
+    """The 429 answer of a route's OpenAPI description when ``rate_limits`` limit it (none
+    when they do not): the route itself is left as declared, for every app shares it."""
+    methods = getattr(route, "methods", None) or set()
+    names = {endpoint_of(method, getattr(route, "path", "")) for method in methods}
+    limited = sorted(name for name in names if name is not None and rate_limits.items[name])
+    return {429: too_many(limited[0])} if limited else {}
 
 
 def too_many(name: str) -> dict[str, Any]:

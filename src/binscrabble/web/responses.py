@@ -15,9 +15,9 @@ route itself (its ``responses``), and is documented as declared.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
-from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from binscrabble.web.models import ErrorBody
@@ -72,12 +72,16 @@ def error_statuses(route: str) -> tuple[int, ...]:
         ) from None
 
 
-def describe(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
-    """The OpenAPI description ``schema`` (as FastAPI built it) with, for each route, its
-    answer and exactly the error statuses of :data:`ROUTE_ERRORS`, each with the JSON error
-    body."""
-    for route in app.routes:
-        if not isinstance(route, APIRoute) or not route.include_in_schema:
+def describe(
+    routes: Iterable[APIRoute],
+    schema: dict[str, Any],
+    options: Callable[[APIRoute], Mapping[int, dict[str, Any]]] = lambda _route: {},
+) -> dict[str, Any]:
+    """The OpenAPI description ``schema`` (as FastAPI built it from ``routes``) with, for
+    each route, its answer and exactly the error statuses of :data:`ROUTE_ERRORS`, each with
+    the JSON error body, and those that depend on the app's ``options`` (its rate limits)."""
+    for route in routes:
+        if not route.include_in_schema:
             continue
         statuses = error_statuses(route.name)
         success = str(route.status_code or 200)
@@ -94,10 +98,12 @@ def describe(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
                 }
                 if status in STATUS_HEADERS:
                     kept[str(status)]["headers"] = STATUS_HEADERS[status]
-            # A status a route declares itself (one that depends on the app's options)
-            # is kept as declared.
+            # A status a route declares itself is kept as declared; one that depends on the
+            # app's options, as they describe it.
             for declared in route.responses:
                 kept.setdefault(str(declared), answers[str(declared)])
+            for status, answer in options(route).items():
+                kept.setdefault(str(status), answer)
             operation["responses"] = dict(sorted(kept.items()))
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components["ErrorBody"] = ErrorBody.model_json_schema()

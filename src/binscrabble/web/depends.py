@@ -1,0 +1,113 @@
+"""What the routes depend on (FastAPI dependencies): the server, the game a path names (404
+when there is none) and the seat a token opens (401 for no token where one is needed, or a
+wrong one).
+
+FastAPI resolves a route's dependencies in the order of its parameters, each once per
+request, before its body is checked; a route whose body must be checked first (a malformed
+body gets 400 whatever the game) takes the game from a dependency that reads the body too
+(:func:`game_after`). A route that refuses some games before it looks at the token (a hint
+in a game at a table gets 409 with or without a token) names the game before the seat.
+
+This module leaves out ``from __future__ import annotations``: the dependencies made by
+:func:`game_after` and :func:`seat_in` carry their parameters' types as objects, which
+FastAPI reads.
+"""
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeAlias
+
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
+
+from binscrabble.web.active_games import ActiveGame, HeldGame, RefereeError
+from binscrabble.web.server import Server
+from binscrabble.web.table_games import ActiveTable
+
+#: A game the app holds: with a bag, or at a real table (INTERFACES.md §9).
+Held: TypeAlias = ActiveGame | ActiveTable
+#: The ``Authorization`` header of a request, if any.
+Authorization = Annotated[str | None, Header()]
+
+
+def server_of(connection: HTTPConnection) -> Server:
+    """The app's :class:`Server`."""
+    server: Server = connection.app.state.server
+    return server
+
+
+ServerDep = Annotated[Server, Depends(server_of)]
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, ``None`` without one.
+
+    >>> bearer_token("Bearer abc"), bearer_token(None)
+    ('abc', None)
+    """
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise RefereeError(
+            401, "the Authorization header must read 'Bearer TOKEN', with your seat's token"
+        )
+    return token.strip()
+
+
+def seat_for(held: HeldGame, token: str | None, required: bool) -> int | None:
+    """The seat a token opens; 401 for a wrong token, or for none when one is ``required``."""
+    if token is None:
+        if required:
+            raise RefereeError(
+                401, "this needs your seat's token: send 'Authorization: Bearer TOKEN'"
+            )
+        return None
+    seat = held.seat_of(token)
+    if seat is None:
+        raise RefereeError(401, "this token opens no seat of this game: use your invite link")
+    return seat
+
+
+async def held_game(game_id: str, server: ServerDep) -> Held:
+    """The game of the path; 404 when there is none."""
+    return await server.find_game(game_id)
+
+
+GameDep = Annotated[Held, Depends(held_game)]
+
+
+def game_after(body_type: Any, *, fresh: bool = True) -> Callable[..., Awaitable[Held]]:
+    """A dependency: the game of the path, looked for once the request's body has been
+    checked as ``body_type`` (the route's own body: FastAPI reads it once); ``fresh``: see
+    :meth:`~binscrabble.web.active_games.GameTable.get`."""
+
+    async def game_of_request(game_id: str, server: ServerDep, body: body_type) -> Held:
+        del body  # checked, so that a malformed body gets 400 before an unknown game 404
+        return await server.find_game(game_id, fresh=fresh)
+
+    return game_of_request
+
+
+async def seat_or_spectator(held: GameDep, authorization: Authorization = None) -> int | None:
+    """The seat the request's token opens, or ``None`` without a token (a spectator)."""
+    return seat_for(held, bearer_token(authorization), required=False)
+
+
+def seat_in(game: Callable[..., Awaitable[Held]]) -> Callable[..., Awaitable[int]]:
+    """A dependency: the seat the request's token opens in the game of dependency ``game``;
+    401 without a token."""
+
+    async def seat_of_request(
+        held: Annotated[Held, Depends(game)], authorization: Authorization = None
+    ) -> int:
+        seat = seat_for(held, bearer_token(authorization), required=True)
+        assert seat is not None
+        return seat
+
+    return seat_of_request
+
+
+#: The seat of a request with or without a token (``None``: a spectator).
+SeatOrSpectator = Annotated[int | None, Depends(seat_or_spectator)]
+#: The seat of a request that needs a token, in the game of the path.
+SeatDep = Annotated[int, Depends(seat_in(held_game))]

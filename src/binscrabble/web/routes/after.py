@@ -1,0 +1,106 @@
+"""What comes after a game: the record, the analysis, records uploaded for viewing, and
+rematches."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import PlainTextResponse, Response
+
+from binscrabble.game import SetupError
+from binscrabble.record import RecordError, read_record, write_record
+from binscrabble.rules import RulesError
+from binscrabble.table import write_table_record
+from binscrabble.web.active_games import ActiveGame, RefereeError, rematch_seats
+from binscrabble.web.depends import Authorization, GameDep, SeatDep, ServerDep, bearer_token
+from binscrabble.web.models import AnalysisAnswer, GameCreated, RecordAnswer, RecordRequest
+from binscrabble.web.records import record_turns
+from binscrabble.web.routes.games import created_answer
+from binscrabble.web.table_games import ActiveTable
+from binscrabble.web.table_routes import table_analysis
+
+router = APIRouter()
+
+
+def finished(over: bool, what: str) -> None:
+    """409 unless the game is ``over``: the ``what`` is ready only then."""
+    if not over:
+        raise RefereeError(409, f"the {what} is ready once the game is over")
+
+
+async def rematched_game(held: GameDep) -> ActiveGame:
+    """The game of a rematch: 409 for a game at a table, whatever the token."""
+    if not isinstance(held, ActiveGame):
+        raise RefereeError(409, "a game at a table has no rematch here: start a new one")
+    return held
+
+
+@router.get("/api/games/{game_id}/record", response_class=PlainTextResponse)
+async def record(game_id: str, held: GameDep) -> Response:
+    """The game's record file once the game is over: every turn with the mover's rack,
+    and the racks left at the end; never the seed (nor, then, the bag's order)."""
+    if isinstance(held, ActiveTable):
+        finished(held.table.is_over(), "record")
+        text = write_table_record(held.table)
+    else:
+        finished(held.game.is_over(), "record")
+        text = write_record(held.game, seed=False)
+    return PlainTextResponse(
+        text,
+        headers={"Content-Disposition": f'attachment; filename="binscrabble-{game_id}.bsr"'},
+    )
+
+
+@router.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer)
+async def analysis(held: GameDep, server: ServerDep) -> AnalysisAnswer:
+    """Each turn next to the computer's best play (once the game is over), in parts:
+    ask again until ``complete``."""
+    if isinstance(held, ActiveTable):
+        finished(held.table.is_over(), "analysis")
+        return AnalysisAnswer.model_validate(await table_analysis(held))
+    finished(held.game.is_over(), "analysis")
+    return AnalysisAnswer.model_validate(await server.computer.analyses.answer(held))
+
+
+@router.post("/api/records/view", response_model=RecordAnswer)
+async def view_record(body: RecordRequest) -> RecordAnswer:
+    """Every turn of an uploaded record, each with its board."""
+    try:
+        game = await asyncio.to_thread(read_record, body.record)
+    except (RecordError, RulesError, SetupError) as problem:
+        raise RefereeError(400, f"this record cannot be read: {problem}") from None
+    return RecordAnswer.model_validate(record_turns(game))
+
+
+@router.post(
+    "/api/games/{game_id}/rematch",
+    status_code=201,
+    response_model=GameCreated,
+    response_model_exclude_none=True,
+)
+async def rematch(
+    active: Annotated[ActiveGame, Depends(rematched_game)],
+    _seat: SeatDep,  # 401 unless the token opens a seat
+    server: ServerDep,
+    authorization: Authorization = None,
+) -> GameCreated:
+    """A new game with the same players and rules, each with its token, one seat
+    earlier: the player who moved second starts."""
+    finished(active.game.is_over(), "rematch")
+    if active.stored.rematch is not None:
+        again = await server.open_game(active.stored.rematch)
+    else:
+        seats = rematch_seats(active.stored.seats)
+        again = await server.table.create_with_seats(seats, active.game.rules)
+        kept = await asyncio.to_thread(server.storage.set_rematch, active.game_id, again.game_id)
+        active.stored = dataclasses.replace(active.stored, rematch=kept)
+        if kept != again.game_id:
+            again = await server.open_game(kept)
+        server.publish(active)
+        server.wake_computer(again)
+    token = bearer_token(authorization)
+    mine = again.seat_of(token)  # the seat this token opens in the rematch
+    return created_answer(again, {mine: token} if mine is not None else {})

@@ -1,0 +1,122 @@
+"""Creating games, reading them, and what the lobby needs to know."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from binscrabble.game import SetupError
+from binscrabble.rules import Rules, RulesError
+from binscrabble.web.active_games import ActiveGame, RefereeError, new_token
+from binscrabble.web.depends import GameDep, SeatOrSpectator, ServerDep
+from binscrabble.web.meta import game_meta
+from binscrabble.web.models import (
+    GameCreated,
+    GameView,
+    MetaAnswer,
+    NewGameRequest,
+    RulesRequest,
+    SeatCreated,
+)
+from binscrabble.web.ratelimit import client_key
+from binscrabble.web.server import Server, view_of
+
+router = APIRouter()
+
+
+@router.get("/api/meta", response_model=MetaAnswer)
+async def meta() -> JSONResponse:
+    """Levels, presets, house-rule switches, tiles and premium squares."""
+    return JSONResponse(game_meta())
+
+
+@router.post(
+    "/api/games",
+    status_code=201,
+    response_model=GameCreated,
+    response_model_exclude_none=True,
+)
+async def create_game(body: NewGameRequest, request: Request, server: ServerDep) -> GameCreated:
+    """A new game: a token and an invite URL for each person's seat."""
+    rules = parse_rules(body.rules)
+    # The model refused blank names and control characters (a name is written on one
+    # line of the game's record); the names of one game differ.
+    names = [player.name.strip() for player in body.players]
+    # Names that read alike (a full-width "Ａ" beside "A", "ann" beside "Ann") are one.
+    alike = {unicodedata.normalize("NFKC", name).casefold() for name in names}
+    if len(alike) != len(names):
+        raise RefereeError(400, "each player needs a name of their own")
+    if body.table or body.refused_play_loses_turn:
+        return await create_table_game(server, body, names, rules)
+    tokens = [new_token() for player in body.players if player.computer is None]
+    computers = [player.computer for player in body.players]
+    address = client_key(request.client)
+    server.computer.check_address(address, computers)
+    try:
+        with server.computer.admitting(computers):
+            active = await server.table.create(names, computers, rules, tokens)
+            server.wake_computer(active, address)
+    except SetupError as problem:
+        raise RefereeError(400, f"the game cannot be set up: {problem}") from None
+    return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
+
+
+@router.get("/api/games/{game_id}", response_model=GameView)
+async def read_game(held: GameDep, seat: SeatOrSpectator) -> JSONResponse:
+    """The game as a spectator sees it, or as your seat sees it with your token."""
+    return JSONResponse(view_of(held, seat))
+
+
+def parse_rules(given: RulesRequest | None) -> Rules:
+    """Rules from a request: a preset plus switches, each of its own type; 400 naming what
+    is wrong."""
+    try:
+        data = given.model_dump(exclude_unset=True) if given is not None else {}
+        return Rules.from_mapping(data, strict=True)
+    except RulesError as problem:
+        raise RefereeError(400, f"bad rules: {problem}") from None
+
+
+def tokens_by_seat(computers: list[str | None], tokens: list[str]) -> list[str | None]:
+    """The human seats' tokens spread over all seats (``None`` for a computer)."""
+    remaining = iter(tokens)
+    return [None if computer else next(remaining) for computer in computers]
+
+
+async def create_table_game(
+    server: Server, body: NewGameRequest, names: list[str], rules: Rules
+) -> GameCreated:
+    """A new game at a real table (INTERFACES.md §9): people only, a token for every seat."""
+    if not body.table:
+        raise RefereeError(400, "'refused_play_loses_turn' is a house rule of table games only")
+    if any(player.computer is not None for player in body.players):
+        raise RefereeError(400, "a game at a table is for people only: no computer player")
+    tokens = [new_token() for _ in names]
+    try:
+        active = await server.tables.create(names, rules, tokens, body.refused_play_loses_turn)
+    except SetupError as problem:
+        raise RefereeError(400, f"the game cannot be set up: {problem}") from None
+    seats = [
+        SeatCreated(seat=seat, name=name, token=token, url=f"/table/{active.game_id}?token={token}")
+        for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+    ]
+    return GameCreated(id=active.game_id, seats=seats)
+
+
+def created_answer(active: ActiveGame, tokens: dict[int, str | None]) -> GameCreated:
+    """The answer to a created game: each seat, with the tokens known for it."""
+    seats = []
+    for record in active.stored.seats:
+        token = tokens.get(record.seat)
+        seats.append(
+            SeatCreated(
+                seat=record.seat,
+                name=record.name,
+                computer=record.computer,
+                token=token,
+                url=f"/games/{active.game_id}?token={token}" if token else None,
+            )
+        )
+    return GameCreated(id=active.game_id, seats=seats)

@@ -1,0 +1,45 @@
+"""The WebSocket of a game: its view on connect and after every accepted move."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, WebSocket
+
+from binscrabble.web.active_games import RefereeError
+from binscrabble.web.depends import ServerDep, seat_for
+from binscrabble.web.live import read_until_closed
+from binscrabble.web.server import view_of
+
+router = APIRouter()
+
+
+@router.websocket("/api/games/{game_id}/live")
+async def live(
+    websocket: WebSocket, game_id: str, server: ServerDep, token: str | None = None
+) -> None:
+    # The game and the seat are looked for once the socket is accepted, so that a wrong
+    # link or token is told as a close code the page can read.
+    await websocket.accept()
+    try:
+        held = await server.find_game(game_id)
+        seat = seat_for(held, token, required=False)
+        view = view_of(held, seat)
+    except RefereeError as problem:
+        # 4000 + the HTTP status, so a page can tell a wrong link from a wrong token.
+        await websocket.close(code=4000 + problem.status, reason=problem.message[:120])
+        return
+    listener = server.hub.join(game_id, seat)
+    listener.offer(view)
+
+    async def send_views() -> None:
+        while True:
+            await websocket.send_json(await listener.next_message())
+
+    sender = asyncio.get_running_loop().create_task(send_views())
+    try:
+        await read_until_closed(websocket)
+    finally:
+        sender.cancel()
+        server.hub.leave(game_id, listener)
+        server.table.trim()

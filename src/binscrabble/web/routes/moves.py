@@ -1,0 +1,205 @@
+"""Moves, previews, racks entered at a table, and hints: each needs the seat's token.
+
+The routes with a body take their game from :func:`~binscrabble.web.depends.game_after`
+(the body is checked first), and their seat in that game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from binscrabble.board import SquareError, parse_square
+from binscrabble.game import Game
+from binscrabble.move import Move, move_notation
+from binscrabble.web.active_games import (
+    ActiveGame,
+    RefereeError,
+    job_of,
+    placement,
+    read_move,
+)
+from binscrabble.web.depends import GameDep, Held, SeatDep, ServerDep, game_after, seat_in
+from binscrabble.web.models import (
+    GameView,
+    HintAnswer,
+    MoveAccepted,
+    MoveRequest,
+    NotationMove,
+    NotationPreview,
+    PreviewAnswer,
+    PreviewRequest,
+    RackRequest,
+    TileSpec,
+)
+from binscrabble.web.ratelimit import client_key
+from binscrabble.web.server import Server
+from binscrabble.web.table_games import (
+    ActiveTable,
+    submit_rack,
+    submit_table_move,
+    table_view,
+)
+from binscrabble.web.table_routes import table_preview
+from binscrabble.web.views import preset_name, score_runs
+
+router = APIRouter()
+
+#: The game of a move, of a preview, of a rack entered: each read once its body is checked.
+#: A move's game is not refreshed from the database first: a refusal is the moment to ask
+#: (:meth:`~binscrabble.web.server.Server.submit`).
+moved_game = game_after(MoveRequest, fresh=False)
+previewed_game = game_after(PreviewRequest)
+racked_game = game_after(RackRequest)
+MovedGame = Annotated[Held, Depends(moved_game)]
+MoverSeat = Annotated[int, Depends(seat_in(moved_game))]
+PreviewedGame = Annotated[Held, Depends(previewed_game)]
+PreviewerSeat = Annotated[int, Depends(seat_in(previewed_game))]
+RackerSeat = Annotated[int, Depends(seat_in(racked_game))]
+
+
+async def table_only(held: Annotated[Held, Depends(racked_game)]) -> ActiveTable:
+    """The game of a rack entered: 409 unless it is at a table."""
+    if not isinstance(held, ActiveTable):
+        raise RefereeError(409, "racks are entered only in a game at a table")
+    return held
+
+
+async def hinted_game(held: GameDep) -> ActiveGame:
+    """The game of a hint: 409 for a game at a table, whatever the token."""
+    if not isinstance(held, ActiveGame):
+        raise RefereeError(409, "no hints are given in a game at a table")
+    return held
+
+
+@router.post("/api/games/{game_id}/moves", response_model=MoveAccepted)
+async def play(
+    held: MovedGame,
+    seat: MoverSeat,
+    body: MoveRequest,
+    request: Request,
+    server: ServerDep,
+) -> MoveAccepted:
+    """Play a move for your seat; ``turn`` must be the current turn.
+
+    A submission for another seat's turn, a past turn or a game over gets 409 whatever
+    its move; only then is the move read (400 when it cannot be) and judged (422).
+    """
+    if isinstance(held, ActiveTable):
+        return await play_at_table(server, held, body, seat)
+    address = client_key(request.client)
+    accepted = await server.submit(held, seat, move_reader(body), body.turn)
+    server.publish(held)
+    server.wake_computer(held, address)
+    return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
+
+
+@router.post("/api/games/{game_id}/preview", response_model=PreviewAnswer)
+async def preview(
+    held: PreviewedGame,
+    seat: PreviewerSeat,
+    body: PreviewRequest,
+) -> PreviewAnswer:
+    """Whether a move is legal for your seat now, its score run by run, or why not
+    (notation that cannot be read is not legal, with the reason)."""
+    if isinstance(held, ActiveTable):
+        if not isinstance(body, NotationPreview):
+            raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
+        return PreviewAnswer.model_validate(table_preview(held, body.move, seat))
+    try:
+        move = move_reader(body)(held.game)
+    except RefereeError as problem:
+        if not isinstance(body, NotationPreview):
+            raise
+        return PreviewAnswer(legal=False, score=None, runs=[], reason=problem.message)
+    return preview_answer(held, move, seat)
+
+
+@router.post("/api/games/{game_id}/rack", response_model=GameView)
+async def enter_rack(
+    table: Annotated[ActiveTable, Depends(table_only)],
+    seat: RackerSeat,
+    body: RackRequest,
+    server: ServerDep,
+) -> JSONResponse:
+    """A game at a table: enter the tiles on your rack before your move (then your
+    plays are checked against it, and it leaves your unseen tiles), or once the play has
+    ended the tiles left on it. Answers your view."""
+    await submit_rack(table, server.storage, seat, body.rack)
+    server.publish_table(table)
+    return JSONResponse(table_view(table, seat))
+
+
+@router.post("/api/games/{game_id}/hint", response_model=HintAnswer)
+async def hint(
+    active: Annotated[ActiveGame, Depends(hinted_game)], seat: SeatDep, server: ServerDep
+) -> HintAnswer:
+    """The computer's best move for your seat, explained (learning preset only)."""
+    if preset_name(active.game.rules) != "learning":
+        raise RefereeError(409, "hints are only given in games with the learning preset")
+    if active.game.is_over() or seat != active.game.to_move:
+        raise RefereeError(409, "a hint is given only on your turn of a game going on")
+    answer = await server.computer.hint(job_of(active.stored))
+    return HintAnswer.model_validate(answer)
+
+
+async def play_at_table(
+    server: Server, table: ActiveTable, body: MoveRequest, seat: int
+) -> MoveAccepted:
+    """A move entered at a table, judged and stored; a refused play that uses the turn is
+    told to every listener too."""
+    if not isinstance(body, NotationMove):
+        raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
+    turns = len(table.table.history)
+    try:
+        accepted = await submit_table_move(table, server.storage, seat, body.move, body.turn)
+    finally:
+        if len(table.table.history) != turns:
+            server.publish_table(table)
+    return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
+
+
+def move_reader(body: MoveRequest | PreviewRequest) -> Callable[[Game], Move]:
+    """How to read the move of a request on the game it is for: its notation, read on the
+    board it is played on, or the tiles the page placed."""
+    if isinstance(body, NotationMove | NotationPreview):
+        notation = body.move
+        return lambda game: read_move(notation, game)
+    tiles = body.tiles
+    return lambda _game: tiles_move(tiles)
+
+
+def tiles_move(tiles: list[TileSpec]) -> Move:
+    """A play from the page's placed tiles (their squares and faces are checked by the
+    request's model; 400 all the same for a square that does not exist)."""
+    placed: list[tuple[int, str, bool, bool]] = []
+    for tile in tiles:
+        try:
+            sq = parse_square(tile.square)
+        except SquareError as problem:
+            raise RefereeError(400, f"bad square {tile.square!r}: {problem}") from None
+        placed.append((sq, tile.face, tile.blank, tile.rotated))
+    return placement(placed)
+
+
+def preview_answer(active: ActiveGame, move: Move, seat: int | None) -> PreviewAnswer:
+    """The preview of a move for a seat, judged by the core library."""
+    game = active.game
+    problem = game.illegal_reason(move, seat)
+    if problem is not None:
+        return PreviewAnswer(legal=False, score=None, runs=[], reason=str(problem))
+    breakdown = game.score_breakdown(move)
+    runs = score_runs(breakdown)
+    return PreviewAnswer.model_validate(
+        {
+            "legal": True,
+            "score": breakdown.total,
+            "runs": runs,
+            "reason": None,
+            "notation": move_notation(move, game.board),
+            "bingo": breakdown.bingo,
+        }
+    )

@@ -1,0 +1,124 @@
+"""The state one app holds (:class:`Server`): storage, the open games, live listeners and the
+computer's workers. The routes reach it through :data:`binscrabble.web.depends.ServerDep`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from binscrabble.web.active_games import (
+    DEFAULT_MAX_GAMES,
+    Accepted,
+    ActiveGame,
+    GameTable,
+    MoveOrReader,
+    RefereeError,
+    read_move,
+    submit,
+)
+from binscrabble.web.computer import Computer, Fairness
+from binscrabble.web.live import Hub
+from binscrabble.web.storage import Storage
+from binscrabble.web.table_games import ActiveTable, TableGames, table_view
+from binscrabble.web.views import build_view
+
+LOG = logging.getLogger("binscrabble.web")
+
+
+def view_of(held: ActiveGame | ActiveTable, seat: int | None) -> dict[str, Any]:
+    """The view of a game, at a table or not, as ``seat`` may see it (``None``: a
+    spectator)."""
+    if isinstance(held, ActiveTable):
+        return table_view(held, seat)
+    return build_view(held, seat)
+
+
+class Server:
+    """The state one app holds: storage, the open games, live listeners and the workers."""
+
+    def __init__(self, url: str, fairness: Fairness, max_games: int = DEFAULT_MAX_GAMES) -> None:
+        self.storage = Storage(url)
+        self.tables = TableGames(self.storage)
+        self.table = GameTable(self.storage, max_games, self.in_use, self.publish)
+        self.hub = Hub()
+        self.computer = Computer(fairness)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.thinking: set[str] = set()
+
+    def in_use(self, game_id: str) -> bool:
+        """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
+        return game_id in self.thinking or bool(self.hub.listeners.get(game_id))
+
+    async def open_game(self, game_id: str, *, fresh: bool = True) -> ActiveGame:
+        """The open game; also sets its computer thinking when the computer is to move
+        (``fresh``: see :meth:`GameTable.get`)."""
+        active = await self.table.get(game_id, fresh=fresh)
+        self.wake_computer(active)
+        return active
+
+    async def find_game(self, game_id: str, *, fresh: bool = True) -> ActiveGame | ActiveTable:
+        """The game ``game_id``, at a table or not (a ``RefereeError`` 404 when there is
+        none); opening a game sets its computer thinking when the computer is to move
+        (``fresh``: see :meth:`GameTable.get`)."""
+        if (table := await self.tables.find(game_id)) is not None:
+            return table
+        return await self.open_game(game_id, fresh=fresh)
+
+    async def submit(
+        self, active: ActiveGame, seat: int, move: MoveOrReader, turn: int | None
+    ) -> Accepted:
+        """:func:`submit` the move; when it is refused with 409 and this process's copy of
+        the game was behind the database, once more on the database's game."""
+        try:
+            return await submit(active, self.storage, seat, move, turn)
+        except RefereeError as problem:
+            if problem.status != 409 or not await self.table.refresh(active):
+                raise
+        return await submit(active, self.storage, seat, move, turn)
+
+    def publish(self, active: ActiveGame) -> None:
+        """Send every listener of the game its new view."""
+        self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
+
+    def publish_table(self, active: ActiveTable) -> None:
+        """Send every listener of a table game its new view."""
+        self.hub.publish(active.game_id, lambda seat: table_view(active, seat))
+
+    def wake_computer(self, active: ActiveGame, address: str = "") -> None:
+        """Start the computer's moves of a game unless they are already under way; they
+        take turns with other addresses' moves as caused by ``address``."""
+        if active.computer_to_move() is None or active.game_id in self.thinking:
+            return
+        self.thinking.add(active.game_id)
+        self.computer.started(active)
+        task = asyncio.get_running_loop().create_task(self.play_computers(active, address))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def play_computers(self, active: ActiveGame, address: str) -> None:
+        """Play the computer's moves for as long as a computer is to move."""
+        try:
+            while (level := active.computer_to_move()) is not None:
+                turn = active.turn
+                notation = await self.computer.move(active, level, address)
+                if active.turn != turn:
+                    continue
+                move = read_move(notation, active.game)
+                await submit(active, self.storage, active.game.to_move, move, turn)
+                self.publish(active)
+        except Exception:
+            # A computer that cannot move leaves the game waiting; the log says why.
+            LOG.exception("the computer's move in game %s failed", active.game_id)
+            raise
+        finally:
+            self.thinking.discard(active.game_id)
+            self.computer.stopped(active)
+            self.table.trim()
+
+    def close(self) -> None:
+        """Stop the workers and release the database."""
+        for task in self.tasks:
+            task.cancel()
+        self.computer.close()
+        self.storage.close()
