@@ -368,3 +368,41 @@ def test_names_that_read_alike_or_hide_characters_are_refused(
     answer = client.post("/api/games", json={"players": [{"name": name} for name in names]})
     assert answer.status_code == 400, answer.text
     assert answer.json()["error"].startswith(("the field 'players.", "each player needs"))
+
+
+# -- which check answers first --------------------------------------------------------------
+
+
+def test_a_request_is_answered_by_the_first_check_it_fails(client: TestClient) -> None:
+    """docs/web.md, "The order of the checks": body, game, kind of game, token."""
+    created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+    token = tokens_of(created)[0]
+    at_table = {"players": [{"name": "Cy"}, {"name": "Di"}], "table": True}
+    table = client.post("/api/games", json=at_table).json()["id"]
+    wrong = bearer("not-a-token")
+
+    def answer(path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        sent = client.post(path, json=body, headers=headers or {})
+        return sent.status_code, sent.json()["error"]
+
+    # A malformed body gets 400 whatever the game and the token.
+    for path in ("/api/games/nope/moves", "/api/games/nope/preview", "/api/games/nope/rack"):
+        status, message = answer(path, {"turn": "0"}, wrong)
+        assert status == 400, (path, message)
+    # Then an unknown game 404, whatever the token.
+    assert answer("/api/games/nope/moves", {"move": "pass", "turn": 0})[0] == 404
+    assert answer("/api/games/nope/hint", headers=wrong)[0] == 404
+    # Then a kind of game the route does not serve: 409 with no token or a wrong one.
+    assert answer(f"/api/games/{table}/hint") == (409, "no hints are given in a game at a table")
+    assert answer(f"/api/games/{table}/rematch", headers=wrong)[0] == 409
+    game_id = created["id"]
+    assert answer(f"/api/games/{game_id}/rack", {"rack": "01"}) == (
+        409,
+        "racks are entered only in a game at a table",
+    )
+    # Then the token: none, or a wrong one.
+    assert answer(f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0})[0] == 401
+    assert answer(f"/api/games/{table}/preview", {"move": "pass"}, wrong)[0] == 401
+    # Then the route's own checks.
+    stale = answer(f"/api/games/{game_id}/moves", {"move": "pass", "turn": 3}, bearer(token))
+    assert stale[0] == 409
