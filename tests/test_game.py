@@ -741,36 +741,42 @@ def test_view_for_a_seat_hides_other_racks_and_the_bag_order() -> None:
     view = game.view_for(1)
     text = json.dumps(view)
     assert json.loads(text) == view
-    assert view["rack"] == game.rack(1)
-    assert view["rack_sizes"] == [9, 9]
-    assert view["bag_size"] == game.bag_size
-    assert "bag" not in view and "racks" not in view
-    assert view["history"][0]["kind"] == "exchange"
-    assert view["history"][0]["notation"] == "exchange 2"
-    assert view["history"][0]["count"] == 2
-    assert game.view_for(0)["history"][0]["notation"] == Exchange(hidden).notation()
+    assert view["seat"] == 1 and view["rack"] == game.rack(1)
+    assert [player["tiles"] for player in view["players"]] == [9, 9]
+    assert view["bag"] == game.bag_size  # how many, never in which order
+    assert "".join(game.bag) not in text and "racks" not in view
+    assert view["moves"][0]["notation"] == "exchange 2"
+    assert view["moves"][0]["squares"] == []
+    assert game.view_for(0)["moves"][0]["notation"] == Exchange(hidden).notation()
     assert sorted(view["unseen"]) == sorted("".join(game.bag) + game.rack(0))
     spectator = game.view_for(None)
-    assert spectator["rack"] is None and spectator["unseen"] is None
-    assert view["outcome"] is None and not view["over"]
+    assert "rack" not in spectator and "seat" not in spectator
+    assert sorted(spectator["unseen"]) == sorted("".join(game.bag) + game.rack(0) + game.rack(1))
+    assert view["result"] is None and not view["over"] and view["to_move"] == 1
 
 
-def test_view_after_the_end_shows_every_rack() -> None:
+def test_view_after_the_end_shows_the_result() -> None:
     game = Game.from_setup(Rules(), Board(), ["1", "0"], bag=[], players=["A", "B"])
     for _ in range(6):
         game.push(Pass())
     view = game.view_for(0)
-    assert view["over"]
-    assert view["final_racks"] == ["1", "0"]
-    assert view["outcome"]["draw"]
-    assert view["history"][0] == {
-        "seat": 0,
-        "player": "A",
-        "score": 0,
-        "scores": [0, 0],
-        "kind": "pass",
-        "notation": "pass",
+    assert view["over"] and view["to_move"] is None
+    outcome = game.outcome()
+    assert outcome is not None and outcome.draw
+    assert view["result"] == {
+        "reason": "scoreless",
+        "adjustments": list(outcome.adjustments),
+        "final": list(outcome.scores),
+        "winners": [0, 1],
     }
+    assert view["moves"][0] == {
+        "seat": 0,
+        "notation": "pass",
+        "score": 0,
+        "squares": [],
+        "running": [0, 0],
+    }
+    assert view["last_move"] == {"seat": 1, "squares": []}
 
 
 def test_view_board_and_places() -> None:
@@ -779,5 +785,17 @@ def test_view_board_and_places() -> None:
     view = game.view_for(1)
     assert view["board"][7] == "...1+1=10......"
     assert view["blanks"] == ["F8"]
-    assert view["history"][0]["notation"] == "8D 1+?1=10"
-    assert view["scores"] == [game.scores[0], 0]
+    assert view["moves"][0]["notation"] == "8D 1+?1=10"
+    assert view["moves"][0]["squares"] == ["D8", "E8", "F8", "G8", "H8", "I8"]
+    assert view["last_move"] == {"seat": 0, "squares": view["moves"][0]["squares"]}
+    assert [player["score"] for player in view["players"]] == [game.scores[0], 0]
+    assert view["moves"][0]["running"] == [game.scores[0], 0]
+    assert view["preset"] == "standard" and view["rules"] == Rules().to_mapping()
+
+
+def test_view_with_the_stored_notations_is_the_view_worked_out() -> None:
+    game = Game(("Ada", "Bob"), seed=5)
+    game.push(Exchange(game.rack(0)[:3]))
+    game.push(Pass())
+    assert game.view_for(0, game.notations()) == game.view_for(0)
+    assert game.view_for(None, game.notations()) == game.view_for(None)

@@ -6,12 +6,14 @@ a record that never carries the seed."""
 from __future__ import annotations
 
 import threading
+import typing
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
 import pytest
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.testclient import TestClient
 from web_api_support import bearer, game_with_a_play, new_game, seat_view, server_truth, web_client
 
@@ -19,7 +21,7 @@ from binscrabble.cli import main
 from binscrabble.record import read_record
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web.app import BinscrabbleAPI
-from binscrabble.web.responses import ROUTE_ERRORS
+from binscrabble.web.responses import STATUS_MEANINGS, error_statuses
 
 TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 
@@ -249,18 +251,32 @@ def test_the_schema_documents_every_status_with_its_content(client: TestClient) 
                     assert media["schema"], f"{status} has no schema"
 
 
-def test_the_table_of_statuses_names_exactly_the_apps_routes(client: TestClient) -> None:
+def test_every_route_declares_its_errors_and_the_model_of_its_answer(
+    client: TestClient,
+) -> None:
     app = client.app
     assert isinstance(app, BinscrabbleAPI)
-    routes = {route.name for route in app.api_routes() if route.include_in_schema}
-    assert routes == set(ROUTE_ERRORS)
-    # Each of them is served: the schema has an operation for it.
-    operations = [
-        operation
-        for methods in client.get("/openapi.json").json()["paths"].values()
-        for operation in methods.values()
-    ]
-    assert len(operations) == len(ROUTE_ERRORS)
+    routes = [route for route in app.api_routes() if route.include_in_schema]
+    paths = client.get("/openapi.json").json()["paths"]
+    operations = [operation for methods in paths.values() for operation in methods.values()]
+    assert len(routes) == len(operations) >= 11
+    for route in routes:
+        statuses = error_statuses(route)
+        assert 413 in statuses and set(statuses) <= set(STATUS_MEANINGS), route.name
+        if route.response_class is PlainTextResponse:
+            continue  # the record: a text file
+        # A JSON answer is checked against its model: the route returns data, never a
+        # response of its own that would go round the model.
+        assert route.response_model is not None, route.name
+        returned = typing.get_type_hints(route.endpoint)["return"]
+        assert not (isinstance(returned, type) and issubclass(returned, Response)), route.name
+        for method in route.methods or ():
+            answer = paths[route.path_format][method.lower()]["responses"][
+                str(route.status_code or 200)
+            ]
+            assert answer["content"]["application/json"]["schema"]["$ref"].startswith(
+                "#/components/schemas/"
+            ), route.name
 
 
 # -- the record never carries the seed ------------------------------------------------------

@@ -24,8 +24,8 @@ from binscrabble.web.table_games import (
     TableGames,
     submit_rack,
     submit_table_move,
-    table_view,
 )
+from binscrabble.web.views import build_view
 
 SAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sample-game.bsr"
 
@@ -293,7 +293,7 @@ def test_table_games_held_are_bounded_and_come_back_the_same(tmp_path: Path) -> 
         again = await tables.find(first.game_id)
         assert again is not None and again is not first
         assert len(tables.held) == 2
-        return [table_view(first, 1), table_view(again, 1)]
+        return [build_view(first, 1), build_view(again, 1)]
 
     before, after = asyncio.run(play())
     assert before == after

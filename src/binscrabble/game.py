@@ -262,6 +262,16 @@ class Outcome:
         """The winning seat, or ``None`` for a draw."""
         return self.winners[0] if len(self.winners) == 1 else None
 
+    def view(self) -> dict[str, Any]:
+        """The ``result`` of a view: the reason, the rack adjustments, the final totals and
+        the winning seats."""
+        return {
+            "reason": self.reason,
+            "adjustments": list(self.adjustments),
+            "final": list(self.scores),
+            "winners": list(self.winners),
+        }
+
     def __str__(self) -> str:
         totals = ", ".join(
             f"{name} {score}" for name, score in zip(self.players, self.scores, strict=True)
@@ -848,73 +858,90 @@ class Game:
                     board.place(tile.square, make_tile(tile.face, tile.blank, tile.rotated))
         return result
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        """What one seat may see, as JSON-able data (``None``: a spectator, who sees no rack).
+    def view_for(self, seat: int | None, notations: Sequence[str] | None = None) -> dict[str, Any]:
+        """The game as ``seat`` may see it (``None``: a spectator), as JSON-able data: the
+        one view every program shows a seat (the web app adds the game's id, its seats'
+        computer levels and its rematch: INTERFACES.md §5).
 
-        Other racks and the bag's order are left out; other players' exchanges show only how
-        many tiles were exchanged. When the game is over every rack is shown.
+        A seat sees the board, the scores, the move log, how many tiles are in the bag and
+        its own rack (``seat`` and ``rack``, left out for a spectator); never another seat's
+        rack, the bag's order or the seed. Another seat's exchange shows only how many
+        tiles went back (``exchange 2``). ``unseen`` is what the viewer cannot see: for a
+        seat the bag and the other racks, for a spectator every tile not on the board.
+        ``notations`` are those of the history when the caller has them (as stored),
+        else they are written out again (:meth:`notations`).
 
         >>> view = Game(seed=3).view_for(0)
-        >>> len(view["rack"]), view["bag_size"], "racks" in view
-        (9, 82, False)
+        >>> len(view["rack"]), view["bag"], view["players"][1]
+        (9, 82, {'name': 'Bob', 'score': 0, 'tiles': 9})
         """
-        history = [
-            self._turn_view(turn, notation, seat)
-            for turn, notation in zip(self.history, self.notations(), strict=True)
-        ]
+        written = self.notations() if notations is None else notations
+        moves = []
+        for turn, notation in zip(self.history, written, strict=True):
+            squares: list[str] = []
+            shown = notation
+            if type(turn.move) is Place:
+                squares = [square_name(tile.square) for tile in turn.move.tiles]
+            elif type(turn.move) is Exchange and turn.seat != seat:
+                shown = f"exchange {len(turn.move.tiles)}"
+            moves.append(logged_move(turn.seat, shown, turn.score, squares, turn.scores))
+        if seat is None:
+            unseen = sorted_codes([*self._bag, *(code for rack in self._racks for code in rack)])
+        else:
+            unseen = self.unseen(seat)
         outcome = self.outcome()
         view: dict[str, Any] = {
-            "seat": seat,
-            "players": list(self.players),
-            "to_move": self.to_move,
-            "rack": "".join(self._racks[seat]) if seat is not None else None,
-            "rack_sizes": [len(rack) for rack in self._racks],
-            "bag_size": len(self._bag),
-            "unseen": self.unseen(seat) if seat is not None else None,
-            "scores": list(self.scores),
-            "board": self.board.rows(),
-            "blanks": [square_name(sq) for sq in self.board.blank_squares()],
-            "rotated": [square_name(sq) for sq in self.board.rotated_squares()],
-            "rules": self.rules.to_mapping(),
-            "scoreless_turns": self.scoreless_turns,
-            "history": history,
+            **board_view(self.rules, self.board),
+            "players": [
+                {"name": name, "score": score, "tiles": len(rack)}
+                for name, score, rack in zip(self.players, self.scores, self._racks, strict=True)
+            ],
+            "to_move": None if outcome is not None else self.to_move,
+            "turn": len(self.history),
+            "bag": len(self._bag),
+            "moves": moves,
             "over": outcome is not None,
-            "outcome": None,
+            "unseen": unseen,
+            "last_move": last_move(moves),
+            "result": outcome.view() if outcome is not None else None,
         }
-        if outcome is not None:
-            view["outcome"] = {
-                "reason": outcome.reason,
-                "scores": list(outcome.scores),
-                "adjustments": list(outcome.adjustments),
-                "winners": list(outcome.winners),
-                "draw": outcome.draw,
-            }
-            view["final_racks"] = list(self.racks)
+        if seat is not None:
+            view["seat"] = seat
+            view["rack"] = "".join(self._racks[seat])
         return view
 
-    def _turn_view(self, turn: Turn, notation: str, seat: int | None) -> dict[str, Any]:
-        """A turn of :meth:`view_for` as `seat` may see it: another's exchange shows only
-        how many tiles went back."""
-        entry: dict[str, Any] = {
-            "seat": turn.seat,
-            "player": self.players[turn.seat],
-            "score": turn.score,
-            "scores": list(turn.scores),
-        }
-        if type(turn.move) is Place:
-            entry["kind"] = "place"
-            entry["notation"] = notation
-        elif type(turn.move) is Exchange:
-            entry["kind"] = "exchange"
-            entry["count"] = len(turn.move.tiles)
-            if turn.seat == seat:
-                entry["notation"] = notation
-            else:
-                entry["notation"] = f"exchange {len(turn.move.tiles)}"
-        else:
-            entry["kind"] = "pass"
-            entry["notation"] = notation
-        return entry
+
+# -- views (the parts a table game's view shares with :meth:`Game.view_for`) -----------------
+
+
+def board_view(rules: Rules, board: Board) -> dict[str, Any]:
+    """The rules and the board of a view: what every seat and spectator sees alike."""
+    return {
+        "rules": rules.to_mapping(),
+        "preset": rules.preset_name(),
+        "board": board.rows(),
+        "blanks": [square_name(sq) for sq in board.blank_squares()],
+        "rotated": [square_name(sq) for sq in board.rotated_squares()],
+    }
+
+
+def logged_move(
+    seat: int, shown: str, score: int, squares: list[str], running: Sequence[int]
+) -> dict[str, Any]:
+    """One entry of a view's move log: the move as the viewer may see it (``shown``), the
+    squares it covered, its score and every player's total after it."""
+    return {
+        "seat": seat,
+        "notation": shown,
+        "score": score,
+        "squares": squares,
+        "running": list(running),
+    }
+
+
+def last_move(moves: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The ``last_move`` of a view: the seat that moved last and the squares it covered."""
+    return {"seat": moves[-1]["seat"], "squares": moves[-1]["squares"]} if moves else None
 
 
 # -- helpers ------------------------------------------------------------------------------

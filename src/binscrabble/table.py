@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from binscrabble.board import Board, make_tile, square_name
 from binscrabble.game import (
@@ -46,6 +46,9 @@ from binscrabble.game import (
     Outcome,
     ScoreBreakdown,
     SetupError,
+    board_view,
+    last_move,
+    logged_move,
     turn_problem,
 )
 from binscrabble.legality import (
@@ -198,6 +201,57 @@ class TableGame:
     def racks_left(self) -> tuple[str | None, ...]:
         """The tiles left on each rack, as entered at the end (``None``: not entered)."""
         return tuple(self._left)
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The game as ``seat`` may see it (``None``: a spectator), in the shape of
+        :meth:`Game.view_for`: no ``rack`` unless that seat entered its own, another seat's
+        exchange of named tiles shown by its count, a refused play as ``refused NOTATION``;
+        and ``table``: the house rule on refused plays, the seats still to enter the tiles
+        left on their rack, and those entered.
+
+        >>> view = TableGame(("Ann", "Bo")).view_for(0)
+        >>> view["bag"], view["players"][1], "rack" in view, view["table"]["awaiting_racks"]
+        (82, {'name': 'Bo', 'score': 0, 'tiles': 9}, False, [])
+        """
+        moves = []
+        for turn in self.history:
+            squares = []
+            if isinstance(turn.move, Place) and turn.kind == "place":
+                squares = [square_name(tile.square) for tile in turn.move.tiles]
+            shown = turn.notation
+            if turn.kind == "exchange" and turn.seat != seat and turn.notation[0] == "-":
+                shown = f"exchange {len(turn.notation) - 1}"
+            if turn.kind == "refused":
+                shown = f"refused {turn.notation}"
+            moves.append(logged_move(turn.seat, shown, turn.score, squares, turn.scores))
+        outcome = self.outcome()
+        view: dict[str, Any] = {
+            **board_view(self.rules, self.board),
+            "players": [
+                {"name": name, "score": score, "tiles": tiles}
+                for name, score, tiles in zip(
+                    self.players, self.scores, self._rack_sizes, strict=True
+                )
+            ],
+            "to_move": None if self._end_reason is not None else self.to_move,
+            "turn": len(self.history),
+            "bag": self._bag_size,
+            "moves": moves,
+            "over": outcome is not None,
+            "unseen": self.unseen(seat),
+            "last_move": last_move(moves),
+            "result": outcome.view() if outcome is not None else None,
+            "table": {
+                "refused_play_loses_turn": self.refused_play_loses_turn,
+                "awaiting_racks": list(self.awaiting_racks()),
+                "racks_left": list(self._left),
+            },
+        }
+        if seat is not None:
+            view["seat"] = seat
+            if self._entered[seat] is not None:
+                view["rack"] = self._entered[seat]
+        return view
 
     # -- entering racks --------------------------------------------------------------------
 

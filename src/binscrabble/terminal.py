@@ -162,7 +162,7 @@ def render_recent(
 ) -> str:
     """The last turns as a seat may see them (others' exchanges show only how many tiles,
     unless ``show_exchanges``: a replay shows every rack anyway)."""
-    history = game.view_for(seat)["history"][-count:]
+    history = game.view_for(seat)["moves"][-count:]
     if not history:
         return "No moves yet."
     start = len(game.history) - len(history) + 1
@@ -171,9 +171,9 @@ def render_recent(
     for index, entry in enumerate(history):
         notation = entry["notation"] if notations is None else notations[index]
         lines.append(
-            f"  {start + index:>3}. {escape_controls(entry['player'])}: {notation}  "
+            f"  {start + index:>3}. {escape_controls(game.players[entry['seat']])}: {notation}  "
             f"+{entry['score']} "
-            f"(total {entry['scores'][entry['seat']]})"
+            f"(total {entry['running'][entry['seat']]})"
         )
     return "\n".join(lines)
 

@@ -1,16 +1,16 @@
-"""Every status each route can answer, in one place, and the OpenAPI description built from it.
+"""The error statuses of the routes and the OpenAPI description built from them.
 
-The table :data:`ROUTE_ERRORS` names the error statuses of each route (by the name of its
-function in ``app.py``); :data:`STATUS_MEANINGS` says what each status means. A route that
-learns to answer a new status gets it added to its entry here (and the status's meaning, if
-new); the OpenAPI description then documents it, with the error body, and nothing else:
-FastAPI's own "422 Validation Error" is not documented (a malformed body gets 400 here).
-Every error is JSON (``{"error": sentence}``), whatever a route's answer is. A status that
-only some apps answer (one that depends on their options) may instead be declared on the
-route itself (its ``responses``), and is documented as declared.
+Each route declares the error statuses it can answer where it is declared, as its
+``responses`` (``responses=errors(400, 401, 404, 413)``); :data:`STATUS_MEANINGS` says what
+each status means. A route that learns to answer a new status gets it added there (and the
+status's meaning here, if new); the OpenAPI description then documents it, with the error
+body, and nothing else: FastAPI's own "422 Validation Error" is not documented (a malformed
+body gets 400 here). Every error is JSON (``{"error": sentence}``), whatever a route's
+answer is. A status that only some apps answer (one that depends on their options, such as
+the 429 of the rate limits) is documented as those options describe it.
 
->>> error_statuses("play")
-(400, 401, 404, 409, 413, 422)
+>>> sorted(errors(404, 503)), errors(404)[404]["description"]
+([404, 413, 503], 'There is no such game.')
 """
 
 from __future__ import annotations
@@ -42,34 +42,33 @@ STATUS_HEADERS: Final[dict[int, dict[str, Any]]] = {
     },
 }
 
-#: The error statuses each route can answer, by the name of its function. Every route has
-#: 413: any request with a body over 64 KiB gets it before it reaches the route.
-ROUTE_ERRORS: Final[dict[str, tuple[int, ...]]] = {
-    "meta": (413,),
-    "create_game": (400, 413, 503),
-    "read_game": (401, 404, 413),
-    "play": (400, 401, 404, 409, 413, 422),
-    "preview": (400, 401, 404, 413),
-    "enter_rack": (400, 401, 404, 409, 413),
-    "hint": (401, 404, 409, 413, 503),
-    "record": (404, 409, 413),
-    "analysis": (404, 409, 413, 503),
-    "view_record": (400, 413),
-    "rematch": (401, 404, 409, 413),
-}
+#: Every route answers 413: any request with a body over 64 KiB gets it before it reaches
+#: the route.
+EVERY_ROUTE: Final = (413,)
 
 _ERROR_REF: Final = "#/components/schemas/ErrorBody"
 
 
-def error_statuses(route: str) -> tuple[int, ...]:
-    """The error statuses of a route; a route missing from the table is a mistake."""
-    try:
-        return ROUTE_ERRORS[route]
-    except KeyError:
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route that answers ``statuses`` (and 413, as every route
+    does): each with the error body and the meaning of :data:`STATUS_MEANINGS`."""
+    declared: dict[int | str, dict[str, Any]] = {}
+    for status in sorted({*statuses, *EVERY_ROUTE}):
+        declared[status] = {"model": ErrorBody, "description": STATUS_MEANINGS[status]}
+        if status in STATUS_HEADERS:
+            declared[status]["headers"] = STATUS_HEADERS[status]
+    return declared
+
+
+def error_statuses(route: APIRoute) -> tuple[int, ...]:
+    """The error statuses a route declares; a route that declares none is a mistake."""
+    statuses = tuple(sorted(int(status) for status in route.responses))
+    if not statuses:
         raise LookupError(
-            f"the route {route!r} is not in ROUTE_ERRORS (binscrabble/web/responses.py): "
-            "add the error statuses it can answer"
-        ) from None
+            f"the route {route.name!r} declares no error status: give it "
+            "responses=errors(...) (binscrabble/web/responses.py) with those it can answer"
+        )
+    return statuses
 
 
 def describe(
@@ -78,12 +77,12 @@ def describe(
     options: Callable[[APIRoute], Mapping[int, dict[str, Any]]] = lambda _route: {},
 ) -> dict[str, Any]:
     """The OpenAPI description ``schema`` (as FastAPI built it from ``routes``) with, for
-    each route, its answer and exactly the error statuses of :data:`ROUTE_ERRORS`, each with
-    the JSON error body, and those that depend on the app's ``options`` (its rate limits)."""
+    each route, its answer and exactly the error statuses it declares, each with the JSON
+    error body, and those that depend on the app's ``options`` (its rate limits)."""
     for route in routes:
         if not route.include_in_schema:
             continue
-        statuses = error_statuses(route.name)
+        statuses = error_statuses(route)
         success = str(route.status_code or 200)
         for method in route.methods or ():
             operation = schema["paths"][route.path_format].get(method.lower())
@@ -98,10 +97,7 @@ def describe(
                 }
                 if status in STATUS_HEADERS:
                     kept[str(status)]["headers"] = STATUS_HEADERS[status]
-            # A status a route declares itself is kept as declared; one that depends on the
-            # app's options, as they describe it.
-            for declared in route.responses:
-                kept.setdefault(str(declared), answers[str(declared)])
+            # A status that depends on the app's options, as they describe it.
             for status, answer in options(route).items():
                 kept.setdefault(str(status), answer)
             operation["responses"] = dict(sorted(kept.items()))

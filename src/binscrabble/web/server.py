@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
@@ -20,18 +19,10 @@ from binscrabble.web.active_games import (
 from binscrabble.web.computer import Computer, Fairness
 from binscrabble.web.live import Hub
 from binscrabble.web.storage import Storage
-from binscrabble.web.table_games import ActiveTable, TableGames, table_view
+from binscrabble.web.table_games import ActiveTable, TableGames
 from binscrabble.web.views import build_view
 
 LOG = logging.getLogger("binscrabble.web")
-
-
-def view_of(held: ActiveGame | ActiveTable, seat: int | None) -> dict[str, Any]:
-    """The view of a game, at a table or not, as ``seat`` may see it (``None``: a
-    spectator)."""
-    if isinstance(held, ActiveTable):
-        return table_view(held, seat)
-    return build_view(held, seat)
 
 
 class Server:
@@ -83,7 +74,7 @@ class Server:
 
     def publish_table(self, active: ActiveTable) -> None:
         """Send every listener of a table game its new view."""
-        self.hub.publish(active.game_id, lambda seat: table_view(active, seat))
+        self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
     def wake_computer(self, active: ActiveGame, address: str = "") -> None:
         """Start the computer's moves of a game unless they are already under way; they

@@ -24,9 +24,8 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
-from binscrabble.board import square_name
 from binscrabble.game import IllegalMoveError, SetupError
 from binscrabble.legality import sorted_codes
 from binscrabble.move import Exchange, NotationError, Place, parse_move
@@ -34,7 +33,6 @@ from binscrabble.rules import Rules
 from binscrabble.table import ExchangeCount, TableGame, TableMove
 from binscrabble.web.active_games import HeldGame, RefereeError, new_game_id, token_hash
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, StoredGame
-from binscrabble.web.views import board_fields, logged_move, result_view
 
 #: What a table game stores in place of a seed.
 TABLE_SEED: Final = "table"
@@ -232,56 +230,3 @@ async def submit_rack(active: ActiveTable, storage: Storage, seat: int, codes: s
             return  # the same rack again: nothing to store
         await store_entry(active, storage, seat, f"rack {seat} {codes}")
         table.enter_rack(seat, codes)
-
-
-def table_view(active: ActiveTable, seat: int | None) -> dict[str, Any]:
-    """The table game as ``seat`` may see it (``None``: a spectator), as JSON-able data:
-    the shape of the view of INTERFACES.md §5, no rack unless that seat entered its own."""
-    table = active.table
-    moves = []
-    for turn in table.history:
-        squares = []
-        if isinstance(turn.move, Place) and turn.kind == "place":
-            squares = [square_name(tile.square) for tile in turn.move.tiles]
-        shown = turn.notation
-        if turn.kind == "exchange" and turn.seat != seat:
-            shown = f"exchange {len(turn.notation) - 1}" if turn.notation[0] == "-" else shown
-        if turn.kind == "refused":
-            shown = f"refused {turn.notation}"
-        moves.append(logged_move(turn, shown, squares))
-    outcome = table.outcome()
-    view: dict[str, Any] = {
-        "id": active.game_id,
-        **board_fields(table.rules, table.board),
-        "players": [
-            {
-                "name": name,
-                "score": table.scores[index],
-                "computer": None,
-                "tiles": table.rack_sizes[index],
-            }
-            for index, name in enumerate(table.players)
-        ],
-        "to_move": None if table.end_reason is not None else table.to_move,
-        "turn": len(table.history),
-        "bag": table.bag_size,
-        "moves": moves,
-        "over": outcome is not None,
-        "unseen": table.unseen(seat),
-        "last_move": (
-            {"seat": moves[-1]["seat"], "squares": moves[-1]["squares"]} if moves else None
-        ),
-        "result": result_view(outcome),
-        "rematch": None,
-        "table": {
-            "refused_play_loses_turn": table.refused_play_loses_turn,
-            "awaiting_racks": list(table.awaiting_racks()),
-            "racks_left": list(table.racks_left),
-        },
-    }
-    if seat is not None:
-        view["seat"] = seat
-        rack = table.entered_rack(seat)
-        if rack is not None:
-            view["rack"] = rack
-    return view

@@ -18,6 +18,7 @@ from binscrabble.web.active_games import ActiveGame, RefereeError, rematch_seats
 from binscrabble.web.depends import Authorization, GameDep, SeatDep, ServerDep, bearer_token
 from binscrabble.web.models import AnalysisAnswer, GameCreated, RecordAnswer, RecordRequest
 from binscrabble.web.records import record_turns
+from binscrabble.web.responses import errors
 from binscrabble.web.routes.games import created_answer
 from binscrabble.web.table_games import ActiveTable
 from binscrabble.web.table_routes import table_analysis
@@ -38,7 +39,9 @@ async def rematched_game(held: GameDep) -> ActiveGame:
     return held
 
 
-@router.get("/api/games/{game_id}/record", response_class=PlainTextResponse)
+@router.get(
+    "/api/games/{game_id}/record", response_class=PlainTextResponse, responses=errors(404, 409)
+)
 async def record(game_id: str, held: GameDep) -> Response:
     """The game's record file once the game is over: every turn with the mover's rack,
     and the racks left at the end; never the seed (nor, then, the bag's order)."""
@@ -54,7 +57,9 @@ async def record(game_id: str, held: GameDep) -> Response:
     )
 
 
-@router.get("/api/games/{game_id}/analysis", response_model=AnalysisAnswer)
+@router.get(
+    "/api/games/{game_id}/analysis", response_model=AnalysisAnswer, responses=errors(404, 409, 503)
+)
 async def analysis(held: GameDep, server: ServerDep) -> AnalysisAnswer:
     """Each turn next to the computer's best play (once the game is over), in parts:
     ask again until ``complete``."""
@@ -65,7 +70,7 @@ async def analysis(held: GameDep, server: ServerDep) -> AnalysisAnswer:
     return AnalysisAnswer.model_validate(await server.computer.analyses.answer(held))
 
 
-@router.post("/api/records/view", response_model=RecordAnswer)
+@router.post("/api/records/view", response_model=RecordAnswer, responses=errors(400))
 async def view_record(body: RecordRequest) -> RecordAnswer:
     """Every turn of an uploaded record, each with its board."""
     try:
@@ -80,6 +85,7 @@ async def view_record(body: RecordRequest) -> RecordAnswer:
     status_code=201,
     response_model=GameCreated,
     response_model_exclude_none=True,
+    responses=errors(401, 404, 409),
 )
 async def rematch(
     active: Annotated[ActiveGame, Depends(rematched_game)],

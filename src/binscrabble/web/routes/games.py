@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 
 from binscrabble.game import SetupError
 from binscrabble.rules import Rules, RulesError
@@ -21,15 +21,19 @@ from binscrabble.web.models import (
     SeatCreated,
 )
 from binscrabble.web.ratelimit import client_key
-from binscrabble.web.server import Server, view_of
+from binscrabble.web.responses import errors
+from binscrabble.web.server import Server
+from binscrabble.web.views import build_view
 
 router = APIRouter()
 
 
-@router.get("/api/meta", response_model=MetaAnswer)
-async def meta() -> JSONResponse:
+@router.get(
+    "/api/meta", response_model=MetaAnswer, response_model_exclude_unset=True, responses=errors()
+)
+async def meta() -> dict[str, Any]:
     """Levels, presets, house-rule switches, tiles and premium squares."""
-    return JSONResponse(game_meta())
+    return game_meta()
 
 
 @router.post(
@@ -37,6 +41,7 @@ async def meta() -> JSONResponse:
     status_code=201,
     response_model=GameCreated,
     response_model_exclude_none=True,
+    responses=errors(400, 503),
 )
 async def create_game(body: NewGameRequest, request: Request, server: ServerDep) -> GameCreated:
     """A new game: a token and an invite URL for each person's seat."""
@@ -63,10 +68,15 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
 
 
-@router.get("/api/games/{game_id}", response_model=GameView)
-async def read_game(held: GameDep, seat: SeatOrSpectator) -> JSONResponse:
+@router.get(
+    "/api/games/{game_id}",
+    response_model=GameView,
+    response_model_exclude_unset=True,
+    responses=errors(401, 404),
+)
+async def read_game(held: GameDep, seat: SeatOrSpectator) -> dict[str, Any]:
     """The game as a spectator sees it, or as your seat sees it with your token."""
-    return JSONResponse(view_of(held, seat))
+    return build_view(held, seat)
 
 
 def parse_rules(given: RulesRequest | None) -> Rules:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, WebSocket
 from binscrabble.web.active_games import RefereeError
 from binscrabble.web.depends import ServerDep, seat_for
 from binscrabble.web.live import read_until_closed
-from binscrabble.web.server import view_of
+from binscrabble.web.views import build_view
 
 router = APIRouter()
 
@@ -24,7 +24,7 @@ async def live(
     try:
         held = await server.find_game(game_id)
         seat = seat_for(held, token, required=False)
-        view = view_of(held, seat)
+        view = build_view(held, seat)
     except RefereeError as problem:
         # 4000 + the HTTP status, so a page can tell a wrong link from a wrong token.
         await websocket.close(code=4000 + problem.status, reason=problem.message[:120])

@@ -7,10 +7,9 @@ The routes with a body take their game from :func:`~binscrabble.web.depends.game
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
 
 from binscrabble.board import SquareError, parse_square
 from binscrabble.game import Game
@@ -36,15 +35,11 @@ from binscrabble.web.models import (
     TileSpec,
 )
 from binscrabble.web.ratelimit import client_key
+from binscrabble.web.responses import errors
 from binscrabble.web.server import Server
-from binscrabble.web.table_games import (
-    ActiveTable,
-    submit_rack,
-    submit_table_move,
-    table_view,
-)
+from binscrabble.web.table_games import ActiveTable, submit_rack, submit_table_move
 from binscrabble.web.table_routes import table_preview
-from binscrabble.web.views import preset_name, score_runs
+from binscrabble.web.views import build_view, score_runs
 
 router = APIRouter()
 
@@ -75,7 +70,11 @@ async def hinted_game(held: GameDep) -> ActiveGame:
     return held
 
 
-@router.post("/api/games/{game_id}/moves", response_model=MoveAccepted)
+@router.post(
+    "/api/games/{game_id}/moves",
+    response_model=MoveAccepted,
+    responses=errors(400, 401, 404, 409, 422),
+)
 async def play(
     held: MovedGame,
     seat: MoverSeat,
@@ -97,7 +96,9 @@ async def play(
     return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
 
 
-@router.post("/api/games/{game_id}/preview", response_model=PreviewAnswer)
+@router.post(
+    "/api/games/{game_id}/preview", response_model=PreviewAnswer, responses=errors(400, 401, 404)
+)
 async def preview(
     held: PreviewedGame,
     seat: PreviewerSeat,
@@ -118,27 +119,34 @@ async def preview(
     return preview_answer(held, move, seat)
 
 
-@router.post("/api/games/{game_id}/rack", response_model=GameView)
+@router.post(
+    "/api/games/{game_id}/rack",
+    response_model=GameView,
+    response_model_exclude_unset=True,
+    responses=errors(400, 401, 404, 409),
+)
 async def enter_rack(
     table: Annotated[ActiveTable, Depends(table_only)],
     seat: RackerSeat,
     body: RackRequest,
     server: ServerDep,
-) -> JSONResponse:
+) -> dict[str, Any]:
     """A game at a table: enter the tiles on your rack before your move (then your
     plays are checked against it, and it leaves your unseen tiles), or once the play has
     ended the tiles left on it. Answers your view."""
     await submit_rack(table, server.storage, seat, body.rack)
     server.publish_table(table)
-    return JSONResponse(table_view(table, seat))
+    return build_view(table, seat)
 
 
-@router.post("/api/games/{game_id}/hint", response_model=HintAnswer)
+@router.post(
+    "/api/games/{game_id}/hint", response_model=HintAnswer, responses=errors(401, 404, 409, 503)
+)
 async def hint(
     active: Annotated[ActiveGame, Depends(hinted_game)], seat: SeatDep, server: ServerDep
 ) -> HintAnswer:
     """The computer's best move for your seat, explained (learning preset only)."""
-    if preset_name(active.game.rules) != "learning":
+    if active.game.rules.preset_name() != "learning":
         raise RefereeError(409, "hints are only given in games with the learning preset")
     if active.game.is_over() or seat != active.game.to_move:
         raise RefereeError(409, "a hint is given only on your turn of a game going on")
