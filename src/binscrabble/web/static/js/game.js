@@ -5,7 +5,7 @@
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
 import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points, shownNotation } from "./panels.js";
-import { findGame, rememberGame, rememberToken, setTabToken, takeLinkToken } from "./store.js";
+import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 
@@ -66,11 +66,30 @@ function syncRack() {
   if (key === state.rackKey) return;
   state.rackKey = key;
   // The same seat's tiles keep their places (and their buttons) from one turn to the next;
-  // the tiles drawn since join at the end.
-  const kept = state.rackSeat === view.seat ? state.rack : [];
+  // the tiles drawn since join at the end. A page just loaded takes the order it had.
+  const saved = state.rackSeat === view.seat ? null : loadArrangement(gameId, view.seat);
+  const kept = saved ? saved.order.map((code) => newTile(code)) : state.rackSeat === view.seat ? state.rack : [];
   state.rackSeat = view.seat;
   state.rack = arrangeRack(kept, view.rack || "");
   clearPlacement();
+  if (saved && saved.turn === view.turn && saved.rack === view.rack) restorePlaced(saved, kept);
+}
+
+// The tiles placed but not played when the page was last left, back on their squares.
+function restorePlaced(saved, tiles) {
+  for (const { square, index, face, rotated } of saved.placed) {
+    const tile = tiles[index];
+    if (!tile || !state.rack.includes(tile) || typeof square !== "string" || occupiedOnBoard(square)) continue;
+    state.pending.set(square, { id: tile.id, code: tile.code, face, rotated: Boolean(rotated) });
+  }
+}
+
+// The rack's order and the tiles placed, kept for a reload of this tab.
+function saveSeat() {
+  const view = state.view;
+  const index = new Map(state.rack.map((tile, at) => [tile.id, at]));
+  const placed = [...state.pending].map(([square, tile]) => ({ square, index: index.get(tile.id), face: tile.face, rotated: tile.rotated }));
+  saveArrangement(gameId, view.seat, { turn: view.turn, rack: view.rack, order: state.rack.map((tile) => tile.code), placed });
 }
 
 let tileCount = 0;
@@ -85,11 +104,13 @@ function arrangeRack(previous, codes) {
     left.splice(at, 1);
     rack.push(tile);
   }
-  for (const code of left) {
-    tileCount += 1;
-    rack.push({ id: `t${tileCount}`, code });
-  }
+  for (const code of left) rack.push(newTile(code));
   return rack;
+}
+
+function newTile(code) {
+  tileCount += 1;
+  return { id: `t${tileCount}`, code };
 }
 
 function clearPlacement() {
@@ -355,12 +376,14 @@ function onKey(event) {
 
 // ---- drag and drop (Pointer Events: mouse, pen and touch alike) ------------------------
 
-// When the last drag ended (-Infinity: none yet; 0 would ignore the clicks of the page's
-// first 300 ms, as if a drag had just ended when the page loaded).
-let lastDragEnd = -Infinity;
+// A drop is a button's release, which the browser may follow with a click (on what both
+// the press and the release were on): that click is the drop's, not a choice. It comes in
+// the same task as the release, so the mark lasts until the next task, and no longer: a
+// click soon after a drop, or in the page's first moments, is a click.
+let dropping = false;
 
 function dragJustEnded() {
-  return performance.now() - lastDragEnd < 300;
+  return dropping;
 }
 
 function beginDrag(event, source) {
@@ -371,7 +394,10 @@ function beginDrag(event, source) {
     ghost: $("drag-ghost"),
     glyph: faceGlyph(source.from ? state.pending.get(source.from).face : tile.code) || "?",
     onDrop: async (target) => {
-      lastDragEnd = performance.now();
+      dropping = true;
+      setTimeout(() => {
+        dropping = false;
+      }, 0);
       if (!target) return;
       const square = target.closest("[data-square]");
       if (square) {
@@ -489,8 +515,9 @@ async function submit(body) {
     $("hint-panel").hidden = true;
     state.busy = false;
     state.cursor = null; // the next move starts wherever the player chooses
-    say(`You played ${shownNotation(answer.notation)} for ${points(answer.score)}.`);
     await refresh();
+    // The move as the log now has it (the computer's answer too, if it came already).
+    say(`${lastMoveSentence(state.view)}${statusText(state.view)}`);
   } catch (error) {
     state.busy = false;
     say(error instanceof ApiError ? error.message : String(error), "error");
@@ -519,6 +546,7 @@ function shuffle() {
     [state.rack[index], state.rack[other]] = [state.rack[other], state.rack[index]];
   }
   drawRack();
+  saveSeat();
 }
 
 function exchange() {
@@ -561,10 +589,12 @@ function drawBoard() {
 
 function drawSeat() {
   drawBoard();
-  const seat = isSeat();
+  // After the game the result takes the place of the empty rack and its idle buttons.
+  const seat = isSeat() && !state.view.over;
   $("seat-area").hidden = !seat;
   if (!seat) return;
   drawRack();
+  saveSeat();
   const turn = myTurn() && !state.busy;
   for (const id of ["play", "pass", "exchange", "recall", "shuffle"]) $(id).disabled = !turn && id !== "shuffle";
   $("move").disabled = !turn;

@@ -19,9 +19,9 @@ export function drawScores(body, view) {
   body.replaceChildren();
   view.players.forEach((player, seat) => {
     const mover = view.to_move === seat;
-    const who = player.computer ? `${player.name} (computer, ${player.computer})` : player.name;
+    const who = playerTitle(player);
     const you = view.seat === seat ? " — you" : "";
-    const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${player.tiles} tiles` }) : null;
+    const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${count(player.tiles, "tile")}` }) : null;
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
@@ -32,13 +32,25 @@ export function drawScores(body, view) {
   });
 }
 
+// A player as the scores name them: a computer with its level, "Computer (hard)", or
+// "Bot (computer, hard)" when its name does not say it is one.
+export function playerTitle(player) {
+  if (!player.computer) return player.name;
+  const said = /computer/i.test(player.name) ? "" : "computer, ";
+  return `${player.name} (${said}${player.computer})`;
+}
+
+// A number and its noun, agreeing: "1 tile", "2 tiles".
+export function count(number, noun) {
+  return `${number} ${noun}${number === 1 ? "" : "s"}`;
+}
+
 export function drawBag(bagLine, unseenBox, view, order) {
-  const tiles = view.bag === 1 ? "1 tile" : `${view.bag} tiles`;
-  bagLine.textContent = `Bag: ${tiles}`;
+  bagLine.textContent = `Bag: ${count(view.bag, "tile")}`;
   unseenBox.replaceChildren();
   if (typeof view.unseen !== "string") return;
   const title = view.seat === undefined || view.seat === null ? "Not on the board" : "Unseen by you";
-  const list = el("ul", { class: "unseen-list", "aria-label": `${title}: ${view.unseen.length} tiles` });
+  const list = el("ul", { class: "unseen-list", "aria-label": `${title}: ${count(view.unseen.length, "tile")}` });
   for (const { code, count } of countCodes(view.unseen, order)) {
     list.append(
       el("li", { "aria-label": `${count} ${faceName(code)}` }, el("span", { class: "mini-tile", text: faceGlyph(code) || "?" }), `×${count}`),
@@ -79,13 +91,13 @@ export function drawResult(box, view) {
   if (why) box.append(el("p", { class: "end-reason", text: why }));
   const table = el("table", { class: "adjustments" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
-      el("th", { text: "Rack adjustment" }), el("th", { text: "Final" }))));
+      el("th", { text: "Racks" }), el("th", { text: "Final" }))));
   const rows = el("tbody");
   names.forEach((name, seat) => {
     const adjustment = (result.adjustments || [])[seat] || 0;
     const final = (result.final || [])[seat];
     const before = final - adjustment;
-    const sign = adjustment > 0 ? `+${adjustment}` : String(adjustment);
+    const sign = adjustment > 0 ? `+${adjustment}` : adjustment < 0 ? `−${-adjustment}` : "0";
     rows.append(el("tr", {}, el("th", { scope: "row", text: name }), el("td", { text: String(before) }),
       el("td", { text: sign }), el("td", { text: String(final) })));
   });
@@ -101,8 +113,8 @@ export function shownNotation(notation) {
   return notation;
 }
 
-export function points(count) {
-  return count === 1 ? "1 point" : `${count} points`;
+export function points(number) {
+  return count(number, "point");
 }
 
 // Why the game ended, from the outcome's reason code ("out" or "scoreless").

@@ -85,3 +85,25 @@ export function takeLinkToken(id) {
   history.replaceState(history.state, "", url.pathname + url.search + url.hash);
   return fromLink;
 }
+
+// What a seat has arranged on its turn, kept in this tab's storage so a reload keeps it:
+// {turn, rack, order: [codes as the rack shows them], placed: [{square, index, face, rotated}]}
+// (index: the placed tile's place in `order`).
+const ARRANGEMENT_KEY = "binscrabble.arrangement.";
+
+export function loadArrangement(id, seat) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(`${ARRANGEMENT_KEY}${id}.${seat}`) || "null");
+    return saved && Array.isArray(saved.order) && Array.isArray(saved.placed) ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveArrangement(id, seat, arrangement) {
+  try {
+    sessionStorage.setItem(`${ARRANGEMENT_KEY}${id}.${seat}`, JSON.stringify(arrangement));
+  } catch {
+    // Storage refused: the arrangement lasts until the page is reloaded.
+  }
+}
