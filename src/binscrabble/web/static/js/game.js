@@ -8,6 +8,7 @@ import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points, show
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
+import { noticeTurn } from "./turn-alert.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -640,8 +641,7 @@ function drawResultPanel() {
 
 function render() {
   const view = state.view;
-  const yours = myTurn() ? "● Your turn — " : "";
-  document.title = `${yours}Binary Scrabble — ${view.players.map((player) => player.name).join(" vs ")}`;
+  noticeTurn(view); // the tab's title, and the chime when the turn becomes this seat's
   $("turn-info").textContent = turnText(view);
   drawScores($("scores"), view);
   drawBag($("bag"), $("unseen"), view, Object.keys(state.meta.tiles));
