@@ -74,6 +74,21 @@ def check_no_leak(message: dict[str, Any], seat: int | None, client: TestClient)
             assert move["notation"] == "pass" or move["notation"].startswith("exchange ")
 
 
+def check_list_no_leak(client: TestClient, game_id: str, tokens: list[str]) -> None:
+    """The games being played now (``GET /api/games``) show of the game what a spectator
+    sees, and no rack, bag order, seed or token."""
+    listed = client.get("/api/games").json()["games"]
+    racks, seed, bag = server_truth(client, game_id)
+    for entry in listed:
+        assert set(entry) == {"id", "url", "players", "to_move", "turn", "idle_seconds"}
+        assert all(set(player) == {"name", "computer", "score"} for player in entry["players"])
+    text = json.dumps(listed)
+    assert seed not in text and all(token not in text for token in tokens)
+    assert all(rack not in text for rack in racks if len(rack) >= 5)
+    if len(bag) >= 6:
+        assert "".join(bag) not in text and "".join(reversed(bag)) not in text
+
+
 def next_move(view: dict[str, Any]) -> dict[str, Any]:
     """A careful player's move: the best play, an exchange early on, else a pass."""
     play = best_play(view)
@@ -106,6 +121,7 @@ def test_no_message_of_a_whole_game_leaks_another_rack(client: TestClient) -> No
                         break
             spectator = seat_view(client, game_id)
             check_no_leak(spectator, None, client)
+            check_list_no_leak(client, game_id, tokens)
             if spectator["over"]:
                 break
             mover = spectator["to_move"]

@@ -137,7 +137,7 @@ def test_head_of_an_unknown_game_is_404_without_a_body(client: TestClient) -> No
     [
         ("POST", "/api/meta", {"GET", "HEAD"}),
         ("DELETE", "/api/games/{id}", {"GET", "HEAD"}),
-        ("GET", "/api/games", {"POST"}),
+        ("DELETE", "/api/games", {"GET", "HEAD", "POST"}),
         ("PUT", "/api/games/{id}/moves", {"POST"}),
         ("POST", "/", {"GET", "HEAD"}),
         ("POST", "/games/{id}", {"GET", "HEAD"}),

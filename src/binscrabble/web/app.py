@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from binscrabble import __version__
 from binscrabble.web import workers as work
@@ -35,14 +36,21 @@ from binscrabble.web.limits import NOT_JSON, UNPARSABLE_BODY, BodyLimit, validat
 from binscrabble.web.models import MAX_BODY, MOVE_TAGS, PATTERN_MEANINGS
 from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
 from binscrabble.web.responses import describe
-from binscrabble.web.routes import after, games, live, moves, pages
+from binscrabble.web.routes import after, games, live, moves, pages, playing
 from binscrabble.web.server import Server
 from binscrabble.web.storage import database_url
 
 __all__ = ["BinscrabbleAPI", "Server", "create_app"]
 
 #: The routers of the app, one a concern (:mod:`binscrabble.web.routes`).
-ROUTERS: Final = (games.router, moves.router, after.router, live.router, pages.router)
+ROUTERS: Final = (
+    games.router,
+    playing.router,
+    moves.router,
+    after.router,
+    live.router,
+    pages.router,
+)
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -138,7 +146,7 @@ def add_error_handlers(app: FastAPI) -> None:
         return error(400, validation_message(problem.errors(), MOVE_TAGS, PATTERN_MEANINGS))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, problem: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, problem: StarletteHTTPException) -> JSONResponse:
         message = str(problem.detail)
         if problem.status_code == 404:
             message = "there is nothing at this address: check the link"
@@ -148,4 +156,18 @@ def add_error_handlers(app: FastAPI) -> None:
             message = NOT_JSON
         answer = error(problem.status_code, message)
         answer.headers.update(problem.headers or {})  # a 405's Allow
+        if problem.status_code == 405 and isinstance(app, BinscrabbleAPI):
+            methods = allowed_methods(app.api_routes(), request)
+            if methods:
+                answer.headers["Allow"] = ", ".join(methods)
         return answer
+
+
+def allowed_methods(routes: list[APIRoute], request: Request) -> list[str]:
+    """Every method some route takes at the request's address: Starlette's 405 names only
+    the first route's, and ``/api/games`` has two routes (POST creates, GET lists)."""
+    methods: list[str] = []
+    for route in routes:
+        if route.matches(request.scope)[0] != Match.NONE:
+            methods += sorted(set(route.methods or ()) - set(methods))
+    return methods

@@ -532,3 +532,29 @@ class RecordAnswer(Answer):
     players: list[str]
     rules: RulesInForce
     turns: list[RecordTurn]
+
+
+class PlayingPlayer(Answer):
+    """A player of a game being played now, as everyone sees them."""
+
+    name: str
+    computer: Level | None
+    score: int
+
+
+class PlayingGame(Answer):
+    """A game being played now: its spectator's address, players, scores and turn."""
+
+    id: str
+    url: str
+    players: list[PlayingPlayer]
+    to_move: int
+    turn: int
+    #: Seconds since its last move.
+    idle_seconds: int
+
+
+class GamesPlaying(Answer):
+    """``GET /api/games``: the games being played now, most recently moved first."""
+
+    games: list[PlayingGame]

@@ -18,6 +18,7 @@ from binscrabble.web.active_games import (
 )
 from binscrabble.web.computer import Computer, Fairness
 from binscrabble.web.live import Hub
+from binscrabble.web.playing import Playing
 from binscrabble.web.storage import Storage
 from binscrabble.web.table_games import ActiveTable, TableGames
 from binscrabble.web.views import build_view
@@ -36,6 +37,8 @@ class Server:
         self.computer = Computer(fairness)
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
+        #: The games being played now, for the lobby (kept up to date by :meth:`publish`).
+        self.playing = Playing()
 
     def in_use(self, game_id: str) -> bool:
         """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
@@ -69,7 +72,9 @@ class Server:
         return await submit(active, self.storage, seat, move, turn)
 
     def publish(self, active: ActiveGame) -> None:
-        """Send every listener of the game its new view."""
+        """Send every listener of the game its new view; the list of games being played
+        now takes note of it too."""
+        self.playing.saw(active)
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
     def publish_table(self, active: ActiveTable) -> None:

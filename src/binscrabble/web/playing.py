@@ -1,0 +1,95 @@
+"""The games being played now, for the lobby's list (``GET /api/games``).
+
+The server keeps the list itself, as games move: every view it sends out after a move
+(:meth:`binscrabble.web.server.Server.publish`) passes here, so a game enters the list with
+its first move, goes to its top with each move, and leaves it when it is over. The list
+holds at most :data:`LISTED` games, the least recently moved let go first: answering it
+costs the same on any database, and nothing is read from the database for it.
+
+Each entry is what a spectator of the game sees anyway (names, computer levels, scores,
+whose turn) and its spectator's address: never a token, a rack, the bag or its seed.
+
+>>> from binscrabble.web.active_games import ActiveGame
+>>> from binscrabble.web.storage import SeatRecord, StoredGame
+>>> from binscrabble.web.workers import GameJob, replay
+>>> seats = [SeatRecord(0, "Ann", None, "h"), SeatRecord(1, "Hal", "hard", None)]
+>>> game = replay(GameJob(("Ann", "Hal"), {}, "5", ("pass",)))
+>>> playing = Playing(clock=lambda: 100.0)
+>>> playing.saw(ActiveGame(StoredGame("g1", {}, "5", seats, ["pass"], None), game))
+>>> [entry["id"] for entry in playing.listing()], playing.listing()[0]["to_move"]
+(['g1'], 1)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from binscrabble.web.active_games import ActiveGame
+
+#: How many games the list holds (the lobby shows them all).
+LISTED = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One game of the list as it stood after its last move."""
+
+    game_id: str
+    players: tuple[tuple[str, str | None, int], ...]  # name, computer level, score
+    to_move: int
+    turn: int
+    moved_at: float
+
+    def answer(self, now: float) -> dict[str, Any]:
+        """The entry as ``GET /api/games`` answers it."""
+        return {
+            "id": self.game_id,
+            "url": f"/games/{self.game_id}",
+            "players": [
+                {"name": name, "computer": computer, "score": score}
+                for name, computer, score in self.players
+            ],
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "idle_seconds": max(0, int(now - self.moved_at)),
+        }
+
+
+class Playing:
+    """The games being played now, most recently moved first (at most ``size``)."""
+
+    def __init__(self, size: int = LISTED, clock: Callable[[], float] = time.monotonic) -> None:
+        self.size = size
+        self.clock = clock
+        #: The games listed, least recently moved first.
+        self.games: OrderedDict[str, Listed] = OrderedDict()
+
+    def saw(self, active: ActiveGame) -> None:
+        """Take note of a game as it is now: listed on top once it has a move and while it
+        goes on, let go once it is over."""
+        game = active.game
+        if game.is_over() or active.turn == 0:
+            self.games.pop(active.game_id, None)
+            return
+        self.games[active.game_id] = Listed(
+            active.game_id,
+            tuple(
+                (seat.name, seat.computer, score)
+                for seat, score in zip(active.stored.seats, game.scores, strict=True)
+            ),
+            game.to_move,
+            active.turn,
+            self.clock(),
+        )
+        self.games.move_to_end(active.game_id)
+        while len(self.games) > self.size:
+            self.games.popitem(last=False)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every game listed, most recently moved first, as ``GET /api/games`` answers it."""
+        now = self.clock()
+        return [listed.answer(now) for listed in reversed(self.games.values())]

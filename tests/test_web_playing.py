@@ -1,0 +1,124 @@
+"""The games being played now (``GET /api/games``, web/playing.py): listed from their first
+move, most recently moved first, at most 30, gone once over; each entry is what a spectator
+sees (names, computer levels, scores, turn) and its address, and never a token, a rack,
+the bag or its seed."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_api_support import bearer, new_game, seat_view, server_truth, web_client
+
+from binscrabble.web.playing import LISTED
+
+ENTRY_KEYS = {"id", "url", "players", "to_move", "turn", "idle_seconds"}
+PLAYER_KEYS = {"name", "computer", "score"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with web_client(tmp_path / "games.db") as test_client:
+        yield test_client
+
+
+def playing(client: TestClient) -> list[dict[str, Any]]:
+    answer = client.get("/api/games")
+    assert answer.status_code == 200, answer.text
+    assert set(answer.json()) == {"games"}
+    games: list[dict[str, Any]] = answer.json()["games"]
+    return games
+
+
+def pass_once(client: TestClient, created: dict[str, Any]) -> None:
+    """The seat to move of a game of people passes."""
+    view = seat_view(client, created["id"])
+    token = created["seats"][view["to_move"]]["token"]
+    answer = client.post(
+        f"/api/games/{created['id']}/moves",
+        json={"move": "pass", "turn": view["turn"]},
+        headers=bearer(token),
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_games_are_listed_from_their_first_move_most_recent_first(client: TestClient) -> None:
+    games = [new_game(client, [{"name": "Ann"}, {"name": f"Bo{number}"}]) for number in range(3)]
+    assert playing(client) == []  # no game has moved yet
+    for number in (0, 1, 2, 0):
+        pass_once(client, games[number])
+    listed = playing(client)
+    assert [entry["id"] for entry in listed] == [games[0]["id"], games[2]["id"], games[1]["id"]]
+    for entry in listed:
+        view = seat_view(client, entry["id"])
+        assert set(entry) == ENTRY_KEYS
+        assert entry["url"] == f"/games/{entry['id']}"
+        assert entry["players"] == [
+            {"name": player["name"], "computer": player["computer"], "score": player["score"]}
+            for player in view["players"]
+        ]
+        assert (entry["to_move"], entry["turn"]) == (view["to_move"], view["turn"])
+        assert 0 <= entry["idle_seconds"] <= 60
+    # The spectator's page the entry links to is there.
+    assert client.get(listed[0]["url"]).status_code == 200
+
+
+def test_a_game_over_leaves_the_list(client: TestClient) -> None:
+    ended, going = (new_game(client, [{"name": "Ann"}, {"name": "Bo"}]) for _ in range(2))
+    pass_once(client, going)
+    for _ in range(6):  # six scoreless turns end a game
+        pass_once(client, ended)
+        if seat_view(client, ended["id"])["over"] is False:
+            assert playing(client)[0]["id"] == ended["id"]
+    assert seat_view(client, ended["id"])["over"] is True
+    assert [entry["id"] for entry in playing(client)] == [going["id"]]
+
+
+def test_the_list_holds_the_most_recent_games_only(client: TestClient) -> None:
+    games = [new_game(client, [{"name": "Ann"}, {"name": "Bo"}]) for _ in range(LISTED + 2)]
+    for created in games:
+        pass_once(client, created)
+    listed = [entry["id"] for entry in playing(client)]
+    assert listed == [created["id"] for created in reversed(games[2:])]
+    # A game let go comes back on top with its next move.
+    pass_once(client, games[0])
+    assert [entry["id"] for entry in playing(client)][:2] == [games[0]["id"], games[-1]["id"]]
+    assert len(playing(client)) == LISTED
+
+
+def test_a_computer_game_is_listed_with_its_level_and_nothing_secret(client: TestClient) -> None:
+    created = new_game(client, [{"name": "Hal", "computer": "beginner"}, {"name": "Ann"}])
+    for _ in range(600):  # the computer moves first (at most 60 s)
+        if seat_view(client, created["id"])["turn"] >= 1:
+            break
+        time.sleep(0.1)
+    people = new_game(client, [{"name": "Cy"}, {"name": "Di"}, {"name": "Ed"}])
+    pass_once(client, people)
+    listed = playing(client)
+    entry = next(entry for entry in listed if entry["id"] == created["id"])
+    assert [(player["name"], player["computer"]) for player in entry["players"]] == [
+        ("Hal", "beginner"),
+        ("Ann", None),
+    ]
+    text = json.dumps(listed)
+    for game in (created, people):
+        racks, seed, bag = server_truth(client, game["id"])
+        assert seed not in text
+        assert "".join(bag) not in text and "".join(reversed(bag)) not in text
+        assert all(rack not in text for rack in racks if len(rack) >= 5)
+        for seat in game["seats"]:
+            assert seat.get("token") is None or seat["token"] not in text
+    for entry in listed:
+        assert set(entry) == ENTRY_KEYS
+        assert all(set(player) == PLAYER_KEYS for player in entry["players"])
+
+
+def test_the_list_is_documented(client: TestClient) -> None:
+    description = client.get("/openapi.json").json()
+    answer = description["paths"]["/api/games"]["get"]["responses"]["200"]
+    schema = answer["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert set(description["components"]["schemas"][schema]["properties"]) == {"games"}
