@@ -81,3 +81,40 @@ def test_the_title_and_a_chime_say_when_it_becomes_your_turn(
     expect(page).to_have_title(YOUR_TURN)
     assert chimes(page) == 0
     page.context.close()
+
+
+def test_the_lobby_lists_the_games_being_played_and_follows_them(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    created = server.new_game([{"name": "Lou"}, {"name": "Max"}])
+    take_turn(server, created["id"], created["seats"][0]["token"], 0)
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
+    page.goto(server.url + "/")
+    entries = page.locator("#playing li")
+    watch = page.get_by_role("link", name="Watch Lou vs Max", exact=True)
+    expect(watch).to_have_attribute("href", f"/games/{created['id']}")
+    expect(entries.first).to_contain_text("Lou vs Max turn 2: Lou ")
+    expect(entries.first).to_contain_text("Max to move, last move just now")
+    # A game whose computer moves while the lobby is open comes on top at the next refresh.
+    computer = server.new_game([{"name": "Hal", "computer": "beginner"}, {"name": "Nia"}])
+    expect(entries.first.get_by_role("link")).to_have_accessible_name(
+        "Watch Hal (beginner) vs Nia", timeout=60_000
+    )
+    expect(entries.first.get_by_role("link")).to_have_attribute("href", f"/games/{computer['id']}")
+    expect(watch).to_be_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the lobby is {width} px wide on a 360 px screen"
+    page.locator("#playing").scroll_into_view_if_needed()
+    shoot(page, "comfort-lobby-playing")
+    desktop = new_page(browser, 1366, 768)
+    desktop.goto(server.url + "/")
+    expect(desktop.get_by_role("link", name="Watch Lou vs Max", exact=True)).to_be_visible()
+    shoot(desktop, "comfort-lobby-playing-desktop")
+    desktop.context.close()
+    # The link opens the game as a spectator sees it.
+    watch.tap()
+    expect(page).to_have_url(server.url + f"/games/{created['id']}")
+    expect(page.locator("#turn-info")).to_have_text("Max's turn")
+    expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(0)
+    page.context.close()

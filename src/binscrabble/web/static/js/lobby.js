@@ -3,6 +3,7 @@
 import { ApiError, getJson, loadMeta, postJson } from "./api.js";
 import { rememberGame, listGames, forgetGame } from "./store.js";
 import { rulesForm } from "./rules-form.js";
+import { showPlaying } from "./playing.js";
 
 const form = document.getElementById("new-game");
 const status = document.getElementById("status");
@@ -179,6 +180,7 @@ async function main() {
     if (id) location.assign(`/games/${encodeURIComponent(id)}`);
   });
   drawGames();
+  showPlaying(document.getElementById("playing"));
   let meta;
   try {
     meta = await loadMeta();
