@@ -14,10 +14,12 @@ from test_web_browser import (
     Server,
     browser,  # noqa: F401  (a fixture)
     expect,
+    game_id_of,
     new_page,
     screenshot_folder,  # noqa: F401  (a fixture)
     server,  # noqa: F401  (a fixture)
     shoot,
+    token_of,
 )
 from web_api_support import best_play
 
@@ -25,12 +27,12 @@ YOUR_TURN = re.compile(r"^● Your turn — Binary Scrabble — Ann vs Bo$")
 NOT_YOUR_TURN = re.compile(r"^Binary Scrabble — Ann vs Bo$")
 
 
-def take_turn(running: Server, game_id: str, token: str, turn: int) -> None:
-    """The seat of ``token`` plays its best placement (a pass when it has none): passes
-    alone would end the game after six turns."""
+def take_turn(running: Server, game_id: str, token: str, turn: int, move: str = "") -> None:
+    """The seat of ``token`` plays ``move``, or its best placement (a pass when it has none):
+    passes alone would end the game after six turns."""
     view = running.api("GET", f"/api/games/{game_id}", token=token)
     assert view["turn"] == turn and view["to_move"] == view["seat"]
-    move = best_play(view) or "pass"
+    move = move or best_play(view) or "pass"
     running.api("POST", f"/api/games/{game_id}/moves", {"move": move, "turn": turn}, token)
 
 
@@ -117,4 +119,35 @@ def test_the_lobby_lists_the_games_being_played_and_follows_them(
     expect(page).to_have_url(server.url + f"/games/{created['id']}")
     expect(page.locator("#turn-info")).to_have_text("Max's turn")
     expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(0)
+    page.context.close()
+
+
+def test_a_hot_seat_rematch_starts_with_the_other_player_on_the_same_device(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """The rematch seats each player one seat earlier: the device that holds both tokens
+    hands over to the player who moved second, with that player's own token."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.get_by_label("Hot-seat").check()
+    page.get_by_label("Player 1 name").fill("Kit")
+    page.get_by_label("Player 2 name").fill("Lia")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[^/?]+$"))
+    game_id = game_id_of(page)
+    known = page.evaluate("JSON.parse(localStorage.getItem('binscrabble.games'))")
+    tokens = next(game["tokens"] for game in known if game["id"] == game_id)
+    kit, lia = tokens["0"], tokens["1"]
+    for turn in range(6):  # six passes end the game
+        take_turn(server, game_id, (kit, lia)[turn % 2], turn, move="pass")
+    page.get_by_role("button", name="Rematch", exact=True).click()
+    page.wait_for_url(re.compile(r"/games/(?!" + game_id + r")[^/?]+$"))
+    expect(page.get_by_text("Pass the device to Lia.")).to_be_visible()
+    page.get_by_role("button", name="I am Lia: show my tiles").click()
+    expect(page).to_have_title("● Your turn — Binary Scrabble — Lia vs Kit")
+    assert token_of(page) == lia
+    again = server.api("GET", f"/api/games/{game_id_of(page)}", token=lia)
+    assert again["seat"] == 0 and again["to_move"] == 0 and again["turn"] == 0
+    shoot(page, "comfort-hot-seat-rematch")
     page.context.close()
