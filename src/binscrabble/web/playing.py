@@ -2,7 +2,8 @@
 
 The server keeps the list itself, as games move: every view it sends out after a move
 (:meth:`binscrabble.web.server.Server.publish`) passes here, so a game enters the list with
-its first move, goes to its top with each move, and leaves it when it is over. The list
+its first move, goes to its top with each move, and leaves it when it is over, or when
+nobody has moved in it for :data:`IDLE_SECONDS` (it comes back with its next move). The list
 holds at most :data:`LISTED` games, the least recently moved let go first: answering it
 costs the same on any database, and nothing is read from the database for it.
 
@@ -14,10 +15,17 @@ whose turn) and its spectator's address: never a token, a rack, the bag or its s
 >>> from binscrabble.web.workers import GameJob, replay
 >>> seats = [SeatRecord(0, "Ann", None, "h"), SeatRecord(1, "Hal", "hard", None)]
 >>> game = replay(GameJob(("Ann", "Hal"), {}, "5", ("pass",)))
->>> playing = Playing(clock=lambda: 100.0)
+>>> now = [100.0]
+>>> playing = Playing(clock=lambda: now[0])
 >>> playing.saw(ActiveGame(StoredGame("g1", {}, "5", seats, ["pass"], None), game))
 >>> [entry["id"] for entry in playing.listing()], playing.listing()[0]["to_move"]
 (['g1'], 1)
+>>> now[0] += IDLE_SECONDS
+>>> playing.listing()[0]["idle_seconds"] == IDLE_SECONDS
+True
+>>> now[0] += 1
+>>> playing.listing(), len(playing.games)
+([], 0)
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from binscrabble.web.active_games import ActiveGame
 
 #: How many games the list holds (the lobby shows them all).
 LISTED = 30
+#: A game nobody has moved in for this long (seconds) is not being played now.
+IDLE_SECONDS = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +100,9 @@ class Playing:
             self.games.popitem(last=False)
 
     def listing(self) -> list[dict[str, Any]]:
-        """Every game listed, most recently moved first, as ``GET /api/games`` answers it."""
+        """Every game listed, most recently moved first, as ``GET /api/games`` answers it;
+        the games idle for over :data:`IDLE_SECONDS` are let go first."""
         now = self.clock()
+        while self.games and now - next(iter(self.games.values())).moved_at > IDLE_SECONDS:
+            self.games.popitem(last=False)
         return [listed.answer(now) for listed in reversed(self.games.values())]
