@@ -23,6 +23,8 @@ from web_api_support import (
     whole_analysis,
 )
 
+from binscrabble.board import Board, square_name
+from binscrabble.move import Place, display_notation, parse_move
 from binscrabble.record import read_record
 from binscrabble.web.storage import Storage, database_url
 
@@ -243,6 +245,50 @@ def test_record_analysis_and_viewer_after_the_game(client: TestClient) -> None:
     assert bad.status_code == 400 and "cannot be read" in bad.json()["error"]
     too_big = client.post("/api/records/view", json={"record": "#" * 70_000})
     assert too_big.status_code == 413
+
+
+def tiles_of(notation: str) -> list[dict[str, Any]]:
+    """The tiles a play in notation puts on an empty board, as the analysis lists them."""
+    move = parse_move(notation, Board())
+    assert isinstance(move, Place)
+    return [
+        {
+            "square": square_name(tile.square),
+            "face": tile.face,
+            "blank": tile.blank,
+            "rotated": tile.rotated,
+        }
+        for tile in move.tiles
+    ]
+
+
+def test_the_analysis_and_the_viewer_write_moves_with_faces_and_list_their_tiles(
+    client: TestClient,
+) -> None:
+    created = finished_game(client)
+    view = seat_view(client, created["id"])
+    analysis = whole_analysis(client, created["id"])
+    first, second = analysis["turns"][:2]
+    played = view["moves"][0]["notation"]
+    assert first["played"] == {
+        "notation": played,
+        "display": display_notation(played),
+        "score": view["moves"][0]["score"],
+        "tiles": tiles_of(played),
+    }
+    best = first["best"]
+    assert best["display"] == display_notation(best["notation"])
+    assert best["tiles"] == tiles_of(best["notation"])
+    assert second["played"] == {"notation": "pass", "display": "pass", "score": 0, "tiles": []}
+    # Every seat's total after each turn: the chart of the game is drawn from them.
+    assert [turn["scores"] for turn in analysis["turns"]] == [
+        move["running"] for move in view["moves"]
+    ]
+    record = client.get(f"/api/games/{created['id']}/record").text
+    shown = client.post("/api/records/view", json={"record": record}).json()
+    assert shown["turns"][0]["display"] == display_notation(played)
+    assert shown["turns"][0]["tiles"] == tiles_of(played)
+    assert shown["turns"][1]["display"] == "pass" and shown["turns"][1]["tiles"] == []
 
 
 def test_a_rematch_keeps_players_rules_and_tokens(client: TestClient) -> None:

@@ -11,9 +11,17 @@ from fastapi.testclient import TestClient
 from random_games import random_game
 from web_api_support import bearer, seat_view, web_client
 
+from binscrabble.board import square_name
 from binscrabble.game import Game
 from binscrabble.legality import sorted_codes
-from binscrabble.move import Exchange, Place, PlacedTile, move_notation, parse_move
+from binscrabble.move import (
+    Exchange,
+    Place,
+    PlacedTile,
+    display_notation,
+    move_notation,
+    parse_move,
+)
 from binscrabble.record import read_record_file
 from binscrabble.rules import Rules
 from binscrabble.table import TableGame
@@ -167,6 +175,17 @@ def test_a_self_play_game_with_racks_entered_is_analysed(client: TestClient) -> 
     for entry, turn in zip(analysis["turns"], game.history, strict=True):
         assert entry["played"]["score"] == turn.score
         assert entry["best"]["score"] >= turn.score or not isinstance(turn.move, Place)
+        played = entry["played"]
+        if isinstance(turn.move, Place):
+            squares = [square_name(tile.square) for tile in turn.move.tiles]
+            assert [tile["square"] for tile in played["tiles"]] == squares
+            assert played["display"] == display_notation(played["notation"])
+        else:
+            assert played["tiles"] == []
+    running = [0, 0, 0]
+    for entry in analysis["turns"]:
+        running[entry["seat"]] += entry["played"]["score"]
+        assert entry["scores"] == running
 
 
 def test_views_show_a_rack_only_to_the_seat_that_entered_it(client: TestClient) -> None:

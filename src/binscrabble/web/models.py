@@ -475,11 +475,24 @@ class GameView(Answer):
     table: TableView | None = None
 
 
+class MarkedTile(Answer):
+    """A tile a play puts down: its square, its face (a code), whether it is a blank and
+    whether it is a turned ``=`` reading ``11``."""
+
+    square: str
+    face: str
+    blank: bool
+    rotated: bool
+
+
 class ScoredMove(Answer):
-    """A move in notation and its score."""
+    """A move in notation, the same written with the tiles' faces (``display``), its score
+    and the tiles it puts down (none for an exchange or a pass)."""
 
     notation: str
+    display: str
     score: int
+    tiles: list[MarkedTile]
 
 
 class AnalysisTurn(Answer):
@@ -497,6 +510,8 @@ class AnalysisTurn(Answer):
     board: list[str]
     blanks: list[str]
     rotated: list[str]
+    #: Every seat's total after the move played (before end-of-game adjustments).
+    scores: list[int]
     analysed: bool
     reason: str | None
 
@@ -514,10 +529,13 @@ class AnalysisAnswer(Answer):
 
 
 class RecordTurn(Answer):
-    """One turn of an uploaded record, with the board after it."""
+    """One turn of an uploaded record, with the board after it: the move in notation,
+    written with the tiles' faces (``display``), and the tiles it put down."""
 
     turn: int
     notation: str
+    display: str
+    tiles: list[MarkedTile]
     seat: int
     score: int
     board: list[str]

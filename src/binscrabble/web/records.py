@@ -6,12 +6,14 @@ from typing import Any
 
 from binscrabble.board import square_name
 from binscrabble.game import Game
+from binscrabble.web.shown import people_notation, placed_tiles
 
 
 def record_turns(game: Game) -> dict[str, Any]:
     """The players, the rules and every turn of a game read from a record.
 
-    Each turn has its notation, the seat, the score, the board after it and every total.
+    Each turn has its notation (also written with the tiles' faces), the tiles it put
+    down, the seat, the score, the board after it and every total.
     """
     replay = game.copy()
     played = []
@@ -28,6 +30,8 @@ def record_turns(game: Game) -> dict[str, Any]:
             {
                 "turn": number,
                 "notation": notation,
+                "display": people_notation(notation),
+                "tiles": placed_tiles(move),
                 "seat": seat,
                 "score": turn.score,
                 "board": replay.board.rows(),

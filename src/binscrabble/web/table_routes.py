@@ -14,6 +14,7 @@ from binscrabble.move import Place, move_notation
 from binscrabble.movegen import generate_placements
 from binscrabble.table import TableGame
 from binscrabble.web.active_games import RefereeError
+from binscrabble.web.shown import placed_tiles, shown_move
 from binscrabble.web.table_games import ActiveTable, apply_entry, read_table_move
 from binscrabble.web.views import score_runs
 
@@ -63,12 +64,16 @@ def _analysed_turns(active: ActiveTable) -> list[dict[str, Any]]:
                     {
                         "turn": turns_before,
                         "seat": turn.seat,
-                        "played": {"notation": turn.notation, "score": turn.score},
-                        "best": {"notation": best_notation, "score": best_score},
+                        "played": {
+                            **shown_move(turn.notation, turn.score, table.board),
+                            "tiles": placed_tiles(turn.move if turn.kind == "place" else None),
+                        },
+                        "best": shown_move(best_notation, best_score, table.board),
                         "lost": max(best_score - turn.score, 0),
                         "board": table.board.rows(),
                         "blanks": [square_name(sq) for sq in table.board.blank_squares()],
                         "rotated": [square_name(sq) for sq in table.board.rotated_squares()],
+                        "scores": list(turn.scores),
                         "analysed": True,
                         "reason": None,
                     }

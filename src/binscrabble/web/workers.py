@@ -20,6 +20,7 @@ from binscrabble.move import Place, move_notation, parse_move
 from binscrabble.movegen import GeneratedMove, best_moves, best_placements
 from binscrabble.rules import BLANK, Rules
 from binscrabble.web.pool import memory_budget, progress
+from binscrabble.web.shown import shown_move
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +94,13 @@ def hint(job: GameJob) -> dict[str, Any]:
 
 def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:
     """The game before turn ``number`` (from 1), and the turn's facts, not analysed: its
-    move and score, its best play so far (the move played) and the board before it."""
+    move and score, its best play so far (the move played), the board before it and every
+    total after it (:func:`~binscrabble.web.shown.shown_move` writes the moves)."""
     game = replay(GameJob(job.players, job.rules, job.seed, job.moves[: number - 1]))
     notation = job.moves[number - 1]
-    played = {"notation": notation, "score": game.score(parse_move(notation, game.board))}
+    played = shown_move(notation, game.score(parse_move(notation, game.board)), game.board)
+    scores = list(game.scores)
+    scores[game.to_move] += played["score"]
     turn: dict[str, Any] = {
         "turn": number,
         "seat": game.to_move,
@@ -106,6 +110,7 @@ def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:
         "board": game.board.rows(),
         "blanks": [square_name(sq) for sq in game.board.blank_squares()],
         "rotated": [square_name(sq) for sq in game.board.rotated_squares()],
+        "scores": scores,
         "analysed": False,
         "reason": None,
     }
@@ -142,7 +147,7 @@ def better(turn: dict[str, Any], found: list[GeneratedMove], game: Game) -> dict
     """The turn with ``found[0]`` as its best play when that scores more than its best."""
     if not found or found[0].score <= turn["best"]["score"]:
         return turn
-    best = {"notation": move_notation(found[0].place, game.board), "score": found[0].score}
+    best = shown_move(move_notation(found[0].place, game.board), found[0].score, game.board)
     return turn | {"best": best, "lost": best["score"] - turn["played"]["score"]}
 
 
