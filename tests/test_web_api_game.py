@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from random_games import random_game
 from web_api_support import (
     MAX_TURNS,
     bearer,
@@ -25,7 +26,7 @@ from web_api_support import (
 
 from binscrabble.board import Board, square_name
 from binscrabble.move import Place, display_notation, parse_move
-from binscrabble.record import read_record
+from binscrabble.record import read_record, write_record
 from binscrabble.web.storage import Storage, database_url
 
 #: The keys a view may have; ``seat`` and ``rack`` only with a seat's token.
@@ -289,6 +290,20 @@ def test_the_analysis_and_the_viewer_write_moves_with_faces_and_list_their_tiles
     assert shown["turns"][0]["display"] == display_notation(played)
     assert shown["turns"][0]["tiles"] == tiles_of(played)
     assert shown["turns"][1]["display"] == "pass" and shown["turns"][1]["tiles"] == []
+
+
+def test_the_viewer_reads_a_record_whose_draws_it_must_arrange(client: TestClient) -> None:
+    # A record without its seed: reading it arranges the bag for every draw the record
+    # shows; the viewer's boards come from that game, never from drawing again.
+    for seed in (1, 2, 3):
+        game = random_game(seed, players=3)
+        shown = client.post("/api/records/view", json={"record": write_record(game, seed=False)})
+        assert shown.status_code == 200, shown.text
+        turns = shown.json()["turns"]
+        assert len(turns) == len(game.history)
+        assert turns[-1]["board"] == game.board.rows()
+        assert [turn["score"] for turn in turns] == [turn.score for turn in game.history]
+        assert [turn["seat"] for turn in turns] == [turn.seat for turn in game.history]
 
 
 def test_a_rematch_keeps_players_rules_and_tokens(client: TestClient) -> None:

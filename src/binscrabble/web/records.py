@@ -13,26 +13,24 @@ def record_turns(game: Game) -> dict[str, Any]:
     """The players, the rules and every turn of a game read from a record.
 
     Each turn has its notation (also written with the tiles' faces), the tiles it put
-    down, the seat, the score, the board after it and every total.
+    down, the seat, the score, the board after it and every total. The turns are taken
+    back one by one from the end, each position seen before its move is taken back: a
+    record without its seed had its bag arranged for each draw as it was read, and
+    playing the moves again would draw other tiles.
     """
     replay = game.copy()
-    played = []
-    while replay.history:
-        played.append(replay.pop())
-    played.reverse()
     notations = game.notations()
     turns: list[dict[str, Any]] = []
-    for number, (move, notation) in enumerate(zip(played, notations, strict=True), 1):
-        seat = replay.to_move
-        replay.push(move)
+    while replay.history:
         turn = replay.history[-1]
+        notation = notations[len(replay.history) - 1]
         turns.append(
             {
-                "turn": number,
+                "turn": len(replay.history),
                 "notation": notation,
                 "display": people_notation(notation),
-                "tiles": placed_tiles(move),
-                "seat": seat,
+                "tiles": placed_tiles(turn.move),
+                "seat": turn.seat,
                 "score": turn.score,
                 "board": replay.board.rows(),
                 "blanks": [square_name(sq) for sq in replay.board.blank_squares()],
@@ -40,4 +38,6 @@ def record_turns(game: Game) -> dict[str, Any]:
                 "scores": list(replay.scores),
             }
         )
+        replay.pop()
+    turns.reverse()
     return {"players": list(game.players), "rules": game.rules.to_mapping(), "turns": turns}
