@@ -1,11 +1,13 @@
 // The analysis of a finished game: each turn's move, the computer's best, the points lost,
-// and the board at that turn. The server answers in parts as it analyses the turns
-// ({"turns", "total", "complete"}): the page shows what is done, with a progress bar, and
-// asks again until the analysis is complete.
+// the board of that turn with both moves marked, and a chart of the whole game. The server
+// answers in parts as it analyses the turns ({"turns", "total", "complete"}): the page shows
+// what is done, with a progress bar, and asks again until the analysis is complete. Moves
+// are shown as the server writes them for people (`display`), with the tiles' faces.
 
 import { ApiError, getJson, loadMeta } from "./api.js";
-import { drawStaticBoard } from "./board.js";
-import { el } from "./panels.js";
+import { gameChart } from "./chart.js";
+import { drawMarkedBoard, withTiles } from "./marks.js";
+import { el, points } from "./panels.js";
 import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
 
@@ -23,8 +25,8 @@ function turnRow(turn, index, names, controls) {
   const lost = turn.analysed ? String(turn.lost) : `≥ ${turn.lost}`;
   const row = el("tr", {},
     el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "" }),
-    el("td", { class: "notation", text: `${turn.played.notation} (${turn.played.score})` }),
-    el("td", { class: "notation", text: `${turn.best.notation} (${turn.best.score})` }),
+    el("td", { class: "notation", text: `${turn.played.display} (${turn.played.score})` }),
+    el("td", { class: "notation", text: `${turn.best.display} (${turn.best.score})` }),
     el("td", { text: lost }));
   if (!turn.analysed) {
     row.title = turn.reason;
@@ -35,11 +37,22 @@ function turnRow(turn, index, names, controls) {
 }
 
 function describe(turn, index, names) {
-  const lost = turn.lost ? `, ${turn.lost} points below the best` : ", as good as the best";
+  const lost = turn.lost ? `, ${points(turn.lost)} below the best` : ", as good as the best";
   const text =
-    `Board before turn ${index + 1}. ${names[turn.seat]} played ${turn.played.notation} for ${turn.played.score}${lost}. ` +
-    `The computer's best: ${turn.best.notation} for ${turn.best.score}.`;
+    `Turn ${index + 1}: ${names[turn.seat]} played ${turn.played.display} for ${points(turn.played.score)}${lost}. ` +
+    `The computer's best: ${turn.best.display} for ${points(turn.best.score)}.`;
   return turn.analysed ? text : `${text} This turn was ${turn.reason}.`;
+}
+
+// What the chart needs of each turn.
+function chartTurns(turns, names) {
+  return turns.map((turn, index) => ({
+    seat: turn.seat,
+    scores: turn.scores,
+    lost: turn.lost,
+    analysed: turn.analysed,
+    text: `Turn ${index + 1}: ${names[turn.seat]} played ${turn.played.display} (${turn.played.score}), lost ${turn.lost}`,
+  }));
 }
 
 function showProgress(done, total, complete) {
@@ -72,14 +85,17 @@ async function main() {
   const body = $("turns");
   const turns = [];
   let total = 0;
+  const chart = gameChart($("chart"));
   const controls = stepper({
     count: () => turns.length,
     rows: () => [...body.children],
     show: (index) => {
       const turn = turns[index];
-      drawStaticBoard($("board"), meta, turn);
+      const marks = { played: turn.played.tiles, best: turn.best.tiles };
+      drawMarkedBoard($("board"), meta, withTiles(turn, turn.played.tiles), marks);
       $("position").textContent = `Turn ${index + 1} of ${total}`;
       $("status").textContent = describe(turn, index, names);
+      chart.update({ names, turns: chartTurns(turns, names), current: index + 1, onTurn: (number) => controls.go(number - 1) });
     },
   });
   for (let asked = 0; asked < MAX_REQUESTS; asked += 1) {
@@ -93,6 +109,10 @@ async function main() {
       continue;
     }
     total = analysis.total;
+    if (analysis.note) {
+      $("note").textContent = analysis.note;
+      $("note").hidden = false;
+    }
     const first = turns.length === 0;
     for (const turn of analysis.turns.slice(turns.length)) {
       turns.push(turn);

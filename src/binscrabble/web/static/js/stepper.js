@@ -1,5 +1,17 @@
 // Stepping through a list of positions (analysis, record viewer): buttons, arrow keys and a
-// clickable list of turns.
+// clickable list of turns, whose box scrolls to keep the current turn in view.
+
+// Scroll the box of turns (never the page) so that `row` shows below its sticky header.
+function keepInView(row) {
+  const box = row && row.closest(".turns-scroll");
+  if (!box) return;
+  const head = box.querySelector("thead");
+  const edges = box.getBoundingClientRect();
+  const top = edges.top + (head ? head.offsetHeight : 0);
+  const place = row.getBoundingClientRect();
+  if (place.top < top) box.scrollTop -= top - place.top;
+  else if (place.bottom > edges.bottom) box.scrollTop += place.bottom - edges.bottom;
+}
 
 export function stepper({ count, show, rows }) {
   let index = 0;
@@ -12,6 +24,7 @@ export function stepper({ count, show, rows }) {
       if (at === index) row.setAttribute("aria-current", "true");
       else row.removeAttribute("aria-current");
     });
+    keepInView(rows()[index]);
     $("first").disabled = index === 0;
     $("back").disabled = index === 0;
     $("forward").disabled = index >= count() - 1;

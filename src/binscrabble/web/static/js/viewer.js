@@ -1,8 +1,12 @@
-// A viewer for any game record file: the server reads it, the page steps through it.
+// A viewer for any game record file: the server reads it, the page steps through it. Each
+// turn's tiles are marked on the board; a chart shows every score through the game. Moves
+// are shown as the server writes them for people (`display`), with the tiles' faces.
 
 import { ApiError, loadMeta, postJson } from "./api.js";
 import { drawStaticBoard } from "./board.js";
-import { el } from "./panels.js";
+import { gameChart } from "./chart.js";
+import { drawMarkedBoard } from "./marks.js";
+import { el, points } from "./panels.js";
 import { stepper } from "./stepper.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +26,16 @@ function showScores(scores) {
   });
 }
 
+function chartTurns() {
+  return record.turns.map((turn, index) => ({
+    seat: turn.seat,
+    scores: turn.scores,
+    lost: null,
+    analysed: true,
+    text: `Turn ${index + 1}: ${names()[turn.seat]} played ${turn.display} (${turn.score})`,
+  }));
+}
+
 async function open(file, controls) {
   const text = await file.text();
   try {
@@ -29,6 +43,7 @@ async function open(file, controls) {
   } catch (error) {
     record = null;
     $("turns").replaceChildren();
+    $("chart").closest("section").hidden = true;
     $("status").textContent = error instanceof ApiError ? error.message : String(error);
     return;
   }
@@ -39,27 +54,31 @@ async function open(file, controls) {
   body.append(start);
   record.turns.forEach((turn, index) => {
     const row = el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: names()[turn.seat] || "" }),
-      el("td", { class: "notation", text: turn.notation }), el("td", { text: String(turn.score) }));
+      el("td", { class: "notation", text: turn.display }), el("td", { text: String(turn.score) }));
     row.addEventListener("click", () => controls.go(index + 1));
     body.append(row);
   });
+  $("chart").closest("section").hidden = false;
   controls.go(record.turns.length);
 }
 
 async function main() {
   const meta = loadMeta();
+  const chart = gameChart($("chart"));
   const controls = stepper({
     count: () => (record ? record.turns.length + 1 : 1),
     rows: () => [...$("turns").children],
     show: async (index) => {
       if (!record) return;
       const turn = index > 0 ? record.turns[index - 1] : null;
-      drawStaticBoard($("board"), await meta, turn || { board: EMPTY, blanks: [], rotated: [] });
+      const position = turn || { board: EMPTY, blanks: [], rotated: [] };
+      drawMarkedBoard($("board"), await meta, position, { played: turn ? turn.tiles : [] });
       showScores(turn ? turn.scores : names().map(() => 0));
       $("position").textContent = `Turn ${index} of ${record.turns.length}`;
       $("status").textContent = turn
-        ? `${names()[turn.seat]} played ${turn.notation} for ${turn.score}.`
+        ? `${names()[turn.seat]} played ${turn.display} for ${points(turn.score)}.`
         : `${names().join(" vs ")}: the start of the game.`;
+      chart.update({ names: names(), turns: chartTurns(), current: index, onTurn: (number) => controls.go(number) });
     },
   });
   // Listening before anything is awaited: a file chosen at once is not missed.

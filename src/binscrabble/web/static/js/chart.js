@@ -1,0 +1,135 @@
+// The chart of a game on the analysis and viewer pages, drawn as SVG by the page: every
+// seat's total through the game (one line a seat, each its own colour and dash) and, when
+// known, the points each turn lost against the computer's best (one bar a turn, under the
+// lines). Each turn is a column of the chart: a click in it goes to that turn. The chart is
+// drawn at the width of its box (again when that changes), so its text keeps its size.
+
+const NS = "http://www.w3.org/2000/svg";
+// Heights in CSS pixels: the lines' panel, the gap, the bars' panel; the margins.
+const LINES = 150;
+const GAP = 22;
+const BARS = 56;
+const LEFT = 38;
+const RIGHT = 10;
+const TOP = 10;
+const BOTTOM = 22;
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  node.append(...children);
+  return node;
+}
+
+function label(x, y, text, anchor = "end") {
+  return svg("text", { x, y, "text-anchor": anchor, class: "chart-label" }, text);
+}
+
+// A round number at or above `value` for the top of an axis (10, 20, 50, 100, 200, ...).
+function roundUp(value) {
+  if (value <= 10) return 10;
+  const power = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 2, 5, 10].find((factor) => factor * power >= value);
+  return step * power;
+}
+
+// The turn numbers written under the chart: about one every 50 px.
+function tickEvery(count, width) {
+  const most = Math.max(1, Math.floor(width / 50));
+  const step = Math.ceil(count / most);
+  return [1, 2, 5, 10, 20, 50].find((nice) => nice >= step) || step;
+}
+
+// turns: [{seat, scores: [every seat's total after the turn], lost: number or null,
+// analysed: bool, text: what the turn was, for its tooltip}]; current: the turn shown (1 for
+// the first turn, 0 for the start); onTurn(number): a turn's column was clicked.
+function draw(host, { names, turns, current, onTurn }) {
+  const count = turns.length;
+  const width = Math.max(240, Math.floor(host.clientWidth));
+  const withBars = turns.some((turn) => turn.lost !== null && turn.lost !== undefined);
+  const height = TOP + LINES + (withBars ? GAP + BARS : 0) + BOTTOM;
+  const plot = width - LEFT - RIGHT;
+  const x = (turn) => LEFT + (count ? (turn / count) * plot : 0);
+  const most = roundUp(Math.max(1, ...turns.flatMap((turn) => turn.scores)));
+  const y = (score) => TOP + LINES - (score / most) * LINES;
+  const barsTop = TOP + LINES + GAP;
+  const mostLost = roundUp(Math.max(1, ...turns.map((turn) => turn.lost || 0)));
+  const chart = svg("svg", {
+    class: "chart-svg",
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-label": withBars
+      ? "Chart of every player's score through the game and of the points lost each turn"
+      : "Chart of every player's score through the game",
+  });
+  chart.append(
+    svg("line", { x1: LEFT, y1: TOP + LINES, x2: width - RIGHT, y2: TOP + LINES, class: "chart-axis" }),
+    svg("line", { x1: LEFT, y1: y(most), x2: width - RIGHT, y2: y(most), class: "chart-grid" }),
+    label(LEFT - 4, y(most) + 4, String(most)),
+    label(LEFT - 4, TOP + LINES + 4, "0"),
+  );
+  if (withBars) {
+    chart.append(
+      svg("line", { x1: LEFT, y1: barsTop, x2: width - RIGHT, y2: barsTop, class: "chart-axis" }),
+      label(LEFT - 4, barsTop + 10, "lost"),
+      label(LEFT - 4, barsTop + BARS, String(mostLost)),
+    );
+  }
+  names.forEach((name, seat) => {
+    const points = [`${x(0)},${y(0)}`, ...turns.map((turn, at) => `${x(at + 1)},${y(turn.scores[seat] || 0)}`)];
+    chart.append(svg("polyline", { points: points.join(" "), class: `chart-line seat-${seat}` }));
+  });
+  const every = tickEvery(count, plot);
+  const column = count ? plot / count : plot;
+  turns.forEach((turn, at) => {
+    const number = at + 1;
+    const group = svg("g", { class: "chart-turn", "data-turn": number });
+    group.append(svg("title", {}, turn.text));
+    group.append(svg("rect", { x: x(number) - column / 2, y: TOP, width: column, height: height - TOP - BOTTOM + 4, class: "chart-hit" }));
+    group.append(svg("circle", { cx: x(number), cy: y(turn.scores[turn.seat] || 0), r: 3.5, class: `chart-point seat-${turn.seat}` }));
+    if (withBars && turn.lost) {
+      const tall = (turn.lost / mostLost) * BARS;
+      const bar = Math.max(2, Math.min(14, column * 0.7));
+      const kind = turn.analysed ? "" : " unsure";
+      group.append(svg("rect", { x: x(number) - bar / 2, y: barsTop, width: bar, height: tall, class: `chart-bar seat-${turn.seat}${kind}` }));
+    }
+    group.addEventListener("click", () => onTurn(number));
+    chart.append(group);
+    if (number === 1 || number % every === 0) chart.append(label(x(number), height - 6, String(number), "middle"));
+  });
+  if (count && current > 0) {
+    chart.append(svg("line", { x1: x(current), y1: TOP, x2: x(current), y2: height - BOTTOM, class: "chart-current" }));
+  }
+  const legend = document.createElement("p");
+  legend.className = "chart-legend";
+  names.forEach((name, seat) => {
+    const key = svg("svg", { width: 26, height: 10, "aria-hidden": "true" },
+      svg("line", { x1: 0, y1: 5, x2: 26, y2: 5, class: `chart-line seat-${seat}` }));
+    const item = document.createElement("span");
+    item.append(key, ` ${name}`);
+    legend.append(item);
+  });
+  if (withBars) {
+    const item = document.createElement("span");
+    item.textContent = "bars: points lost against the computer's best";
+    legend.append(item);
+  }
+  host.replaceChildren(chart, legend);
+}
+
+// A chart that redraws itself when its box changes width; update() draws new facts.
+export function gameChart(host) {
+  let facts = null;
+  let drawnWidth = 0;
+  const update = (next) => {
+    facts = next;
+    drawnWidth = host.clientWidth;
+    draw(host, facts);
+  };
+  new ResizeObserver(() => {
+    if (facts && host.clientWidth !== drawnWidth) update(facts);
+  }).observe(host);
+  return { update };
+}
