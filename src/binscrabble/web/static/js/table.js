@@ -640,7 +640,7 @@ class TablePage {
       const names = this.view.players.map((player) => player.name);
       for (const turn of answer.turns) {
         const item = document.createElement("li");
-        item.textContent = `Turn ${turn.turn + 1}, ${names[turn.seat]}: ${turn.played.notation} +${turn.played.score}; best ${turn.best.notation} +${turn.best.score}`;
+        item.textContent = `Turn ${turn.turn + 1}, ${names[turn.seat]}: ${turn.played.display} +${turn.played.score}; best ${turn.best.display} +${turn.best.score}`;
         list.append(item);
       }
       box.append(list);
