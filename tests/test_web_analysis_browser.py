@@ -65,8 +65,21 @@ def finished(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     yield Finished(server, tmp_path_factory.mktemp("records"))
 
 
+# Run in every page before its own scripts: the layout shifts not caused by input, summed
+# (the Cumulative Layout Shift of the page's load).
+COUNT_LAYOUT_SHIFT = """
+window.layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) window.layoutShift += entry.value;
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
 def open_analysis(chromium: Any, server: Server, game: Finished, width: int, height: int) -> Any:  # noqa: F811
     page = new_page(chromium, width, height)
+    page.context.add_init_script(COUNT_LAYOUT_SHIFT)
     page.goto(f"{server.url}/games/{game.id}/analysis")
     expect(page.locator("#turns tr")).to_have_count(len(game.turns))
     expect(page.locator("#progress")).to_be_hidden()
@@ -75,6 +88,7 @@ def open_analysis(chromium: Any, server: Server, game: Finished, width: int, hei
 
 def open_viewer(chromium: Any, server: Server, game: Finished, width: int, height: int) -> Any:  # noqa: F811
     page = new_page(chromium, width, height)
+    page.context.add_init_script(COUNT_LAYOUT_SHIFT)
     page.goto(server.url + "/viewer")
     page.get_by_label("Game record file").set_input_files(str(game.record))
     expect(page.get_by_role("status")).to_contain_text("played")
@@ -194,8 +208,8 @@ def test_the_viewer_marks_each_play_and_charts_the_scores(
     page.context.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (1366, 768)])
-def test_analysis_and_viewer_are_no_wider_than_the_screen(
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (360, 740), (1366, 768)])
+def test_analysis_and_viewer_are_no_wider_than_the_screen_and_do_not_shift(
     browser: Any,  # noqa: F811
     server: Server,  # noqa: F811
     finished: Finished,
@@ -204,6 +218,9 @@ def test_analysis_and_viewer_are_no_wider_than_the_screen(
 ) -> None:
     for name, opener in (("analysis", open_analysis), ("viewer", open_viewer)):
         page = opener(browser, server, finished, width, height)
+        shift = page.evaluate("window.layoutShift")
+        print(f"{name} at {width} px: layout shift {shift:.3f}")
+        assert shift < 0.1, f"the {name} page shifts by {shift:.3f} as it loads at {width} px"
         # The longest moves shown, and the last turn, the widest the table gets.
         last = page.get_by_role("button", name="Last")
         if last.is_enabled():
