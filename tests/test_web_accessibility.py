@@ -3,8 +3,9 @@ Chromium, as in test_web_browser.py): no serious or critical violation anywhere.
 comes inside the axe-playwright-python package; nothing is fetched while the tests run.
 
 The pages: the lobby, a game page during play, the end screen, the analysis, the record
-viewer with a record open, and the referee's table page. The violations found (of any
-impact) are printed with their counts, page by page and theme by theme (`pytest -s`).
+viewer with a record open, and the referee's table page, set up and during play. The
+violations found (of any impact) are printed with their counts, page by page and theme by
+theme (`pytest -s`).
 
 Also here: boxes that scroll take the keyboard's focus and have a name, and the moves
 log's header stays in view when the log scrolls.
@@ -82,6 +83,15 @@ def pages(server: Server, finished: Finished) -> dict[str, Any]:  # noqa: F811
         page.goto(server.url + "/table")
         expect(page.get_by_role("button", name="Start the game")).to_be_visible()
 
+    def table_play(page: Any) -> None:
+        players = [{"name": "Ada"}, {"name": "Bob"}]
+        created = server.api("POST", "/api/games", {"players": players, "table": True})
+        token = created["seats"][0]["token"]
+        body = {"move": "8H 1=1", "turn": 0}
+        server.api("POST", f"/api/games/{created['id']}/moves", body, token=token)
+        page.goto(f"{server.url}/table/{created['id']}")
+        expect(page.locator("#log tr")).to_have_count(1)
+
     return {
         "lobby": lobby,
         "game": lambda page: in_play(server, page),
@@ -90,6 +100,7 @@ def pages(server: Server, finished: Finished) -> dict[str, Any]:  # noqa: F811
         "analysis": analysis,
         "viewer": viewer,
         "table": table,
+        "table-play": table_play,
     }
 
 
