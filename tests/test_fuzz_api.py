@@ -33,7 +33,8 @@ EXAMPLES = 500 if LONG else 20
 
 #: Why a request the schema admits may still get 400: what no schema can say (notation and
 #: records that cannot be read, two players of one name; at a table: a computer player, the
-#: table's house rule without a table, a rack that cannot be the seat's, a move as tiles).
+#: table's house rule without a table, a rack that cannot be the seat's, a move as tiles,
+#: a clock).
 SEMANTIC_400 = (
     "cannot be read",
     "a name of their own",
@@ -41,6 +42,7 @@ SEMANTIC_400 = (
     "table games only",
     "cannot be entered",
     "takes moves in notation",
+    "has no clock",
 )
 #: The only route that judges a move, where a well-formed request may be illegal (422).
 JUDGED = "/api/games/{game_id}/moves"

@@ -247,6 +247,94 @@ def test_game_over() -> None:
     assert reason_of(game, parse_move("8G 1=1", game.board)) == "game_over"
 
 
+def best_move(game: Game) -> Place:
+    """The best play of the seat to move (these seeds deal one)."""
+    move = next(iter(game.legal_moves))
+    assert isinstance(move, Place)
+    return move
+
+
+def test_abort_too_late() -> None:
+    game = Game(("Ann", "Bob"), seed=4)
+    game.push(Pass())
+    game.abort(1)  # Bob has not moved yet
+    assert game.end_view() == {"reason": "aborted", "seat": 1, "winners": []}
+    later = Game(("Ann", "Bob"), seed=4)
+    later.push(Pass())
+    later.push(Pass())
+    with pytest.raises(IllegalMoveError) as refused:
+        later.abort(0)
+    assert refused.value.kind == "abort_too_late" and not later.is_over()
+    with pytest.raises(IllegalMoveError) as over:
+        game.abort(0)
+    assert over.value.kind == "game_over"
+
+
+def test_resigning_with_two_seats_ends_the_game_and_the_other_wins() -> None:
+    game = Game(("Ann", "Bob"), seed=4)
+    game.push(best_move(game))  # Ann leads
+    game.resign(1)
+    assert game.scores[0] > 0 and game.is_over()
+    assert game.end_view() == {"reason": "resigned", "seat": 1, "winners": [0]}
+    ahead = Game(("Ann", "Bob"), seed=4)
+    ahead.push(best_move(ahead))
+    ahead.resign(0, reason="time")  # the leader runs out of time: the other wins all the same
+    assert ahead.end_view() == {"reason": "time", "seat": 0, "winners": [1]}
+    outcome = ahead.outcome()
+    assert outcome is not None and outcome.adjustments == (0, 0)
+    assert str(outcome).startswith("Ann ran out of time: Bob wins")
+    with pytest.raises(IllegalMoveError):
+        ahead.resign(1)
+
+
+def test_a_seat_of_three_that_resigns_places_last_and_its_turns_are_skipped() -> None:
+    game = Game(("Ann", "Bob", "Cy"), seed=4)
+    game.push(best_move(game))
+    game.resign(0)  # the leader leaves
+    assert not game.is_over() and game.to_move == 1 and game.left == (0,)
+    for _ in range(6):
+        mover = game.to_move
+        game.push(Pass())
+        assert mover != 0
+    # Six scoreless turns by Bob and Cy end the game; Ann, who led, places last.
+    outcome = game.outcome()
+    assert outcome is not None and outcome.reason == "scoreless"
+    assert outcome.scores[0] > max(outcome.scores[1:]) and 0 not in outcome.winners
+    assert outcome.adjustments[0] == 0 and outcome.left == (0,)
+    end = game.end_view()
+    assert end is not None and end["reason"] == "scoreless turns" and end["seat"] is None
+    assert end["winners"] and set(end["winners"]) <= {1, 2}
+
+
+def test_a_game_of_four_ends_when_one_seat_is_left() -> None:
+    game = Game(("Ann", "Bob", "Cy", "Di"), seed=4)
+    game.resign(2)
+    game.resign(0)  # Ann, to move, leaves: Bob moves
+    assert game.to_move == 1 and not game.is_over()
+    copy = game.copy()
+    assert copy == game
+    game.push(Pass())
+    assert game.to_move == 3
+    game.resign(1)
+    assert game.end_view() == {"reason": "resigned", "seat": 1, "winners": [3]}
+    assert copy.left == (2, 0) and not copy.is_over()
+
+
+def test_overtime_penalties_come_off_the_final_scores() -> None:
+    game = Game(("Ann", "Bob"), seed=4)
+    game.push(best_move(game))
+    lead = game.scores[0]
+    with pytest.raises(ValueError, match="once"):
+        game.settle_overtime([0, 0])  # not over yet
+    for _ in range(6):
+        game.push(Pass())
+    final = game.scores[:]
+    game.settle_overtime([lead + 10, 0])
+    outcome = game.outcome()
+    assert outcome is not None and outcome.penalties == (lead + 10, 0)
+    assert outcome.scores == (final[0] - lead - 10, final[1]) and outcome.winners == (1,)
+
+
 def test_not_your_turn() -> None:
     game = game_on(Board(), "1=1")
     assert game.is_legal(Pass(), seat=0)
@@ -768,7 +856,9 @@ def test_view_after_the_end_shows_the_result() -> None:
         "adjustments": list(outcome.adjustments),
         "final": list(outcome.scores),
         "winners": [0, 1],
+        "penalties": [0, 0],
     }
+    assert view["end"] == {"reason": "scoreless turns", "seat": None, "winners": [0, 1]}
     assert view["moves"][0] == {
         "seat": 0,
         "notation": "pass",

@@ -47,7 +47,11 @@ VIEW_KEYS = {
     "last_move",
     "result",
     "rematch",
+    "clock",
+    "end",
 }
+CLOCK_KEYS = {"kind", "remaining_ms", "running"}
+END_KEYS = {"reason", "seat", "winners"}
 PLAYER_KEYS = {"name", "score", "computer", "tiles"}
 MOVE_KEYS = {"seat", "notation", "score", "squares", "running"}
 
@@ -68,6 +72,12 @@ def check_no_leak(message: dict[str, Any], seat: int | None, client: TestClient)
     assert all(set(player) == PLAYER_KEYS for player in message["players"])
     assert all(set(move) == MOVE_KEYS for move in message["moves"])
     assert isinstance(message["bag"], int)
+    clock, end = message["clock"], message["end"]
+    assert clock is None or (
+        set(clock) == CLOCK_KEYS and len(clock["remaining_ms"]) == len(message["players"])
+    )
+    assert (end is None) == (not message["over"])
+    assert end is None or set(end) == END_KEYS
     text = json.dumps(message)
     assert seed not in text
     if len(bag) >= 6:

@@ -151,6 +151,7 @@ def test_the_sample_game_entered_at_a_table_scores_and_ends_as_recorded(
         "adjustments": list(outcome.adjustments),
         "final": list(outcome.scores),
         "winners": list(outcome.winners),
+        "penalties": [0] * len(outcome.scores),
     }
     GameView.model_validate(view)
     record = client.get(f"/api/games/{created['id']}/record")

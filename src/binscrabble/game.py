@@ -217,13 +217,27 @@ def turn_problem(
     return None
 
 
+#: Why a game ended, as :attr:`Outcome.reason` holds it, and the words of INTERFACES.md §7.
+END_REASONS: Final = {
+    "out": "played out",
+    "scoreless": "scoreless turns",
+    "resigned": "resigned",
+    "time": "time",
+    "aborted": "aborted",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.
 
-    ``reason`` is ``"out"`` (a player played out with the bag empty) or ``"scoreless"``
-    (six successive scoreless turns). ``adjustments`` are the end-of-game rack adjustments
-    of docs/rules.md §9, already included in ``scores``.
+    ``reason`` is ``"out"`` (a player played out with the bag empty), ``"scoreless"`` (six
+    successive scoreless turns), ``"resigned"`` or ``"time"`` (the last seat but one left
+    the game, by resigning or running out of time: ``seat``) or ``"aborted"`` (by ``seat``,
+    before every seat had moved: nobody wins). ``adjustments`` are the end-of-game rack
+    adjustments of docs/rules.md §9 and ``penalties`` the overtime penalties of a live
+    clock, both already included in ``scores``. ``left`` are the seats that left the game
+    before its end (they place last), in the order they left.
     """
 
     reason: str
@@ -231,6 +245,9 @@ class Outcome:
     adjustments: tuple[int, ...]
     winners: tuple[int, ...]
     players: tuple[str, ...]
+    seat: int | None = None
+    penalties: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
 
     @classmethod
     def settled(
@@ -239,17 +256,28 @@ class Outcome:
         adjustments: tuple[int, ...] | None,
         scores: Sequence[int],
         players: tuple[str, ...],
+        **ending: Any,
     ) -> Outcome | None:
-        """The outcome once the play has ended and its adjustments are known, else ``None``."""
+        """The outcome once the play has ended and its adjustments are known, else ``None``.
+
+        ``ending`` may give ``seat``, ``penalties`` and ``left``. The winners are the seats
+        with the best score among those that did not leave; nobody when aborted.
+        """
         if reason is None or adjustments is None:
             return None
-        best = max(scores)
+        left: tuple[int, ...] = ending.get("left", ())
+        staying = [seat for seat in range(len(scores)) if seat not in left]
+        best = max(scores[seat] for seat in staying)
+        winners = () if reason == "aborted" else tuple(s for s in staying if scores[s] == best)
         return cls(
             reason=reason,
             scores=tuple(scores),
             adjustments=adjustments,
-            winners=tuple(seat for seat, score in enumerate(scores) if score == best),
+            winners=winners,
             players=players,
+            seat=ending.get("seat"),
+            penalties=ending.get("penalties") or (0,) * len(scores),
+            left=left,
         )
 
     @property
@@ -259,16 +287,26 @@ class Outcome:
 
     @property
     def winner(self) -> int | None:
-        """The winning seat, or ``None`` for a draw."""
+        """The winning seat, or ``None`` for a draw (or an aborted game)."""
         return self.winners[0] if len(self.winners) == 1 else None
 
     def view(self) -> dict[str, Any]:
-        """The ``result`` of a view: the reason, the rack adjustments, the final totals and
-        the winning seats."""
+        """The ``result`` of a view: the reason, the rack adjustments, the final totals
+        (overtime penalties included), the winning seats and each seat's overtime penalty."""
         return {
             "reason": self.reason,
             "adjustments": list(self.adjustments),
             "final": list(self.scores),
+            "winners": list(self.winners),
+            "penalties": list(self.penalties),
+        }
+
+    def end_view(self) -> dict[str, Any]:
+        """The ``end`` of a view (INTERFACES.md §7): the reason in its words, the seat that
+        resigned, ran out of time or aborted, and the winners."""
+        return {
+            "reason": END_REASONS[self.reason],
+            "seat": self.seat,
             "winners": list(self.winners),
         }
 
@@ -276,10 +314,20 @@ class Outcome:
         totals = ", ".join(
             f"{name} {score}" for name, score in zip(self.players, self.scores, strict=True)
         )
+        why = ""
+        if self.seat is not None:
+            name = self.players[self.seat]
+            why = {
+                "resigned": f"{name} resigned: ",
+                "time": f"{name} ran out of time: ",
+                "aborted": f"{name} aborted the game: ",
+            }.get(self.reason, "")
+        if not self.winners:
+            return f"{why}nobody wins ({totals})"
         if self.draw:
             names = " and ".join(self.players[seat] for seat in self.winners)
-            return f"draw between {names} ({totals})"
-        return f"{self.players[self.winners[0]]} wins ({totals})"
+            return f"{why}draw between {names} ({totals})"
+        return f"{why}{self.players[self.winners[0]]} wins ({totals})"
 
 
 # Undo records are plain tuples (cheaper than objects on the push/pop hot path):
@@ -358,6 +406,14 @@ class Game:
         self._undo: list[_UndoRecord] = []
         self._end_reason: str | None = None
         self._adjustments: tuple[int, ...] | None = None
+        #: Seats that left the game (resigned or ran out of time), in order; their turns
+        #: are skipped.
+        self._left: list[int] = []
+        #: Every seat's leaving: (turns played then, seat, reason).
+        self._departures: list[tuple[int, int, str]] = []
+        #: The seat that resigned, ran out of time or aborted to end the game.
+        self._end_seat: int | None = None
+        self._penalties: tuple[int, ...] | None = None
         self._faces = frozenset(faces_in_game(self.rules))
 
     @classmethod
@@ -477,7 +533,109 @@ class Game:
 
     def outcome(self) -> Outcome | None:
         """The result of a finished game, ``None`` while it goes on."""
-        return Outcome.settled(self._end_reason, self._adjustments, self.scores, self.players)
+        return Outcome.settled(
+            self._end_reason,
+            self._adjustments,
+            self.scores,
+            self.players,
+            seat=self._end_seat,
+            penalties=self._penalties,
+            left=tuple(self._left),
+        )
+
+    def end_view(self) -> dict[str, Any] | None:
+        """The ``end`` of a view (INTERFACES.md §7), ``None`` while the game goes on."""
+        outcome = self.outcome()
+        return None if outcome is None else outcome.end_view()
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        """The seats that left the game (resigned or ran out of time), in order."""
+        return tuple(self._left)
+
+    @property
+    def departures(self) -> tuple[tuple[int, int, str], ...]:
+        """Each seat that resigned, ran out of time or aborted: (how many turns were played
+        then, the seat, ``resigned``, ``time`` or ``aborted``), in order."""
+        return tuple(self._departures)
+
+    # -- games that end before they are played out (INTERFACES.md §7) -----------------------
+
+    def resign(self, seat: int, *, reason: str = "resigned") -> None:
+        """``seat`` resigns (``reason="time"``: it ran out of time, which is settled alike).
+
+        With two seats left the game ends and the other one wins. With more, the seat
+        leaves: it places last, its turns are skipped and the others play on. Raises
+        :class:`IllegalMoveError` when the game is over or the seat already left. Not
+        undone by :meth:`pop`.
+
+        >>> game = Game(("Ann", "Bob", "Cy"), seed=1)
+        >>> game.resign(0); game.to_move, game.is_over()
+        (1, False)
+        >>> game.resign(2, reason="time"); print(game.outcome())
+        Cy ran out of time: Bob wins (Ann 0, Bob 0, Cy 0)
+        """
+        if reason not in ("resigned", "time"):
+            raise ValueError(f"a seat leaves by 'resigned' or 'time', not {reason!r}")
+        problem = self._leave_problem(seat)
+        if problem is not None:
+            raise problem
+        self._left.append(seat)
+        self._departures.append((len(self.history), seat, reason))
+        if len(self._left) == len(self.players) - 1:
+            self._end(reason, seat)
+        elif seat == self.to_move:
+            self.to_move = self._after(seat)
+
+    def abort(self, seat: int) -> None:
+        """``seat`` aborts the game: it ends with nobody winning. Allowed only until every
+        seat still in the game has moved once; :class:`IllegalMoveError` after that or
+        when the game is over."""
+        problem = self._leave_problem(seat)
+        if problem is not None:
+            raise problem
+        moved = {turn.seat for turn in self.history}
+        if all(other in moved for other in range(len(self.players)) if other not in self._left):
+            raise IllegalMoveError(
+                "abort_too_late",
+                "a game can be aborted only until every player has moved once: resign instead",
+            )
+        self._departures.append((len(self.history), seat, "aborted"))
+        self._end("aborted", seat)
+
+    def settle_overtime(self, penalties: Sequence[int]) -> None:
+        """Take each seat's overtime penalty (points, see :mod:`binscrabble.clock`) from its
+        final score; once the game is over, once."""
+        if self._end_reason is None or self._penalties is not None:
+            raise ValueError("overtime is settled once, when the game is over")
+        if len(penalties) != len(self.players):
+            raise ValueError(f"{len(self.players)} players but {len(penalties)} penalties")
+        for seat, points in enumerate(penalties):
+            self.scores[seat] -= points
+        self._penalties = tuple(penalties)
+
+    def _leave_problem(self, seat: int) -> IllegalMoveError | None:
+        if self._end_reason is not None:
+            return IllegalMoveError("game_over", "the game is over")
+        if not 0 <= seat < len(self.players):
+            return IllegalMoveError("not_your_turn", f"there is no seat {seat}")
+        if seat in self._left:
+            return IllegalMoveError("game_over", f"{self.players[seat]} has left the game")
+        return None
+
+    def _end(self, reason: str, seat: int) -> None:
+        """End the game before it is played out: no rack adjustments."""
+        self._end_reason = reason
+        self._end_seat = seat
+        self._adjustments = (0,) * len(self.players)
+
+    def _after(self, seat: int) -> int:
+        """The seat that moves after ``seat``: the next one that did not leave."""
+        count = len(self._racks)
+        following = (seat + 1) % count
+        while following in self._left:
+            following = (following + 1) % count
+        return following
 
     # -- legality ----------------------------------------------------------------------------
 
@@ -647,7 +805,7 @@ class Game:
         self._undo.append(
             (mover, old_rack, drawn, squares, score, old_scoreless, old_scores, old_bag, rng_state)
         )
-        self.to_move = (mover + 1) % len(self._racks)
+        self.to_move = self._after(mover) if self._left else (mover + 1) % len(self._racks)
 
     def _lay(
         self, move: Place, rack: list[str], old_rack: list[str]
@@ -712,6 +870,7 @@ class Game:
             self.scores[:] = old_scores
             self._end_reason = None
             self._adjustments = None
+            self._penalties = None
         self.scores[mover] -= score
         self.scoreless_turns = old_scoreless
         if old_bag is not None:
@@ -766,7 +925,11 @@ class Game:
         return drawn
 
     def _finish(self, reason: str, went_out: int | None) -> None:
-        left = [sum(TILE_POINTS[code] for code in rack) for rack in self._racks]
+        # The racks of seats that left are out of play: no adjustment, for them or others.
+        left = [
+            0 if seat in self._left else sum(TILE_POINTS[code] for code in rack)
+            for seat, rack in enumerate(self._racks)
+        ]
         adjustments = [-points for points in left]
         if went_out is not None:
             adjustments[went_out] = sum(left)
@@ -800,6 +963,10 @@ class Game:
         other._undo = self._undo[:]
         other._end_reason = self._end_reason
         other._adjustments = self._adjustments
+        other._left = self._left[:]
+        other._departures = self._departures[:]
+        other._end_seat = self._end_seat
+        other._penalties = self._penalties
         other._faces = self._faces
         return other
 
@@ -829,6 +996,9 @@ class Game:
             self.scoreless_turns,
             self._end_reason,
             self._adjustments,
+            tuple(self._left),
+            self._end_seat,
+            self._penalties,
             tuple(self.history),
         )
 
@@ -904,6 +1074,8 @@ class Game:
             "unseen": unseen,
             "last_move": last_move(moves),
             "result": outcome.view() if outcome is not None else None,
+            # How the game ended (INTERFACES.md §7): set exactly when ``over``.
+            "end": outcome.end_view() if outcome is not None else None,
         }
         if seat is not None:
             view["seat"] = seat

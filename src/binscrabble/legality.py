@@ -72,6 +72,7 @@ ILLEGAL_MOVE_KINDS: Final = (
     "empty_exchange",
     "bag_too_small",
     "not_a_move",
+    "abort_too_late",
 )
 
 

@@ -95,6 +95,24 @@ def outcome_lines(outcome: Outcome, racks: Sequence[str | None]) -> list[str]:
     return lines
 
 
+#: How a record's comment tells of a seat leaving the game, by reason.
+DEPARTURE_WORDS: Final = {
+    "resigned": "resigned",
+    "time": "ran out of time",
+    "aborted": "aborted the game",
+}
+
+
+def departure_lines(game: Game, departures: list[tuple[int, int, str]], played: int) -> list[str]:
+    """The comments of the seats that left once ``played`` turns were played (taken off
+    the front of ``departures``)."""
+    lines = []
+    while departures and departures[0][0] <= played:
+        _turns, seat, reason = departures.pop(0)
+        lines.append(f"# {game.players[seat]} {DEPARTURE_WORDS[reason]}")
+    return lines
+
+
 def write_record(game: Game, *, seed: bool = True) -> str:
     """The record of ``game`` as text (every turn so far, and the end when it is over).
 
@@ -114,12 +132,22 @@ def write_record(game: Game, *, seed: bool = True) -> str:
     if seed and game.seed is not None:
         shuffled = game.seed
         lines.append(f"#seed {shuffled if isinstance(shuffled, int) else json.dumps(shuffled)}")
-    for turn, notation in zip(game.history, game.notations(), strict=True):
+    departures = list(game.departures)
+    for number, (turn, notation) in enumerate(zip(game.history, game.notations(), strict=True)):
+        lines.extend(departure_lines(game, departures, number))
         name = game.players[turn.seat]
         lines.append(f">{name}: {turn.rack} {notation} +{turn.score} {turn.scores[turn.seat]}")
+    lines.extend(departure_lines(game, departures, len(game.history)))
     outcome = game.outcome()
-    if outcome is not None:
+    if outcome is not None and outcome.reason in ("out", "scoreless"):
         lines.extend(outcome_lines(outcome, game.racks))
+    elif outcome is not None:
+        # A game that ended before it was played out has no end lines: the racks it ended
+        # with, then how it ended.
+        for seat, name in enumerate(game.players):
+            if game.racks[seat]:
+                lines.append(f"#rack {name} {game.racks[seat]}")
+        lines.append(f"# {outcome}")
     else:
         for seat, name in enumerate(game.players):
             if game.racks[seat]:

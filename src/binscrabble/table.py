@@ -241,6 +241,7 @@ class TableGame:
             "unseen": self.unseen(seat),
             "last_move": last_move(moves),
             "result": outcome.view() if outcome is not None else None,
+            "end": outcome.end_view() if outcome is not None else None,
             "table": {
                 "refused_play_loses_turn": self.refused_play_loses_turn,
                 "awaiting_racks": list(self.awaiting_racks()),

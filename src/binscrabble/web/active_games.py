@@ -4,6 +4,10 @@ The database is the truth; an :class:`ActiveGame` is a cache of one game rebuilt
 replaying its stored moves on a :class:`~binscrabble.game.Game` with the stored seed. A
 submission is judged by the core library (``illegal_reason``, ``score_breakdown``), stored,
 and only then pushed on the cached game, so nobody sees a move that is not committed.
+
+A timed game's :class:`~binscrabble.clock.Clock` is rebuilt the same way, from the stored
+times of its creation, its moves and its departures; the time of a change is read once
+(:func:`now_ms`) and stored with it, so a restart loses nothing.
 """
 
 from __future__ import annotations
@@ -12,15 +16,25 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from binscrabble.game import Game
+from binscrabble.clock import LIVE, Clock, ClockRules
+from binscrabble.game import Game, IllegalMoveError
 from binscrabble.move import Move, NotationError, Place, PlacedTile, move_notation, parse_move
 from binscrabble.rules import Rules
-from binscrabble.web.storage import NewGame, SeatRecord, Storage, StoredGame
-from binscrabble.web.workers import GameJob, replay
+from binscrabble.web.storage import (
+    Departure,
+    NewGame,
+    SeatRecord,
+    Standing,
+    Storage,
+    StoredGame,
+)
+from binscrabble.web.workers import GameJob, leave, new_game, replay_steps
 
 
 class RefereeError(Exception):
@@ -79,12 +93,58 @@ def job_of(stored: StoredGame) -> GameJob:
         stored.rules,
         stored.seed,
         tuple(stored.moves),
+        tuple((left.turn, left.seat, left.reason) for left in stored.departures),
     )
 
 
-def rebuild(stored: StoredGame) -> Game:
-    """The game a stored game stands for: its moves replayed on its seeded bag."""
-    return replay(job_of(stored))
+def now_ms() -> int:
+    """The time now, in milliseconds since the Unix epoch: what clocks and moves store."""
+    return time.time_ns() // 1_000_000
+
+
+def clock_rules(stored: StoredGame) -> ClockRules | None:
+    """The stored game's clock settings, ``None`` when untimed."""
+    return ClockRules.from_mapping(stored.clock)
+
+
+def standing(game: Game) -> Standing:
+    """How a game stands: the seat to move and why it ended, as stored."""
+    outcome = game.outcome()
+    return Standing(
+        None if outcome is not None else game.to_move,
+        None if outcome is None else outcome.reason,
+    )
+
+
+def clock_after(game: Game, clock: Clock | None, seat: int, at: int, moved: bool) -> None:
+    """Tell a game's clock that ``seat`` moved (``moved``) or left at ``at``; once the game
+    is over every clock stops and a live clock's overtime is taken from the scores."""
+    if clock is None:
+        return
+    over = game.is_over()
+    if moved or over or clock.running == seat:
+        clock.turn_ended(at, None if over else game.to_move, moved=moved)
+    if over and clock.rules.kind == LIVE:
+        game.settle_overtime(clock.penalties())
+
+
+def rebuild(stored: StoredGame) -> tuple[Game, Clock | None]:
+    """The game a stored game stands for, and its clock (``None`` when untimed): its moves
+    replayed on its seeded bag, the seats that left leaving when they did."""
+    job = job_of(stored)
+    game = new_game(job)
+    rules = clock_rules(stored)
+    start = stored.created_at or 0
+    clock = None if rules is None else Clock(rules, len(job.players), start)
+    for number, departure in replay_steps(game, job):
+        if departure is None:
+            at = stored.move_times[number]
+            seat = game.history[-1].seat
+        else:
+            at = stored.departures[departure].at
+            seat = stored.departures[departure].seat
+        clock_after(game, clock, seat, at if at is not None else start, departure is None)
+    return game, clock
 
 
 @dataclass
@@ -115,6 +175,8 @@ class ActiveGame(HeldGame):
     """One game in memory: the stored facts, the rebuilt game and the lock on its turns."""
 
     game: Game
+    #: The game's clock, ``None`` when untimed.
+    clock: Clock | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -127,6 +189,12 @@ class ActiveGame(HeldGame):
         if self.game.is_over():
             return None
         return self.stored.seats[self.game.to_move].computer
+
+    def clock_view(self, now: int | None = None) -> dict[str, Any] | None:
+        """The ``clock`` of a view (INTERFACES.md §7) as of ``now`` (default: now)."""
+        if self.clock is None:
+            return None
+        return self.clock.view(now_ms() if now is None else now)
 
 
 def read_move(text: str, game: Game) -> Move:
@@ -183,6 +251,9 @@ async def submit(
     illegal move.
     """
     async with active.lock:
+        at = now_ms()
+        if await expire_locked(active, storage, at):
+            raise RefereeError(409, "the time ran out before this move: the game moved on")
         check_turn(active, seat, turn)
         game = active.game
         if callable(move):
@@ -192,8 +263,10 @@ async def submit(
             raise RefereeError(422, f"illegal move: {problem}")
         notation = move_notation(move, game.board)
         number = active.turn
+        after = game.copy()
+        after.push(move, seat, checked=False)
         stored = await asyncio.to_thread(
-            storage.append_move, active.game_id, number, seat, notation
+            storage.append_move, active.game_id, number, seat, notation, at, standing(after)
         )
         if not stored:
             await reload(active, storage)
@@ -202,15 +275,70 @@ async def submit(
             )
         game.push(move, seat, checked=False)  # judged above, under the same lock
         active.stored.moves.append(notation)
+        active.stored.move_times.append(at)
+        clock_after(game, active.clock, seat, at, moved=True)
         return Accepted(number + 1, notation, game.history[-1].score)
 
 
-def behind(active: ActiveGame, progress: tuple[int, str | None]) -> bool:
+async def depart(active: ActiveGame, storage: Storage, seat: int, reason: str) -> None:
+    """``seat`` resigns or aborts (``reason``: ``resigned`` or ``aborted``), judged by the
+    core, stored, then applied; a ``RefereeError`` 409 when the game does not allow it."""
+    async with active.lock:
+        at = now_ms()
+        await expire_locked(active, storage, at)
+        await depart_locked(active, storage, Departure(seat, active.turn, reason, at))
+
+
+async def depart_locked(active: ActiveGame, storage: Storage, departure: Departure) -> None:
+    """Store and apply a departure, under the game's lock (see :func:`depart`)."""
+    after = active.game.copy()
+    try:
+        leave(after, departure.seat, departure.reason)
+    except IllegalMoveError as problem:
+        message = str(problem)  # the game is over, the seat left, too late to abort
+        raise RefereeError(409, f"{message[0].upper()}{message[1:]}.") from None
+    stored = await asyncio.to_thread(
+        storage.add_departure, active.game_id, departure, standing(after)
+    )
+    if not stored:
+        await reload(active, storage)
+        raise RefereeError(409, "the game moved on meanwhile: reload it and try again")
+    leave(active.game, departure.seat, departure.reason)
+    active.stored.departures.append(departure)
+    clock_after(active.game, active.clock, departure.seat, departure.at or 0, moved=False)
+
+
+async def expire(active: ActiveGame, storage: Storage) -> bool:
+    """Settle the running seat's time running out, if it has by now: it leaves the game
+    at the moment its time ran out (reason ``time``). Whether it did."""
+    async with active.lock:
+        return await expire_locked(active, storage, now_ms())
+
+
+async def expire_locked(active: ActiveGame, storage: Storage, now: int) -> bool:
+    """:func:`expire` under the game's lock, as of ``now``."""
+    clock = active.clock
+    if clock is None or active.game.is_over() or not clock.expired(now):
+        return False
+    deadline = clock.deadline()
+    seat = clock.running
+    assert deadline is not None and seat is not None
+    try:
+        await depart_locked(active, storage, Departure(seat, active.turn, "time", deadline))
+    except RefereeError:
+        return False
+    return True
+
+
+def behind(active: ActiveGame, progress: tuple[int, str | None, int]) -> bool:
     """Whether the database holds more of the game than ``active``: ``progress`` is its
-    stored move count and rematch (:meth:`~binscrabble.web.storage.Storage.progress`)."""
-    moves, rematch = progress
-    return moves > len(active.stored.moves) or (
-        rematch is not None and rematch != active.stored.rematch
+    stored move count, rematch and departures
+    (:meth:`~binscrabble.web.storage.Storage.progress`)."""
+    moves, rematch, departures = progress
+    return (
+        moves > len(active.stored.moves)
+        or departures > len(active.stored.departures)
+        or (rematch is not None and rematch != active.stored.rematch)
     )
 
 
@@ -219,7 +347,7 @@ async def reload(active: ActiveGame, storage: Storage) -> None:
     stored = await asyncio.to_thread(storage.load_game, active.game_id)
     if stored is not None:
         active.stored = stored
-        active.game = rebuild(stored)
+        active.game, active.clock = rebuild(stored)
 
 
 #: How many games a process keeps in memory when nothing else is said (``serve --max-games``).
@@ -306,7 +434,8 @@ class GameTable:
                 stored = await asyncio.to_thread(self.storage.load_game, game_id)
             if stored is None:
                 raise RefereeError(404, f"there is no game {game_id!r}: check the link")
-            active = ActiveGame(stored, rebuild(stored))
+            game, clock = rebuild(stored)
+            active = ActiveGame(stored, game, clock)
             self._keep(active)
             return active
 
@@ -336,22 +465,41 @@ class GameTable:
             self.active_games.move_to_end(game_id)
 
     async def create(
-        self, names: list[str], computers: list[str | None], rules: Rules, tokens: list[str]
+        self,
+        names: list[str],
+        computers: list[str | None],
+        rules: Rules,
+        tokens: list[str],
+        clock: ClockRules | None = None,
     ) -> ActiveGame:
-        """Store and open a new game; ``tokens`` are the human seats' tokens, seat order."""
+        """Store and open a new game; ``tokens`` are the human seats' tokens, seat order;
+        ``clock`` its clock (``None``: untimed)."""
         hashes = iter([token_hash(token) for token in tokens])
         seat_records = [
             SeatRecord(seat, name, computer, None if computer else next(hashes))
             for seat, (name, computer) in enumerate(zip(names, computers, strict=True))
         ]
-        return await self.create_with_seats(seat_records, rules)
+        return await self.create_with_seats(seat_records, rules, clock)
 
-    async def create_with_seats(self, seat_records: list[SeatRecord], rules: Rules) -> ActiveGame:
-        """Store and open a new game with seats given as stored records."""
-        new = NewGame(new_game_id(), dict(rules.to_mapping()), new_seed(), seat_records)
-        stored = StoredGame(new.game_id, new.rules, new.seed, new.seats, [], None)
-        game = rebuild(stored)
+    async def create_with_seats(
+        self, seat_records: list[SeatRecord], rules: Rules, clock: ClockRules | None = None
+    ) -> ActiveGame:
+        """Store and open a new game with seats given as stored records; its clock starts
+        now."""
+        settings = None if clock is None else clock.to_mapping()
+        new = NewGame(
+            new_game_id(),
+            dict(rules.to_mapping()),
+            new_seed(),
+            seat_records,
+            settings,
+            now_ms(),
+        )
+        stored = StoredGame(
+            new.game_id, new.rules, new.seed, new.seats, [], None, settings, new.created_at
+        )
+        game, running = rebuild(stored)
         await asyncio.to_thread(self.storage.create_game, new)
-        active = ActiveGame(stored, game)
+        active = ActiveGame(stored, game, running)
         self._keep(active)
         return active

@@ -36,7 +36,7 @@ from binscrabble.web.limits import NOT_JSON, UNPARSABLE_BODY, BodyLimit, validat
 from binscrabble.web.models import MAX_BODY, MOVE_TAGS, PATTERN_MEANINGS
 from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
 from binscrabble.web.responses import describe
-from binscrabble.web.routes import after, games, live, moves, pages, playing
+from binscrabble.web.routes import after, ending, games, live, moves, pages, playing
 from binscrabble.web.server import Server
 from binscrabble.web.storage import database_url
 
@@ -47,6 +47,7 @@ ROUTERS: Final = (
     games.router,
     playing.router,
     moves.router,
+    ending.router,
     after.router,
     live.router,
     pages.router,
@@ -106,6 +107,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await server.start()
         yield
         server.close()
 

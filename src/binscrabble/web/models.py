@@ -36,6 +36,7 @@ from pydantic import (
     create_model,
 )
 
+from binscrabble.clock import CORRESPONDENCE, KINDS, LIMITS, LIVE, UNTIMED
 from binscrabble.engine.levels import LEVELS
 from binscrabble.game import MAX_PLAYERS, MIN_PLAYERS
 from binscrabble.rules import FACES, INT_RULE_LIMITS, PRECEDENCES, PRESETS, Rules
@@ -156,6 +157,47 @@ class PlayerSpec(Strict):
     computer: Level | None = None
 
 
+class UntimedClock(Strict):
+    """No clock."""
+
+    kind: Literal["untimed"]
+
+
+class LiveClock(Strict):
+    """Each seat has ``seconds`` for all its moves, plus ``increment`` after each; then up
+    to ``overtime`` seconds, 10 points off for each minute of it started."""
+
+    kind: Literal["live"]
+    seconds: whole_number(*LIMITS[LIVE]["seconds"][:2])  # type: ignore[valid-type]
+    increment: whole_number(*LIMITS[LIVE]["increment"][:2]) = 0  # type: ignore[valid-type]
+    overtime: whole_number(*LIMITS[LIVE]["overtime"][:2]) = 0  # type: ignore[valid-type]
+
+
+class CorrespondenceClock(Strict):
+    """Each move within ``days`` days of the last one."""
+
+    kind: Literal["correspondence"]
+    days: whole_number(*LIMITS[CORRESPONDENCE]["days"][:2])  # type: ignore[valid-type]
+
+
+CLOCK_KINDS: Final = "a clock's 'kind' is 'untimed', 'live' or 'correspondence'"
+
+
+def _clock_kind(body: Any) -> str | None:
+    """Which clock a body asks for (``None``: none of them)."""
+    kind = body.get("kind") if isinstance(body, dict) else getattr(body, "kind", None)
+    return kind if kind in KINDS else None
+
+
+#: A new game's clock (INTERFACES.md §7), told apart by its ``kind``.
+ClockRequest = Annotated[
+    Annotated[UntimedClock, Tag(UNTIMED)]
+    | Annotated[LiveClock, Tag(LIVE)]
+    | Annotated[CorrespondenceClock, Tag(CORRESPONDENCE)],
+    Discriminator(_clock_kind, custom_error_type="clock_kind", custom_error_message=CLOCK_KINDS),
+]
+
+
 class NewGameRequest(Strict):
     """``POST /api/games``: 2-4 players, and rules as a preset plus switches."""
 
@@ -177,6 +219,8 @@ class NewGameRequest(Strict):
     table: StrictBool = False
     #: For a table game: whether a refused play uses the turn.
     refused_play_loses_turn: StrictBool = False
+    #: The clock (INTERFACES.md §7); absent: untimed.
+    clock: ClockRequest | None = None
 
 
 class TileSpec(Strict):
@@ -432,12 +476,33 @@ class LastMove(Answer):
 
 
 class GameResult(Answer):
-    """How a finished game ended: ``out`` or ``scoreless``, the rack adjustments, the final
-    totals and the winning seats."""
+    """How a finished game ended: ``out``, ``scoreless``, ``resigned``, ``time`` or
+    ``aborted``, the rack adjustments, the final totals (overtime penalties included) and
+    the winning seats."""
 
-    reason: Literal["out", "scoreless"]
+    reason: Literal["out", "scoreless", "resigned", "time", "aborted"]
     adjustments: list[int]
     final: list[int]
+    winners: list[int]
+    #: Each seat's overtime penalty in points (a live clock), included in ``final``.
+    penalties: list[int]
+
+
+class ClockView(Answer):
+    """A timed game's clock as of the moment the view was built: each seat's time left in
+    milliseconds (negative in overtime) and the seat whose time runs."""
+
+    kind: Literal["live", "correspondence"]
+    remaining_ms: list[int]
+    running: int | None
+
+
+class GameEnd(Answer):
+    """How a game ended (INTERFACES.md §7): the seat that resigned, ran out of time or
+    aborted (else ``None``), and the seats with the best final score (none when aborted)."""
+
+    reason: Literal["played out", "scoreless turns", "resigned", "time", "aborted"]
+    seat: int | None
     winners: list[int]
 
 
@@ -473,6 +538,10 @@ class GameView(Answer):
     rack: str | None = None
     #: A game at a real table (``None`` for a game with a bag).
     table: TableView | None = None
+    #: The clock, ``None`` when untimed (INTERFACES.md §7).
+    clock: ClockView | None = None
+    #: How the game ended, ``None`` while it goes on; ``over`` is true exactly when set.
+    end: GameEnd | None = None
 
 
 class MarkedTile(Answer):
@@ -526,6 +595,8 @@ class AnalysisAnswer(Answer):
     #: Why there is nothing to analyse, when there is not (a game at a table whose racks
     #: were never entered).
     note: str | None = None
+    #: How the game ended (INTERFACES.md §7).
+    end: GameEnd | None = None
 
 
 class RecordTurn(Answer):

@@ -13,7 +13,9 @@ from binscrabble.web.active_games import (
     GameTable,
     MoveOrReader,
     RefereeError,
+    expire,
     read_move,
+    standing,
     submit,
 )
 from binscrabble.web.computer import Computer, Fairness
@@ -21,6 +23,7 @@ from binscrabble.web.live import Hub
 from binscrabble.web.playing import Playing
 from binscrabble.web.storage import Storage
 from binscrabble.web.table_games import ActiveTable, TableGames
+from binscrabble.web.timers import Timers
 from binscrabble.web.views import build_view
 
 LOG = logging.getLogger("binscrabble.web")
@@ -32,13 +35,15 @@ class Server:
     def __init__(self, url: str, fairness: Fairness, max_games: int = DEFAULT_MAX_GAMES) -> None:
         self.storage = Storage(url)
         self.tables = TableGames(self.storage)
-        self.table = GameTable(self.storage, max_games, self.in_use, self.publish)
+        self.table = GameTable(self.storage, max_games, self.in_use, self.changed)
         self.hub = Hub()
         self.computer = Computer(fairness)
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
         #: The games being played now, for the lobby (kept up to date by :meth:`publish`).
         self.playing = Playing()
+        #: The alarm of the timed games (INTERFACES.md §7).
+        self.timers = Timers(self.ring)
 
     def in_use(self, game_id: str) -> bool:
         """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
@@ -77,6 +82,42 @@ class Server:
         self.playing.saw(active)
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
+    def changed(self, active: ActiveGame) -> None:
+        """A game changed: send its listeners the new view and set its clock's alarm."""
+        self.publish(active)
+        self.set_alarm(active)
+
+    def set_alarm(self, active: ActiveGame) -> None:
+        """Ring when the running seat of the game's clock would lose on time."""
+        clock = active.clock
+        over = active.game.is_over()
+        self.timers.set(active.game_id, None if clock is None or over else clock.deadline())
+
+    async def ring(self, game_id: str) -> None:
+        """A game's deadline passed: settle the running seat's time running out (if it has:
+        it may have moved meanwhile), then play on."""
+        active = await self.table.get(game_id)
+        if await expire(active, self.storage):
+            self.publish(active)
+            self.wake_computer(active)
+        self.set_alarm(active)
+
+    async def start(self) -> None:
+        """Take up the games going on: settle the clocks that ran out while the server was
+        down, set the alarms of the others, and let the computers to move play."""
+        for game_id, timed, computer in await asyncio.to_thread(self.storage.open_games):
+            try:
+                active = await self.table.get(game_id)
+            except RefereeError:
+                continue
+            if timed:
+                await self.ring(game_id)
+            if computer:
+                self.wake_computer(active)
+            if active.game.is_over():
+                # A game stored before its standing was kept: mend it.
+                await asyncio.to_thread(self.storage.stand, game_id, standing(active.game))
+
     def publish_table(self, active: ActiveTable) -> None:
         """Send every listener of a table game its new view."""
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
@@ -96,13 +137,22 @@ class Server:
         """Play the computer's moves for as long as a computer is to move."""
         try:
             while (level := active.computer_to_move()) is not None:
-                turn = active.turn
+                turn, seat = active.turn, active.game.to_move
+                left = len(active.stored.departures)
                 notation = await self.computer.move(active, level, address)
-                if active.turn != turn:
+                # The game moved on meanwhile: a move, or a seat that resigned or ran out
+                # of time (the computer's own clock included).
+                if active.turn != turn or len(active.stored.departures) != left:
                     continue
                 move = read_move(notation, active.game)
-                await submit(active, self.storage, active.game.to_move, move, turn)
-                self.publish(active)
+                try:
+                    await submit(active, self.storage, seat, move, turn)
+                except RefereeError as refused:
+                    if refused.status != 409:
+                        raise
+                    self.changed(active)  # its time ran out as it moved
+                    continue
+                self.changed(active)
         except Exception:
             # A computer that cannot move leaves the game waiting; the log says why.
             LOG.exception("the computer's move in game %s failed", active.game_id)
@@ -116,5 +166,6 @@ class Server:
         """Stop the workers and release the database."""
         for task in self.tasks:
             task.cancel()
+        self.timers.close()
         self.computer.close()
         self.storage.close()

@@ -6,6 +6,12 @@ index); replaying the moves on a new :class:`~binscrabble.game.Game` with the sa
 gives back every rack and the bag. The table of moves has ``(game_id, turn)`` as its key,
 so that two server processes can never both store a move for one turn.
 
+A timed game stores its clock and when it was created, and every move when it was stored;
+the seats that resigned, ran out of time or aborted are ``departures``, each with the move
+count when it left and when. Each game also stores how it stands (the seat to move and why
+it ended), so that a server that starts finds the games it must play on or time without
+replaying every game.
+
 The schema is made by the Alembic migrations in ``migrations/``, applied when a
 :class:`Storage` opens the database.
 
@@ -18,19 +24,20 @@ The schema is made by the Alembic migrations in ``migrations/``, applied when a
 >>> stored.moves, stored.seats[0].name
 (['pass'], 'Ann')
 >>> storage.progress("g1"), storage.progress("nope")
-((1, None), None)
+((1, None, 0), None)
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    BigInteger,
     Column,
     ForeignKey,
     Integer,
@@ -60,6 +67,10 @@ games = Table(
     Column("rules", Text, nullable=False),
     Column("seed", String(64), nullable=False),
     Column("rematch", String(32), nullable=True),
+    Column("clock", Text, nullable=True),
+    Column("created_at", BigInteger, nullable=True),
+    Column("to_move", Integer, nullable=True),
+    Column("ended", String(20), nullable=True),
 )
 #: One row a seat: a computer level, or the sha256 of the seat's token (a human).
 seats = Table(
@@ -79,15 +90,31 @@ moves = Table(
     Column("turn", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("notation", String(200), nullable=False),
+    Column("at", BigInteger, nullable=True),
+)
+#: One row a seat that left a game (``reason``: resigned, time or aborted): ``turn`` is
+#: how many moves were stored when it left; the key lets a seat leave once.
+departures = Table(
+    "departures",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("turn", Integer, nullable=False),
+    Column("reason", String(20), nullable=False),
+    Column("at", BigInteger, nullable=True),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
-#: A game's stored move count and rematch (:meth:`Storage.progress`). Built once: building
-#: the statement took three times as long as running it.
+#: A game's stored move count, rematch and departures (:meth:`Storage.progress`). Built
+#: once: building the statement took three times as long as running it.
 PROGRESS = select(
     select(func.count()).select_from(moves).where(moves.c.game_id == games.c.id).scalar_subquery(),
     games.c.rematch,
+    select(func.count())
+    .select_from(departures)
+    .where(departures.c.game_id == games.c.id)
+    .scalar_subquery(),
 ).where(games.c.id == bindparam("game_id"))
 
 
@@ -109,6 +136,29 @@ class NewGame:
     rules: dict[str, Any]
     seed: str
     seats: list[SeatRecord]
+    #: The clock's settings (``None``: untimed) and when the game began (ms since the epoch).
+    clock: dict[str, Any] | None = None
+    created_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A seat that left a game: ``reason`` is ``resigned``, ``time`` or ``aborted``; it
+    left when ``turn`` moves were stored, at ``at`` (ms since the epoch, ``None``: unknown)."""
+
+    seat: int
+    turn: int
+    reason: str
+    at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """How a game stands after a change: the seat to move (``None`` once over) and why it
+    ended (``None`` while it goes on)."""
+
+    to_move: int | None
+    ended: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +171,12 @@ class StoredGame:
     seats: list[SeatRecord]
     moves: list[str]
     rematch: str | None
+    clock: dict[str, Any] | None = None
+    created_at: int | None = None
+    #: When each move was stored (ms since the epoch; ``None`` for moves stored before
+    #: times were kept).
+    move_times: list[int | None] = field(default_factory=list)
+    departures: list[Departure] = field(default_factory=list)
 
 
 def database_url(path_or_url: str) -> str:
@@ -182,7 +238,13 @@ class Storage:
         with self.engine.begin() as connection:
             connection.execute(
                 games.insert().values(
-                    id=game.game_id, rules=json.dumps(game.rules), seed=game.seed, rematch=None
+                    id=game.game_id,
+                    rules=json.dumps(game.rules),
+                    seed=game.seed,
+                    rematch=None,
+                    clock=None if game.clock is None else json.dumps(game.clock),
+                    created_at=game.created_at,
+                    to_move=0,
                 )
             )
             connection.execute(
@@ -209,9 +271,14 @@ class Storage:
                 select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
             ).all()
             move_rows = connection.execute(
-                select(moves.c.turn, moves.c.notation)
+                select(moves.c.turn, moves.c.notation, moves.c.at)
                 .where(moves.c.game_id == game_id)
                 .order_by(moves.c.turn)
+            ).all()
+            left_rows = connection.execute(
+                select(departures)
+                .where(departures.c.game_id == game_id)
+                .order_by(departures.c.turn, departures.c.at)
             ).all()
         return StoredGame(
             game_id=row.id,
@@ -223,21 +290,96 @@ class Storage:
             ],
             moves=[move.notation for move in move_rows],
             rematch=row.rematch,
+            clock=None if row.clock is None else json.loads(row.clock),
+            created_at=row.created_at,
+            move_times=[move.at for move in move_rows],
+            departures=[
+                Departure(left.seat, left.turn, left.reason, left.at) for left in left_rows
+            ],
         )
 
-    def append_move(self, game_id: str, turn: int, seat: int, notation: str) -> bool:
-        """Store the move of ``turn``; ``False`` when that turn already has a move.
+    def append_move(
+        self,
+        game_id: str,
+        turn: int,
+        seat: int,
+        notation: str,
+        at: int | None = None,
+        standing: Standing | None = None,
+    ) -> bool:
+        """Store the move of ``turn``, made at ``at``, and how the game stands after it;
+        ``False`` when that turn already has a move.
 
         Committed when this returns ``True``: the move survives the process being killed.
         """
         try:
             with self.engine.begin() as connection:
                 connection.execute(
-                    moves.insert().values(game_id=game_id, turn=turn, seat=seat, notation=notation)
+                    moves.insert().values(
+                        game_id=game_id, turn=turn, seat=seat, notation=notation, at=at
+                    )
                 )
+                self._stand(connection, game_id, standing)
         except IntegrityError:
             return False
         return True
+
+    def add_departure(
+        self, game_id: str, departure: Departure, standing: Standing | None = None
+    ) -> bool:
+        """Store a seat's leaving, if the game has exactly ``departure.turn`` moves stored
+        and the seat did not leave before, and how the game stands after it; ``False``
+        when not (another process moved the game on first)."""
+        try:
+            with self.engine.begin() as connection:
+                stored = connection.execute(
+                    select(func.count()).select_from(moves).where(moves.c.game_id == game_id)
+                ).scalar()
+                if stored != departure.turn:
+                    return False
+                connection.execute(
+                    departures.insert().values(
+                        game_id=game_id,
+                        seat=departure.seat,
+                        turn=departure.turn,
+                        reason=departure.reason,
+                        at=departure.at,
+                    )
+                )
+                self._stand(connection, game_id, standing)
+        except IntegrityError:
+            return False
+        return True
+
+    def stand(self, game_id: str, standing: Standing) -> None:
+        """Store how the game stands (to mend a game whose standing was not known)."""
+        with self.engine.begin() as connection:
+            self._stand(connection, game_id, standing)
+
+    @staticmethod
+    def _stand(connection: Any, game_id: str, standing: Standing | None) -> None:
+        if standing is not None:
+            connection.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(to_move=standing.to_move, ended=standing.ended)
+            )
+
+    def open_games(self) -> list[tuple[str, bool, bool]]:
+        """The games going on that need the server on their own: ``(id, timed, computer
+        to move)`` for each game with a clock or with a computer's seat to move."""
+        query = (
+            select(games.c.id, games.c.clock.is_not(None), seats.c.computer.is_not(None))
+            .select_from(games)
+            .join(seats, (seats.c.game_id == games.c.id) & (seats.c.seat == games.c.to_move))
+            .where(
+                games.c.ended.is_(None),
+                games.c.clock.is_not(None) | seats.c.computer.is_not(None),
+            )
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [(row[0], bool(row[1]), bool(row[2])) for row in rows]
 
     def set_rematch(self, game_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` as the game's rematch unless it has one; return the one kept."""
@@ -250,8 +392,9 @@ class Storage:
             kept = connection.execute(select(games.c.rematch).where(games.c.id == game_id)).scalar()
         return str(kept)
 
-    def progress(self, game_id: str) -> tuple[int, str | None] | None:
-        """How many moves the game has stored and its rematch's id (``None``: no such game).
+    def progress(self, game_id: str) -> tuple[int, str | None, int] | None:
+        """How many moves the game has stored, its rematch's id and how many seats left it
+        (``None``: no such game).
 
         One query on two keys, built once: cheap enough to ask on every read of a game.
         """
@@ -259,7 +402,7 @@ class Storage:
             row = connection.execute(PROGRESS, {"game_id": game_id}).first()
         if row is None:
             return None
-        return int(row[0]), row[1]
+        return int(row[0]), row[1], int(row[2])
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""

@@ -24,18 +24,21 @@ def build_view(held: ActiveGame | ActiveTable, seat: int | None) -> dict[str, An
     view of INTERFACES.md §5 (and §9 for a game at a table)."""
     if isinstance(held, ActiveTable):
         return around(held.stored, held.table.view_for(seat))
-    return around(held.stored, held.game.view_for(seat, held.stored.moves))
+    view = held.game.view_for(seat, held.stored.moves)
+    return around(held.stored, view, held.clock_view())
 
 
-def around(stored: StoredGame, view: dict[str, Any]) -> dict[str, Any]:
+def around(
+    stored: StoredGame, view: dict[str, Any], clock: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The core's ``view`` of a stored game with the web's fields: the game's id, each
-    seat's computer level (``None`` for a person) and the game's rematch (``None`` until
-    one is made). Whatever else only the web knows of a game and shows every viewer alike
-    (such as a clock the server keeps, INTERFACES.md §7) is added here, and to
-    :class:`~binscrabble.web.models.GameView`."""
+    seat's computer level (``None`` for a person), the game's rematch (``None`` until one
+    is made) and the ``clock`` the server keeps (INTERFACES.md §7, as of the moment the
+    view is built; ``None`` when untimed). Whatever else only the web knows of a game and
+    shows every viewer alike is added here, and to :class:`~binscrabble.web.models.GameView`."""
     for player, record in zip(view["players"], stored.seats, strict=True):
         player["computer"] = record.computer
-    return {"id": stored.game_id, **view, "rematch": stored.rematch}
+    return {"id": stored.game_id, **view, "rematch": stored.rematch, "clock": clock}
 
 
 def score_runs(breakdown: ScoreBreakdown) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ rebuilds games.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,18 +32,54 @@ class GameJob:
     rules: dict[str, Any]
     seed: str
     moves: tuple[str, ...]
+    #: The seats that left, in order: (moves played when it left, seat, ``resigned``,
+    #: ``time`` or ``aborted``).
+    departures: tuple[tuple[int, int, str], ...] = ()
+
+
+def leave(game: Game, seat: int, reason: str) -> None:
+    """``seat`` leaves ``game``: it resigned, ran out of time or aborted (``reason``)."""
+    if reason == "aborted":
+        game.abort(seat)
+    else:
+        game.resign(seat, reason=reason)
+
+
+def new_game(job: GameJob) -> Game:
+    """The job's game before its first move: its players and rules, its seeded bag."""
+    return Game(job.players, Rules.from_mapping(job.rules), seed=int(job.seed))
+
+
+def replay_steps(game: Game, job: GameJob) -> Iterator[tuple[int, int | None]]:
+    """Replay the job's moves and departures on ``game`` (from :func:`new_game`), step by
+    step: after each move ``(index of the move, None)``, after each departure ``(moves
+    played, index of the departure)``."""
+    departures = job.departures
+    done = 0
+    for number in range(len(job.moves) + 1):
+        while done < len(departures) and departures[done][0] <= number:
+            _turn, seat, reason = departures[done]
+            leave(game, seat, reason)
+            yield number, done
+            done += 1
+        if number < len(job.moves):
+            game.push(parse_move(job.moves[number], game.board))
+            yield number, None
 
 
 def replay(job: GameJob) -> Game:
-    """The game the job stands for: its moves replayed on its seeded bag.
+    """The game the job stands for: its moves replayed on its seeded bag, with the seats
+    that left leaving when they did.
 
     >>> game = replay(GameJob(("A", "B"), {}, "5", ("pass",)))
     >>> game.to_move, len(game.rack(0))
     (1, 9)
+    >>> replay(GameJob(("A", "B"), {}, "5", ("pass",), ((1, 1, "resigned"),))).end_view()
+    {'reason': 'resigned', 'seat': 1, 'winners': [0]}
     """
-    game = Game(job.players, Rules.from_mapping(job.rules), seed=int(job.seed))
-    for notation in job.moves:
-        game.push(parse_move(notation, game.board))
+    game = new_game(job)
+    for _step in replay_steps(game, job):
+        pass
     return game
 
 
@@ -96,7 +133,14 @@ def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:
     """The game before turn ``number`` (from 1), and the turn's facts, not analysed: its
     move and score, its best play so far (the move played), the board before it and every
     total after it (:func:`~binscrabble.web.shown.shown_move` writes the moves)."""
-    game = replay(GameJob(job.players, job.rules, job.seed, job.moves[: number - 1]))
+    before = GameJob(
+        job.players,
+        job.rules,
+        job.seed,
+        job.moves[: number - 1],
+        tuple(left for left in job.departures if left[0] < number),
+    )
+    game = replay(before)
     notation = job.moves[number - 1]
     played = shown_move(notation, game.score(parse_move(notation, game.board)), game.board)
     scores = list(game.scores)

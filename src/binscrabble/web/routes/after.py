@@ -67,7 +67,8 @@ async def analysis(held: GameDep, server: ServerDep) -> AnalysisAnswer:
         finished(held.table.is_over(), "analysis")
         return AnalysisAnswer.model_validate(await table_analysis(held))
     finished(held.game.is_over(), "analysis")
-    return AnalysisAnswer.model_validate(await server.computer.analyses.answer(held))
+    answer = await server.computer.analyses.answer(held)
+    return AnalysisAnswer.model_validate(answer | {"end": held.game.end_view()})
 
 
 @router.post("/api/records/view", response_model=RecordAnswer, responses=errors(400))
@@ -100,12 +101,14 @@ async def rematch(
         again = await server.open_game(active.stored.rematch)
     else:
         seats = rematch_seats(active.stored.seats)
-        again = await server.table.create_with_seats(seats, active.game.rules)
+        clock = None if active.clock is None else active.clock.rules
+        again = await server.table.create_with_seats(seats, active.game.rules, clock)
         kept = await asyncio.to_thread(server.storage.set_rematch, active.game_id, again.game_id)
         active.stored = dataclasses.replace(active.stored, rematch=kept)
         if kept != again.game_id:
             again = await server.open_game(kept)
         server.publish(active)
+        server.set_alarm(again)
         server.wake_computer(again)
     token = bearer_token(authorization)
     mine = again.seat_of(token)  # the seat this token opens in the rematch

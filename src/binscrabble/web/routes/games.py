@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from binscrabble.clock import ClockError, ClockRules
 from binscrabble.game import SetupError
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web.active_games import ActiveGame, RefereeError, new_token
@@ -53,7 +54,13 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     alike = {unicodedata.normalize("NFKC", name).casefold() for name in names}
     if len(alike) != len(names):
         raise RefereeError(400, "each player needs a name of their own")
+    try:
+        clock = ClockRules.from_mapping(body.clock and body.clock.model_dump())
+    except ClockError as problem:
+        raise RefereeError(400, f"bad clock: {problem}") from None
     if body.table or body.refused_play_loses_turn:
+        if clock is not None:
+            raise RefereeError(400, "a game at a table has no clock: leave 'clock' out")
         return await create_table_game(server, body, names, rules)
     tokens = [new_token() for player in body.players if player.computer is None]
     computers = [player.computer for player in body.players]
@@ -61,7 +68,8 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     server.computer.check_address(address, computers)
     try:
         with server.computer.admitting(computers):
-            active = await server.table.create(names, computers, rules, tokens)
+            active = await server.table.create(names, computers, rules, tokens, clock)
+            server.set_alarm(active)
             server.wake_computer(active, address)
     except SetupError as problem:
         raise RefereeError(400, f"the game cannot be set up: {problem}") from None

@@ -91,7 +91,7 @@ async def play(
         return await play_at_table(server, held, body, seat)
     address = client_key(request.client)
     accepted = await server.submit(held, seat, move_reader(body), body.turn)
-    server.publish(held)
+    server.changed(held)
     server.wake_computer(held, address)
     return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
 

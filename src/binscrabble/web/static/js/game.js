@@ -9,6 +9,7 @@ import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 import { noticeTurn } from "./turn-alert.js";
+import { Clocks, EndButtons } from "./clocks.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -34,6 +35,8 @@ const state = {
 };
 
 let boardView = null;
+const clocks = new Clocks($("clocks"));
+let endButtons = null;
 
 function say(text, kind = "info") {
   const status = $("status");
@@ -647,6 +650,8 @@ function render() {
   drawBag($("bag"), $("unseen"), view, Object.keys(state.meta.tiles));
   drawLog($("log-head"), $("log"), view);
   drawResultPanel();
+  clocks.show(view);
+  endButtons.show(view, isSeat());
   if (isSeat()) syncRack();
   drawSeat();
   if (state.pending.size) schedulePreview();
@@ -676,8 +681,10 @@ function applyView(view) {
   const previous = state.view;
   if (previous && view.turn < previous.turn) return; // an older message arriving late
   // The same view again (the live socket's first message repeats the page's GET) changes
-  // nothing on the page: it is not drawn again, nor is the preview asked again.
-  if (previous && JSON.stringify(view) === JSON.stringify(previous)) return;
+  // nothing on the page: it is not drawn again, nor is the preview asked again. Its clock's
+  // times are as of when it was built, so they differ anyway: the clocks take them.
+  clocks.show(view);
+  if (previous && JSON.stringify({ ...view, clock: null }) === JSON.stringify({ ...previous, clock: null })) return;
   state.view = view;
   render();
 }
@@ -767,6 +774,7 @@ async function main() {
     if (text) submit({ move: text });
   });
   $("rematch").addEventListener("click", rematch);
+  endButtons = new EndButtons({ gameId, token: () => state.token, onView: applyView, say });
   try {
     state.meta = await loadMeta();
   } catch (error) {

@@ -85,21 +85,28 @@ export function drawResult(box, view) {
   if (!result) return;
   const names = view.players.map((player) => player.name);
   const winners = (result.winners || []).map((seat) => names[seat]);
-  const headline = winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
+  const headline = !winners.length ? "Nobody wins."
+    : winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
   box.append(el("p", { class: "headline", text: headline }));
   const why = endSentence(view);
   if (why) box.append(el("p", { class: "end-reason", text: why }));
+  // Overtime penalties of a live clock (INTERFACES.md §7) get a column when there are any.
+  const penalties = result.penalties || [];
+  const overtime = penalties.some((points) => points);
   const table = el("table", { class: "adjustments" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
-      el("th", { text: "Racks" }), el("th", { text: "Final" }))));
+      el("th", { text: "Racks" }), overtime ? el("th", { text: "Overtime" }) : null,
+      el("th", { text: "Final" }))));
   const rows = el("tbody");
   names.forEach((name, seat) => {
     const adjustment = (result.adjustments || [])[seat] || 0;
+    const penalty = penalties[seat] || 0;
     const final = (result.final || [])[seat];
-    const before = final - adjustment;
+    const before = final - adjustment + penalty;
     const sign = adjustment > 0 ? `+${adjustment}` : adjustment < 0 ? `−${-adjustment}` : "0";
     rows.append(el("tr", {}, el("th", { scope: "row", text: name }), el("td", { text: String(before) }),
-      el("td", { text: sign }), el("td", { text: String(final) })));
+      el("td", { text: sign }), overtime ? el("td", { text: penalty ? `−${penalty}` : "0" }) : null,
+      el("td", { text: String(final) })));
   });
   table.append(rows);
   box.append(table);
@@ -117,8 +124,14 @@ export function points(number) {
   return count(number, "point");
 }
 
-// Why the game ended, from the outcome's reason code ("out" or "scoreless").
+// Why the game ended: the view's end (INTERFACES.md §7) for a seat that resigned, ran out
+// of time or aborted, else the outcome's reason code ("out" or "scoreless").
 function endSentence(view) {
+  const end = view.end;
+  const name = end && Number.isInteger(end.seat) ? view.players[end.seat].name : "";
+  if (end && end.reason === "resigned") return `${name} resigned.`;
+  if (end && end.reason === "time") return `${name} ran out of time.`;
+  if (end && end.reason === "aborted") return `${name} aborted the game.`;
   const reason = view.result.reason;
   if (reason === "scoreless") return "Six scoreless turns in a row ended the game: each player loses the points of the tiles left on their rack.";
   if (reason !== "out") return reason || "";

@@ -1,0 +1,187 @@
+"""Clocks of timed games (INTERFACES.md §7): the arithmetic, with the time passed in.
+
+Times are whole milliseconds on any one scale (the web server passes milliseconds since
+the Unix epoch); nothing here reads a clock. A :class:`Clock` is told when each turn ends
+(:meth:`Clock.turn_ended`) and answers what is left (:meth:`Clock.remaining`), when the
+seat whose time runs loses on time (:meth:`Clock.deadline`) and the overtime penalties
+(:meth:`Clock.penalties`).
+
+- **live**: each seat has ``seconds`` for all its moves, plus ``increment`` seconds after
+  each of them (in overtime too). A seat whose time runs out plays on in overtime for at
+  most ``overtime`` seconds and loses :data:`OVERTIME_PENALTY` points for each minute of
+  overtime it started: the deepest overtime it reached counts. Past ``overtime`` seconds
+  of overtime it has lost on time.
+- **correspondence**: each move within ``days`` days of the last one (or of the start).
+
+>>> rules = ClockRules.from_mapping({"kind": "live", "seconds": 60, "overtime": 120})
+>>> clock = Clock(rules, seats=2, start=0)
+>>> clock.remaining(10_000), clock.deadline()
+([50000, 60000], 180000)
+>>> clock.turn_ended(130_000, next_seat=1)
+>>> clock.remaining(130_000), clock.penalties()
+([-70000, 60000], [20, 0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+LIVE: Final = "live"
+CORRESPONDENCE: Final = "correspondence"
+UNTIMED: Final = "untimed"
+KINDS: Final = (UNTIMED, LIVE, CORRESPONDENCE)
+
+#: Points a seat loses for each minute of overtime it started.
+OVERTIME_PENALTY: Final = 10
+SECOND_MS: Final = 1000
+MINUTE_MS: Final = 60 * SECOND_MS
+DAY_MS: Final = 24 * 60 * MINUTE_MS
+
+#: The allowed values of each setting: (least, most, default or None when required).
+LIMITS: Final[dict[str, dict[str, tuple[int, int, int | None]]]] = {
+    UNTIMED: {},
+    LIVE: {
+        "seconds": (5, 86_400, None),
+        "increment": (0, 600, 0),
+        "overtime": (0, 600, 0),
+    },
+    CORRESPONDENCE: {"days": (1, 14, None)},
+}
+
+
+class ClockError(ValueError):
+    """A clock asked for that cannot be: the message says what to send instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRules:
+    """What a timed game's clock allows; settings that do not apply to the kind are 0."""
+
+    kind: str
+    seconds: int = 0
+    increment: int = 0
+    overtime: int = 0
+    days: int = 0
+
+    @classmethod
+    def from_mapping(cls, data: object) -> ClockRules | None:
+        """The clock of a request's ``"clock"`` (``None``: untimed); :class:`ClockError`
+        for anything else than INTERFACES.md §7 allows.
+
+        >>> ClockRules.from_mapping({"kind": "correspondence", "days": 3})
+        ClockRules(kind='correspondence', seconds=0, increment=0, overtime=0, days=3)
+        >>> ClockRules.from_mapping({"kind": "live", "seconds": 3})
+        Traceback (most recent call last):
+        ...
+        binscrabble.clock.ClockError: a live clock's 'seconds' is 5 to 86400, not 3
+        """
+        if data is None:
+            return None
+        if not isinstance(data, Mapping):
+            raise ClockError('the clock must be an object such as {"kind": "live", "seconds": 300}')
+        kind = data.get("kind")
+        if kind not in KINDS:
+            raise ClockError(
+                f"a clock's 'kind' is 'untimed', 'live' or 'correspondence', not {kind!r}"
+            )
+        limits = LIMITS[str(kind)]
+        unknown = sorted(str(key) for key in data if key != "kind" and key not in limits)
+        if unknown:
+            allowed = ", ".join(f"'{name}'" for name in limits) or "no other setting"
+            raise ClockError(f"a {kind} clock takes {allowed}; not {', '.join(map(repr, unknown))}")
+        if kind == UNTIMED:
+            return None
+        values: dict[str, int] = {}
+        for name, (least, most, default) in limits.items():
+            value = data.get(name, default)
+            if value is None:
+                raise ClockError(f"a {kind} clock needs '{name}' ({least} to {most})")
+            if type(value) is not int or not least <= value <= most:
+                raise ClockError(f"a {kind} clock's '{name}' is {least} to {most}, not {value!r}")
+            values[name] = value
+        return cls(kind=str(kind), **values)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The settings that apply to the kind, as a request gives them."""
+        return {"kind": self.kind} | {name: getattr(self, name) for name in LIMITS[self.kind]}
+
+    @property
+    def allowance(self) -> int:
+        """Milliseconds a seat has at the start: all its time (live) or a turn's (days)."""
+        if self.kind == LIVE:
+            return self.seconds * SECOND_MS
+        return self.days * DAY_MS
+
+
+class Clock:
+    """The time left to each seat of a timed game, told when each turn ends.
+
+    ``start`` is when the first turn began (the game's creation); ``running`` the seat to
+    move then.
+    """
+
+    def __init__(self, rules: ClockRules, seats: int, start: int, running: int = 0) -> None:
+        self.rules = rules
+        #: Each seat's time left when its clock last stopped (the running seat's: when it
+        #: started).
+        self._left = [rules.allowance] * seats
+        #: The least time left each seat has had (negative: its deepest overtime).
+        self._lowest = self._left[:]
+        #: The seat whose time runs, ``None`` once the game is over.
+        self.running: int | None = running
+        #: When the running seat's time began to run.
+        self.since = start
+
+    def turn_ended(self, at: int, next_seat: int | None, *, moved: bool = True) -> None:
+        """The running seat's turn ended at ``at``: by a move (``moved``: a live clock
+        adds the increment), or because the seat left the game; ``next_seat``'s time runs
+        from ``at`` (``None``: the game is over and every clock stops)."""
+        seat = self.running
+        if seat is not None:
+            left = self._left[seat] - max(0, at - self.since)
+            self._lowest[seat] = min(self._lowest[seat], left)
+            if self.rules.kind == CORRESPONDENCE:
+                left = self.rules.allowance
+            elif moved:
+                left += self.rules.increment * SECOND_MS
+            self._left[seat] = left
+        self.running = next_seat
+        self.since = at
+
+    def remaining(self, now: int) -> list[int]:
+        """Each seat's time left at ``now`` in milliseconds (negative in overtime)."""
+        left = self._left[:]
+        if self.running is not None:
+            left[self.running] -= max(0, now - self.since)
+        return left
+
+    def deadline(self) -> int | None:
+        """When the running seat loses on time unless it moves first; ``None`` when no
+        time runs."""
+        if self.running is None:
+            return None
+        return self.since + self._left[self.running] + self.rules.overtime * SECOND_MS
+
+    def expired(self, now: int) -> bool:
+        """Whether the running seat has lost on time at ``now``."""
+        deadline = self.deadline()
+        return deadline is not None and now >= deadline
+
+    def penalties(self, now: int | None = None) -> list[int]:
+        """Each seat's overtime penalty in points: :data:`OVERTIME_PENALTY` for each minute
+        of overtime it started, counted at its deepest overtime (up to ``now`` for the
+        running seat, when given)."""
+        lowest = self._lowest[:]
+        if now is not None and self.running is not None:
+            lowest[self.running] = min(lowest[self.running], self.remaining(now)[self.running])
+        return [OVERTIME_PENALTY * -(least // MINUTE_MS) if least < 0 else 0 for least in lowest]
+
+    def view(self, now: int) -> dict[str, Any]:
+        """The ``clock`` of a view (INTERFACES.md §7) as of ``now``."""
+        return {
+            "kind": self.rules.kind,
+            "remaining_ms": self.remaining(now),
+            "running": self.running,
+        }

@@ -1,0 +1,128 @@
+// Games that end (INTERFACES.md §7) on the game page: each seat's clock, ticking for the
+// seat whose time runs, and the Resign and Abort buttons.
+//
+// The server keeps the time. A view's clock gives each seat's time left as of the moment
+// the view was built; the page counts down from the moment the view arrived, so a reload or
+// a second device shows the same times. When a time runs out the server ends the game and
+// sends the new view: the page never decides that on its own.
+
+import { postJson } from "./api.js";
+import { el } from "./panels.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const two = (number) => String(number).padStart(2, "0");
+
+// A time left as a person reads it: "4:05", "1:02:03", "−0:12" in overtime; a
+// correspondence clock in days and hours ("2 days 3 h", "5 h 20 min").
+export function formatClock(ms, kind) {
+  if (kind === "correspondence" && ms >= HOUR) {
+    const days = Math.floor(ms / DAY);
+    const hours = Math.floor((ms % DAY) / HOUR);
+    if (days) return `${days} ${days === 1 ? "day" : "days"} ${hours} h`;
+    return `${hours} h ${Math.floor((ms % HOUR) / MINUTE)} min`;
+  }
+  // Seconds are shown rounded toward the deadline's side: 4.2 s left reads 0:05, and the
+  // first second of overtime still reads 0:00.
+  const over = ms < 0;
+  const seconds = over ? Math.floor(-ms / SECOND) : Math.ceil(ms / SECOND);
+  const text = seconds >= 3600
+    ? `${Math.floor(seconds / 3600)}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`
+    : `${Math.floor(seconds / 60)}:${two(seconds % 60)}`;
+  return over && seconds > 0 ? `−${text}` : text;
+}
+
+export class Clocks {
+  // `box` is where the clocks go (hidden for an untimed game).
+  constructor(box) {
+    this.box = box;
+    this.view = null;
+    this.arrived = 0;
+    this.timer = null;
+    this.faces = [];
+  }
+
+  // Show the clocks of a new view (every view: its times are as of when it was built).
+  show(view) {
+    this.view = view;
+    this.arrived = performance.now();
+    const clock = view.clock;
+    this.box.hidden = !clock;
+    if (!clock) return this.stop();
+    this.build(view);
+    this.tick();
+    if (clock.running === null) this.stop();
+    else if (!this.timer) this.timer = setInterval(() => this.tick(), 250);
+  }
+
+  build(view) {
+    const names = view.players.map((player) => player.name);
+    if (this.faces.length === names.length && this.faces.every((face, seat) => face.name === names[seat])) return;
+    this.faces = names.map((name) => {
+      const time = el("span", { class: "clock-time" });
+      const box = el("div", { class: "clock", role: "timer", "aria-label": `clock ${name}` },
+        el("span", { class: "clock-name", text: name }), time);
+      return { name, box, time };
+    });
+    this.box.replaceChildren(...this.faces.map((face) => face.box));
+  }
+
+  // Each seat's time left now: the running seat's counts down from the view's arrival.
+  tick() {
+    const clock = this.view && this.view.clock;
+    if (!clock) return;
+    const passed = performance.now() - this.arrived;
+    this.faces.forEach((face, seat) => {
+      const running = clock.running === seat;
+      const left = clock.remaining_ms[seat] - (running ? passed : 0);
+      const text = formatClock(left, clock.kind);
+      if (face.time.textContent !== text) face.time.textContent = text;
+      face.box.classList.toggle("running", running);
+      face.box.classList.toggle("overtime", left < 0);
+      face.box.classList.toggle("low", clock.kind === "live" && left >= 0 && left < 10 * SECOND);
+    });
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+// The Resign and Abort buttons of a seat: each asks for a confirmation, then tells the
+// server, and the view it answers is shown (`onView`); a refusal is said (`say`).
+export class EndButtons {
+  constructor({ gameId, token, onView, say }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.onView = onView;
+    this.say = say;
+    this.resign = document.getElementById("resign");
+    this.abort = document.getElementById("abort");
+    this.resign.addEventListener("click", () => this.send("resign",
+      "Resign this game? With two players the other one wins; with more, you place last."));
+    this.abort.addEventListener("click", () => this.send("abort",
+      "Abort this game? Nobody wins. A game can be aborted until every player has moved once."));
+  }
+
+  // Shown to a seat while the game goes on; Abort only until every seat has moved once.
+  show(view, isSeat) {
+    const going = isSeat && !view.over;
+    this.resign.closest(".end-actions").hidden = !going;
+    const moved = new Set(view.moves.map((move) => move.seat));
+    this.abort.hidden = !going || moved.size >= view.players.length;
+  }
+
+  async send(action, question) {
+    if (!window.confirm(question)) return;
+    try {
+      const path = `/api/games/${encodeURIComponent(this.gameId)}/${action}`;
+      this.onView(await postJson(path, {}, this.token()));
+    } catch (error) {
+      this.say(error.message, "error");
+    }
+  }
+}

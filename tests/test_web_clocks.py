@@ -1,0 +1,353 @@
+"""Games that end (INTERFACES.md §7) through the web API: resign, abort, and clocks that
+run out on their own, with nobody connected and across a restart of the server.
+
+The clocks are real: a test waits for a 5-second clock to run out (bounded waits), or moves
+the stored time of a game back in the database file while the server is stopped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from test_web_api_game import check_no_leak
+from web_api_support import (
+    bearer,
+    game_with_a_play,
+    new_game,
+    seat_view,
+    server_truth,
+    serving,
+    stored_moves,
+    web_client,
+)
+
+from binscrabble.record import read_record
+from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
+
+#: The longest a test waits for something the server does on its own, in seconds.
+PATIENCE = 60.0
+LIVE_5S = {"kind": "live", "seconds": 5}
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def client(database: Path) -> Iterator[TestClient]:
+    with web_client(database) as test_client:
+        yield test_client
+
+
+def create(client: TestClient | httpx.Client, players: int = 2, **body: Any) -> dict[str, Any]:
+    """A new game of ``players`` people; ``body`` adds to the request (a clock)."""
+    names = ["Ann", "Bo", "Cy", "Di"][:players]
+    answer = client.post("/api/games", json={"players": [{"name": n} for n in names], **body})
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def tokens(created: dict[str, Any]) -> list[str]:
+    return [seat["token"] for seat in created["seats"]]
+
+
+def wait_for(condition: Callable[[], Any], what: str) -> Any:
+    """Poll ``condition`` until it is true (bounded by :data:`PATIENCE`)."""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"waited {PATIENCE:g} s for {what}")
+
+
+def stored_departures(database: Path, game_id: str) -> list[tuple[int, str, int]]:
+    """The departures stored in the database file: (seat, reason, at)."""
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute(
+            "SELECT seat, reason, at FROM departures WHERE game_id = ? ORDER BY turn, at",
+            (game_id,),
+        ).fetchall()
+    return [(int(seat), str(reason), int(at)) for seat, reason, at in rows]
+
+
+def created_at(database: Path, game_id: str) -> int:
+    with sqlite3.connect(database) as connection:
+        row = connection.execute("SELECT created_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    return int(row[0])
+
+
+# -- resign and abort ------------------------------------------------------------------------
+
+
+def test_resigning_one_of_two_seats_ends_the_game_and_the_other_wins(client: TestClient) -> None:
+    created = create(client)
+    ann, bo = tokens(created)
+    game_id = created["id"]
+    answer = client.post(f"/api/games/{game_id}/resign", headers=bearer(bo))
+    assert answer.status_code == 200, answer.text
+    view = answer.json()
+    assert view["seat"] == 1 and view["over"] is True and view["to_move"] is None
+    assert view["end"] == {"reason": "resigned", "seat": 1, "winners": [0]}
+    check_no_leak(view, 1, client)
+    assert seat_view(client, game_id)["end"] == view["end"]
+    again = client.post(f"/api/games/{game_id}/resign", headers=bearer(ann))
+    assert again.status_code == 409 and "over" in again.json()["error"]
+    move = client.post(
+        f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
+    )
+    assert move.status_code == 409
+    record = client.get(f"/api/games/{game_id}/record")
+    assert record.status_code == 200 and "#seed" not in record.text
+    lines = record.text.splitlines()
+    assert "# Bo resigned" in lines and lines[-1] == "# Bo resigned: Ann wins (Ann 0, Bo 0)"
+    # The record reads back: the racks the game ended with, and no end lines.
+    replayed = read_record(record.text)
+    assert not replayed.history and replayed.racks == tuple(server_truth(client, game_id)[0])
+
+
+def test_resign_and_abort_need_a_seat_of_a_game(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    for action in ("resign", "abort"):
+        assert client.post(f"/api/games/{game_id}/{action}").status_code == 401
+        wrong = client.post(f"/api/games/{game_id}/{action}", headers=bearer("nope"))
+        assert wrong.status_code == 401
+        assert client.post(f"/api/games/nope/{action}", headers=bearer("x")).status_code == 404
+    assert seat_view(client, game_id)["end"] is None
+
+
+def test_a_seat_of_three_that_resigns_is_skipped_until_one_seat_is_left(
+    client: TestClient,
+) -> None:
+    created = create(client, players=3)
+    ann, bo, cy = tokens(created)
+    game_id = created["id"]
+    view = client.post(f"/api/games/{game_id}/resign", headers=bearer(ann)).json()
+    assert view["end"] is None and view["over"] is False and view["to_move"] == 1
+    played = client.post(
+        f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(bo)
+    )
+    assert played.status_code == 200, played.text
+    assert seat_view(client, game_id)["to_move"] == 2
+    assert (
+        client.post(
+            f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 1}, headers=bearer(ann)
+        ).status_code
+        == 409
+    )
+    again = client.post(f"/api/games/{game_id}/resign", headers=bearer(ann))
+    assert again.status_code == 409 and again.json()["error"] == "Ann has left the game."
+    view = client.post(f"/api/games/{game_id}/resign", headers=bearer(cy)).json()
+    assert view["end"] == {"reason": "resigned", "seat": 2, "winners": [1]}
+    assert view["result"]["reason"] == "resigned" and view["over"] is True
+
+
+def test_abort_is_allowed_until_every_seat_has_moved_once(client: TestClient) -> None:
+    created = create(client)
+    ann, bo = tokens(created)
+    game_id = created["id"]
+    client.post(
+        f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
+    )
+    answer = client.post(f"/api/games/{game_id}/abort", headers=bearer(ann))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["end"] == {"reason": "aborted", "seat": 0, "winners": []}
+    assert client.post(f"/api/games/{game_id}/abort", headers=bearer(bo)).status_code == 409
+
+    later = create(client)
+    ann, bo = tokens(later)
+    for turn, token in enumerate((ann, bo)):
+        moved = client.post(
+            f"/api/games/{later['id']}/moves",
+            json={"move": "pass", "turn": turn},
+            headers=bearer(token),
+        )
+        assert moved.status_code == 200
+    refused = client.post(f"/api/games/{later['id']}/abort", headers=bearer(ann))
+    assert refused.status_code == 409
+    assert "every player has moved once: resign instead" in refused.json()["error"]
+    assert seat_view(client, later["id"])["end"] is None
+
+
+def test_the_analysis_says_how_the_game_ended(client: TestClient) -> None:
+    created, play = game_with_a_play(client)
+    ann = tokens(created)[0]
+    game_id = created["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"move": play, "turn": 0}, headers=bearer(ann))
+    client.post(f"/api/games/{game_id}/resign", headers=bearer(ann))
+    analysis = client.get(f"/api/games/{game_id}/analysis").json()
+    assert analysis["end"] == {"reason": "resigned", "seat": 0, "winners": [1]}
+
+
+# -- clocks ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"kind": "live"},
+        {"kind": "live", "seconds": 4},
+        {"kind": "live", "seconds": 60, "overtime": 601},
+        {"kind": "correspondence", "days": 15},
+        {"kind": "correspondence", "days": 2, "seconds": 5},
+        {"kind": "sudden"},
+        "live",
+    ],
+)
+def test_a_clock_outside_the_rules_gets_400_with_a_sentence(client: TestClient, clock: Any) -> None:
+    answer = client.post(
+        "/api/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}], "clock": clock}
+    )
+    assert answer.status_code == 400
+    assert "'clock" in answer.json()["error"]
+
+
+def test_views_carry_the_clock_as_of_the_moment_they_are_built(client: TestClient) -> None:
+    untimed = create(client, clock={"kind": "untimed"})
+    assert seat_view(client, untimed["id"])["clock"] is None
+    created = create(client, clock={"kind": "live", "seconds": 600, "increment": 5})
+    ann, bo = tokens(created)
+    first = seat_view(client, created["id"], ann)
+    clock = first["clock"]
+    assert clock["kind"] == "live" and clock["running"] == 0
+    assert clock["remaining_ms"][1] == 600_000 and 0 < clock["remaining_ms"][0] <= 600_000
+    check_no_leak(first, 0, client)
+    moved = client.post(
+        f"/api/games/{created['id']}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
+    )
+    assert moved.status_code == 200
+    after = seat_view(client, created["id"], bo)["clock"]
+    assert after["running"] == 1 and after["remaining_ms"][0] > clock["remaining_ms"][0]
+    days = create(client, clock={"kind": "correspondence", "days": 3})
+    assert seat_view(client, days["id"])["clock"]["remaining_ms"][1] == 3 * 86_400_000
+
+
+def test_a_live_clock_runs_out_with_nobody_connected(client: TestClient, database: Path) -> None:
+    created = create(client, clock=LIVE_5S)
+    game_id = created["id"]
+    # Nobody asks anything of the game: the server settles it on its own.
+    left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
+    assert left == [(0, "time", created_at(database, game_id) + 5000)]
+    view = seat_view(client, game_id, tokens(created)[1])
+    assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
+    assert view["clock"] == {"kind": "live", "remaining_ms": [0, 5000], "running": None}
+    check_no_leak(view, 1, client)
+    refused = client.post(
+        f"/api/games/{game_id}/moves",
+        json={"move": "pass", "turn": 0},
+        headers=bearer(tokens(created)[0]),
+    )
+    assert refused.status_code == 409
+
+
+def test_live_listeners_hear_of_a_clock_that_runs_out(client: TestClient) -> None:
+    created = create(client, clock=LIVE_5S)
+    bo = tokens(created)[1]
+    game_id = created["id"]
+    with client.websocket_connect(f"/api/games/{game_id}/live?token={bo}") as socket:
+        first = socket.receive_json()
+        assert first["end"] is None and first["clock"]["running"] == 0
+        ended = socket.receive_json()  # the next message is the end, sent on its own
+    assert ended["end"] == {"reason": "time", "seat": 0, "winners": [1]}
+    check_no_leak(ended, 1, client)
+
+
+def test_overtime_costs_ten_points_a_started_minute(client: TestClient) -> None:
+    created = create(client, clock={"kind": "live", "seconds": 5, "overtime": 120})
+    ann, bo = tokens(created)
+    game_id = created["id"]
+    wait_for(
+        lambda: seat_view(client, game_id, ann)["clock"]["remaining_ms"][0] < -100,
+        "Ann to be in overtime",
+    )
+    moved = client.post(
+        f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
+    )
+    assert moved.status_code == 200, moved.text
+    ended = client.post(f"/api/games/{game_id}/resign", headers=bearer(bo)).json()
+    assert ended["end"] == {"reason": "resigned", "seat": 1, "winners": [0]}
+    # Ann started one minute of overtime: 10 points off her final score (she scored 0).
+    assert ended["result"]["final"] == [-10, 0]
+    assert ended["clock"]["remaining_ms"][0] < 0 and ended["clock"]["running"] is None
+
+
+# -- across a restart --------------------------------------------------------------------------
+
+
+def test_a_live_clock_that_ran_out_while_the_server_was_down_is_settled_on_start(
+    database: Path,
+) -> None:
+    with serving(database) as server, server.client() as client:
+        game_id = create(client, clock=LIVE_5S)["id"]
+    began = created_at(database, game_id)
+    wait_for(lambda: time.time() * 1000 > began + 5000, "five seconds")
+    assert stored_departures(database, game_id) == []
+    with serving(database):
+        # Settled by the server as it starts, at the moment the time ran out.
+        left = wait_for(lambda: stored_departures(database, game_id), "the settling")
+    assert left == [(0, "time", began + 5000)]
+
+
+def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path) -> None:
+    with serving(database) as server, server.client() as client:
+        game_id = create(client, clock={"kind": "live", "seconds": 30})["id"]
+    with serving(database) as server, server.client() as client:
+        assert stored_departures(database, game_id) == []  # well before the 30 s are out
+        left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
+        view = client.get(f"/api/games/{game_id}").json()
+    assert left == [(0, "time", created_at(database, game_id) + 30_000)]
+    assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
+
+
+def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path) -> None:
+    with serving(database) as server, server.client() as client:
+        created = create(client, clock={"kind": "correspondence", "days": 2})
+        ann, bo = tokens(created)
+        game_id = created["id"]
+        moved = client.post(
+            f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
+        )
+        assert moved.status_code == 200
+    # Two days and a minute pass: the stored time of the last move moves back.
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "UPDATE moves SET at = at - ? WHERE game_id = ?", (2 * 86_400_000 + 60_000, game_id)
+        )
+        (moved_at,) = connection.execute(
+            "SELECT at FROM moves WHERE game_id = ?", (game_id,)
+        ).fetchone()
+    with serving(database) as server, server.client() as client:
+        left = wait_for(lambda: stored_departures(database, game_id), "the settling")
+        view = client.get(f"/api/games/{game_id}", headers=bearer(bo)).json()
+    assert left == [(1, "time", moved_at + 2 * 86_400_000)]
+    assert view["end"] == {"reason": "time", "seat": 1, "winners": [0]}
+
+
+def test_a_computer_to_move_plays_on_after_a_restart_by_itself(database: Path) -> None:
+    with serving(database):
+        pass  # the database now has its schema
+    storage = Storage(database_url(str(database)))
+    try:
+        seats = [SeatRecord(0, "Bot", "easy", None), SeatRecord(1, "Ann", None, "hash")]
+        storage.create_game(NewGame("waiting", {}, "11", seats))
+    finally:
+        storage.close()
+    with serving(database):
+        # Nobody opens the game: the computer moves all the same.
+        wait_for(lambda: stored_moves(database, ["waiting"]) == 1, "the computer's move")
+
+
+def test_new_game_helper_still_makes_untimed_games(client: TestClient) -> None:
+    created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+    view = seat_view(client, created["id"])
+    assert view["clock"] is None and view["end"] is None and view["over"] is False

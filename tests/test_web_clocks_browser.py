@@ -1,0 +1,154 @@
+"""Games that end, in a real browser (Debian's Chromium, as tests/test_web_browser.py):
+clocks ticking on two devices until one seat's time runs out, clocks in step after a
+reload, and resigning and aborting from the page.
+
+Screenshots are written under /tmp/shots-clocks/.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_browser import CHROMIUM, CHROMIUM_FLAGS, Server, new_page, sync_api
+
+expect = sync_api.expect
+SHOTS = Path("/tmp/shots-clocks")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("serve"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+        )
+        yield launched
+        launched.close()
+
+
+def shoot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def two_people(server: Server, clock: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """A new game of Ann and Bo: its id and their tokens."""
+    body: dict[str, Any] = {"players": [{"name": "Ann"}, {"name": "Bo"}]}
+    if clock is not None:
+        body["clock"] = clock
+    created = server.api("POST", "/api/games", body)
+    return created["id"], [seat["token"] for seat in created["seats"]]
+
+
+def seat_page(browser: Any, server: Server, game_id: str, token: str, **options: Any) -> Any:
+    page = new_page(browser, **options)
+    page.goto(f"{server.url}/games/{game_id}?token={token}")
+    return page
+
+
+def seconds_shown(clock: Any) -> int:
+    """The seconds a live clock shows ("9:58" is 598)."""
+    text = clock.locator(".clock-time").inner_text()
+    found = re.fullmatch(r"(−?)(\d+):(\d\d)", text)
+    assert found, f"a clock reads {text!r}"
+    seconds = int(found.group(2)) * 60 + int(found.group(3))
+    return -seconds if found.group(1) else seconds
+
+
+def test_a_live_game_where_one_seat_lets_its_time_run_out(browser: Any, server: Server) -> None:
+    game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5})
+    # Ann moves at once; then Bo's five seconds run while both devices watch.
+    server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
+    pages = [
+        seat_page(browser, server, game_id, ann),
+        seat_page(browser, server, game_id, bo, width=360, height=740, has_touch=True),
+    ]
+    for page in pages:
+        expect(page.get_by_role("timer", name="clock Ann")).to_be_visible()
+        expect(page.get_by_role("timer", name="clock Bo")).to_have_class(re.compile("running"))
+    shoot(pages[0], "live-ticking-ann")
+    shoot(pages[1], "live-ticking-bo-phone")
+    for page, name in zip(pages, ("ann", "bo-phone"), strict=True):
+        expect(page.locator(".end-reason")).to_have_text("Bo ran out of time.")
+        expect(page.locator("#result .headline")).to_have_text("Ann wins.")
+        expect(page.get_by_role("timer", name="clock Bo")).to_have_text(re.compile(r"0:00$"))
+        expect(page.get_by_role("button", name="Resign")).to_be_hidden()
+        shoot(page, f"live-time-out-{name}")
+    view = server.api("GET", f"/api/games/{game_id}")
+    assert view["end"] == {"reason": "time", "seat": 1, "winners": [0]}
+    for page in pages:
+        page.context.close()
+
+
+def test_clocks_stay_in_step_after_a_reload(browser: Any, server: Server) -> None:
+    game_id, (ann, _bo) = two_people(server, {"kind": "live", "seconds": 600, "increment": 2})
+    server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
+    page = seat_page(browser, server, game_id, ann)
+    bo_clock = page.get_by_role("timer", name="clock Bo")
+    expect(bo_clock).to_have_class(re.compile("running"))
+    page.wait_for_function(
+        """() => {
+          const [minutes, seconds] = document.querySelectorAll(".clock .clock-time")[1]
+            .textContent.split(":").map(Number);
+          return minutes * 60 + seconds < 599;
+        }"""
+    )
+    before = seconds_shown(bo_clock)
+    page.reload()
+    expect(bo_clock).to_have_class(re.compile("running"))
+    after = seconds_shown(bo_clock)
+    # The server's time left, not a fresh clock: no more than before the reload.
+    assert 540 < after <= before < 600
+    # Ann's clock stands: ten minutes less her think, plus the increment.
+    assert 590 < seconds_shown(page.get_by_role("timer", name="clock Ann")) <= 602
+    shoot(page, "clocks-after-reload")
+    page.context.close()
+
+
+def test_resign_from_the_page(browser: Any, server: Server) -> None:
+    game_id, (ann, _bo) = two_people(server)
+    page = seat_page(browser, server, game_id, ann)
+    expect(page.locator("#clocks")).to_be_hidden()  # an untimed game has no clocks
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="Resign").click()
+    expect(page.get_by_role("button", name="Resign")).to_be_visible()
+    assert server.api("GET", f"/api/games/{game_id}")["end"] is None
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator(".end-reason")).to_have_text("Ann resigned.")
+    expect(page.locator("#result .headline")).to_have_text("Bo wins.")
+    shoot(page, "resigned")
+    assert server.api("GET", f"/api/games/{game_id}")["end"]["reason"] == "resigned"
+    page.context.close()
+
+
+def test_abort_from_the_page_only_until_every_seat_has_moved(browser: Any, server: Server) -> None:
+    game_id, (ann, bo) = two_people(server)
+    page = seat_page(browser, server, game_id, ann)
+    abort = page.get_by_role("button", name="Abort")
+    expect(abort).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    abort.click()
+    expect(page.locator(".end-reason")).to_have_text("Ann aborted the game.")
+    expect(page.locator("#result .headline")).to_have_text("Nobody wins.")
+    shoot(page, "aborted")
+    page.context.close()
+
+    game_id, (ann, bo) = two_people(server)
+    for turn, token in enumerate((ann, bo)):
+        server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": turn}, token)
+    page = seat_page(browser, server, game_id, ann)
+    expect(page.get_by_role("button", name="Resign")).to_be_visible()
+    expect(page.get_by_role("button", name="Abort")).to_be_hidden()
+    shoot(page, "abort-gone-after-every-seat-moved")
+    page.context.close()
