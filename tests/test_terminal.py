@@ -26,6 +26,7 @@ from binscrabble.terminal import (
     parse_players,
     render_board,
     render_rack,
+    render_recent,
     run_terminal_game,
 )
 
@@ -623,3 +624,18 @@ def test_resuming_into_another_save_file_keeps_what_was_there(
     status, _, err = session(PlayOptions(resume="a.bsr", save=str(notes)), [])
     assert status == 2 and "is not a saved game (" in err and "use --save FILE" in err
     assert notes.read_text(encoding="utf-8") == "shopping list\n"
+
+
+def test_the_log_of_recent_moves_shows_each_seat_the_one_view() -> None:
+    game = Game(["Ada", "Bob"], Rules(), seed=5)
+    exchange = Exchange(game.rack(0)[:3])
+    game.push(exchange)
+    play = best_moves(game, 1)[0].place
+    game.push(play)
+    total = game.scores[1]
+    played = game.view_for(None)["moves"][1]["notation"]
+    for seat in (1, None):
+        log = render_recent(game, seat)
+        assert "    1. Ada: exchange 3  +0 (total 0)" in log
+        assert f"    2. Bob: {played}  +{total} (total {total})" in log
+    assert f"    1. Ada: {exchange.notation()}  +0" in render_recent(game, 0)
