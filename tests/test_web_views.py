@@ -33,11 +33,12 @@ def as_model(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def web_fields_around(core: dict[str, Any], game_id: str, levels: list[str | None]) -> Any:
-    """The core's view with the web's fields: the id, each seat's level, the rematch."""
+    """The core's view with the web's fields: the id, each seat's level, the rematch and
+    the clock (an untimed game's: none)."""
     players = [
         {**player, "computer": level} for player, level in zip(core["players"], levels, strict=True)
     ]
-    return {"id": game_id, **core, "players": players, "rematch": None}
+    return {"id": game_id, **core, "players": players, "rematch": None, "clock": None}
 
 
 def next_body(view: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def test_the_web_view_is_the_cores_view_with_the_webs_fields(client: TestClient)
         )
         assert answer.status_code == 200, answer.text
     stored = client.app.state.server.storage.load_game(game_id)  # type: ignore[attr-defined]
-    game = rebuild(stored)  # the game replayed from what is stored, on its own
+    game, _clock = rebuild(stored)  # the game replayed from what is stored, on its own
     for seat, token in [(None, None), (0, tokens[0]), (1, tokens[1])]:
         core = game.view_for(seat)
         assert seat_view(client, game_id, token) == web_fields_around(core, game_id, [None, None])
@@ -72,7 +73,8 @@ def test_a_computer_seat_shows_its_level_around_the_cores_view(client: TestClien
     game_id = created["id"]
     view = seat_view(client, game_id, created["seats"][0]["token"])
     stored = client.app.state.server.storage.load_game(game_id)  # type: ignore[attr-defined]
-    assert view == web_fields_around(rebuild(stored).view_for(0), game_id, [None, "easy"])
+    game, _clock = rebuild(stored)
+    assert view == web_fields_around(game.view_for(0), game_id, [None, "easy"])
 
 
 def test_every_websocket_message_is_a_game_view(client: TestClient) -> None:
