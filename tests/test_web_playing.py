@@ -78,6 +78,16 @@ def test_a_game_over_leaves_the_list(client: TestClient) -> None:
     assert [entry["id"] for entry in playing(client)] == [going["id"]]
 
 
+def test_a_resigned_game_leaves_the_list(client: TestClient) -> None:
+    created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+    pass_once(client, created)
+    assert [entry["id"] for entry in playing(client)] == [created["id"]]
+    token = created["seats"][0]["token"]
+    answer = client.post(f"/api/games/{created['id']}/resign", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    assert playing(client) == []
+
+
 def test_the_list_holds_the_most_recent_games_only(client: TestClient) -> None:
     games = [new_game(client, [{"name": "Ann"}, {"name": "Bo"}]) for _ in range(LISTED + 2)]
     for created in games:
