@@ -98,8 +98,8 @@ def test_spectator_and_seat_views(client: TestClient) -> None:
     assert spectator["rules"]["xor_tiles"] == 2
     assert spectator["board"] == ["." * 15] * 15
     assert spectator["players"] == [
-        {"name": "Ann", "score": 0, "computer": None, "tiles": 9},
-        {"name": "Bo", "score": 0, "computer": None, "tiles": 9},
+        {"name": "Ann", "score": 0, "computer": None, "tiles": 9, "left": None},
+        {"name": "Bo", "score": 0, "computer": None, "tiles": 9, "left": None},
     ]
     assert (spectator["to_move"], spectator["turn"], spectator["bag"]) == (0, 0, 102 - 18)
     assert spectator["moves"] == [] and spectator["over"] is False

@@ -52,7 +52,7 @@ VIEW_KEYS = {
 }
 CLOCK_KEYS = {"kind", "remaining_ms", "running"}
 END_KEYS = {"reason", "seat", "winners"}
-PLAYER_KEYS = {"name", "score", "computer", "tiles"}
+PLAYER_KEYS = {"name", "score", "computer", "tiles", "left"}
 MOVE_KEYS = {"seat", "notation", "score", "squares", "running"}
 
 

@@ -134,6 +134,7 @@ def test_a_seat_of_three_that_resigns_is_skipped_until_one_seat_is_left(
     game_id = created["id"]
     view = client.post(f"/api/games/{game_id}/resign", headers=bearer(ann)).json()
     assert view["end"] is None and view["over"] is False and view["to_move"] == 1
+    assert [player["left"] for player in view["players"]] == ["resigned", None, None]
     played = client.post(
         f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(bo)
     )

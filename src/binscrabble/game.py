@@ -1043,7 +1043,7 @@ class Game:
 
         >>> view = Game(seed=3).view_for(0)
         >>> len(view["rack"]), view["bag"], view["players"][1]
-        (9, 82, {'name': 'Bob', 'score': 0, 'tiles': 9})
+        (9, 82, {'name': 'Bob', 'score': 0, 'tiles': 9, 'left': None})
         """
         written = self.notations() if notations is None else notations
         moves = []
@@ -1060,11 +1060,15 @@ class Game:
         else:
             unseen = self.unseen(seat)
         outcome = self.outcome()
+        # A seat that resigned or ran out of time (INTERFACES.md §7) is shown as such.
+        gone = {seat: reason for _turns, seat, reason in self._departures if reason != "aborted"}
         view: dict[str, Any] = {
             **board_view(self.rules, self.board),
             "players": [
-                {"name": name, "score": score, "tiles": len(rack)}
-                for name, score, rack in zip(self.players, self.scores, self._racks, strict=True)
+                {"name": name, "score": score, "tiles": len(rack), "left": gone.get(seat)}
+                for seat, (name, score, rack) in enumerate(
+                    zip(self.players, self.scores, self._racks, strict=True)
+                )
             ],
             "to_move": None if outcome is not None else self.to_move,
             "turn": len(self.history),

@@ -456,6 +456,9 @@ class PlayerView(Answer):
     score: int
     computer: Level | None
     tiles: int
+    #: Why the seat left the game (``resigned`` or ``time``: INTERFACES.md §7), else
+    #: ``None``; a seat of a game at a table never leaves.
+    left: Literal["resigned", "time"] | None = None
 
 
 class MoveView(Answer):

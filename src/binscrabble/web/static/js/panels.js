@@ -15,12 +15,15 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+// A seat that left the game (INTERFACES.md §7), as the scores say it.
+const LEFT = { resigned: " (resigned)", time: " (out of time)" };
+
 export function drawScores(body, view) {
   body.replaceChildren();
   view.players.forEach((player, seat) => {
     const mover = view.to_move === seat;
     const who = playerTitle(player);
-    const you = view.seat === seat ? " — you" : "";
+    const you = (view.seat === seat ? " — you" : "") + (LEFT[player.left] || "");
     const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${count(player.tiles, "tile")}` }) : null;
     const row = el(
       "tr",
