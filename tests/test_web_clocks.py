@@ -109,10 +109,11 @@ def test_resigning_one_of_two_seats_ends_the_game_and_the_other_wins(client: Tes
     record = client.get(f"/api/games/{game_id}/record")
     assert record.status_code == 200 and "#seed" not in record.text
     lines = record.text.splitlines()
-    assert "# Bo resigned" in lines and lines[-1] == "# Bo resigned: Ann wins (Ann 0, Bo 0)"
-    # The record reads back: the racks the game ended with, and no end lines.
+    assert "#left Bo resigned" in lines and lines[-1] == "# Bo resigned: Ann wins (Ann 0, Bo 0)"
+    # The record reads back: the racks the game ended with, and how it ended.
     replayed = read_record(record.text)
-    assert not replayed.history and replayed.racks == tuple(server_truth(client, game_id)[0])
+    assert replayed.racks == tuple(server_truth(client, game_id)[0])
+    assert replayed.end_view() == view["end"]
 
 
 def test_resign_and_abort_need_a_seat_of_a_game(client: TestClient) -> None:

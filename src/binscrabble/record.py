@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Final
 
 from binscrabble.board import Board
-from binscrabble.game import Game, Outcome, SetupError
+from binscrabble.game import Game, IllegalMoveError, Outcome, SetupError
 from binscrabble.limits import (
     MAX_RECORD_LINE,
     InputLimitError,
@@ -86,30 +86,34 @@ class RecordError(ValueError):
 
 def outcome_lines(outcome: Outcome, racks: Sequence[str | None]) -> list[str]:
     """The closing lines of a record: each player's rack left, its adjustment and final
-    score, then the result."""
+    score, then the result. An overtime penalty (INTERFACES.md §7) is a comment: the end
+    lines' totals are those of the play, which the record replays."""
+    penalties = outcome.penalties or (0,) * len(outcome.players)
     lines = [
-        f">{name}: ({racks[seat]}) {outcome.adjustments[seat]:+d} {outcome.scores[seat]}"
+        f">{name}: ({racks[seat]}) {outcome.adjustments[seat]:+d} "
+        f"{outcome.scores[seat] + penalties[seat]}"
         for seat, name in enumerate(outcome.players)
     ]
+    lines.extend(
+        f"# {name} loses {points} points of overtime"
+        for name, points in zip(outcome.players, penalties, strict=True)
+        if points
+    )
     lines.append(f"# {outcome}")
     return lines
 
 
-#: How a record's comment tells of a seat leaving the game, by reason.
-DEPARTURE_WORDS: Final = {
-    "resigned": "resigned",
-    "time": "ran out of time",
-    "aborted": "aborted the game",
-}
+#: Why a seat left the game, as a ``#left NAME REASON`` line says it (INTERFACES.md §7).
+LEFT_REASONS: Final = ("resigned", "time", "aborted")
 
 
 def departure_lines(game: Game, departures: list[tuple[int, int, str]], played: int) -> list[str]:
-    """The comments of the seats that left once ``played`` turns were played (taken off
-    the front of ``departures``)."""
+    """The ``#left`` lines of the seats that left once ``played`` turns were played (taken
+    off the front of ``departures``)."""
     lines = []
     while departures and departures[0][0] <= played:
         _turns, seat, reason = departures.pop(0)
-        lines.append(f"# {game.players[seat]} {DEPARTURE_WORDS[reason]}")
+        lines.append(f"#left {game.players[seat]} {reason}")
     return lines
 
 
@@ -228,7 +232,11 @@ def _check_recordable(game: Game) -> None:
     scored = [0] * len(game.players)
     for turn in game.history:
         scored[turn.seat] += turn.score
-    final = game.history[-1].scores if game.history else tuple(game.scores)
+    outcome = game.outcome()
+    penalties = outcome.penalties if outcome is not None else (0,) * len(game.players)
+    # Without a turn, the scores are those of the start (less any overtime penalty).
+    start = tuple(score + points for score, points in zip(game.scores, penalties, strict=True))
+    final = game.history[-1].scores if game.history else start
     if placed != len(game.board) or list(final) != scored:
         raise RecordError(
             None,
@@ -280,6 +288,13 @@ class _RackLine:
     rack: str
 
 
+@dataclass(frozen=True, slots=True)
+class _LeftLine:
+    line: int
+    seat: int
+    reason: str
+
+
 _Entry = _TurnLine | _EndLine | _RackLine
 
 
@@ -291,6 +306,7 @@ class _Parsed:
     turns: list[_TurnLine]
     ends: list[_EndLine]
     racks: list[_RackLine]
+    left: list[_LeftLine]
 
 
 def read_record_file(path: str | os.PathLike[str]) -> Game:
@@ -328,8 +344,13 @@ def read_record(text: str) -> Game:
     game = _start(parsed)
     entries: list[_Entry] = [*parsed.turns, *parsed.ends, *parsed.racks]
     following = _following_racks(entries)
+    left = list(parsed.left)
     for turn in parsed.turns:
+        while left and left[0].line < turn.line:
+            _replay_left(game, left.pop(0))
         _replay_turn(game, turn, following[turn.line])
+    for entry in left:
+        _replay_left(game, entry)
     _check_end(game, parsed)
     for rack_line in parsed.racks:
         _check_rack(game, rack_line.seat, rack_line.rack, rack_line.line, "rack")
@@ -337,15 +358,47 @@ def read_record(text: str) -> Game:
 
 
 def _check_turn_order(parsed: _Parsed) -> None:
-    """Seats take turns in order from the first: a turn out of order is named as such,
-    before its rack is compared with a turn that is not its own."""
+    """Seats take turns in order from the first, skipping those that left (``#left``): a
+    turn out of order is named as such, before its rack is compared with a turn that is not
+    its own."""
     players = parsed.players
-    for index, turn in enumerate(parsed.turns):
-        expected = index % len(players)
-        if turn.seat != expected:
+    gone: set[int] = set()
+    expected = 0
+    entries: list[_TurnLine | _LeftLine] = [*parsed.turns, *parsed.left]
+    for entry in sorted(entries, key=_line_of):
+        if isinstance(entry, _LeftLine):
+            gone.add(entry.seat)
+            if entry.seat == expected:
+                expected = _seat_after(expected, len(players), gone)
+            continue
+        if entry.seat != expected:
             raise RecordError(
-                turn.line, f"it is {players[expected]}'s turn here, not {players[turn.seat]}'s"
+                entry.line, f"it is {players[expected]}'s turn here, not {players[entry.seat]}'s"
             )
+        expected = _seat_after(expected, len(players), gone)
+
+
+def _seat_after(seat: int, count: int, gone: set[int]) -> int:
+    """The seat that moves after ``seat`` of ``count``, skipping those ``gone``."""
+    following = (seat + 1) % count
+    for _ in range(count):
+        if following not in gone:
+            return following
+        following = (following + 1) % count
+    return following
+
+
+def _replay_left(game: Game, entry: _LeftLine) -> None:
+    """A seat leaves the game as a ``#left`` line says (resigned, ran out of time, aborted)."""
+    try:
+        if entry.reason == "aborted":
+            game.abort(entry.seat)
+        else:
+            game.resign(entry.seat, reason=entry.reason)
+    except IllegalMoveError as error:
+        raise RecordError(
+            entry.line, f"{game.players[entry.seat]} cannot leave the game here: {error}"
+        ) from None
 
 
 def _following_racks(entries: Sequence[_Entry]) -> dict[int, _Entry | None]:
@@ -453,6 +506,23 @@ class _Body:
     turns: list[_TurnLine] = field(default_factory=list)
     ends: list[_EndLine] = field(default_factory=list)
     racks: list[_RackLine] = field(default_factory=list)
+    left: list[_LeftLine] = field(default_factory=list)
+
+    def read_left_line(self, argument: str, number: int, names: Sequence[str]) -> None:
+        """Take a ``#left NAME REASON`` line (its argument): a seat that left the game."""
+        if self.ends or self.racks:
+            raise RecordError(number, "a #left line comes before the end lines and #rack lines")
+        name, _, reason = argument.rpartition(" ")
+        name = name.strip()
+        if reason not in LEFT_REASONS or not name:
+            raise RecordError(
+                number, f"a #left line is '#left NAME REASON', REASON {', '.join(LEFT_REASONS)}"
+            )
+        if name not in names:
+            raise RecordError(
+                number, f"unknown player {quoted(name)}: the players are {', '.join(names)}"
+            )
+        self.left.append(_LeftLine(number, names.index(name), reason))
 
     def read_move_line(self, line: str, number: int, names: Sequence[str]) -> None:
         """Take a ``>`` line: a turn, or an end-of-game line."""
@@ -511,7 +581,7 @@ def _read_header_line(
         raise RecordError(
             number,
             f"unknown header {quoted(keyword)}: headers are #playerN, #preset, #rule, #seed, "
-            "#rack; a comment starts with '# ' (a space after the #)",
+            "#rack, #left; a comment starts with '# ' (a space after the #)",
         )
     if not in_header:
         raise RecordError(number, f"{keyword} belongs in the header, before the first turn")
@@ -536,17 +606,19 @@ def _parse(text: str) -> _Parsed:
                 f"{MAX_RECORD_LINE} (comments, which start with '# ', excepted)",
             )
         keyword, _, argument = line.partition(" ")
-        if line.startswith(">") or keyword == "#rack":
+        if line.startswith(">") or keyword in ("#rack", "#left"):
             if started is None:
                 started = header.finish(number)
             if keyword == "#rack":
                 body.read_rack_line(argument.strip(), number, started[0])
+            elif keyword == "#left":
+                body.read_left_line(argument.strip(), number, started[0])
             else:
                 body.read_move_line(line, number, started[0])
         else:
             _read_header_line(header, line, keyword, number, in_header=started is None)
     names, rules = started if started is not None else header.finish(len(lines))
-    return _Parsed(names, rules, header.seed, body.turns, body.ends, body.racks)
+    return _Parsed(names, rules, header.seed, body.turns, body.ends, body.racks, body.left)
 
 
 def _number(text: str, line: int, what: str) -> int:
@@ -646,7 +718,7 @@ def _parse_rack_line(argument: str, line: int, names: Sequence[str]) -> _RackLin
     return _RackLine(line, names.index(name), _check_codes(rack, line, "rack"))
 
 
-def _line_of(entry: _Entry) -> int:
+def _line_of(entry: _Entry | _LeftLine) -> int:
     return entry.line
 
 
