@@ -237,6 +237,31 @@ def test_analysis_and_viewer_are_no_wider_than_the_screen_and_do_not_shift(
         page.context.close()
 
 
+def test_the_analysis_says_how_the_game_ended(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    finished: Finished,
+) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bo"}])
+    ann, bo = (seat["token"] for seat in created["seats"])
+    path = f"/api/games/{created['id']}"
+    server.api("POST", f"{path}/moves", {"move": "pass", "turn": 0}, token=ann)
+    server.api("POST", f"{path}/moves", {"move": "pass", "turn": 1}, token=bo)
+    server.api("POST", f"{path}/resign", token=ann)
+    page = new_page(browser, 1366, 768)
+    page.goto(f"{server.url}/games/{created['id']}/analysis")
+    expect(page.locator("#turns tr")).to_have_count(2)
+    expect(page.locator("#ending")).to_have_text("Bo wins. Ann resigned.")
+    page.goto(f"{server.url}/games/{finished.id}/analysis")
+    view = server.api("GET", f"/api/games/{finished.id}")
+    winner = view["players"][view["end"]["winners"][0]]["name"]
+    expect(page.locator("#ending")).to_contain_text(f"{winner} wins.")
+    expect(page.locator("#ending")).to_contain_text(
+        re.compile("scoreless turns in a row|went out with the bag empty")
+    )
+    page.context.close()
+
+
 def theme_of(page: Any) -> str:
     theme: str = page.evaluate("document.documentElement.dataset.theme")
     return theme

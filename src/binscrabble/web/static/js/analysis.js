@@ -7,7 +7,7 @@
 import { ApiError, getJson, loadMeta } from "./api.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard, withTiles } from "./marks.js";
-import { el, points } from "./panels.js";
+import { el, endSentence, points, winnersSentence } from "./panels.js";
 import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
 
@@ -82,6 +82,9 @@ async function main() {
     return;
   }
   const names = view.players.map((player) => player.name);
+  // How the game ended (INTERFACES.md §7: played out, scoreless turns, resigned, time,
+  // aborted), as the end screen says it.
+  if (view.result) $("ending").textContent = `${winnersSentence(view)} ${endSentence(view)}`.trim();
   const body = $("turns");
   const turns = [];
   let total = 0;

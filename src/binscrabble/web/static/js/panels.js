@@ -87,10 +87,7 @@ export function drawResult(box, view) {
   const result = view.result;
   if (!result) return;
   const names = view.players.map((player) => player.name);
-  const winners = (result.winners || []).map((seat) => names[seat]);
-  const headline = !winners.length ? "Nobody wins."
-    : winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
-  box.append(el("p", { class: "headline", text: headline }));
+  box.append(el("p", { class: "headline", text: winnersSentence(view) }));
   const why = endSentence(view);
   if (why) box.append(el("p", { class: "end-reason", text: why }));
   // Overtime penalties of a live clock (INTERFACES.md §7) get a column when there are any.
@@ -127,9 +124,17 @@ export function points(number) {
   return count(number, "point");
 }
 
+// Who won a finished game: "Ann wins.", a draw, or nobody (an aborted game).
+export function winnersSentence(view) {
+  const names = view.players.map((player) => player.name);
+  const winners = (view.result.winners || []).map((seat) => names[seat]);
+  if (!winners.length) return "Nobody wins.";
+  return winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
+}
+
 // Why the game ended: the view's end (INTERFACES.md §7) for a seat that resigned, ran out
 // of time or aborted, else the outcome's reason code ("out" or "scoreless").
-function endSentence(view) {
+export function endSentence(view) {
   const end = view.end;
   const name = end && Number.isInteger(end.seat) ? view.players[end.seat].name : "";
   if (end && end.reason === "resigned") return `${name} resigned.`;
