@@ -2,10 +2,10 @@
 Chromium, as in test_web_browser.py): no serious or critical violation anywhere. axe-core
 comes inside the axe-playwright-python package; nothing is fetched while the tests run.
 
-The pages: the lobby, a game page during play, the end screen, the analysis, the record
-viewer with a record open, and the referee's table page, set up and during play. The
-violations found (of any impact) are printed with their counts, page by page and theme by
-theme (`pytest -s`).
+The pages: the lobby, a game page during play (untimed, and with clocks), the end screen,
+the analysis, the record viewer with a record open, and the referee's table page, set up
+and during play. The violations found (of any impact) are printed with their counts, page
+by page and theme by theme (`pytest -s`).
 
 Also here: boxes that scroll take the keyboard's focus and have a name, and the moves
 log's header stays in view when the log scrolls.
@@ -53,6 +53,15 @@ def in_play(server: Server, page: Any) -> None:  # noqa: F811
     expect(page.locator("#turn-info")).to_have_text("Your turn")
 
 
+def timed(server: Server, page: Any) -> None:  # noqa: F811
+    """A game page with live clocks, the seat's own clock running."""
+    players = [{"name": "Ann"}, {"name": "Bo"}]
+    clock = {"kind": "live", "seconds": 600}
+    created = server.api("POST", "/api/games", {"players": players, "clock": clock})
+    page.goto(server.url + created["seats"][0]["url"])
+    expect(page.locator(".clock.running")).to_have_count(1)
+
+
 def pages(server: Server, finished: Finished) -> dict[str, Any]:  # noqa: F811
     """Each page to check: how to open it in a page of the browser."""
     over = finished_game(server)
@@ -95,6 +104,7 @@ def pages(server: Server, finished: Finished) -> dict[str, Any]:  # noqa: F811
     return {
         "lobby": lobby,
         "game": lambda page: in_play(server, page),
+        "clocks": lambda page: timed(server, page),
         "end": end,
         "end-long": long_end,
         "analysis": analysis,
