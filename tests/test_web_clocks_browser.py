@@ -152,3 +152,19 @@ def test_abort_from_the_page_only_until_every_seat_has_moved(browser: Any, serve
     expect(page.get_by_role("button", name="Abort")).to_be_hidden()
     shoot(page, "abort-gone-after-every-seat-moved")
     page.context.close()
+
+
+def test_a_seat_of_three_that_resigned_is_marked_and_skipped(browser: Any, server: Server) -> None:
+    players = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]
+    created = server.api("POST", "/api/games", {"players": players})
+    game_id = created["id"]
+    ann, bo, _cy = (seat["token"] for seat in created["seats"])
+    page = seat_page(browser, server, game_id, bo)
+    expect(page.locator("#turn-info")).to_have_text("Ann's turn")
+    server.api("POST", f"/api/games/{game_id}/resign", {}, ann)
+    # The live view: Ann is marked in the scores, and the turn passed to Bo.
+    expect(page.locator("#scores")).to_contain_text("Ann (resigned)")
+    expect(page.locator("#turn-info")).to_have_text("Your turn")
+    expect(page.locator("#result")).to_be_hidden()
+    shoot(page, "three-seats-one-resigned")
+    page.context.close()
