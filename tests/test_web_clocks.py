@@ -80,6 +80,33 @@ def stored_departures(database: Path, game_id: str) -> list[tuple[int, str, int]
     return [(int(seat), str(reason), int(at)) for seat, reason, at in rows]
 
 
+def passes(client: TestClient | httpx.Client, game_id: str, seat_tokens: list[str]) -> None:
+    """Each token's seat passes once, in turn from turn 0."""
+    for turn, token in enumerate(seat_tokens):
+        moved = client.post(
+            f"/api/games/{game_id}/moves",
+            json={"move": "pass", "turn": turn},
+            headers=bearer(token),
+        )
+        assert moved.status_code == 200, moved.text
+
+
+def move_times(database: Path, game_id: str) -> list[int]:
+    """When each stored move of the game was made (ms since the epoch)."""
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute(
+            "SELECT at FROM moves WHERE game_id = ? ORDER BY turn", (game_id,)
+        ).fetchall()
+    return [int(at) for (at,) in rows]
+
+
+def second_deadline(database: Path, game_id: str, seconds: int) -> int:
+    """When Ann runs out of a live clock of ``seconds`` after Ann and Bo each passed once
+    (Ann's time ran from the creation to her pass, and runs again from Bo's)."""
+    ann_at, bo_at = move_times(database, game_id)
+    return bo_at + seconds * 1000 - (ann_at - created_at(database, game_id))
+
+
 def created_at(database: Path, game_id: str) -> int:
     with sqlite3.connect(database) as connection:
         row = connection.execute("SELECT created_at FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -152,6 +179,25 @@ def test_a_seat_of_three_that_resigns_is_skipped_until_one_seat_is_left(
     view = client.post(f"/api/games/{game_id}/resign", headers=bearer(cy)).json()
     assert view["end"] == {"reason": "resigned", "seat": 2, "winners": [1]}
     assert view["result"]["reason"] == "resigned" and view["over"] is True
+
+
+def test_the_others_see_that_a_seat_of_three_resigned(client: TestClient) -> None:
+    """Seat 1 of three resigns while seat 0 is to move: the other seats' views, the
+    spectators' and the WebSocket's show it (``players[i].left``)."""
+    created = create(client, players=3)
+    game_id = created["id"]
+    ann, bo, _cy = tokens(created)
+    before_seat, before_spectator = seat_view(client, game_id, ann), seat_view(client, game_id)
+    with client.websocket_connect(f"/api/games/{game_id}/live?token={ann}") as socket:
+        assert socket.receive_json()["players"][1]["left"] is None
+        resigned = client.post(f"/api/games/{game_id}/resign", headers=bearer(bo))
+        assert resigned.status_code == 200, resigned.text
+        heard = socket.receive_json()
+    after_seat, after_spectator = seat_view(client, game_id, ann), seat_view(client, game_id)
+    assert after_seat != before_seat and after_spectator != before_spectator
+    for view in (after_seat, after_spectator, heard):
+        assert [player["left"] for player in view["players"]] == [None, "resigned", None]
+        assert view["end"] is None and view["to_move"] == 0
 
 
 def test_abort_is_allowed_until_every_seat_has_moved_once(client: TestClient) -> None:
@@ -237,25 +283,82 @@ def test_views_carry_the_clock_as_of_the_moment_they_are_built(client: TestClien
 def test_a_live_clock_runs_out_with_nobody_connected(client: TestClient, database: Path) -> None:
     created = create(client, clock=LIVE_5S)
     game_id = created["id"]
+    passes(client, game_id, tokens(created))
     # Nobody asks anything of the game: the server settles it on its own.
     left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
-    assert left == [(0, "time", created_at(database, game_id) + 5000)]
+    assert left == [(0, "time", second_deadline(database, game_id, 5))]
     view = seat_view(client, game_id, tokens(created)[1])
     assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
-    assert view["clock"] == {"kind": "live", "remaining_ms": [0, 5000], "running": None}
+    clock = view["clock"]
+    assert clock["running"] is None and clock["remaining_ms"][0] == 0
+    assert 0 < clock["remaining_ms"][1] <= 5000
     check_no_leak(view, 1, client)
     refused = client.post(
         f"/api/games/{game_id}/moves",
-        json={"move": "pass", "turn": 0},
+        json={"move": "pass", "turn": 2},
         headers=bearer(tokens(created)[0]),
     )
     assert refused.status_code == 409
+
+
+def test_a_seat_that_never_opened_its_game_does_not_hand_a_win_on_time(
+    client: TestClient, database: Path
+) -> None:
+    """The creator names the invited player first with a 5-second clock: the invited
+    player's time runs out before its first move, and the game ends aborted, nobody winning
+    (INTERFACES.md §7 allows an abort until every seat has moved once)."""
+    created = create(client, clock=LIVE_5S)
+    game_id = created["id"]
+    left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
+    assert left == [(0, "aborted", created_at(database, game_id) + 5000)]
+    view = seat_view(client, game_id, tokens(created)[1])
+    assert view["end"] == {"reason": "aborted", "seat": 0, "winners": []}
+    assert view["result"]["reason"] == "aborted" and view["over"] is True
+    check_no_leak(view, 1, client)
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert record.splitlines()[-1].startswith("# Ann aborted the game")
+
+
+def test_a_second_seat_that_never_moved_does_not_hand_a_win_on_time(
+    client: TestClient, database: Path
+) -> None:
+    created = create(client, clock=LIVE_5S)
+    game_id = created["id"]
+    passes(client, game_id, tokens(created)[:1])
+    left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
+    assert left == [(1, "aborted", move_times(database, game_id)[0] + 5000)]
+    assert seat_view(client, game_id)["end"] == {"reason": "aborted", "seat": 1, "winners": []}
+
+
+def test_a_rematch_does_not_force_a_running_clock_on_the_other_player(
+    client: TestClient, database: Path
+) -> None:
+    """Ann asks for a rematch of a 5-second game; Bo, who now starts it, never opens it:
+    his time runs out before his first move and the rematch ends aborted, not won by Ann."""
+    created = create(client, clock=LIVE_5S)
+    game_id = created["id"]
+    ann, bo = tokens(created)
+    passes(client, game_id, [ann])
+    resigned = client.post(f"/api/games/{game_id}/resign", headers=bearer(bo))
+    assert resigned.status_code == 200, resigned.text
+    rematch = client.post(f"/api/games/{game_id}/rematch", headers=bearer(ann))
+    assert rematch.status_code == 201, rematch.text
+    again = rematch.json()["id"]
+    view = wait_for(
+        lambda: (seen := seat_view(client, again))["over"] and seen, "the rematch's clock"
+    )
+    assert [player["name"] for player in view["players"]] == ["Bo", "Ann"]
+    assert view["end"] == {"reason": "aborted", "seat": 0, "winners": []}
+    assert stored_departures(database, again) == [
+        (0, "aborted", created_at(database, again) + 5000)
+    ]
 
 
 def test_live_listeners_hear_of_a_clock_that_runs_out(client: TestClient) -> None:
     created = create(client, clock=LIVE_5S)
     bo = tokens(created)[1]
     game_id = created["id"]
+    passes(client, game_id, tokens(created))
     with client.websocket_connect(f"/api/games/{game_id}/live?token={bo}") as socket:
         first = socket.receive_json()
         assert first["end"] is None and first["clock"]["running"] == 0
@@ -290,24 +393,28 @@ def test_a_live_clock_that_ran_out_while_the_server_was_down_is_settled_on_start
     database: Path,
 ) -> None:
     with serving(database) as server, server.client() as client:
-        game_id = create(client, clock=LIVE_5S)["id"]
-    began = created_at(database, game_id)
-    wait_for(lambda: time.time() * 1000 > began + 5000, "five seconds")
+        created = create(client, clock=LIVE_5S)
+        game_id = created["id"]
+        passes(client, game_id, tokens(created))
+    deadline = second_deadline(database, game_id, 5)
+    wait_for(lambda: time.time() * 1000 > deadline, "five seconds")
     assert stored_departures(database, game_id) == []
     with serving(database):
         # Settled by the server as it starts, at the moment the time ran out.
         left = wait_for(lambda: stored_departures(database, game_id), "the settling")
-    assert left == [(0, "time", began + 5000)]
+    assert left == [(0, "time", deadline)]
 
 
 def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path) -> None:
     with serving(database) as server, server.client() as client:
-        game_id = create(client, clock={"kind": "live", "seconds": 30})["id"]
+        created = create(client, clock={"kind": "live", "seconds": 30})
+        game_id = created["id"]
+        passes(client, game_id, tokens(created))
     with serving(database) as server, server.client() as client:
         assert stored_departures(database, game_id) == []  # well before the 30 s are out
         left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
         view = client.get(f"/api/games/{game_id}").json()
-    assert left == [(0, "time", created_at(database, game_id) + 30_000)]
+    assert left == [(0, "time", second_deadline(database, game_id, 30))]
     assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
 
 
@@ -316,18 +423,13 @@ def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path
         created = create(client, clock={"kind": "correspondence", "days": 2})
         ann, bo = tokens(created)
         game_id = created["id"]
-        moved = client.post(
-            f"/api/games/{game_id}/moves", json={"move": "pass", "turn": 0}, headers=bearer(ann)
-        )
-        assert moved.status_code == 200
-    # Two days and a minute pass: the stored time of the last move moves back.
+        passes(client, game_id, [ann, bo, ann])
+    # Two days and a minute pass: the stored times of the moves move back.
     with sqlite3.connect(database) as connection:
         connection.execute(
             "UPDATE moves SET at = at - ? WHERE game_id = ?", (2 * 86_400_000 + 60_000, game_id)
         )
-        (moved_at,) = connection.execute(
-            "SELECT at FROM moves WHERE game_id = ?", (game_id,)
-        ).fetchone()
+    moved_at = move_times(database, game_id)[-1]
     with serving(database) as server, server.client() as client:
         left = wait_for(lambda: stored_departures(database, game_id), "the settling")
         view = client.get(f"/api/games/{game_id}", headers=bearer(bo)).json()

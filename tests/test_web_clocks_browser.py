@@ -67,8 +67,10 @@ def seconds_shown(clock: Any) -> int:
 
 def test_a_live_game_where_one_seat_lets_its_time_run_out(browser: Any, server: Server) -> None:
     game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5})
-    # Ann moves at once; then Bo's five seconds run while both devices watch.
-    server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
+    # Each moves at once (a seat that never moved would not lose on time, the game would be
+    # aborted); then Bo's five seconds run while both devices watch.
+    for turn, token in enumerate((ann, bo, ann)):
+        server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": turn}, token)
     pages = [
         seat_page(browser, server, game_id, ann),
         seat_page(browser, server, game_id, bo, width=360, height=740, has_touch=True),

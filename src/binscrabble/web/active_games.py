@@ -310,9 +310,25 @@ async def depart_locked(active: ActiveGame, storage: Storage, departure: Departu
 
 async def expire(active: ActiveGame, storage: Storage) -> bool:
     """Settle the running seat's time running out, if it has by now: it leaves the game
-    at the moment its time ran out (reason ``time``). Whether it did."""
+    at the moment its time ran out (reason ``time``, or ``aborted`` before its first move:
+    :func:`time_out_reason`). Whether it did."""
     async with active.lock:
         return await expire_locked(active, storage, now_ms())
+
+
+def time_out_reason(game: Game, seat: int) -> str:
+    """How ``seat`` leaves ``game`` when its time runs out: ``time`` (it lost on time) once
+    it has made a move (a pass counts), else ``aborted`` (nobody wins): a seat that never
+    moved may not have seen the game yet, and a game not yet begun by every seat may be
+    aborted anyway.
+
+    >>> game = Game(("Ann", "Bo"), seed=1)
+    >>> time_out_reason(game, 0)
+    'aborted'
+    >>> game.push(parse_move("pass", game.board)); time_out_reason(game, 0)
+    'time'
+    """
+    return "time" if any(turn.seat == seat for turn in game.history) else "aborted"
 
 
 async def expire_locked(active: ActiveGame, storage: Storage, now: int) -> bool:
@@ -323,8 +339,9 @@ async def expire_locked(active: ActiveGame, storage: Storage, now: int) -> bool:
     deadline = clock.deadline()
     seat = clock.running
     assert deadline is not None and seat is not None
+    reason = time_out_reason(active.game, seat)
     try:
-        await depart_locked(active, storage, Departure(seat, active.turn, "time", deadline))
+        await depart_locked(active, storage, Departure(seat, active.turn, reason, deadline))
     except RefereeError:
         return False
     return True
