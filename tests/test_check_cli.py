@@ -82,7 +82,7 @@ def test_exit_zero_when_all_valid(capsys: pytest.CaptureFixture[str]) -> None:
 def test_plain_output_for_invalid(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["check", "1-10=0"], capsys)
     assert status == 1
-    assert out == "1-10=0: invalid, 1 - 10 would be negative\n"
+    assert out == "1-10=0: invalid, 1 − 10 would be negative\n"
     assert "\033[" not in out
 
 
@@ -184,7 +184,7 @@ def test_explain_option(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["check", "--explain", "11 x 11 = 1001", "1+xx1==10"], capsys)
     assert status == 1
     assert "11 x 11 = 1001   (3 × 3 = 9)" in out
-    assert "1+xx1==10\n  ^\ntwo binary operators in a row at position 2 (+ then x)" in out
+    assert "1+xx1==10\n  ^\ntwo binary operators in a row at position 2 (+ then ×)" in out
 
 
 def test_subprocess_batch_of_many_lines(tmp_path: Path) -> None:

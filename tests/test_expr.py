@@ -92,9 +92,9 @@ INVALID_UNDER_DEFAULTS = [
     ("1+xx1==10", "consecutive_operators", "two binary operators in a row at position 2"),
     ("+1=1", "leading_operator", "may not start with +"),
     ("01+1=10", "leading_zero", "a number may not start with 0"),
-    ("1-10=0", "negative", "1 - 10 would be negative"),
+    ("1-10=0", "negative", "1 − 10 would be negative"),
     ("1/0=0", "division_by_zero", "division by zero"),
-    ("11/10=1", "remainder", "11 / 10 leaves a remainder"),
+    ("11/10=1", "remainder", "11 ÷ 10 leaves a remainder"),
     ("1=1=", "empty_side", "last side is missing"),
     ("10", "no_equals", "no = sign: an equation needs at least two sides"),
     ("1=10", "sides_differ", "the left side is 1 but the right side is 10"),
@@ -119,7 +119,7 @@ def test_identity_fragment_refused_under_expert() -> None:
     result = check("1+1=10x1", EXPERT)
     assert result.kind == "identity_not_allowed"
     assert result.reason == (
-        "x1 is an identity fragment, not allowed under these rules (identity_times_one is off)"
+        "×1 is an identity fragment, not allowed under these rules (identity_times_one is off)"
     )
     assert result.position == 6
 
@@ -415,13 +415,13 @@ def test_each_identity_fragment_and_its_switch(codes: str, switch: str) -> None:
 def test_not_identity_fragments(codes: str) -> None:
     tree = parse(codes, Rules(allow_negatives=True))
     assert [fragment.text for fragment in identity_fragments(tree)] == (
-        ["x1"] if codes == "1x1x0=0" else []
+        ["×1"] if codes == "1x1x0=0" else []
     )
 
 
 def test_fragments_follow_the_precedence_in_force() -> None:
     # Standard: 1 + (1 x 10) has the fragment 1x; left to right: (1 + 1) x 10 has none.
-    assert [f.text for f in identity_fragments(parse("1+1x10=11", STANDARD))] == ["1x"]
+    assert [f.text for f in identity_fragments(parse("1+1x10=11", STANDARD))] == ["1×"]
     assert identity_fragments(parse("1+1x10=100", LEFT_TO_RIGHT)) == ()
     assert check("1+1x10=11", EXPERT).kind == "identity_not_allowed"
     assert check("1+1x10=100", Rules.preset("expert").override("precedence", "left-to-right"))
@@ -498,7 +498,7 @@ def test_equation_error_pickles() -> None:
     assert error is not None
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.kind, copy.position, str(copy)) == (error.kind, error.position, str(error))
-    assert repr(copy) == "EquationError('1 - 10 would be negative', kind='negative', position=1)"
+    assert repr(copy) == "EquationError('1 − 10 would be negative', kind='negative', position=1)"
 
 
 def test_repeated_failures_raise_fresh_errors() -> None:

@@ -57,13 +57,13 @@ def test_fixes_respect_the_rules_and_the_tiles() -> None:
 
 def test_arithmetic_failure_points_at_the_operator() -> None:
     lines = explain("11/10=1", STANDARD).lines
-    assert "  11 / 10 leaves a remainder   (3 ÷ 2 = 1 remainder 1)" in lines
+    assert "  11 ÷ 10 leaves a remainder   (3 ÷ 2 = 1 remainder 1)" in lines
     caret = lines.index("11/10=1")
     assert lines[caret + 1] == "  ^"
-    assert lines[caret + 2] == "11 / 10 leaves a remainder"
+    assert lines[caret + 2] == "11 ÷ 10 leaves a remainder"
     assert lines[-1].startswith("one symbol away, 10 / 10 = 1 would be true")
     negative = explain("1-10=0", STANDARD).lines
-    assert "  1 - 10 would be negative   (1 − 2 = -1, below zero)" in negative
+    assert "  1 − 10 would be negative   (1 − 2 = -1, below zero)" in negative
 
 
 def test_malformed_input_gets_a_caret() -> None:

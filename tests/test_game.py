@@ -408,7 +408,7 @@ def test_not_on_rack_says_how_to_use_a_spare_blank() -> None:
     game = game_on(Board(), "=1?0")
     message = str(game.illegal_reason(parse_move("8G 1=1", game.board)))
     assert message == (
-        "the rack (0 1 = ?) does not hold these tiles: 2 × 1 needed, 1 on the rack; "
+        "the rack (0 1 = blank) does not hold these tiles: 2 × 1 needed, 1 on the rack; "
         "a blank on the rack can stand in: write ?1 for a blank played as 1"
     )
     # No hint when the blanks are already used, or too few, or for an exchange.

@@ -45,7 +45,7 @@ from binscrabble.board import (
     square_row,
 )
 from binscrabble.expr import EquationError, equation_value, number_value
-from binscrabble.move import CODE_ORDER, PlacedTile
+from binscrabble.move import CODE_ORDER, PlacedTile, display_equation
 from binscrabble.rules import BLANK, EQUALS, Rules, faces_in_game
 
 #: Every ``IllegalMoveError.kind``, in the order the checks are made.
@@ -243,6 +243,15 @@ def faces_of_the_game(play: Play) -> IllegalMoveError | None:
     return None
 
 
+def face_shown(code: str) -> str:
+    """A tile's face as a person reads it on the tile (``×``, ``AND``; ``blank``).
+
+    >>> face_shown("x"), face_shown("&"), face_shown("?"), face_shown("1")
+    ('×', 'AND', 'blank', '1')
+    """
+    return "blank" if code == BLANK else display_equation(code)
+
+
 def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
     if tile.face in play.faces and not tile.rotated:
         return None  # (nearly every tile)
@@ -251,7 +260,7 @@ def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
         return IllegalMoveError(
             "unknown_face",
             f"{tile.face!r} on {where} is not a face in this game "
-            f"(faces: {' '.join(sorted(play.faces, key=CODE_ORDER.index))})",
+            f"(faces: {' '.join(face_shown(f) for f in sorted(play.faces, key=CODE_ORDER.index))})",
             (tile.square,),
         )
     if not play.rules.rotated_equals:
@@ -264,7 +273,7 @@ def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
         return IllegalMoveError(
             "rotated_face",
             f"only an = tile (or a blank designated =) can be rotated, not "
-            f"{tile.face!r} on {where}",
+            f"{face_shown(tile.face)} on {where}",
             (tile.square,),
         )
     return None
@@ -306,10 +315,10 @@ def rack_problem(
         return None
     shortfalls = []
     for code in dict.fromkeys(missing):
-        name = "blank" if code == BLANK else code
+        name = face_shown(code)
         shortfalls.append(f"{codes.count(code)} × {name} needed, {rack.count(code)} on the rack")
     # In the order the rack is shown to the player, not the order it was drawn in.
-    rack_text = " ".join(sorted_codes(rack)) or "(empty)"
+    rack_text = " ".join(face_shown(code) for code in sorted_codes(rack)) or "(empty)"
     message = f"the rack ({rack_text}) does not hold these tiles: {'; '.join(shortfalls)}"
     spare_blanks = rack.count(BLANK) - codes.count(BLANK)
     faces = [code for code in missing if code != BLANK]
@@ -317,7 +326,7 @@ def rack_problem(
         # The fix is one keystroke away: say it.
         message += (
             f"; a blank on the rack can stand in: write ?{faces[0]} for a blank "
-            f"played as {faces[0]}"
+            f"played as {face_shown(faces[0])}"
         )
     return IllegalMoveError("not_on_rack", message, squares)
 
@@ -444,7 +453,8 @@ def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
     if not run.number and len(run.squares) == 2:
         return IllegalMoveError(
             "short_run",
-            f"the run {run.name} {run.text} has only two tiles, and no two tiles make an equation",
+            f"the run {run.name} {display_equation(run.text)} has only two tiles, and no two "
+            "tiles make an equation",
             run.squares,
         )
     judge, kind, what = _AS_NUMBER if run.number else _AS_EQUATION
@@ -452,7 +462,10 @@ def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
         judge(run.text, rules)
     except EquationError as error:
         return IllegalMoveError(
-            kind, f"the run {run.name} {run.text} is not {what}: {error}", run.squares, error
+            kind,
+            f"the run {run.name} {display_equation(run.text)} is not {what}: {error}",
+            run.squares,
+            error,
         )
     return None
 

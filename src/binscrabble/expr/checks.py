@@ -80,7 +80,7 @@ def equation_value(codes: str, rules: Rules) -> int:
     >>> equation_value("1-10=0", Rules())
     Traceback (most recent call last):
     ...
-    binscrabble.expr.errors.EquationError: 1 - 10 would be negative
+    binscrabble.expr.errors.EquationError: 1 − 10 would be negative
     """
     last = _LAST
     evaluator = last[1] if last[0] is rules else evaluator_for(rules)
@@ -146,7 +146,7 @@ def check(text: str, rules: Rules) -> CheckResult:
     >>> result.valid, result.value, result.binary, result.bonus
     (True, 24, '11000', 16)
     >>> check("1+xx1==10", Rules()).reason
-    'two binary operators in a row at position 2 (+ then x)'
+    'two binary operators in a row at position 2 (+ then ×)'
     """
     last = _LAST
     if last[0] is rules:

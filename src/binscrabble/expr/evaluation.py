@@ -54,7 +54,7 @@ def apply_operation(
     `tokens` and `index` place the operator for the failure (``[]`` and 0: position 0).
 
     >>> apply_operation("-", 1, 2, False, [], 0)
-    (0, ('negative', 0, '1 - 10 would be negative'))
+    (0, ('negative', 0, '1 − 10 would be negative'))
     """
     if operator == "+":
         return left + right, None
@@ -63,7 +63,7 @@ def apply_operation(
             return 0, (
                 "negative",
                 operation_position(tokens, index),
-                f"{binary(left)} - {binary(right)} would be negative",
+                f"{binary(left)} − {binary(right)} would be negative",
             )
         return left - right, None
     if operator == "x":
@@ -82,13 +82,13 @@ def _divide(left: int, right: int, tokens: list[str], index: int) -> tuple[int, 
         return 0, (
             "division_by_zero",
             operation_position(tokens, index),
-            f"{binary(left)} / 0 is a division by zero",
+            f"{binary(left)} ÷ 0 is a division by zero",
         )
     if left % right:
         return 0, (
             "remainder",
             operation_position(tokens, index),
-            f"{binary(left)} / {binary(right)} leaves a remainder",
+            f"{binary(left)} ÷ {binary(right)} leaves a remainder",
         )
     return left // right, None
 
@@ -103,7 +103,7 @@ def evaluate_side(side: str, precedence: Mapping[str, int], negatives: bool) -> 
 
     >>> from binscrabble.expr.symbols import STANDARD_PRECEDENCE
     >>> evaluate_side("1+1x10", STANDARD_PRECEDENCE, False)
-    (3, None, ((3, '1x', 'identity_times_one'),))
+    (3, None, ((3, '1×', 'identity_times_one'),))
     """
     tokens = OPERATOR_SPLIT.split(side)
     count = len(tokens)

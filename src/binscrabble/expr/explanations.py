@@ -19,7 +19,7 @@ the left side is 0 but the right side is 101
 >>> print(explain("1+xx1==10", Rules()))
 1+xx1==10
   ^
-two binary operators in a row at position 2 (+ then x)
+two binary operators in a row at position 2 (+ then ×)
 """
 
 from __future__ import annotations

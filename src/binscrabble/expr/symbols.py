@@ -19,12 +19,12 @@ CODES: Final = frozenset("01=+-x/&|^~")
 #: The codes as one string, for ``str.strip`` and ``str.translate``.
 CODE_TEXT: Final = "01=+-x/&|^~"
 
-#: How operators are shown to people in messages: words for the logical ones.
+#: How operators are shown to people in messages: as on the tiles (words for the logical ones).
 SHOWN: Final[Mapping[str, str]] = {
     "+": "+",
-    "-": "-",
-    "x": "x",
-    "/": "/",
+    "-": "−",
+    "x": "×",
+    "/": "÷",
     "&": "AND",
     "|": "OR",
     "^": "XOR",
@@ -128,10 +128,10 @@ def not_value(digits: str) -> int:
 
 
 def show_fragment(left: str, right: str) -> str:
-    """`x1`, `+0`, `AND 1`, `1 AND`: an operator shown with its neutral literal.
+    """`×1`, `+0`, `AND 1`, `1 AND`: an operator shown with its neutral literal.
 
     >>> show_fragment("&", "1"), show_fragment("1", "x")
-    ('AND 1', '1x')
+    ('AND 1', '1×')
     """
     shown_left = SHOWN.get(left, left)
     shown_right = SHOWN.get(right, right)

@@ -167,7 +167,7 @@ def identity_fragments(tree: Equation | Expression) -> tuple[IdentityFragment, .
     """Every identity fragment of a parse tree, in reading order.
 
     >>> [fragment.text for fragment in identity_fragments(parse("1x1=1+0", Rules()))]
-    ['x1', '+0']
+    ['×1', '+0']
     """
     found: list[IdentityFragment] = []
     pending: list[Expression] = list(tree.sides) if isinstance(tree, Equation) else [tree]
@@ -198,7 +198,7 @@ def side_value(expression: Expression, rules: Rules) -> int:
     >>> side_value(parse("11/10=1", Rules()).sides[0], Rules())
     Traceback (most recent call last):
     ...
-    binscrabble.expr.errors.EquationError: 11 / 10 leaves a remainder
+    binscrabble.expr.errors.EquationError: 11 ÷ 10 leaves a remainder
     """
     if isinstance(expression, Number):
         return int(expression.digits, 2)
