@@ -183,7 +183,7 @@ def test_malformed_arguments_never_crash(text: str, capsys: pytest.CaptureFixtur
 def test_explain_option(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["check", "--explain", "11 x 11 = 1001", "1+xx1==10"], capsys)
     assert status == 1
-    assert "11 x 11 = 1001   (3 × 3 = 9)" in out
+    assert "11 × 11 = 1001   (3 × 3 = 9)" in out
     assert "1+xx1==10\n  ^\ntwo binary operators in a row at position 2 (+ then ×)" in out
 
 

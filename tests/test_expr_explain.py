@@ -14,9 +14,9 @@ def test_true_equation_step_by_step() -> None:
     assert isinstance(explanation, Explanation)
     assert explanation.valid
     assert explanation.lines == (
-        "11 x 11 = 1001 is true (standard precedence: NOT, then x /, then + -, then AND, XOR, OR)",
-        "left side: 11 x 11",
-        "  11 x 11 = 1001   (3 × 3 = 9)",
+        "11 × 11 = 1001 is true (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)",
+        "left side: 11 × 11",
+        "  11 × 11 = 1001   (3 × 3 = 9)",
         "right side: 1001   (9)",
         "both sides are 1001 (9): the value is 1001 (9), bonus 8 points (its leading bit, 1000)",
     )
@@ -26,10 +26,10 @@ def test_true_equation_step_by_step() -> None:
 
 def test_steps_follow_the_precedence_in_force() -> None:
     standard = explain("1+1x10=11", STANDARD).lines
-    assert standard[2:4] == ("  1 x 10 = 10   (1 × 2 = 2)", "  1 + 10 = 11   (1 + 2 = 3)")
+    assert standard[2:4] == ("  1 × 10 = 10   (1 × 2 = 2)", "  1 + 10 = 11   (1 + 2 = 3)")
     flat = explain("1+1x10=100", Rules(precedence="left-to-right")).lines
     assert "left-to-right precedence" in flat[0]
-    assert flat[2:4] == ("  1 + 1 = 10      (1 + 1 = 2)", "  10 x 10 = 100   (2 × 2 = 4)")
+    assert flat[2:4] == ("  1 + 1 = 10      (1 + 1 = 2)", "  10 × 10 = 100   (2 × 2 = 4)")
 
 
 def test_not_steps_say_how_many_digits_flip() -> None:
@@ -61,7 +61,7 @@ def test_arithmetic_failure_points_at_the_operator() -> None:
     caret = lines.index("11/10=1")
     assert lines[caret + 1] == "  ^"
     assert lines[caret + 2] == "11 ÷ 10 leaves a remainder"
-    assert lines[-1].startswith("one symbol away, 10 / 10 = 1 would be true")
+    assert lines[-1].startswith("one symbol away, 10 ÷ 10 = 1 would be true")
     negative = explain("1-10=0", STANDARD).lines
     assert "  1 − 10 would be negative   (1 − 2 = -1, below zero)" in negative
 

@@ -29,7 +29,7 @@ import pytest
 
 from binscrabble.board import square_name, square_row
 from binscrabble.game import Game
-from binscrabble.move import move_notation
+from binscrabble.move import display_notation, move_notation
 from binscrabble.movegen import GeneratedMove, generate_moves
 from binscrabble.position import load_position
 
@@ -241,7 +241,7 @@ def wait_for_turn(page: Any, server: Server, game_id: str, token: str) -> dict[s
 def expect_preview(page: Any, score: int) -> None:
     status = page.get_by_role("status")
     expect(status).to_contain_text("legal")
-    expect(status).to_contain_text(f"— legal, {score} points")
+    expect(status).to_contain_text(f"— legal, {score} point{'' if score == 1 else 's'}")
 
 
 def drag_tiles(page: Any, move: GeneratedMove) -> None:
@@ -450,6 +450,46 @@ def test_an_illegal_play_shows_the_servers_reason(browser: Any, server: Server) 
     page.context.close()
 
 
+def test_a_typed_move_is_drawn_and_every_move_is_written_with_faces(
+    browser: Any, server: Server
+) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bob"}])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page = new_page(browser)
+    page.goto(server.url + created["seats"][0]["url"])
+    view = server.api("GET", f"/api/games/{game_id}", token=token)
+    found = pick_move(view, most_tiles=9)
+    assert found, "no play on a first rack"
+    game, move = found
+    notation = move_notation(move.place, game.board)
+    shown = display_notation(notation)
+    # Typed in the Move box, the play is drawn on the board as it is read, and taken off
+    # when the box is emptied.
+    box = page.get_by_role("textbox", name="Move")
+    box.fill(notation)
+    for tile in move.place.tiles:
+        name = square_name(tile.square)
+        expect(square(page, name)).to_have_accessible_name(re.compile(rf"^{name} .* typed$"))
+    status = page.get_by_role("status")
+    expect(status).to_contain_text(f"{shown} — legal")
+    shoot(page, "typed-move-drawn")
+    box.fill("")
+    first = square_name(move.place.tiles[0].square)
+    expect(square(page, first)).not_to_have_accessible_name(re.compile("typed"))
+    # Played, the move is written with the tiles' faces in the log and the status line.
+    box.fill(notation)
+    box.press("Enter")
+    expect(page.locator("#log tr td.notation")).to_have_text(shown)
+    expect(status).to_contain_text(f"You played {shown} for ")
+    # Bob exchanges: Ann's page says how many tiles, in words.
+    bob = created["seats"][1]["token"]
+    rack = server.api("GET", f"/api/games/{game_id}", token=bob)["rack"]
+    server.api("POST", f"/api/games/{game_id}/moves", {"move": f"-{rack[0]}", "turn": 1}, bob)
+    expect(page.locator("#log tr td.notation").nth(1)).to_have_text("exchange of 1 tile")
+    expect(status).to_contain_text("Bob made an exchange of 1 tile.")
+    page.context.close()
+
+
 def frames_of(page: Any) -> list[dict[str, Any]]:
     """Every WebSocket message the page receives, decoded, in a list that keeps growing."""
     frames: list[dict[str, Any]] = []
@@ -638,14 +678,16 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     view = server.api("GET", f"/api/games/{game_id}", token=token)
     assert view["rules"]["identity_chains"] is True
     expect(page.locator("#turn-info")).to_have_text("Your turn")
-    # The learning preset offers a hint: the computer's best move, explained.
+    # The learning preset offers a hint: the computer's best move, written with the tiles'
+    # faces, explained.
     page.get_by_role("button", name="Hint", exact=True).click()
     heading = page.get_by_role("region", name="hint").get_by_role("heading")
     expect(heading).to_contain_text("Hint: ")
-    found = re.match(r"Hint: (.+) for (\d+) points", heading.inner_text())
-    assert found, heading.inner_text()
+    hint = server.api("POST", f"/api/games/{game_id}/hint", {}, token)
+    worth = f"{hint['score']} point{'' if hint['score'] == 1 else 's'}"
+    expect(heading).to_have_text(f"Hint: {hint['display']} for {worth}")
     box = page.get_by_role("textbox", name="Move")
-    box.fill(found.group(1))
+    box.fill(hint["notation"])
     box.press("Enter")
     # The device goes to the next player, whose tiles stay hidden until they take it.
     expect(page.get_by_text("Pass the device to Bo.")).to_be_visible()
@@ -662,7 +704,7 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     expect(page.get_by_role("row", name=re.compile("Bo — you"))).to_be_visible()
     bo = server.api("GET", f"/api/games/{game_id}", token=token_of(page))
     assert bo["seat"] == 1 and bo["turn"] == 1
-    assert bo["moves"][0]["score"] == int(found.group(2))
+    assert bo["moves"][0]["score"] == hint["score"]
     expect(page.get_by_role("button", name=re.compile(r"^rack "))).to_have_count(len(bo["rack"]))
     page.context.close()
 

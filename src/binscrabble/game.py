@@ -68,7 +68,16 @@ from binscrabble.legality import (
     rack_problem,
     sorted_codes,
 )
-from binscrabble.move import CODE_ORDER, Exchange, Move, Pass, Place, PlacedTile, move_notation
+from binscrabble.move import (
+    CODE_ORDER,
+    Exchange,
+    Move,
+    Pass,
+    Place,
+    PlacedTile,
+    display_notation,
+    move_notation,
+)
 from binscrabble.movegen import LegalMoves
 from binscrabble.rules import (
     BLANK,
@@ -1104,15 +1113,31 @@ def board_view(rules: Rules, board: Board) -> dict[str, Any]:
 def logged_move(
     seat: int, shown: str, score: int, squares: list[str], running: Sequence[int]
 ) -> dict[str, Any]:
-    """One entry of a view's move log: the move as the viewer may see it (``shown``), the
-    squares it covered, its score and every player's total after it."""
+    """One entry of a view's move log: the move as the viewer may see it (``shown``) and as
+    people read it (``display``), the squares it covered, its score and every player's
+    total after it."""
     return {
         "seat": seat,
         "notation": shown,
+        "display": move_for_people(shown),
         "score": score,
         "squares": squares,
         "running": list(running),
     }
+
+
+def move_for_people(shown: str) -> str:
+    """A move of a log as people read it: the tiles' faces (:func:`display_notation`);
+    another seat's exchange, logged as its size, in words.
+
+    >>> move_for_people("8D 1&1=1"), move_for_people("-x?"), move_for_people("exchange 1")
+    ('8D 1 AND 1=1', 'exchange × blank', 'exchange of 1 tile')
+    """
+    hidden = shown.removeprefix("exchange ")
+    if hidden != shown and hidden.isdecimal():
+        count = int(hidden)
+        return f"exchange of {count} tile{'' if count == 1 else 's'}"
+    return display_notation(shown)
 
 
 def last_move(moves: Sequence[dict[str, Any]]) -> dict[str, Any] | None:

@@ -1,14 +1,14 @@
 """Explanations for learners: why an equation is true or false, step by step, in binary.
 
 >>> print(explain("11 x 11 = 1001", Rules()))
-11 x 11 = 1001 is true (standard precedence: NOT, then x /, then + -, then AND, XOR, OR)
-left side: 11 x 11
-  11 x 11 = 1001   (3 × 3 = 9)
+11 × 11 = 1001 is true (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)
+left side: 11 × 11
+  11 × 11 = 1001   (3 × 3 = 9)
 right side: 1001   (9)
 both sides are 1001 (9): the value is 1001 (9), bonus 8 points (its leading bit, 1000)
 
 >>> print(explain("100 AND 1 = 101", Rules()))
-100 AND 1 = 101 is false (standard precedence: NOT, then x /, then + -, then AND, XOR, OR)
+100 AND 1 = 101 is false (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)
 left side: 100 AND 1
   100 AND 1 = 0   (4 AND 1 = 0)
 right side: 101   (5)
@@ -44,10 +44,11 @@ from binscrabble.rules import Rules
 
 __all__ = ["Explanation", "explain", "one_symbol_fixes", "show"]
 
-_BINARY_SHOWN = {"+": "+", "-": "-", "x": "x", "/": "/", "&": "AND", "|": "OR", "^": "XOR"}
-_DECIMAL_SHOWN = {"+": "+", "-": "−", "x": "×", "/": "÷", "&": "AND", "|": "OR", "^": "XOR"}
+# Operators as on the tiles, in the binary lines and their decimal translations alike.
+_BINARY_SHOWN = {"+": "+", "-": "−", "x": "×", "/": "÷", "&": "AND", "|": "OR", "^": "XOR"}
+_DECIMAL_SHOWN = _BINARY_SHOWN
 _PRECEDENCE_NOTE = {
-    "standard": "standard precedence: NOT, then x /, then + -, then AND, XOR, OR",
+    "standard": "standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR",
     "left-to-right": "left-to-right precedence: NOT first, then every operator in written order",
 }
 
@@ -127,7 +128,7 @@ def _value_note(value: int, side_count: int) -> str:
     points = bonus(value)
     sides = "both sides" if side_count == 2 else f"all {side_count} sides"
     bonus_note = (
-        f"bonus {points} points (its leading bit, {binary(points)})"
+        f"bonus {points} point{'' if points == 1 else 's'} (its leading bit, {binary(points)})"
         if points
         else "bonus 0 points (a value of 0 or less has no leading bit)"
     )

@@ -398,23 +398,37 @@ class GameCreated(Answer):
 
 
 class MoveAccepted(Answer):
-    """An accepted move: the next turn's number, the move in notation and its score."""
+    """An accepted move: the next turn's number, the move in notation and as people read it
+    (``display``), and its score."""
 
     turn: int
     notation: str
+    display: str
     score: int
 
 
 class RunPreview(Answer):
-    """One run of a previewed play: the equation, its value and bonus, and its score."""
+    """One run of a previewed play: the equation (in codes, and as people read it in
+    ``display``), its value and bonus, and its score."""
 
     text: str
+    display: str
     value: int
     binary: str
     bonus: int
     score: int
     squares: list[str]
     sum: str
+
+
+class MarkedTile(Answer):
+    """A tile a play puts down: its square, its face (a code), whether it is a blank and
+    whether it is a turned ``=`` reading ``11``."""
+
+    square: str
+    face: str
+    blank: bool
+    rotated: bool
 
 
 class PreviewAnswer(Answer):
@@ -425,13 +439,19 @@ class PreviewAnswer(Answer):
     runs: list[RunPreview]
     reason: str | None
     notation: str | None = None
+    #: The move as people read it (the tiles' faces), when it is legal.
+    display: str | None = None
     bingo: int = 0
+    #: The tiles the move would place, read from its notation or the tiles sent: the page
+    #: draws a move typed in the Move box on the board as it is typed.
+    tiles: list[MarkedTile] = []
 
 
 class HintRun(Answer):
     """A run of the hinted play, with the equation explained step by step."""
 
     text: str
+    display: str
     value: int
     binary: str
     bonus: int
@@ -444,6 +464,7 @@ class HintAnswer(Answer):
     """The computer's best move (``hard``), explained."""
 
     notation: str
+    display: str
     score: int
     runs: list[HintRun]
     explanation: str
@@ -462,10 +483,12 @@ class PlayerView(Answer):
 
 
 class MoveView(Answer):
-    """A move of the log (another seat's exchange shows only its size)."""
+    """A move of the log (another seat's exchange shows only its size), in notation and as
+    people read it (``display``: the tiles' faces, ``8D 1 AND 1=1``)."""
 
     seat: int
     notation: str
+    display: str
     score: int
     squares: list[str]
     running: list[int]
@@ -545,16 +568,6 @@ class GameView(Answer):
     clock: ClockView | None = None
     #: How the game ended, ``None`` while it goes on; ``over`` is true exactly when set.
     end: GameEnd | None = None
-
-
-class MarkedTile(Answer):
-    """A tile a play puts down: its square, its face (a code), whether it is a blank and
-    whether it is a turned ``=`` reading ``11``."""
-
-    square: str
-    face: str
-    blank: bool
-    rotated: bool
 
 
 class ScoredMove(Answer):

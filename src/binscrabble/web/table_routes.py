@@ -10,6 +10,7 @@ import asyncio
 from typing import Any
 
 from binscrabble.board import square_name
+from binscrabble.game import move_for_people
 from binscrabble.move import Place, move_notation
 from binscrabble.movegen import generate_placements
 from binscrabble.table import TableGame
@@ -38,6 +39,7 @@ def table_preview(active: ActiveTable, text: str, seat: int | None) -> dict[str,
         "runs": runs,
         "reason": None,
         "notation": notation,
+        "display": move_for_people(notation),
         "bingo": breakdown.bingo,
     }
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from binscrabble.board import square_name
 from binscrabble.game import ScoreBreakdown
+from binscrabble.move import display_equation
 from binscrabble.web.active_games import ActiveGame
 from binscrabble.web.storage import StoredGame
 from binscrabble.web.table_games import ActiveTable
@@ -42,11 +43,12 @@ def around(
 
 
 def score_runs(breakdown: ScoreBreakdown) -> list[dict[str, Any]]:
-    """The runs of a move's score as a preview shows them: each equation, its value, its
-    bonus and score, its squares and its sum written out."""
+    """The runs of a move's score as a preview shows them: each equation (in codes, and as
+    people read it), its value, its bonus and score, its squares and its sum written out."""
     return [
         {
             "text": run.text,
+            "display": display_equation(run.text),
             "value": run.value,
             "binary": format(run.value, "b"),
             "bonus": run.bonus,

@@ -17,11 +17,11 @@ from binscrabble.engine.analysis import analyze_position
 from binscrabble.engine.levels import player_from_name
 from binscrabble.expr import explain
 from binscrabble.game import Game
-from binscrabble.move import Place, move_notation, parse_move
+from binscrabble.move import Place, display_equation, move_notation, parse_move
 from binscrabble.movegen import GeneratedMove, best_moves, best_placements
 from binscrabble.rules import BLANK, Rules
 from binscrabble.web.pool import memory_budget, progress
-from binscrabble.web.shown import shown_move
+from binscrabble.web.shown import people_notation, shown_move
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +99,14 @@ def hint(job: GameJob) -> dict[str, Any]:
     """The best move of the ``hard`` computer for the seat to move, each run explained."""
     game = replay(job)
     chosen = analyze_position(game, "hard", runners_up=0).chosen
+    display = people_notation(chosen.notation)
     runs: list[dict[str, Any]] = []
     if isinstance(chosen.move, Place):
         for run in game.score_breakdown(chosen.move).runs:
             runs.append(
                 {
                     "text": run.text,
+                    "display": display_equation(run.text),
                     "value": run.value,
                     "binary": format(run.value, "b"),
                     "bonus": run.bonus,
@@ -113,16 +115,17 @@ def hint(job: GameJob) -> dict[str, Any]:
                     "explanation": str(explain(run.text, game.rules)),
                 }
             )
+        kept = " ".join(display_equation(code) for code in chosen.leave if code != BLANK)
+        kept += " blank" * chosen.leave.count(BLANK)
         explanation = (
-            f"{chosen.notation} scores {chosen.score}, keeping {chosen.leave or 'no tiles'}: "
+            f"{display} scores {chosen.score}, keeping {kept.strip() or 'no tiles'}: "
             "the best score plus the value of the tiles kept."
         )
     else:
-        explanation = (
-            f"{chosen.notation}: no play is worth more than changing tiles or passing here."
-        )
+        explanation = f"{display}: no play is worth more than changing tiles or passing here."
     return {
         "notation": chosen.notation,
+        "display": display,
         "score": chosen.score,
         "runs": runs,
         "explanation": explanation,

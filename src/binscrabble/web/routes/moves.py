@@ -12,8 +12,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from binscrabble.board import SquareError, parse_square
-from binscrabble.game import Game
-from binscrabble.move import Move, move_notation
+from binscrabble.game import Game, move_for_people
+from binscrabble.move import Move, display_notation, move_notation
 from binscrabble.web.active_games import (
     ActiveGame,
     RefereeError,
@@ -25,6 +25,7 @@ from binscrabble.web.depends import GameDep, Held, SeatDep, ServerDep, game_afte
 from binscrabble.web.models import (
     GameView,
     HintAnswer,
+    MarkedTile,
     MoveAccepted,
     MoveRequest,
     NotationMove,
@@ -37,6 +38,7 @@ from binscrabble.web.models import (
 from binscrabble.web.ratelimit import client_key
 from binscrabble.web.responses import errors
 from binscrabble.web.server import Server
+from binscrabble.web.shown import placed_tiles
 from binscrabble.web.table_games import ActiveTable, submit_rack, submit_table_move
 from binscrabble.web.table_routes import table_preview
 from binscrabble.web.views import build_view, score_runs
@@ -93,7 +95,13 @@ async def play(
     accepted = await server.submit(held, seat, move_reader(body), body.turn)
     server.changed(held)
     server.wake_computer(held, address)
-    return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
+    return accepted_answer(accepted.turn, accepted.notation, accepted.score)
+
+
+def accepted_answer(turn: int, notation: str, score: int) -> MoveAccepted:
+    """The answer to an accepted move: its notation, and as people read it."""
+    display = move_for_people(notation)
+    return MoveAccepted(turn=turn, notation=notation, display=display, score=score)
 
 
 @router.post(
@@ -167,7 +175,7 @@ async def play_at_table(
     finally:
         if len(table.table.history) != turns:
             server.publish_table(table)
-    return MoveAccepted(turn=accepted.turn, notation=accepted.notation, score=accepted.score)
+    return accepted_answer(accepted.turn, accepted.notation, accepted.score)
 
 
 def move_reader(body: MoveRequest | PreviewRequest) -> Callable[[Game], Move]:
@@ -196,18 +204,21 @@ def tiles_move(tiles: list[TileSpec]) -> Move:
 def preview_answer(active: ActiveGame, move: Move, seat: int | None) -> PreviewAnswer:
     """The preview of a move for a seat, judged by the core library."""
     game = active.game
+    tiles = [MarkedTile.model_validate(tile) for tile in placed_tiles(move)]
     problem = game.illegal_reason(move, seat)
     if problem is not None:
-        return PreviewAnswer(legal=False, score=None, runs=[], reason=str(problem))
+        return PreviewAnswer(legal=False, score=None, runs=[], reason=str(problem), tiles=tiles)
     breakdown = game.score_breakdown(move)
-    runs = score_runs(breakdown)
+    notation = move_notation(move, game.board)
     return PreviewAnswer.model_validate(
         {
             "legal": True,
             "score": breakdown.total,
-            "runs": runs,
+            "runs": score_runs(breakdown),
             "reason": None,
-            "notation": move_notation(move, game.board),
+            "notation": notation,
+            "display": display_notation(notation),
             "bingo": breakdown.bingo,
+            "tiles": tiles,
         }
     )

@@ -72,19 +72,23 @@ export class BoardView {
     return this.buttons.get(name);
   }
 
-  // state: {view, pending: Map(name -> {code, face}), last: [names], cursor: {square, across}}
-  render({ view, pending = new Map(), last = [], cursor = null }) {
+  // state: {view, pending: Map(name -> {code, face, rotated}), last: [names],
+  // cursor: {square, across}, typed: Map(name -> {code, face, rotated}) (a move being typed
+  // in the Move box, drawn where the board and the placed tiles leave room)}
+  render({ view, pending = new Map(), last = [], cursor = null, typed = new Map() }) {
     const blanks = new Set((view && view.blanks) || []);
     const rotated = new Set((view && view.rotated) || []);
     const lastSquares = new Set(last);
     for (const [name, button] of this.buttons) {
       const { column, row } = parseSquare(name);
-      const placed = pending.get(name);
-      const face = placed ? placed.face : faceAt(view, column, row);
+      const onBoard = faceAt(view, column, row);
+      const placed = pending.get(name) || (onBoard ? null : typed.get(name));
+      const face = placed ? placed.face : onBoard;
       const tile = face
         ? {
             face,
             placed: Boolean(placed),
+            typed: Boolean(placed) && !pending.has(name),
             blank: placed ? placed.code === "?" : blanks.has(name),
             rotated: placed ? Boolean(placed.rotated) : rotated.has(name),
             last: lastSquares.has(name),
@@ -94,7 +98,7 @@ export class BoardView {
     }
   }
 
-  // tile: null for an empty square, else {face, placed, blank, rotated, last}.
+  // tile: null for an empty square, else {face, placed, typed, blank, rotated, last}.
   drawSquare(name, button, tile, cursor) {
     const premium = ((this.meta && this.meta.premiums) || {})[name] || null;
     const [glyph, points, label] = button.children;
@@ -103,7 +107,7 @@ export class BoardView {
     if (name === "H8") classes.push("centre");
     if (tile) {
       classes.push("has-tile");
-      if (tile.placed) classes.push("pending");
+      if (tile.placed) classes.push(tile.typed ? "typed" : "pending");
       if (tile.last) classes.push("last");
       if (tile.blank) classes.push("blank");
       const shown = faceGlyph(tile.face);
@@ -113,7 +117,8 @@ export class BoardView {
       setText(label, "");
       const rotation = tile.rotated ? " rotated" : "";
       const description = tile.blank ? `blank ${faceName(tile.face)}` : faceName(tile.face);
-      setAttribute(button, "aria-label", `${name} ${description}${rotation}${tile.placed ? " placed" : ""}`);
+      const state = tile.typed ? " typed" : tile.placed ? " placed" : "";
+      setAttribute(button, "aria-label", `${name} ${description}${rotation}${state}`);
     } else {
       setText(glyph, "");
       setText(points, "");

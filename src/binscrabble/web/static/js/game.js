@@ -4,7 +4,7 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points, shownNotation } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points } from "./panels.js";
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
@@ -22,6 +22,7 @@ const state = {
   rackKey: "", // the rack and turn the local rack was built from
   rackSeat: null, // the seat whose rack it is
   pending: new Map(), // square -> {id, code, face, rotated}
+  moveTyped: new Map(), // square -> {code, face, rotated}: the Move box's play, as read
   typed: [], // squares placed by typing, newest last (Backspace takes them back)
   selected: null, // id of the rack tile chosen for click placement
   exchanging: false,
@@ -119,6 +120,7 @@ function newTile(code) {
 
 function clearPlacement() {
   state.pending.clear();
+  state.moveTyped.clear();
   state.typed = [];
   state.selected = null;
   state.exchanging = false;
@@ -457,7 +459,10 @@ function previewTyped() {
   state.previewSeq += 1;
   const text = $("move").value.trim();
   if (!myTurn() || state.pending.size) return;
-  if (!text) return say(statusText(state.view));
+  if (!text) {
+    showTyped([]);
+    return say(statusText(state.view));
+  }
   const seq = state.previewSeq;
   state.previewTimer = setTimeout(() => runPreview({ move: text }, seq), 200);
 }
@@ -485,9 +490,10 @@ async function runPreview(body, seq) {
     return;
   }
   if (seq !== state.previewSeq) return;
+  if (body.move !== undefined) showTyped(answer.tiles || []);
   const box = el("div", { class: "preview" });
   if (answer.legal) {
-    box.append(el("p", { class: "verdict legal", text: `${answer.notation} — legal, ${answer.score} points` }));
+    box.append(el("p", { class: "verdict legal", text: `${answer.display} — legal, ${points(answer.score)}` }));
   } else {
     box.append(el("p", { class: "verdict illegal", text: `This play is not legal: ${answer.reason}` }));
   }
@@ -498,6 +504,12 @@ async function runPreview(body, seq) {
     box.append(list);
   }
   say(box, answer.legal ? "legal" : "error");
+}
+
+// The tiles of the play typed in the Move box, as the server read them, drawn on the board.
+function showTyped(tiles) {
+  state.moveTyped = new Map(tiles.map((tile) => [tile.square, { code: tile.blank ? "?" : tile.face, face: tile.face, rotated: tile.rotated }]));
+  drawBoard();
 }
 
 // body: {move: "notation"} or {tiles: [...]}; the turn it is meant for is added here.
@@ -516,6 +528,7 @@ async function submit(body) {
     // The live feed may have brought the next turn already; its rack replaced these tiles.
     if (state.view.turn === sentTurn) clearPlacement();
     $("move").value = "";
+    state.moveTyped.clear();
     $("hint-panel").hidden = true;
     state.busy = false;
     state.cursor = null; // the next move starts wherever the player chooses
@@ -571,7 +584,7 @@ async function hint() {
   const panel = $("hint-panel");
   try {
     const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/hint`, {}, state.token);
-    panel.replaceChildren(el("h2", { text: `Hint: ${answer.notation} for ${answer.score} points` }));
+    panel.replaceChildren(el("h2", { text: `Hint: ${answer.display} for ${points(answer.score)}` }));
     const list = el("ul");
     for (const run of answer.runs || []) {
       const why = run.explanation ? ` — ${run.explanation}` : "";
@@ -588,7 +601,8 @@ async function hint() {
 
 function drawBoard() {
   const last = state.view.last_move ? state.view.last_move.squares || [] : [];
-  boardView.render({ view: state.view, pending: state.pending, last, cursor: state.cursor });
+  const typed = state.pending.size ? new Map() : state.moveTyped;
+  boardView.render({ view: state.view, pending: state.pending, last, cursor: state.cursor, typed });
 }
 
 function drawSeat() {
@@ -664,10 +678,11 @@ function lastMoveSentence(view) {
   if (!last) return "";
   const mine = isSeat() && last.seat === view.seat;
   const who = mine ? "You" : view.players[last.seat].name;
+  // The server writes each move for people (display): the page never reads codes.
   if (last.notation === "pass") return `${who} passed. `;
-  if (last.notation.startsWith("-")) return `${who} made an ${shownNotation(last.notation)}. `;
-  if (last.notation.startsWith("exchange")) return `${who} exchanged ${last.notation.split(" ")[1]} tiles. `;
-  return `${who} played ${last.notation} for ${points(last.score)}. `;
+  if (last.display.startsWith("exchange of ")) return `${who} made an ${last.display}. `;
+  if (last.display.startsWith("exchange ")) return `${who} exchanged ${last.display.slice("exchange ".length)}. `;
+  return `${who} played ${last.display} for ${points(last.score)}. `;
 }
 
 function statusText(view) {

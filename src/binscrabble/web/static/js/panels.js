@@ -74,7 +74,7 @@ export function drawLog(head, body, view) {
     const running = Array.isArray(move.running) ? move.running.join(" – ") : "";
     body.append(
       el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : `seat ${move.seat}` }),
-        el("td", { class: "notation", text: shownNotation(move.notation) }), el("td", { text: String(move.score) }),
+        el("td", { class: "notation", text: move.display }), el("td", { text: String(move.score) }),
         el("td", { text: running })),
     );
   });
@@ -112,14 +112,6 @@ export function drawResult(box, view) {
   box.append(table);
 }
 
-// A move as a person reads it: an exchange's codes (written "-01?") named, not coded.
-export function shownNotation(notation) {
-  if (notation.startsWith("-") && notation.length > 1) {
-    return `exchange ${[...notation.slice(1)].map((code) => faceName(code)).join(" ")}`;
-  }
-  return notation;
-}
-
 export function points(number) {
   return count(number, "point");
 }
@@ -152,5 +144,5 @@ export function endSentence(view) {
 export function describeRun(run) {
   const value = run.value === null || run.value === undefined ? "" : `: value ${run.binary} in binary, ${run.value} in decimal`;
   const sum = run.sum ? ` — ${run.sum}` : `, bonus ${run.bonus}: ${run.score} points`;
-  return `${run.text}${value}${sum}`;
+  return `${run.display}${value}${sum}`;
 }
