@@ -70,6 +70,10 @@ def check_screen(page: Any, width: int, height: int, phone: bool, moment: str) -
     """What must hold on this screen at every moment of a game."""
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, f"{moment}: the page is {wide} px wide on a {width} px screen"
+    for part in (".scores", "#clocks"):
+        box = place(page, part)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (moment, part, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (moment, part, box)
     scores = place(page, ".scores")
     assert scores["x"] >= 0 and scores["x"] + scores["width"] <= width, moment
     # In view with the page scrolled to its top: no scrolling needed to see them.
@@ -142,7 +146,10 @@ def test_a_whole_game_fits_the_screen(
     phone: bool,
 ) -> None:
     screen = f"{width}x{height}"
-    created = server.new_game([{"name": "Pia"}, {"name": "Computer", "computer": "beginner"}])
+    # A live clock of an hour each: the clocks must fit beside the rest.
+    players = [{"name": "Pia"}, {"name": "Computer", "computer": "beginner"}]
+    clock = {"kind": "live", "seconds": 3600}
+    created = server.api("POST", "/api/games", {"players": players, "clock": clock})
     page = screen_page(browser, width, height, phone)
     page.goto(server.url + created["seats"][0]["url"])
     expect(page.locator("#turn-info")).to_have_text("Your turn")
