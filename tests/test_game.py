@@ -862,6 +862,7 @@ def test_view_after_the_end_shows_the_result() -> None:
     assert view["moves"][0] == {
         "seat": 0,
         "notation": "pass",
+        "display": "pass",
         "score": 0,
         "squares": [],
         "running": [0, 0],

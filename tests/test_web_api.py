@@ -124,7 +124,12 @@ def test_a_whole_move_its_score_and_the_log(client: TestClient) -> None:
         f"/api/games/{created['id']}/moves", json={"move": play, "turn": 0}, headers=bearer(ann)
     )
     assert answer.status_code == 200
-    assert answer.json() == {"turn": 1, "notation": preview["notation"], "score": preview["score"]}
+    assert answer.json() == {
+        "turn": 1,
+        "notation": preview["notation"],
+        "display": preview["display"],
+        "score": preview["score"],
+    }
     after = seat_view(client, created["id"])
     assert after["turn"] == 1 and after["to_move"] == 1
     assert after["players"][0]["score"] == preview["score"]

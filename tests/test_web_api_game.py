@@ -5,6 +5,7 @@ analysis, the record viewer, the rematch; and hints in the learning preset."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ VIEW_KEYS = {
 CLOCK_KEYS = {"kind", "remaining_ms", "running"}
 END_KEYS = {"reason", "seat", "winners"}
 PLAYER_KEYS = {"name", "score", "computer", "tiles", "left"}
-MOVE_KEYS = {"seat", "notation", "score", "squares", "running"}
+MOVE_KEYS = {"seat", "notation", "display", "score", "squares", "running"}
 
 
 @pytest.fixture
@@ -72,6 +73,12 @@ def check_no_leak(message: dict[str, Any], seat: int | None, client: TestClient)
         assert message["seat"] == seat and message["rack"] == racks[seat]
     assert all(set(player) == PLAYER_KEYS for player in message["players"])
     assert all(set(move) == MOVE_KEYS for move in message["moves"])
+    for move in message["moves"]:
+        # Another seat's exchange shows its size only, in its display too.
+        hidden = re.fullmatch(r"exchange (\d)", move["notation"])
+        if hidden:
+            count = int(hidden.group(1))
+            assert move["display"] == f"exchange of {count} tile{'' if count == 1 else 's'}"
     assert isinstance(message["bag"], int)
     clock, end = message["clock"], message["end"]
     assert clock is None or (
@@ -153,7 +160,7 @@ def test_no_message_of_a_whole_game_leaks_another_rack(client: TestClient) -> No
                 f"/api/games/{game_id}/moves", json=body, headers=bearer(tokens[mover])
             )
             assert answer.status_code == 200, answer.text
-            assert set(answer.json()) == {"turn", "notation", "score"}
+            assert set(answer.json()) == {"turn", "notation", "display", "score"}
     finally:
         for socket in sockets:
             socket.__exit__(None, None, None)

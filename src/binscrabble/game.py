@@ -1128,16 +1128,25 @@ def logged_move(
 
 def move_for_people(shown: str) -> str:
     """A move of a log as people read it: the tiles' faces (:func:`display_notation`);
-    another seat's exchange, logged as its size, in words.
+    another seat's exchange, logged as its size, in words; a play a table refused (logged
+    ``refused NOTATION``) with its faces. Text that is no notation stays as it is.
 
     >>> move_for_people("8D 1&1=1"), move_for_people("-x?"), move_for_people("exchange 1")
     ('8D 1 AND 1=1', 'exchange × blank', 'exchange of 1 tile')
+    >>> move_for_people("refused 8A 1|1=0")
+    'refused 8A 1 OR 1=0'
     """
     hidden = shown.removeprefix("exchange ")
     if hidden != shown and hidden.isdecimal():
         count = int(hidden)
         return f"exchange of {count} tile{'' if count == 1 else 's'}"
-    return display_notation(shown)
+    refused = shown.removeprefix("refused ")
+    if refused != shown:
+        return f"refused {move_for_people(refused)}"
+    try:
+        return display_notation(shown)
+    except ValueError:  # NotationError: not a move in notation
+        return shown
 
 
 def last_move(moves: Sequence[dict[str, Any]]) -> dict[str, Any] | None:

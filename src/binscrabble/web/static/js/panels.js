@@ -143,6 +143,6 @@ export function endSentence(view) {
 // One run of a preview or hint as a sentence: the equation, its value in binary and decimal.
 export function describeRun(run) {
   const value = run.value === null || run.value === undefined ? "" : `: value ${run.binary} in binary, ${run.value} in decimal`;
-  const sum = run.sum ? ` — ${run.sum}` : `, bonus ${run.bonus}: ${run.score} points`;
+  const sum = run.sum ? ` — ${run.sum}` : `, bonus ${run.bonus}: ${points(run.score)}`;
   return `${run.display}${value}${sum}`;
 }
