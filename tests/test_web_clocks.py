@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from test_web_api_game import check_no_leak
 from web_api_support import (
     bearer,
+    best_play,
     game_with_a_play,
     new_game,
     seat_view,
@@ -384,6 +385,38 @@ def test_overtime_costs_ten_points_a_started_minute(client: TestClient) -> None:
     # Ann started one minute of overtime: 10 points off her final score (she scored 0).
     assert ended["result"]["final"] == [-10, 0]
     assert ended["clock"]["remaining_ms"][0] < 0 and ended["clock"]["running"] is None
+
+
+def test_the_computer_does_not_lose_on_time_in_a_five_second_game(database: Path) -> None:
+    """A person answers ``max`` at once (with the library's best play) in a 5-second live
+    game on a real server: the computer keeps within the time it has left, so the game
+    never ends by the computer's time running out (it thinks at most a share of its time
+    left, and passes rather than run out). Bounded: 50 s of play."""
+    with serving(database) as server, server.client() as client:
+        players = [{"name": "Ann"}, {"name": "Hal", "computer": "max"}]
+        answer = client.post("/api/games", json={"players": players, "clock": LIVE_5S})
+        assert answer.status_code == 201, answer.text
+        game_id, ann = answer.json()["id"], answer.json()["seats"][0]["token"]
+        stop = time.monotonic() + 50
+        view: dict[str, Any] = {}
+        while time.monotonic() < stop:
+            view = client.get(f"/api/games/{game_id}", headers=bearer(ann)).json()
+            if view["over"]:
+                break
+            if view["to_move"] == 0:
+                play = best_play(view) or "pass"
+                client.post(
+                    f"/api/games/{game_id}/moves",
+                    headers=bearer(ann),
+                    json={"move": play, "turn": view["turn"]},
+                )
+            else:
+                time.sleep(0.05)
+    end = view["end"]
+    assert view["over"], f"the game did not end in 50 s: turn {view['turn']}, {view['clock']}"
+    assert not (end and end["seat"] == 1 and end["reason"] in ("time", "aborted")), (
+        f"the computer ran out of time at turn {view['turn']}: {end}, clock {view['clock']}"
+    )
 
 
 # -- across a restart --------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from binscrabble.web import workers as work
-from binscrabble.web.active_games import ActiveGame, RefereeError, job_of
+from binscrabble.web.active_games import ActiveGame, RefereeError, job_of, now_ms
 from binscrabble.web.pool import JobFailed, Lane, Outcome
 from binscrabble.web.workers import GameJob
 
@@ -42,6 +42,17 @@ COMPUTER_ONLY_NICENESS = 10
 ANALYSIS_NICENESS = 15
 #: Times a computer's move is tried on a fresh process when its process ends.
 ATTEMPTS = 3
+#: Under a clock, the computer's move takes at most this share of the time it has left
+#: (before overtime, while it has some)...
+CLOCK_SHARE = 0.1
+#: ... but at least this many seconds, while its time allows them...
+CLOCK_FLOOR = 0.3
+#: ... and it keeps back this many seconds of its time for its move to be stored; with
+#: less than that left it passes at once.
+CLOCK_MARGIN = 1.0
+#: A level that thinks (``max``) thinks for this share of its move's time: the rest is
+#: for reading the game and finding its candidates on a busy machine.
+THINKING_SHARE = 0.25
 MIB = 1024 * 1024
 
 
@@ -85,6 +96,32 @@ class Busy(RefereeError):
 def has_person(active: ActiveGame) -> bool:
     """Whether a person holds a seat of the game."""
     return any(seat.computer is None for seat in active.stored.seats)
+
+
+def clock_allowance(active: ActiveGame, now: int) -> tuple[float, float] | None:
+    """Under the game's clock, the seconds the computer to move may take at ``now``: its
+    move's budget (:data:`CLOCK_SHARE` of its time left, at least :data:`CLOCK_FLOOR`) and
+    the most it may take before its move is stored (its time left but
+    :data:`CLOCK_MARGIN`); ``None`` when no clock runs.
+
+    >>> from binscrabble.clock import Clock, ClockRules
+    >>> from binscrabble.web.storage import StoredGame
+    >>> stored = StoredGame("g", {}, "1", [], [], None)
+    >>> rules = ClockRules.from_mapping({"kind": "live", "seconds": 5})
+    >>> active = ActiveGame(stored, None, Clock(rules, 2, start=0))  # type: ignore[arg-type]
+    >>> clock_allowance(active, 0), clock_allowance(active, 3_000), clock_allowance(active, 4_500)
+    ((0.5, 4.0), (0.3, 1.0), (-0.5, -0.5))
+    """
+    clock = active.clock
+    if clock is None or clock.running is None:
+        return None
+    deadline = clock.deadline()
+    assert deadline is not None
+    until_lost = (deadline - now) / 1000
+    left = clock.remaining(now)[clock.running] / 1000
+    share = CLOCK_SHARE * (left if left > 0 else until_lost)
+    most = until_lost - CLOCK_MARGIN
+    return min(max(CLOCK_FLOOR, share), most), most
 
 
 class Computer:
@@ -144,24 +181,43 @@ class Computer:
 
     async def move(self, active: ActiveGame, level: str, address: str = "") -> str:
         """The notation of the computer's move in the game, thought on its game's lane; in
-        a person's game, ordered by ``address`` among the others and within its budget."""
+        a person's game, ordered by ``address`` among the others and within its budget.
+
+        Under a clock the computer keeps within its time (:func:`clock_allowance`): its
+        budget is a share of its time left, its waiting for a process counts, and when its
+        time is nearly out it plays the best move found so far, or passes."""
         job = job_of(active.stored)
+        allowance = clock_allowance(active, now_ms())
+        budget = self.fairness.move_seconds if has_person(active) else None
+        think = None
+        if allowance is not None:
+            budget = allowance[0] if budget is None else min(budget, allowance[0])
+            think = budget * THINKING_SHARE
+            if budget <= 0:
+                LOG.info("the computer passes in game %s: its time is out", active.game_id)
+                return "pass"
         if has_person(active):
-            budget = self.fairness.move_seconds
-            arguments: tuple[Any, ...] = (job, level, self.fairness.move_memory)
+            arguments: tuple[Any, ...] = (job, level, self.fairness.move_memory, think)
             lane, priority = self.people, MOVE
         else:
-            budget, arguments, lane, priority = None, (job, level), self.computer_only, 0
+            arguments, lane, priority = (job, level, None, think), self.computer_only, 0
         for _ in range(ATTEMPTS):
-            outcome = await lane.run(priority, work.computer_move, arguments, budget, address)
+            thinking = lane.run(priority, work.computer_move, arguments, budget, address)
+            try:
+                outcome = await asyncio.wait_for(
+                    thinking, None if allowance is None else allowance[1]
+                )
+            except TimeoutError:
+                outcome = Outcome("time")
             if outcome.ending == "done":
                 return str(outcome.result)
             if outcome.ending in ("time", "memory"):
-                # Over its budget the computer passes: always legal, and the game goes on.
+                # Over its budget the computer plays the best it found, or passes: always
+                # legal, and the game goes on.
                 LOG.info(
                     "the computer passes in game %s: out of %s", active.game_id, outcome.ending
                 )
-                return "pass"
+                return str(outcome.partial or "pass")
         raise RuntimeError(f"the worker thinking for game {active.game_id} ended")
 
     async def hint(self, job: GameJob) -> dict[str, Any]:

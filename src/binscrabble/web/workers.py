@@ -15,6 +15,7 @@ from typing import Any
 from binscrabble.board import square_name
 from binscrabble.engine.analysis import analyze_position
 from binscrabble.engine.levels import player_from_name
+from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.expr import explain
 from binscrabble.game import Game
 from binscrabble.move import Place, display_equation, move_notation, parse_move
@@ -83,15 +84,25 @@ def replay(job: GameJob) -> Game:
     return game
 
 
-def computer_move(job: GameJob, level: str, memory: int | None = None) -> str:
+def computer_move(
+    job: GameJob, level: str, memory: int | None = None, think: float | None = None
+) -> str:
     """The notation of the move a computer of ``level`` plays for the seat to move.
 
-    With a ``memory`` budget (bytes), a search that needs more ends the process.
+    With a ``memory`` budget (bytes), a search that needs more ends the process. With a
+    ``think`` budget (seconds, under a clock), a level that thinks (``max``) first sends
+    the ``hard`` level's move as progress (what its caller plays should the search be cut
+    short), then thinks for at most ``think`` seconds instead of its own time.
     """
     game = replay(job)
     player = player_from_name(level, seed=int(job.seed) % 1_000_003 + len(job.moves))
     with memory_budget(memory):
-        move = player.choose(game.copy())
+        if think is not None and isinstance(player, SimulationPlayer):
+            quick = player_from_name("hard").choose(game.copy())
+            progress(move_notation(quick, game.board))
+            move = player.choose(game.copy(), budget=min(think, player.budget))
+        else:
+            move = player.choose(game.copy())
     return move_notation(move, game.board)
 
 
