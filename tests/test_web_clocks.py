@@ -30,6 +30,7 @@ from web_api_support import (
 )
 
 from binscrabble.record import read_record
+from binscrabble.web.active_games import new_game_id, new_seed, now_ms
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
 
 #: The longest a test waits for something the server does on its own, in seconds.
@@ -457,17 +458,84 @@ def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path
         ann, bo = tokens(created)
         game_id = created["id"]
         passes(client, game_id, [ann, bo, ann])
-    # Two days and a minute pass: the stored times of the moves move back.
+    # Two days and a minute pass: the stored times of the moves move back, and the stored
+    # deadline with them.
     with sqlite3.connect(database) as connection:
-        connection.execute(
-            "UPDATE moves SET at = at - ? WHERE game_id = ?", (2 * 86_400_000 + 60_000, game_id)
-        )
+        for table, column, key in (("moves", "at", "game_id"), ("games", "deadline", "id")):
+            connection.execute(
+                f"UPDATE {table} SET {column} = {column} - ? WHERE {key} = ?",
+                (2 * 86_400_000 + 60_000, game_id),
+            )
     moved_at = move_times(database, game_id)[-1]
     with serving(database) as server, server.client() as client:
         left = wait_for(lambda: stored_departures(database, game_id), "the settling")
         view = client.get(f"/api/games/{game_id}", headers=bearer(bo)).json()
     assert left == [(1, "time", moved_at + 2 * 86_400_000)]
     assert view["end"] == {"reason": "time", "seat": 1, "winners": [0]}
+
+
+def test_open_timed_games_do_not_delay_the_servers_start(database: Path) -> None:
+    """A server that starts takes up no game before it serves: the alarm asks the database
+    for the deadlines coming up (one indexed query), and a game is loaded only when its
+    time is near, when it is opened, or when its computer is to move (in the background).
+    Here 1,000 open correspondence games far from their deadlines stay in the database
+    while a live game whose time ran out is settled and a computer to move plays."""
+    storage = Storage(database_url(str(database)))
+    try:
+        start = now_ms()
+        waiting = []
+        for _ in range(1000):
+            seats = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+            clock = {"kind": "correspondence", "days": 14}
+            waiting.append(new_game_id())
+            storage.create_game(NewGame(waiting[-1], {}, new_seed(), seats, clock, start))
+        people = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+        storage.create_game(NewGame("overdue", {}, "3", people, LIVE_5S, start - 10_000))
+        robot = [SeatRecord(0, "Bot", "easy", None), SeatRecord(1, "Ann", None, "a" * 64)]
+        storage.create_game(NewGame("computer", {}, "11", robot))
+    finally:
+        storage.close()
+    with web_client(database) as client:
+        server = client.app.state.server  # type: ignore[attr-defined]
+        assert client.get("/api/games").status_code == 200
+        left = wait_for(lambda: stored_departures(database, "overdue"), "the overdue clock")
+        assert left == [(0, "aborted", start - 5000)]
+        wait_for(lambda: stored_moves(database, ["computer"]) == 1, "the computer's move")
+        loaded = set(server.table.active_games)
+        assert loaded <= {"overdue", "computer"}, (
+            f"{len(loaded - {'overdue', 'computer'})} games far from their deadlines were "
+            "loaded as the server started"
+        )
+        # A waiting game opened is taken up then, its clock as stored.
+        clock = seat_view(client, waiting[0])["clock"]
+        assert clock["running"] == 0 and clock["remaining_ms"][0] > 13 * 86_400_000
+
+
+def test_a_timed_game_stored_without_its_deadline_gets_one_as_the_server_starts(
+    database: Path,
+) -> None:
+    """Timed games stored before deadlines were kept (their ``deadline`` null) are taken
+    up in the background as the server starts: one whose time ran out is settled, the
+    other gets its deadline stored, so the alarm finds it from then on."""
+    with serving(database) as server, server.client() as client:
+        late, waiting = (create(client, clock=LIVE_5S)["id"] for _ in range(2))
+        days = create(client, clock={"kind": "correspondence", "days": 3})["id"]
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE games SET deadline = NULL")
+        connection.execute("UPDATE games SET created_at = created_at - 60000 WHERE id = ?", (late,))
+    with serving(database):
+        left = wait_for(lambda: stored_departures(database, late), "the settling")
+        assert left == [(0, "aborted", created_at(database, late) + 5000)]
+        wait_for(lambda: stored_departures(database, waiting), "the other to be settled")
+
+        def stored_deadline() -> int | None:
+            with sqlite3.connect(database) as connection:
+                row = connection.execute("SELECT deadline FROM games WHERE id = ?", (days,))
+                value = row.fetchone()[0]
+            return None if value is None else int(value)
+
+        deadline = wait_for(stored_deadline, "the deadline to be stored")
+        assert deadline == created_at(database, days) + 3 * 86_400_000
 
 
 def test_a_computer_to_move_plays_on_after_a_restart_by_itself(database: Path) -> None:

@@ -13,6 +13,7 @@ times of its creation, its moves and its departures; the time of a change is rea
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import secrets
@@ -107,13 +108,23 @@ def clock_rules(stored: StoredGame) -> ClockRules | None:
     return ClockRules.from_mapping(stored.clock)
 
 
-def standing(game: Game) -> Standing:
-    """How a game stands: the seat to move and why it ended, as stored."""
+def standing(game: Game, clock: Clock | None = None) -> Standing:
+    """How a game stands: the seat to move, why it ended and, under ``clock``, when the
+    seat to move loses on time, as stored."""
     outcome = game.outcome()
     return Standing(
         None if outcome is not None else game.to_move,
         None if outcome is None else outcome.reason,
+        None if clock is None or outcome is not None else clock.deadline(),
     )
+
+
+def standing_after(game: Game, clock: Clock | None, seat: int, at: int, moved: bool) -> Standing:
+    """How ``game`` (a copy, already changed by ``seat``'s move or departure) stands once
+    ``clock`` hears of it (:func:`clock_after`, on a copy of the clock)."""
+    after = copy.deepcopy(clock)
+    clock_after(game, after, seat, at, moved)
+    return standing(game, after)
 
 
 def clock_after(game: Game, clock: Clock | None, seat: int, at: int, moved: bool) -> None:
@@ -265,8 +276,9 @@ async def submit(
         number = active.turn
         after = game.copy()
         after.push(move, seat, checked=False)
+        stand = standing_after(after, active.clock, seat, at, moved=True)
         stored = await asyncio.to_thread(
-            storage.append_move, active.game_id, number, seat, notation, at, standing(after)
+            storage.append_move, active.game_id, number, seat, notation, at, stand
         )
         if not stored:
             await reload(active, storage)
@@ -297,9 +309,8 @@ async def depart_locked(active: ActiveGame, storage: Storage, departure: Departu
     except IllegalMoveError as problem:
         message = str(problem)  # the game is over, the seat left, too late to abort
         raise RefereeError(409, f"{message[0].upper()}{message[1:]}.") from None
-    stored = await asyncio.to_thread(
-        storage.add_departure, active.game_id, departure, standing(after)
-    )
+    stand = standing_after(after, active.clock, departure.seat, departure.at or 0, moved=False)
+    stored = await asyncio.to_thread(storage.add_departure, active.game_id, departure, stand)
     if not stored:
         await reload(active, storage)
         raise RefereeError(409, "the game moved on meanwhile: reload it and try again")

@@ -43,7 +43,7 @@ class Server:
         #: The games being played now, for the lobby (kept up to date by :meth:`publish`).
         self.playing = Playing()
         #: The alarm of the timed games (INTERFACES.md §7).
-        self.timers = Timers(self.ring)
+        self.timers = Timers(self.ring, self.due)
 
     def in_use(self, game_id: str) -> bool:
         """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
@@ -93,6 +93,10 @@ class Server:
         over = active.game.is_over()
         self.timers.set(active.game_id, None if clock is None or over else clock.deadline())
 
+    async def due(self, before: int, limit: int) -> list[tuple[str, int]]:
+        """The stored deadlines up to ``before`` (for the alarm)."""
+        return await asyncio.to_thread(self.storage.due, before, limit)
+
     async def ring(self, game_id: str) -> None:
         """A game's deadline passed: settle the running seat's time running out (if it has:
         it may have moved meanwhile), then play on."""
@@ -103,20 +107,30 @@ class Server:
         self.set_alarm(active)
 
     async def start(self) -> None:
-        """Take up the games going on: settle the clocks that ran out while the server was
-        down, set the alarms of the others, and let the computers to move play."""
-        for game_id, timed, computer in await asyncio.to_thread(self.storage.open_games):
+        """Start the alarm, which asks the database for the deadlines coming up (the clocks
+        that ran out while the server was down among them), and take up in the background
+        the games whose computer is to move: nothing holds the start, whatever the number
+        of games going on."""
+        self.timers.start()
+        task = asyncio.get_running_loop().create_task(self.take_up())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def take_up(self) -> None:
+        """Let each computer to move play, and mend the games whose standing or deadline
+        was stored before those were kept; one game at a time."""
+        for game_id, unknown, computer in await asyncio.to_thread(self.storage.open_games):
             try:
                 active = await self.table.get(game_id)
             except RefereeError:
                 continue
-            if timed:
+            if unknown:
                 await self.ring(game_id)
             if computer:
                 self.wake_computer(active)
-            if active.game.is_over():
-                # A game stored before its standing was kept: mend it.
-                await asyncio.to_thread(self.storage.stand, game_id, standing(active.game))
+            if unknown or active.game.is_over():
+                mended = standing(active.game, active.clock)
+                await asyncio.to_thread(self.storage.stand, game_id, mended)
 
     def publish_table(self, active: ActiveTable) -> None:
         """Send every listener of a table game its new view."""

@@ -9,8 +9,9 @@ so that two server processes can never both store a move for one turn.
 A timed game stores its clock and when it was created, and every move when it was stored;
 the seats that resigned, ran out of time or aborted are ``departures``, each with the move
 count when it left and when. Each game also stores how it stands (the seat to move and why
-it ended), so that a server that starts finds the games it must play on or time without
-replaying every game.
+it ended), so that a server that starts finds the games it must play on without replaying
+every game, and its deadline (when the seat to move loses on time), so that the alarm asks
+for the deadlines coming up (:meth:`Storage.due`) instead of loading every timed game.
 
 The schema is made by the Alembic migrations in ``migrations/``, applied when a
 :class:`Storage` opens the database.
@@ -56,6 +57,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from binscrabble.clock import Clock, ClockRules
+
 metadata = MetaData()
 
 #: One row a game: its rules (JSON), its bag seed (secret: never sent to a client) and the
@@ -71,6 +74,7 @@ games = Table(
     Column("created_at", BigInteger, nullable=True),
     Column("to_move", Integer, nullable=True),
     Column("ended", String(20), nullable=True),
+    Column("deadline", BigInteger, nullable=True),
 )
 #: One row a seat: a computer level, or the sha256 of the seat's token (a human).
 seats = Table(
@@ -154,11 +158,13 @@ class Departure:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """How a game stands after a change: the seat to move (``None`` once over) and why it
-    ended (``None`` while it goes on)."""
+    """How a game stands after a change: the seat to move (``None`` once over), why it
+    ended (``None`` while it goes on) and when the seat to move loses on time (``None``
+    when untimed or over)."""
 
     to_move: int | None
     ended: str | None
+    deadline: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +183,19 @@ class StoredGame:
     #: times were kept).
     move_times: list[int | None] = field(default_factory=list)
     departures: list[Departure] = field(default_factory=list)
+
+
+def first_deadline(game: NewGame) -> int | None:
+    """When a new game's first seat loses on time unless it moves (``None``: untimed).
+
+    >>> seat = SeatRecord(0, "Ann", None, None)
+    >>> first_deadline(NewGame("g", {}, "1", [seat, seat], {"kind": "live", "seconds": 5}, 7))
+    5007
+    """
+    rules = ClockRules.from_mapping(game.clock)
+    if rules is None:
+        return None
+    return Clock(rules, len(game.seats), game.created_at or 0).deadline()
 
 
 def database_url(path_or_url: str) -> str:
@@ -245,6 +264,7 @@ class Storage:
                     clock=None if game.clock is None else json.dumps(game.clock),
                     created_at=game.created_at,
                     to_move=0,
+                    deadline=first_deadline(game),
                 )
             )
             connection.execute(
@@ -362,24 +382,37 @@ class Storage:
             connection.execute(
                 update(games)
                 .where(games.c.id == game_id)
-                .values(to_move=standing.to_move, ended=standing.ended)
+                .values(to_move=standing.to_move, ended=standing.ended, deadline=standing.deadline)
             )
 
     def open_games(self) -> list[tuple[str, bool, bool]]:
-        """The games going on that need the server on their own: ``(id, timed, computer
-        to move)`` for each game with a clock or with a computer's seat to move."""
+        """The games going on that a server that starts must load: ``(id, timed without a
+        stored deadline, computer to move)`` for each game whose computer is to move or
+        whose clock has no stored deadline (stored before deadlines were kept). The other
+        timed games wait in the database for their deadlines (:meth:`due`)."""
+        unknown = games.c.clock.is_not(None) & games.c.deadline.is_(None)
         query = (
-            select(games.c.id, games.c.clock.is_not(None), seats.c.computer.is_not(None))
+            select(games.c.id, unknown, seats.c.computer.is_not(None))
             .select_from(games)
             .join(seats, (seats.c.game_id == games.c.id) & (seats.c.seat == games.c.to_move))
-            .where(
-                games.c.ended.is_(None),
-                games.c.clock.is_not(None) | seats.c.computer.is_not(None),
-            )
+            .where(games.c.ended.is_(None), unknown | seats.c.computer.is_not(None))
         )
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
         return [(row[0], bool(row[1]), bool(row[2])) for row in rows]
+
+    def due(self, before: int, limit: int) -> list[tuple[str, int]]:
+        """The games going on whose deadline is at most ``before``, earliest first, at most
+        ``limit`` of them: ``(id, deadline)``. One query on the index of deadlines."""
+        query = (
+            select(games.c.id, games.c.deadline)
+            .where(games.c.deadline <= before, games.c.ended.is_(None))
+            .order_by(games.c.deadline)
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [(str(row[0]), int(row[1])) for row in rows]
 
     def set_rematch(self, game_id: str, rematch_id: str) -> str:
         """Record ``rematch_id`` as the game's rematch unless it has one; return the one kept."""
