@@ -11,7 +11,7 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from web_api_support import (
     bearer,
     best_play,
     new_game,
+    seat_view,
     serving,
     store_three_blanks_game,
     stored_moves,
@@ -30,13 +31,37 @@ from web_api_support import (
     whole_analysis,
 )
 
-from binscrabble.web.computer import Fairness
+from binscrabble.web.computer import MOVE, Fairness
 
 MAX_GAME = {"players": [{"name": "A", "computer": "max"}, {"name": "B", "computer": "max"}]}
 #: The games with no person in them asked for in the flood (the audit's 20).
 FLOOD = 20
 #: The person's moves timed in the flood.
 REPLIES = 6
+
+
+def wait_for(condition: Callable[[], Any], what: str, patience: float = 40.0) -> Any:
+    """Poll ``condition`` until it is true, for at most ``patience`` seconds."""
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"waited {patience:g} s for {what}")
+
+
+def resigned_to_computers(client: Any, levels: list[str]) -> str:
+    """A game of a person and computers of ``levels`` whose person resigns at once: the
+    audit's reproducer of finding 1. Its id."""
+    players = [{"name": "H"}] + [
+        {"name": f"Cpu{number}", "computer": level} for number, level in enumerate(levels)
+    ]
+    created = new_game(client, players)
+    resigned = client.post(
+        f"/api/games/{created['id']}/resign", headers=bearer(created["seats"][0]["token"])
+    )
+    assert resigned.status_code == 200, resigned.text
+    return str(created["id"])
 
 
 def assert_busy(answer: httpx.Response) -> None:
@@ -244,3 +269,67 @@ def test_a_persons_game_gets_its_replies_during_a_flood(serve: Served) -> None:
         assert len(latencies) >= 3
         assert all(count < 5 for count in between), between
         assert len(accepted) <= Fairness().computer_games
+
+
+def test_a_game_whose_only_person_resigned_does_not_use_the_peoples_lane(tmp_path: Path) -> None:
+    """Audit finding: a person and computers, the person resigns: the computers play the
+    game out on the computer-only lane, charged to the address that resigned, never on the
+    people's lane (where they took the replies' and the hints' places at the server's
+    priority, under no address, beyond the cap on computer-only games)."""
+    with web_client(tmp_path / "games.db") as client:
+        server = client.app.state.server  # type: ignore[attr-defined]
+        game_id = resigned_to_computers(client, ["beginner", "beginner"])
+        wait_for(
+            lambda: seat_view(client, game_id)["over"] or seat_view(client, game_id)["turn"] >= 2,
+            "the computers to play on or the game to end",
+        )
+        assert server.computer.people.runs.get(MOVE, 0) == 0
+        assert server.computer.computer_only.runs.get(0, 0) >= 1
+        assert server.computer.computer_only.charged() <= {"testclient"}
+
+
+def test_a_game_left_to_computers_waits_for_its_place_when_the_cap_is_reached(
+    tmp_path: Path,
+) -> None:
+    """With the computer-only games at their cap, a game whose person resigns waits for a
+    place among them (it never plays on the people's lane), and counts against its
+    address: a new game with a computer from that address is refused meanwhile."""
+    with web_client(tmp_path / "games.db", Fairness(computer_games=1)) as client:
+        server = client.app.state.server  # type: ignore[attr-defined]
+        assert client.post("/api/games", json=MAX_GAME).status_code == 201
+        waiting = [resigned_to_computers(client, ["beginner", "beginner"]) for _ in range(4)]
+        wait_for(
+            lambda: server.computer.waiting_games() == set(waiting),
+            "the resigned games to wait for their place",
+        )
+        assert all(seat_view(client, game_id)["turn"] == 0 for game_id in waiting)
+        people = [{"name": "Ann"}, {"name": "Cpu", "computer": "beginner"}]
+        assert_busy(client.post("/api/games", json={"players": people}))
+        assert server.computer.people.runs.get(MOVE, 0) == 0
+
+
+def test_hints_are_answered_while_games_of_computers_play_on(tmp_path: Path) -> None:
+    """Audit finding: the people's lane runs every waiting computer move before any hint,
+    and a game whose only person resigned always had a computer move waiting there: with
+    ten such games (1 person + 3 ``max``) from one address no hint was answered for anyone
+    (three hints from another address waited over 40 s). Three such games, then a hint
+    from another address: it is answered."""
+    with (
+        serving(tmp_path / "games.db") as served,
+        served.client() as attacker,
+        served.client("127.0.0.2") as person,
+    ):
+        learning = new_game(person, [{"name": "Ann"}, {"name": "Bo"}], {"preset": "learning"})
+        for _ in range(3):
+            resigned_to_computers(attacker, ["max", "max", "max"])
+        time.sleep(2)  # the computers of the three games are thinking
+        try:
+            answer = person.post(
+                f"/api/games/{learning['id']}/hint",
+                headers=bearer(learning["seats"][0]["token"]),
+                timeout=20,
+            )
+            status: object = answer.status_code
+        except httpx.TimeoutException:
+            status = "no answer in 20 s"
+        assert status == 200, f"a hint got {status} while three games of computers played on"

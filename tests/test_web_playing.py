@@ -12,9 +12,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_api_support import bearer, new_game, seat_view, server_truth, web_client
+from web_api_support import (
+    bearer,
+    from_address,
+    new_game,
+    seat_view,
+    server_truth,
+    web_client,
+)
 
-from binscrabble.web.playing import LISTED
+from binscrabble.web.playing import LISTED, PER_CLIENT
 
 ENTRY_KEYS = {"id", "url", "players", "to_move", "turn", "idle_seconds"}
 PLAYER_KEYS = {"name", "computer", "score"}
@@ -89,7 +96,10 @@ def test_a_resigned_game_leaves_the_list(client: TestClient) -> None:
 
 
 def test_the_list_holds_the_most_recent_games_only(client: TestClient) -> None:
-    games = [new_game(client, [{"name": "Ann"}, {"name": "Bo"}]) for _ in range(LISTED + 2)]
+    games = []
+    for number in range(LISTED + 2):  # each from its own address
+        with from_address(client, f"10.0.0.{number + 1}"):
+            games.append(new_game(client, [{"name": "Ann"}, {"name": "Bo"}]))
     for created in games:
         pass_once(client, created)
     listed = [entry["id"] for entry in playing(client)]
@@ -98,6 +108,55 @@ def test_the_list_holds_the_most_recent_games_only(client: TestClient) -> None:
     pass_once(client, games[0])
     assert [entry["id"] for entry in playing(client)][:2] == [games[0]["id"], games[-1]["id"]]
     assert len(playing(client)) == LISTED
+
+
+def test_one_client_cannot_push_every_other_game_off_the_lobby_list(client: TestClient) -> None:
+    """Audit finding: within the default limits (30 games and 120 moves a minute) one client
+    made 30 games and passed once in each, and the whole list was its games: a game others
+    played a moment before was gone from the lobby. At most PER_CLIENT games of one
+    creating address are listed, its most recently moved."""
+    with from_address(client, "10.0.0.1"):
+        real = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+        pass_once(client, real)
+    assert [entry["id"] for entry in playing(client)] == [real["id"]]
+    with from_address(client, "10.0.0.66"):
+        junk = [
+            new_game(client, [{"name": f"visit spam.example {number}"}, {"name": "buy now"}])
+            for number in range(30)
+        ]
+        for created in junk:
+            pass_once(client, created)
+    listed = [entry["id"] for entry in playing(client)]
+    assert listed == [created["id"] for created in reversed(junk[-PER_CLIENT:])] + [real["id"]]
+    # An older game of that address comes back with its next move, in place of its oldest.
+    pass_once(client, junk[0])
+    listed = [entry["id"] for entry in playing(client)]
+    assert listed == [junk[0]["id"], junk[-1]["id"], junk[-2]["id"], real["id"]]
+
+
+def test_games_with_only_computers_left_to_play_are_not_listed(client: TestClient) -> None:
+    """A game whose only person resigned plays on among its computers, moving by itself:
+    it is not listed (it would go to the top with every computer move)."""
+    created = new_game(
+        client,
+        [
+            {"name": "Ann"},
+            {"name": "Hal", "computer": "beginner"},
+            {"name": "Ivy", "computer": "beginner"},
+        ],
+    )
+    pass_once(client, created)
+    assert [entry["id"] for entry in playing(client)] == [created["id"]]
+    token = created["seats"][0]["token"]
+    assert (
+        client.post(f"/api/games/{created['id']}/resign", headers=bearer(token)).status_code == 200
+    )
+    for _ in range(600):  # the computers play on (at most 60 s)
+        if seat_view(client, created["id"])["turn"] >= 4:
+            break
+        time.sleep(0.1)
+    assert seat_view(client, created["id"])["turn"] >= 4
+    assert playing(client) == []
 
 
 def test_a_computer_game_is_listed_with_its_level_and_nothing_secret(client: TestClient) -> None:

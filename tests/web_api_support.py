@@ -109,6 +109,19 @@ def web_client(database: Path | str, fairness: Fairness | None = None) -> Iterat
         yield client
 
 
+@contextmanager
+def from_address(client: TestClient, host: str) -> Iterator[TestClient]:
+    """Within the block, the test client's requests come from ``host`` (the server counts
+    client addresses apart: rate limits, the computer's shares, the lobby's list)."""
+    transport = client._transport
+    before = transport.client  # type: ignore[attr-defined]
+    transport.client = (host, 50000)  # type: ignore[attr-defined]
+    try:
+        yield client
+    finally:
+        transport.client = before  # type: ignore[attr-defined]
+
+
 def bearer(token: str) -> dict[str, str]:
     """The header that proves a seat."""
     return {"Authorization": f"Bearer {token}"}

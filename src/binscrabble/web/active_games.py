@@ -195,6 +195,14 @@ class ActiveGame(HeldGame):
         """How many turns were played."""
         return len(self.game.history)
 
+    def person_plays(self) -> bool:
+        """Whether a person is still playing: the game goes on and a person's seat has not
+        left it. A game with none is played by its computers alone."""
+        if self.game.is_over():
+            return False
+        left = self.game.left
+        return any(seat.computer is None and seat.seat not in left for seat in self.stored.seats)
+
     def computer_to_move(self) -> str | None:
         """The level of the computer to move, or ``None`` (a person to move, or game over)."""
         if self.game.is_over():
@@ -499,21 +507,26 @@ class GameTable:
         rules: Rules,
         tokens: list[str],
         clock: ClockRules | None = None,
+        client: str | None = None,
     ) -> ActiveGame:
         """Store and open a new game; ``tokens`` are the human seats' tokens, seat order;
-        ``clock`` its clock (``None``: untimed)."""
+        ``clock`` its clock (``None``: untimed); ``client`` the address that made it."""
         hashes = iter([token_hash(token) for token in tokens])
         seat_records = [
             SeatRecord(seat, name, computer, None if computer else next(hashes))
             for seat, (name, computer) in enumerate(zip(names, computers, strict=True))
         ]
-        return await self.create_with_seats(seat_records, rules, clock)
+        return await self.create_with_seats(seat_records, rules, clock, client)
 
     async def create_with_seats(
-        self, seat_records: list[SeatRecord], rules: Rules, clock: ClockRules | None = None
+        self,
+        seat_records: list[SeatRecord],
+        rules: Rules,
+        clock: ClockRules | None = None,
+        client: str | None = None,
     ) -> ActiveGame:
-        """Store and open a new game with seats given as stored records; its clock starts
-        now."""
+        """Store and open a new game with seats given as stored records, made by the
+        address ``client``; its clock starts now."""
         settings = None if clock is None else clock.to_mapping()
         new = NewGame(
             new_game_id(),
@@ -522,9 +535,18 @@ class GameTable:
             seat_records,
             settings,
             now_ms(),
+            client,
         )
         stored = StoredGame(
-            new.game_id, new.rules, new.seed, new.seats, [], None, settings, new.created_at
+            new.game_id,
+            new.rules,
+            new.seed,
+            new.seats,
+            [],
+            None,
+            settings,
+            new.created_at,
+            client=client,
         )
         game, running = rebuild(stored)
         await asyncio.to_thread(self.storage.create_game, new)

@@ -10,8 +10,11 @@ processes, so no kind of work ever occupies a process another kind needs:
   and a memory budget (over it, the computer passes); an address with as many moves
   waiting or thinking as the bound is refused new games with a computer in them (a move
   is never refused). Hints wait in a bounded queue.
-- **computer-only**: the moves of games with no person in them, one process at a lower OS
-  priority (niceness 10), and a bounded number of such games in play at once.
+- **computer-only**: the moves of games with no person in them, or no person left in them
+  (every person's seat resigned), one process at a lower OS priority (niceness 10), ordered
+  by the client address charged for each game like the people's; a bounded number of such
+  games in play at once: a new game with no person in it is refused past the bound, a game
+  whose last person left waits for a place (never on the people's lane).
 - **analysis**: the analyses of finished games, one process at the lowest priority
   (niceness 15), one turn at a time within a time and a memory budget, once per game
   (every request for a game follows the same computation), a bounded number at once.
@@ -24,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,9 +96,19 @@ class Busy(RefereeError):
         self.retry_after = retry_after
 
 
-def has_person(active: ActiveGame) -> bool:
-    """Whether a person holds a seat of the game."""
-    return any(seat.computer is None for seat in active.stored.seats)
+def no_person_seat(active: ActiveGame) -> bool:
+    """Whether every seat of the game is a computer's (it was made with no person in it)."""
+    return all(seat.computer is not None for seat in active.stored.seats)
+
+
+@dataclass(eq=False)
+class Place:
+    """A game left to its computers waiting for a place among the computer-only games: the
+    address charged for it and the grant."""
+
+    game_id: str
+    address: str
+    granted: asyncio.Future[None]
 
 
 def clock_allowance(active: ActiveGame, now: int) -> tuple[float, float] | None:
@@ -134,8 +147,11 @@ class Computer:
         self.computer_only = Lane("computer-only", 1, COMPUTER_ONLY_NICENESS, {})
         self.analysis = Lane("analysis", 1, ANALYSIS_NICENESS, {})
         self.analyses = Analyses(self.analysis, fairness)
-        #: The games with no person in them whose computers are playing.
-        self.computer_games: set[str] = set()
+        #: The games with no person (left) in them whose computers are playing, each with
+        #: the client address charged for it: at most ``fairness.computer_games``.
+        self.computer_games: dict[str, str] = {}
+        #: Games whose last person left, waiting for a place among them, in order.
+        self._waiting: list[Place] = []
         self._admitted = 0
 
     @contextlib.contextmanager
@@ -156,39 +172,84 @@ class Computer:
             yield
         finally:
             self._admitted -= 1
+            self._hand_on()
 
-    def started(self, active: ActiveGame) -> None:
-        """A game's computers start playing (counted when no person is in it)."""
-        if not has_person(active):
-            self.computer_games.add(active.game_id)
+    def started(self, active: ActiveGame, address: str) -> None:
+        """A game's computers start playing, charged to ``address``. A game made with no
+        person in it was admitted (:meth:`admitting`): it takes its place at once."""
+        if no_person_seat(active):
+            self.computer_games[active.game_id] = address
 
     def stopped(self, active: ActiveGame) -> None:
-        """A game's computers stopped playing (the game is over, or waits for a person)."""
-        self.computer_games.discard(active.game_id)
+        """A game's computers stopped playing (the game is over, or waits for a person):
+        its place goes to a game waiting for one."""
+        self.computer_games.pop(active.game_id, None)
+        self._hand_on()
+
+    def waiting_games(self) -> set[str]:
+        """The games left to their computers that wait for a place."""
+        return {place.game_id for place in self._waiting}
+
+    def _room(self) -> bool:
+        return len(self.computer_games) + self._admitted < self.fairness.computer_games
+
+    async def place(self, active: ActiveGame, address: str) -> None:
+        """Before a move of a game its computers play alone: its place among the
+        computer-only games, waiting for one while they are at their bound."""
+        if active.game_id in self.computer_games:
+            return
+        if self._room() and not self._waiting:
+            self.computer_games[active.game_id] = address
+            return
+        place = Place(active.game_id, address, asyncio.get_running_loop().create_future())
+        self._waiting.append(place)
+        try:
+            await place.granted
+        finally:
+            if place in self._waiting:  # cancelled while waiting
+                self._waiting.remove(place)
+
+    def _hand_on(self) -> None:
+        """Give the free places to the waiting games: first the address with the fewest
+        games playing, then in order of arrival."""
+        while self._waiting and self._room():
+            playing = Counter(self.computer_games.values())
+            place = min(self._waiting, key=lambda waiting: playing[waiting.address])
+            self._waiting.remove(place)
+            if not place.granted.done():
+                self.computer_games[place.game_id] = place.address
+                place.granted.set_result(None)
 
     def check_address(self, address: str, computers: list[str | None]) -> None:
         """Before a new game from ``address`` with a computer and a person in it: refuse it
         when the address has as many of the computer's moves waiting or thinking on the
-        people's lane as the bound."""
+        people's lane, and of its games left to their computers waiting for a place, as
+        the bound."""
         if not any(computers) or all(computers):
             return
-        if self.people.held(address) >= self.fairness.address_moves:
+        waiting = sum(1 for place in self._waiting if place.address == address)
+        if self.people.held(address) + waiting >= self.fairness.address_moves:
             raise Busy(
                 f"the computer is already thinking for {self.fairness.address_moves} of your "
                 "games: wait for its replies, then try again in a few seconds",
                 5,
             )
 
-    async def move(self, active: ActiveGame, level: str, address: str = "") -> str:
-        """The notation of the computer's move in the game, thought on its game's lane; in
-        a person's game, ordered by ``address`` among the others and within its budget.
+    async def move(self, active: ActiveGame, level: str, address: str) -> str:
+        """The notation of the computer's move in the game, thought on its game's lane and
+        ordered by ``address`` (the client charged for it) among the others: while a
+        person plays, on the people's lane within its budget; else on the computer-only
+        lane, once the game has its place there.
 
         Under a clock the computer keeps within its time (:func:`clock_allowance`): its
-        budget is a share of its time left, its waiting for a process counts, and when its
-        time is nearly out it plays the best move found so far, or passes."""
+        budget is a share of its time left, its waiting for a place or a process counts,
+        and when its time is nearly out it plays the best move found so far, or passes."""
         job = job_of(active.stored)
+        person = active.person_plays()
+        if not person:
+            await self.place(active, address)
         allowance = clock_allowance(active, now_ms())
-        budget = self.fairness.move_seconds if has_person(active) else None
+        budget = self.fairness.move_seconds if person else None
         think = None
         if allowance is not None:
             budget = allowance[0] if budget is None else min(budget, allowance[0])
@@ -196,7 +257,7 @@ class Computer:
             if budget <= 0:
                 LOG.info("the computer passes in game %s: its time is out", active.game_id)
                 return "pass"
-        if has_person(active):
+        if person:
             arguments: tuple[Any, ...] = (job, level, self.fairness.move_memory, think)
             lane, priority = self.people, MOVE
         else:

@@ -2,10 +2,13 @@
 
 The server keeps the list itself, as games move: every view it sends out after a move
 (:meth:`binscrabble.web.server.Server.publish`) passes here, so a game enters the list with
-its first move, goes to its top with each move, and leaves it when it is over, or when
-nobody has moved in it for :data:`IDLE_SECONDS` (it comes back with its next move). The list
-holds at most :data:`LISTED` games, the least recently moved let go first: answering it
-costs the same on any database, and nothing is read from the database for it.
+its first move, goes to its top with each move, and leaves it when it is over, when no
+person is left to play in it (its computers would take it to the top with every move of
+theirs), or when nobody has moved in it for :data:`IDLE_SECONDS` (it comes back with its
+next move). The list holds at most :data:`LISTED` games, the least recently moved let go
+first, and at most :data:`PER_CLIENT` games made by one client address, its most recently
+moved, so that one client cannot fill it: answering it costs the same on any database, and
+nothing is read from the database for it.
 
 Each entry is what a spectator of the game sees anyway (names, computer levels, scores,
 whose turn) and its spectator's address: never a token, a rack, the bag or its seed.
@@ -40,6 +43,8 @@ from binscrabble.web.active_games import ActiveGame
 
 #: How many games the list holds (the lobby shows them all).
 LISTED = 30
+#: How many games made by one client address the list holds.
+PER_CLIENT = 3
 #: A game nobody has moved in for this long (seconds) is not being played now.
 IDLE_SECONDS = 3600
 
@@ -53,6 +58,8 @@ class Listed:
     to_move: int
     turn: int
     moved_at: float
+    #: The address of the client that made the game (``None``: unknown).
+    client: str | None = None
 
     def answer(self, now: float) -> dict[str, Any]:
         """The entry as ``GET /api/games`` answers it."""
@@ -70,19 +77,27 @@ class Listed:
 
 
 class Playing:
-    """The games being played now, most recently moved first (at most ``size``)."""
+    """The games being played now, most recently moved first (at most ``size``, and at
+    most ``per_client`` made by one client address)."""
 
-    def __init__(self, size: int = LISTED, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        size: int = LISTED,
+        clock: Callable[[], float] = time.monotonic,
+        per_client: int = PER_CLIENT,
+    ) -> None:
         self.size = size
+        self.per_client = per_client
         self.clock = clock
         #: The games listed, least recently moved first.
         self.games: OrderedDict[str, Listed] = OrderedDict()
 
     def saw(self, active: ActiveGame) -> None:
-        """Take note of a game as it is now: listed on top once it has a move and while it
-        goes on, let go once it is over."""
+        """Take note of a game as it is now: listed on top once it has a move and while a
+        person plays in it, let go once it is over or left to its computers; an older game
+        of the same client is let go past :data:`PER_CLIENT`."""
         game = active.game
-        if game.is_over() or active.turn == 0:
+        if active.turn == 0 or not active.person_plays():
             self.games.pop(active.game_id, None)
             return
         self.games[active.game_id] = Listed(
@@ -94,8 +109,15 @@ class Playing:
             game.to_move,
             active.turn,
             self.clock(),
+            active.stored.client,
         )
         self.games.move_to_end(active.game_id)
+        if active.stored.client is not None:
+            same = [
+                key for key, listed in self.games.items() if listed.client == active.stored.client
+            ]
+            for key in same[: -self.per_client]:
+                del self.games[key]
         while len(self.games) > self.size:
             self.games.popitem(last=False)
 

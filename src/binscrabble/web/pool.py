@@ -286,6 +286,10 @@ class Lane:
         """How many jobs of that key wait for a process or run."""
         return self._held[key]
 
+    def charged(self) -> set[str]:
+        """The keys whose jobs have used the lane's processes lately."""
+        return set(self._used)
+
     def full(self, priority: int) -> bool:
         """Whether a job of that class would be refused now."""
         bound = self.bounds.get(priority)

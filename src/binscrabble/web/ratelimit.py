@@ -87,10 +87,14 @@ def endpoint_of(method: str, path: str) -> str | None:
     return None
 
 
+#: The key of a client whose address is not known.
+UNKNOWN_CLIENT = "unknown"
+
+
 def client_key(client: tuple[str, int] | None) -> str:
     """Who a request is counted against: its address, or an IPv6 address's ``/64``."""
     if client is None:
-        return "unknown"
+        return UNKNOWN_CLIENT
     host = client[0]
     try:
         address = ipaddress.ip_address(host)

@@ -21,6 +21,7 @@ from binscrabble.web.active_games import (
 from binscrabble.web.computer import Computer, Fairness
 from binscrabble.web.live import Hub
 from binscrabble.web.playing import Playing
+from binscrabble.web.ratelimit import UNKNOWN_CLIENT
 from binscrabble.web.storage import Storage
 from binscrabble.web.table_games import ActiveTable, TableGames
 from binscrabble.web.timers import Timers
@@ -40,6 +41,8 @@ class Server:
         self.computer = Computer(fairness)
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
+        #: The client address charged for each game's computer moves while they play.
+        self.charged: dict[str, str] = {}
         #: The games being played now, for the lobby (kept up to date by :meth:`publish`).
         self.playing = Playing()
         #: The alarm of the timed games (INTERFACES.md §7).
@@ -137,23 +140,34 @@ class Server:
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
     def wake_computer(self, active: ActiveGame, address: str = "") -> None:
-        """Start the computer's moves of a game unless they are already under way; they
-        take turns with other addresses' moves as caused by ``address``."""
-        if active.computer_to_move() is None or active.game_id in self.thinking:
+        """Start the computer's moves of a game unless they are already under way. They are
+        charged to ``address``, the client whose request handed the computers their turn
+        (a move, the game's creation, a resignation, a rematch), from now on even when they
+        are under way; woken by nobody's request (a restart, a clock, a reading), to the
+        client that made the game, so never to no address."""
+        if active.computer_to_move() is None:
+            return
+        if address:
+            self.charged[active.game_id] = address
+        if active.game_id in self.thinking:
             return
         self.thinking.add(active.game_id)
-        self.computer.started(active)
-        task = asyncio.get_running_loop().create_task(self.play_computers(active, address))
+        self.computer.started(active, self.charge(active))
+        task = asyncio.get_running_loop().create_task(self.play_computers(active))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def play_computers(self, active: ActiveGame, address: str) -> None:
+    def charge(self, active: ActiveGame) -> str:
+        """The client address the game's next computer move is charged to."""
+        return self.charged.get(active.game_id) or active.stored.client or UNKNOWN_CLIENT
+
+    async def play_computers(self, active: ActiveGame) -> None:
         """Play the computer's moves for as long as a computer is to move."""
         try:
             while (level := active.computer_to_move()) is not None:
                 turn, seat = active.turn, active.game.to_move
                 left = len(active.stored.departures)
-                notation = await self.computer.move(active, level, address)
+                notation = await self.computer.move(active, level, self.charge(active))
                 # The game moved on meanwhile: a move, or a seat that resigned or ran out
                 # of time (the computer's own clock included).
                 if active.turn != turn or len(active.stored.departures) != left:
@@ -173,6 +187,7 @@ class Server:
             raise
         finally:
             self.thinking.discard(active.game_id)
+            self.charged.pop(active.game_id, None)
             self.computer.stopped(active)
             self.table.trim()
 

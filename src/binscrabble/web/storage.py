@@ -75,6 +75,7 @@ games = Table(
     Column("to_move", Integer, nullable=True),
     Column("ended", String(20), nullable=True),
     Column("deadline", BigInteger, nullable=True),
+    Column("client", String(64), nullable=True),
 )
 #: One row a seat: a computer level, or the sha256 of the seat's token (a human).
 seats = Table(
@@ -143,6 +144,8 @@ class NewGame:
     #: The clock's settings (``None``: untimed) and when the game began (ms since the epoch).
     clock: dict[str, Any] | None = None
     created_at: int | None = None
+    #: The address of the client that made it (``ratelimit.client_key``), if known.
+    client: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +186,8 @@ class StoredGame:
     #: times were kept).
     move_times: list[int | None] = field(default_factory=list)
     departures: list[Departure] = field(default_factory=list)
+    #: The address of the client that made it (``None``: unknown, stored before it was kept).
+    client: str | None = None
 
 
 def first_deadline(game: NewGame) -> int | None:
@@ -265,6 +270,7 @@ class Storage:
                     created_at=game.created_at,
                     to_move=0,
                     deadline=first_deadline(game),
+                    client=game.client,
                 )
             )
             connection.execute(
@@ -316,6 +322,7 @@ class Storage:
             departures=[
                 Departure(left.seat, left.turn, left.reason, left.at) for left in left_rows
             ],
+            client=row.client,
         )
 
     def append_move(

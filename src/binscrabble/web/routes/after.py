@@ -7,7 +7,7 @@ import asyncio
 import dataclasses
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from binscrabble.game import SetupError
@@ -17,6 +17,7 @@ from binscrabble.table import write_table_record
 from binscrabble.web.active_games import ActiveGame, RefereeError, rematch_seats
 from binscrabble.web.depends import Authorization, GameDep, SeatDep, ServerDep, bearer_token
 from binscrabble.web.models import AnalysisAnswer, GameCreated, RecordAnswer, RecordRequest
+from binscrabble.web.ratelimit import client_key
 from binscrabble.web.records import record_turns
 from binscrabble.web.responses import errors
 from binscrabble.web.routes.games import created_answer
@@ -92,24 +93,26 @@ async def rematch(
     active: Annotated[ActiveGame, Depends(rematched_game)],
     _seat: SeatDep,  # 401 unless the token opens a seat
     server: ServerDep,
+    request: Request,
     authorization: Authorization = None,
 ) -> GameCreated:
     """A new game with the same players and rules, each with its token, one seat
     earlier: the player who moved second starts."""
+    address = client_key(request.client)  # who made the rematch, charged for its computers
     finished(active.game.is_over(), "rematch")
     if active.stored.rematch is not None:
         again = await server.open_game(active.stored.rematch)
     else:
         seats = rematch_seats(active.stored.seats)
         clock = None if active.clock is None else active.clock.rules
-        again = await server.table.create_with_seats(seats, active.game.rules, clock)
+        again = await server.table.create_with_seats(seats, active.game.rules, clock, address)
         kept = await asyncio.to_thread(server.storage.set_rematch, active.game_id, again.game_id)
         active.stored = dataclasses.replace(active.stored, rematch=kept)
         if kept != again.game_id:
             again = await server.open_game(kept)
         server.publish(active)
         server.set_alarm(again)
-        server.wake_computer(again)
+        server.wake_computer(again, address)
     token = bearer_token(authorization)
     mine = again.seat_of(token)  # the seat this token opens in the rematch
     return created_answer(again, {mine: token} if mine is not None else {})

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from binscrabble.web.active_games import ActiveGame, RefereeError, depart
 from binscrabble.web.depends import GameDep, SeatDep, ServerDep
 from binscrabble.web.models import GameView
+from binscrabble.web.ratelimit import client_key
 from binscrabble.web.responses import errors
 from binscrabble.web.server import Server
 from binscrabble.web.views import build_view
@@ -35,10 +36,12 @@ LeavingGame = Annotated[ActiveGame, Depends(game_with_a_bag)]
     response_model_exclude_unset=True,
     responses=errors(401, 404, 409),
 )
-async def resign(active: LeavingGame, seat: SeatDep, server: ServerDep) -> dict[str, Any]:
+async def resign(
+    active: LeavingGame, seat: SeatDep, server: ServerDep, request: Request
+) -> dict[str, Any]:
     """Resign your seat: with two seats the other wins; with more, your seat places last,
     its turns are skipped and the others play on. Answers your view; 409 once over."""
-    return await leave(server, active, seat, "resigned")
+    return await leave(server, active, seat, "resigned", client_key(request.client))
 
 
 @router.post(
@@ -47,15 +50,21 @@ async def resign(active: LeavingGame, seat: SeatDep, server: ServerDep) -> dict[
     response_model_exclude_unset=True,
     responses=errors(401, 404, 409),
 )
-async def abort(active: LeavingGame, seat: SeatDep, server: ServerDep) -> dict[str, Any]:
+async def abort(
+    active: LeavingGame, seat: SeatDep, server: ServerDep, request: Request
+) -> dict[str, Any]:
     """Abort the game, until every seat has moved once: nobody wins. Answers your view;
     409 after that or once over."""
-    return await leave(server, active, seat, "aborted")
+    return await leave(server, active, seat, "aborted", client_key(request.client))
 
 
-async def leave(server: Server, active: ActiveGame, seat: int, reason: str) -> dict[str, Any]:
-    """Store the seat's leaving (judged by the core), tell the listeners, play on."""
+async def leave(
+    server: Server, active: ActiveGame, seat: int, reason: str, address: str
+) -> dict[str, Any]:
+    """Store the seat's leaving (judged by the core), tell the listeners, play on: the
+    computers' moves it hands the turn to are charged to ``address``, the client that
+    left (with no person left, they play on the computer-only lane)."""
     await depart(active, server.storage, seat, reason)
     server.changed(active)
-    server.wake_computer(active)
+    server.wake_computer(active, address)
     return build_view(active, seat)

@@ -68,7 +68,7 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     server.computer.check_address(address, computers)
     try:
         with server.computer.admitting(computers):
-            active = await server.table.create(names, computers, rules, tokens, clock)
+            active = await server.table.create(names, computers, rules, tokens, clock, address)
             server.set_alarm(active)
             server.wake_computer(active, address)
     except SetupError as problem:
