@@ -22,6 +22,7 @@ from web_api_support import (
     Served,
     bearer,
     best_play,
+    from_address,
     new_game,
     seat_view,
     serving,
@@ -285,7 +286,31 @@ def test_a_game_whose_only_person_resigned_does_not_use_the_peoples_lane(tmp_pat
         )
         assert server.computer.people.runs.get(MOVE, 0) == 0
         assert server.computer.computer_only.runs.get(0, 0) >= 1
-        assert server.computer.computer_only.charged() <= {"testclient"}
+        assert server.computer.computer_only.charged() == {"testclient"}
+
+
+def test_a_rematch_charges_its_computers_to_the_client_that_asked_for_it(tmp_path: Path) -> None:
+    """The rematch of a game whose person resigned has the person again: its computers play
+    on the people's lane, charged to the client that asked for the rematch (before, to no
+    address)."""
+    with web_client(tmp_path / "games.db") as client:
+        server = client.app.state.server  # type: ignore[attr-defined]
+        players = [{"name": "Ann"}] + [
+            {"name": f"Cpu{number}", "computer": "beginner"} for number in range(2)
+        ]
+        created = new_game(client, players)
+        token = created["seats"][0]["token"]
+        resigned = client.post(f"/api/games/{created['id']}/resign", headers=bearer(token))
+        assert resigned.status_code == 200, resigned.text
+        wait_for(lambda: seat_view(client, created["id"])["over"], "the computers to finish")
+        assert server.computer.people.charged() == set()
+        with from_address(client, "10.0.0.9"):
+            again = client.post(f"/api/games/{created['id']}/rematch", headers=bearer(token))
+        assert again.status_code == 201, again.text
+        rematch = again.json()
+        assert rematch["seats"][0]["computer"] is not None  # a computer starts the rematch
+        wait_for(lambda: seat_view(client, rematch["id"])["turn"] >= 1, "the computer's move")
+        assert server.computer.people.charged() == {"10.0.0.9"}
 
 
 def test_a_game_left_to_computers_waits_for_its_place_when_the_cap_is_reached(

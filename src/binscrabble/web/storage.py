@@ -61,8 +61,8 @@ from binscrabble.clock import Clock, ClockRules
 
 metadata = MetaData()
 
-#: One row a game: its rules (JSON), its bag seed (secret: never sent to a client) and the
-#: id of its rematch once one was asked for.
+#: One row a game: its rules (JSON), its bag seed (secret: never sent to a client), the
+#: id of its rematch once one was asked for, and the address of the client that made it.
 games = Table(
     "games",
     metadata,
