@@ -248,6 +248,9 @@ class Computer:
         person = active.person_plays()
         if not person:
             await self.place(active, address)
+            if active.computer_to_move() != level:
+                # Its clock ran out while it waited: the caller sees the game moved on.
+                return "pass"
         allowance = clock_allowance(active, now_ms())
         budget = self.fairness.move_seconds if person else None
         think = None
