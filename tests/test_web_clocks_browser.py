@@ -83,6 +83,8 @@ def test_a_live_game_where_one_seat_lets_its_time_run_out(browser: Any, server: 
     for page, name in zip(pages, ("ann", "bo-phone"), strict=True):
         expect(page.locator(".end-reason")).to_have_text("Bo ran out of time.")
         expect(page.locator("#result .headline")).to_have_text("Ann wins.")
+        # The status line says how the game ended, not the last move before it.
+        expect(page.locator("#status")).to_have_text("The game is over: Bo ran out of time.")
         expect(page.get_by_role("timer", name="clock Bo")).to_have_text(re.compile(r"0:00$"))
         expect(page.get_by_role("button", name="Resign")).to_be_hidden()
         shoot(page, f"live-time-out-{name}")
@@ -92,6 +94,19 @@ def test_a_live_game_where_one_seat_lets_its_time_run_out(browser: Any, server: 
     assert [move["seat"] for move in view["moves"]] == [0, 1, 0]
     for page in pages:
         page.context.close()
+
+
+def test_a_seat_whose_time_runs_out_before_its_first_move_aborts(
+    browser: Any, server: Server
+) -> None:
+    game_id, (ann, _bo) = two_people(server, {"kind": "live", "seconds": 5})
+    page = seat_page(browser, server, game_id, ann)
+    reason = "Ann's time ran out before their first move: the game is aborted."
+    expect(page.locator(".end-reason")).to_have_text(reason, timeout=15_000)
+    expect(page.locator("#result .headline")).to_have_text("Nobody wins.")
+    expect(page.locator("#status")).to_have_text(f"The game is over: {reason}")
+    assert server.api("GET", f"/api/games/{game_id}")["end"]["reason"] == "aborted"
+    page.context.close()
 
 
 def test_clocks_stay_in_step_after_a_reload(browser: Any, server: Server) -> None:

@@ -4,7 +4,7 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el, points } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, points } from "./panels.js";
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
@@ -669,8 +669,15 @@ function render() {
   if (isSeat()) syncRack();
   drawSeat();
   if (state.pending.size) schedulePreview();
-  else if (!state.exchanging) say(`${lastMoveSentence(view)}${statusText(view)}`);
+  else if (!state.exchanging) say(statusLine(view));
   handover();
+}
+
+// The status line: the last move and what comes next; a game that a seat ended (resigned,
+// ran out of time, aborted) says that instead of its last move.
+function statusLine(view) {
+  if (view.over && view.end && Number.isInteger(view.end.seat)) return `The game is over: ${endSentence(view)}`;
+  return `${lastMoveSentence(view)}${statusText(view)}`;
 }
 
 function lastMoveSentence(view) {

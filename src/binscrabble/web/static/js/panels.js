@@ -131,7 +131,11 @@ export function endSentence(view) {
   const name = end && Number.isInteger(end.seat) ? view.players[end.seat].name : "";
   if (end && end.reason === "resigned") return `${name} resigned.`;
   if (end && end.reason === "time") return `${name} ran out of time.`;
-  if (end && end.reason === "aborted") return `${name} aborted the game.`;
+  if (end && end.reason === "aborted") {
+    // A seat whose time ran out before its first move aborts the game (docs/web.md).
+    const timedOut = view.clock && view.clock.remaining_ms[end.seat] <= 0;
+    return timedOut ? `${name}'s time ran out before their first move: the game is aborted.` : `${name} aborted the game.`;
+  }
   const reason = view.result.reason;
   if (reason === "scoreless") return "Six scoreless turns in a row ended the game: each player loses the points of the tiles left on their rack.";
   if (reason !== "out") return reason || "";
