@@ -161,3 +161,18 @@ def test_a_hot_seat_rematch_starts_with_the_other_player_on_the_same_device(
     assert again["seat"] == 0 and again["to_move"] == 0 and again["turn"] == 0
     shoot(page, "comfort-hot-seat-rematch")
     page.context.close()
+
+
+def test_the_lobby_starts_a_timed_game(browser: Any, server: Server) -> None:  # noqa: F811
+    page = new_page(browser, width=360, height=740, has_touch=True, is_mobile=True)
+    page.goto(server.url + "/")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Clock").select_option(label="Live: 10 minutes, plus 5 seconds a move")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[^/?]+$"))
+    expect(page.get_by_role("timer", name="clock Ann")).to_be_visible()
+    view = server.api("GET", f"/api/games/{game_id_of(page)}")
+    assert view["clock"]["kind"] == "live"
+    assert 590_000 < view["clock"]["remaining_ms"][0] <= 600_000
+    shoot(page, "comfort-lobby-timed-game")
+    page.context.close()

@@ -90,12 +90,22 @@ function showInvites(created) {
   document.getElementById("invites").hidden = false;
 }
 
+// The clock chosen (INTERFACES.md §7), or null for an untimed game: "live:SECONDS:INCREMENT"
+// or "correspondence:DAYS" in the form.
+function clockOfForm() {
+  const [kind, first, second] = form.elements.clock.value.split(":");
+  if (kind === "live") return { kind, seconds: Number(first), increment: Number(second) };
+  if (kind === "correspondence") return { kind, days: Number(first) };
+  return null;
+}
+
 async function startGame(rules) {
   const players = playersOfForm();
+  const clock = clockOfForm();
   say("Starting the game…");
   let created;
   try {
-    created = await postJson("/api/games", { players, rules: rules.value() });
+    created = await postJson("/api/games", { players, rules: rules.value(), ...(clock ? { clock } : {}) });
   } catch (error) {
     say(error instanceof ApiError ? error.message : String(error));
     return;
