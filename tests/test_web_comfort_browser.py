@@ -167,7 +167,7 @@ def test_the_lobby_starts_a_timed_game(browser: Any, server: Server) -> None:  #
     page = new_page(browser, width=360, height=740, has_touch=True, is_mobile=True)
     page.goto(server.url + "/")
     page.get_by_label("Your name").fill("Ann")
-    page.get_by_label("Clock").select_option(label="Live: 10 minutes, plus 5 seconds a move")
+    page.get_by_label("Clock").select_option(label="10 min + 5 s a move")
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/games/[^/?]+$"))
     expect(page.get_by_role("timer", name="clock Ann")).to_be_visible()
