@@ -390,11 +390,13 @@ def test_names_that_read_alike_or_hide_characters_are_refused(
 
 
 def test_a_request_is_answered_by_the_first_check_it_fails(client: TestClient) -> None:
-    """docs/web.md, "The order of the checks": body, game, kind of game, token."""
+    """docs/web.md, "The order of the checks": body, game, token, kind of game."""
     created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
     token = tokens_of(created)[0]
+    game_id = created["id"]
     at_table = {"players": [{"name": "Cy"}, {"name": "Di"}], "table": True}
-    table = client.post("/api/games", json=at_table).json()["id"]
+    table_game = client.post("/api/games", json=at_table).json()
+    table = table_game["id"]
     wrong = bearer("not-a-token")
 
     def answer(path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
@@ -408,17 +410,23 @@ def test_a_request_is_answered_by_the_first_check_it_fails(client: TestClient) -
     # Then an unknown game 404, whatever the token.
     assert answer("/api/games/nope/moves", {"move": "pass", "turn": 0})[0] == 404
     assert answer("/api/games/nope/hint", headers=wrong)[0] == 404
-    # Then a kind of game the route does not serve: 409 with no token or a wrong one.
-    assert answer(f"/api/games/{table}/hint") == (409, "no hints are given in a game at a table")
-    assert answer(f"/api/games/{table}/rematch", headers=wrong)[0] == 409
-    game_id = created["id"]
-    assert answer(f"/api/games/{game_id}/rack", {"rack": "01"}) == (
+    # Then the token: none, or a wrong one, whatever the kind of game.
+    assert answer(f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0})[0] == 401
+    assert answer(f"/api/games/{table}/preview", {"move": "pass"}, wrong)[0] == 401
+    assert answer(f"/api/games/{table}/hint")[0] == 401
+    assert answer(f"/api/games/{table}/rematch", headers=wrong)[0] == 401
+    assert answer(f"/api/games/{game_id}/rack", {"rack": "01"})[0] == 401
+    # Then a kind of game the route does not serve: 409.
+    table_token = bearer(tokens_of(table_game)[0])
+    assert answer(f"/api/games/{table}/hint", headers=table_token) == (
+        409,
+        "no hints are given in a game at a table",
+    )
+    assert answer(f"/api/games/{table}/rematch", headers=table_token)[0] == 409
+    assert answer(f"/api/games/{game_id}/rack", {"rack": "01"}, bearer(token)) == (
         409,
         "racks are entered only in a game at a table",
     )
-    # Then the token: none, or a wrong one.
-    assert answer(f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0})[0] == 401
-    assert answer(f"/api/games/{table}/preview", {"move": "pass"}, wrong)[0] == 401
     # Then the route's own checks.
     stale = answer(f"/api/games/{game_id}/moves", {"move": "pass", "turn": 3}, bearer(token))
     assert stale[0] == 409

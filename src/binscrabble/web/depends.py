@@ -5,18 +5,21 @@ wrong one).
 FastAPI resolves a route's dependencies in the order of its parameters, each once per
 request, before its body is checked; a route whose body must be checked first (a malformed
 body gets 400 whatever the game) takes the game from a dependency that reads the body too
-(:func:`game_after`). A route that refuses some games before it looks at the token (a hint
-in a game at a table gets 409 with or without a token) names the game before the seat.
+(:func:`game_after`). The token is checked before the kind of game a route serves: a route
+that refuses some games (a hint in a game at a table gets 409) refuses them in a dependency
+that takes the seat, so that a missing or wrong token gets 401 first, as on every route.
+A route that takes no body (resign, abort) takes :data:`NoBody`: nothing, or ``{}``.
 
 This module leaves out ``from __future__ import annotations``: the dependencies made by
 :func:`game_after` and :func:`seat_in` carry their parameters' types as objects, which
 FastAPI reads.
 """
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeAlias
 
-from fastapi import Depends, Header
+from fastapi import Depends, Header, Request
 from starlette.requests import HTTPConnection
 
 from binscrabble.web.active_games import ActiveGame, HeldGame, RefereeError
@@ -106,6 +109,23 @@ def seat_in(game: Callable[..., Awaitable[Held]]) -> Callable[..., Awaitable[int
 
     return seat_of_request
 
+
+async def no_body(request: Request) -> None:
+    """A route that takes no body: nothing, or the empty object ``{}``; 400 for anything
+    else (the body is read whole already, under the size limit)."""
+    body = (await request.body()).strip()
+    if body in (b"", b"{}"):
+        return
+    try:
+        empty = json.loads(body) == {}
+    except (ValueError, RecursionError):
+        empty = False
+    if not empty:
+        raise RefereeError(400, "this request takes no body: send none, or {}")
+
+
+#: A route that takes no body (:func:`no_body`); checked before the game.
+NoBody = Annotated[None, Depends(no_body)]
 
 #: The seat of a request with or without a token (``None``: a spectator).
 SeatOrSpectator = Annotated[int | None, Depends(seat_or_spectator)]

@@ -12,7 +12,10 @@ from binscrabble.limits import quoted
 
 
 class BodyLimit:
-    """ASGI middleware: a body over ``limit`` bytes gets 413 before the app reads it all."""
+    """ASGI middleware: a body over ``limit`` bytes gets 413 before the app reads it all,
+    and a JSON body that gives a key twice gets 400 (:func:`repeated_key`) whatever the
+    route: the one check of every body's keys, so that no route takes the first or the
+    last of two values silently."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -38,6 +41,12 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        repeated = repeated_key(bytes(body))
+        if repeated is not None:
+            await send_error(
+                send, 400, f"the body gives the key {quoted(repeated)} twice: send each key once"
+            )
+            return
         delivered = False
 
         async def replay() -> Message:
@@ -48,6 +57,40 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+class _Repeated(Exception):
+    """A JSON object that gives a key twice (the key is the argument)."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of JSON ``pairs``; :class:`_Repeated` when a key comes twice."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Repeated(key)
+        seen[key] = value
+    return seen
+
+
+def repeated_key(body: bytes) -> str | None:
+    """The first key a JSON body gives twice in one object, else ``None`` (also for a body
+    that is empty or not JSON: the route's own reading answers those).
+
+    >>> repeated_key(b'{"move": "pass", "turn": 0, "turn": 1}')
+    'turn'
+    >>> repeated_key(b'{"players": [{"name": "Ann"}, {"name": "Bo"}]}') is None
+    True
+    """
+    if not body.strip():
+        return None
+    try:
+        json.loads(body, object_pairs_hook=_once_each)
+    except _Repeated as repeated:
+        return str(repeated.args[0])
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 async def refuse(send: Send, limit: int) -> None:

@@ -34,7 +34,9 @@ from pydantic import (
     StrictStr,
     Tag,
     create_model,
+    field_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from binscrabble.clock import CORRESPONDENCE, KINDS, LIMITS, LIVE, UNTIMED
 from binscrabble.engine.levels import LEVELS
@@ -181,6 +183,10 @@ class CorrespondenceClock(Strict):
 
 
 CLOCK_KINDS: Final = "a clock's 'kind' is 'untimed', 'live' or 'correspondence'"
+CLOCK_NULL: Final = (
+    "leave 'clock' out for an untimed game, or send an object such as "
+    '{"kind": "live", "seconds": 300}'
+)
 
 
 def _clock_kind(body: Any) -> str | None:
@@ -219,8 +225,17 @@ class NewGameRequest(Strict):
     table: StrictBool = False
     #: For a table game: whether a refused play uses the turn.
     refused_play_loses_turn: StrictBool = False
-    #: The clock (INTERFACES.md §7); absent: untimed.
-    clock: ClockRequest | None = None
+    #: The clock (INTERFACES.md §7); absent: untimed (``null`` is refused: §7 takes the
+    #: field absent or an object).
+    clock: ClockRequest = None  # type: ignore[assignment]
+
+    @field_validator("clock", mode="before")
+    @classmethod
+    def _clock_given(cls, value: object) -> object:
+        """A clock given is an object: ``null`` gets 400, with what to send instead."""
+        if value is None:
+            raise PydanticCustomError("clock_null", CLOCK_NULL)
+        return value
 
 
 class TileSpec(Strict):

@@ -33,8 +33,9 @@ def finished(over: bool, what: str) -> None:
         raise RefereeError(409, f"the {what} is ready once the game is over")
 
 
-async def rematched_game(held: GameDep) -> ActiveGame:
-    """The game of a rematch: 409 for a game at a table, whatever the token."""
+async def rematched_game(held: GameDep, _seat: SeatDep) -> ActiveGame:
+    """The game of a rematch: 401 without a seat's token, then 409 for a game at a
+    table."""
     if not isinstance(held, ActiveGame):
         raise RefereeError(409, "a game at a table has no rematch here: start a new one")
     return held
@@ -91,7 +92,6 @@ async def view_record(body: RecordRequest) -> RecordAnswer:
 )
 async def rematch(
     active: Annotated[ActiveGame, Depends(rematched_game)],
-    _seat: SeatDep,  # 401 unless the token opens a seat
     server: ServerDep,
     request: Request,
     authorization: Authorization = None,

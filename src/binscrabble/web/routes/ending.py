@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from binscrabble.web.active_games import ActiveGame, RefereeError, depart
-from binscrabble.web.depends import GameDep, SeatDep, ServerDep
+from binscrabble.web.depends import GameDep, NoBody, SeatDep, ServerDep
 from binscrabble.web.models import GameView
 from binscrabble.web.ratelimit import client_key
 from binscrabble.web.responses import errors
@@ -20,8 +20,9 @@ from binscrabble.web.views import build_view
 router = APIRouter()
 
 
-async def game_with_a_bag(held: GameDep) -> ActiveGame:
-    """The game of a resign or abort: 409 for a game at a table, whatever the token."""
+async def game_with_a_bag(_body: NoBody, held: GameDep, _seat: SeatDep) -> ActiveGame:
+    """The game of a resign or abort, which take no body (400 for one that is not ``{}``),
+    then 404 for no game, 401 for no seat's token, and 409 for a game at a table."""
     if not isinstance(held, ActiveGame):
         raise RefereeError(409, "a game at a table is not resigned or aborted here")
     return held
@@ -34,7 +35,7 @@ LeavingGame = Annotated[ActiveGame, Depends(game_with_a_bag)]
     "/api/games/{game_id}/resign",
     response_model=GameView,
     response_model_exclude_unset=True,
-    responses=errors(401, 404, 409),
+    responses=errors(400, 401, 404, 409),
 )
 async def resign(
     active: LeavingGame, seat: SeatDep, server: ServerDep, request: Request
@@ -48,7 +49,7 @@ async def resign(
     "/api/games/{game_id}/abort",
     response_model=GameView,
     response_model_exclude_unset=True,
-    responses=errors(401, 404, 409),
+    responses=errors(400, 401, 404, 409),
 )
 async def abort(
     active: LeavingGame, seat: SeatDep, server: ServerDep, request: Request

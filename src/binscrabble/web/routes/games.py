@@ -55,7 +55,7 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     if len(alike) != len(names):
         raise RefereeError(400, "each player needs a name of their own")
     try:
-        clock = ClockRules.from_mapping(body.clock and body.clock.model_dump())
+        clock = ClockRules.from_mapping(None if body.clock is None else body.clock.model_dump())
     except ClockError as problem:
         raise RefereeError(400, f"bad clock: {problem}") from None
     if body.table or body.refused_play_loses_turn:

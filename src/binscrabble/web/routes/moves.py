@@ -58,15 +58,16 @@ PreviewerSeat = Annotated[int, Depends(seat_in(previewed_game))]
 RackerSeat = Annotated[int, Depends(seat_in(racked_game))]
 
 
-async def table_only(held: Annotated[Held, Depends(racked_game)]) -> ActiveTable:
-    """The game of a rack entered: 409 unless it is at a table."""
+async def table_only(held: Annotated[Held, Depends(racked_game)], _seat: RackerSeat) -> ActiveTable:
+    """The game of a rack entered: 401 without a seat's token, then 409 unless it is at a
+    table."""
     if not isinstance(held, ActiveTable):
         raise RefereeError(409, "racks are entered only in a game at a table")
     return held
 
 
-async def hinted_game(held: GameDep) -> ActiveGame:
-    """The game of a hint: 409 for a game at a table, whatever the token."""
+async def hinted_game(held: GameDep, _seat: SeatDep) -> ActiveGame:
+    """The game of a hint: 401 without a seat's token, then 409 for a game at a table."""
     if not isinstance(held, ActiveGame):
         raise RefereeError(409, "no hints are given in a game at a table")
     return held
