@@ -22,6 +22,7 @@ from test_web_browser import (
     DIRECT,
     Server,
     browser,  # noqa: F401  (a fixture)
+    check_fits,
     expect,
     new_page,
     screenshot_folder,  # noqa: F401  (a fixture)
@@ -65,21 +66,8 @@ def finished(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     yield Finished(server, tmp_path_factory.mktemp("records"))
 
 
-# Run in every page before its own scripts: the layout shifts not caused by input, summed
-# (the Cumulative Layout Shift of the page's load).
-COUNT_LAYOUT_SHIFT = """
-window.layoutShift = 0;
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    if (!entry.hadRecentInput) window.layoutShift += entry.value;
-  }
-}).observe({ type: "layout-shift", buffered: true });
-"""
-
-
 def open_analysis(chromium: Any, server: Server, game: Finished, width: int, height: int) -> Any:  # noqa: F811
     page = new_page(chromium, width, height)
-    page.context.add_init_script(COUNT_LAYOUT_SHIFT)
     page.goto(f"{server.url}/games/{game.id}/analysis")
     expect(page.locator("#turns tr")).to_have_count(len(game.turns))
     expect(page.locator("#progress")).to_be_hidden()
@@ -88,7 +76,6 @@ def open_analysis(chromium: Any, server: Server, game: Finished, width: int, hei
 
 def open_viewer(chromium: Any, server: Server, game: Finished, width: int, height: int) -> Any:  # noqa: F811
     page = new_page(chromium, width, height)
-    page.context.add_init_script(COUNT_LAYOUT_SHIFT)
     page.goto(server.url + "/viewer")
     page.get_by_label("Game record file").set_input_files(str(game.record))
     expect(page.get_by_role("status")).to_contain_text("played")
@@ -218,19 +205,13 @@ def test_analysis_and_viewer_are_no_wider_than_the_screen_and_do_not_shift(
 ) -> None:
     for name, opener in (("analysis", open_analysis), ("viewer", open_viewer)):
         page = opener(browser, server, finished, width, height)
-        shift = page.evaluate("window.layoutShift")
-        print(f"{name} at {width} px: layout shift {shift:.3f}")
-        assert shift < 0.1, f"the {name} page shifts by {shift:.3f} as it loads at {width} px"
+        check_fits(page, f"the {name} page, loaded", settled=True)
         # The longest moves shown, and the last turn, the widest the table gets.
         last = page.get_by_role("button", name="Last")
         if last.is_enabled():
             last.click()
         expect(page.locator("#position")).to_have_text(re.compile(r"of (\d+)$"))
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= width, f"the {name} page is {wide} px wide on a {width} px screen"
-        box = page.locator(".turns-scroll")
-        inner = box.evaluate("(b) => b.scrollWidth - b.clientWidth")
-        assert inner <= 0, f"the {name} table scrolls sideways by {inner} px at {width} px"
+        check_fits(page, f"the {name} page, last turn", boxes=(".turns-scroll",))
         chart = page.locator("#chart svg.chart-svg").bounding_box()
         assert chart is not None and chart["x"] + chart["width"] <= width
         shoot(page, f"{name}-{width}")

@@ -156,9 +156,24 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
+# Run in every page before its own scripts too: the layout shifts no input of the person
+# caused, summed from the first paint (the page's Cumulative Layout Shift).
+RECORD_LAYOUT_SHIFT = """
+window.layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) window.layoutShift += entry.value;
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+# The most a page may shift as it loads: "good" by the Core Web Vitals' measure.
+MOST_LAYOUT_SHIFT = 0.1
+
+
 def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Any:
     context = browser.new_context(viewport={"width": width, "height": height}, **options)
     context.add_init_script(RECORD_VIOLATIONS)
+    context.add_init_script(RECORD_LAYOUT_SHIFT)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     return page
@@ -172,6 +187,26 @@ def csp_problems(page: Any, console: list[str]) -> list[str]:
 
 def shoot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def check_fits(page: Any, what: str, *, boxes: tuple[str, ...] = (), settled: bool = False) -> None:
+    """The page (`what` names it in a failure) is no wider than its screen, so it never
+    scrolls sideways, nor does any of the `boxes` (CSS selectors) inside it; `settled`: the
+    page has loaded, and shifted its layout by less than MOST_LAYOUT_SHIFT in all since
+    its first paint (measured two frames after the last change, so that change counts)."""
+    width = page.viewport_size["width"]
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{what}: the page is {wide} px wide on a {width} px screen"
+    for selector in boxes:
+        inner = page.locator(selector).evaluate("(box) => box.scrollWidth - box.clientWidth")
+        assert inner <= 0, f"{what}: {selector} scrolls sideways by {inner} px at {width} px"
+    if settled:
+        page.evaluate(
+            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        )
+        shift = page.evaluate("window.layoutShift")
+        print(f"{what}: layout shift {shift:.3f}")
+        assert shift < MOST_LAYOUT_SHIFT, f"{what}: the layout shifts by {shift:.3f} at {width} px"
 
 
 def token_of(page: Any) -> str:
@@ -616,8 +651,7 @@ def test_phone_sized_layout(browser: Any, server: Server) -> None:
     page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
     page.goto(server.url + created["seats"][0]["url"])
     expect(page.locator("#turn-info")).to_have_text("Your turn")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width} px wide on a 360 px screen"
+    check_fits(page, "the game page")
     for name in ("A1", "O15", "H8"):
         box = square(page, name).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
@@ -646,13 +680,11 @@ def test_phone_sized_layout(browser: Any, server: Server) -> None:
     # The lobby fits the phone too.
     page.goto(server.url + "/")
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the lobby is {width} px wide on a 360 px screen"
+    check_fits(page, "the lobby")
     shoot(page, "phone-lobby")
     page.goto(server.url + "/viewer")
     expect(page.get_by_label("Game record file")).to_be_visible()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the record viewer is {width} px wide on a 360 px screen"
+    check_fits(page, "the record viewer")
     page.context.close()
 
 

@@ -22,6 +22,7 @@ from test_web_browser import (
     WORDS,
     Server,
     browser,  # noqa: F401  (a fixture)
+    check_fits,
     expect,
     finished_game,
     new_page,
@@ -68,8 +69,7 @@ def place(page: Any, selector: str) -> dict[str, float]:
 
 def check_screen(page: Any, width: int, height: int, phone: bool, moment: str) -> None:
     """What must hold on this screen at every moment of a game."""
-    wide = page.evaluate("document.documentElement.scrollWidth")
-    assert wide <= width, f"{moment}: the page is {wide} px wide on a {width} px screen"
+    check_fits(page, moment)
     for part in (".scores", "#clocks"):
         box = place(page, part)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (moment, part, box)
@@ -177,17 +177,6 @@ def test_a_whole_game_fits_the_screen(
     page.context.close()
 
 
-# Every layout shift the page makes that no input of the person caused, from its first paint.
-RECORD_SHIFTS = """
-window.layoutShifts = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    if (!entry.hadRecentInput) window.layoutShifts.push(entry.value);
-  }
-}).observe({ type: "layout-shift", buffered: true });
-"""
-
-
 @pytest.mark.parametrize(("width", "height", "phone"), SCREENS)
 def test_the_page_does_not_shift_as_it_loads(
     browser: Any,  # noqa: F811
@@ -201,7 +190,6 @@ def test_the_page_does_not_shift_as_it_loads(
     server.api("POST", f"/api/games/{created['id']}/moves", {"move": "pass", "turn": 0}, token)
     wait_for_computer(server, created["id"], token)
     page = screen_page(browser, width, height, phone)
-    page.context.add_init_script(RECORD_SHIFTS)
 
     # A slow network: every answer of the API comes 0.4 s late, so the page paints its frame
     # before its first view arrives, as a phone's browser does.
@@ -214,10 +202,7 @@ def test_the_page_does_not_shift_as_it_loads(
     expect(page.locator("#turn-info")).to_have_text("Your turn")
     expect(page.locator("#log tr")).to_have_count(2)
     expect(page.get_by_role("status")).to_contain_text("Your turn")
-    # Two frames after the last change, so any shift it made is recorded.
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    shifts: list[float] = page.evaluate("window.layoutShifts")
-    assert sum(shifts) < 0.1, f"cumulative layout shift {sum(shifts):.3f} at {width}x{height}"
+    check_fits(page, f"the game page at {width}x{height}, loaded", settled=True)
     page.context.close()
 
 
@@ -303,7 +288,6 @@ def test_no_page_is_wider_than_a_phone(
         if name == "viewer":
             page.get_by_label("Game record file").set_input_files(str(record))
             expect(page.locator("#turns tr")).to_have_count(7)
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= width, f"the {name} page is {wide} px wide on a {width} px screen"
+        check_fits(page, f"the {name} page")
         shoot(page, f"screen-{width}x{height}-{name}")
     page.context.close()

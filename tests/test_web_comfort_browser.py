@@ -14,6 +14,7 @@ import pytest
 from test_web_browser import (
     Server,
     browser,  # noqa: F401  (a fixture)
+    check_fits,
     expect,
     game_id_of,
     new_page,
@@ -106,8 +107,7 @@ def test_the_lobby_lists_the_games_being_played_and_follows_them(
     )
     expect(entries.first.get_by_role("link")).to_have_attribute("href", f"/games/{computer['id']}")
     expect(watch).to_be_visible()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the lobby is {width} px wide on a 360 px screen"
+    check_fits(page, "the lobby")
     page.locator("#playing").scroll_into_view_if_needed()
     shoot(page, "comfort-lobby-playing")
     # With games listed, axe-core finds no serious violation in the lobby, in either theme.

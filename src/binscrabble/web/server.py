@@ -79,10 +79,12 @@ class Server:
                 raise
         return await submit(active, self.storage, seat, move, turn)
 
-    def publish(self, active: ActiveGame) -> None:
+    def publish(self, active: ActiveGame | ActiveTable) -> None:
         """Send every listener of the game its new view; the list of games being played
-        now takes note of it too."""
-        self.playing.saw(active)
+        now takes note of a game on the board here (a game at a table is played on a
+        real board, not watched here, so it is not listed)."""
+        if isinstance(active, ActiveGame):
+            self.playing.saw(active)
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
     def changed(self, active: ActiveGame) -> None:
@@ -134,10 +136,6 @@ class Server:
             if unknown or active.game.is_over():
                 mended = standing(active.game, active.clock)
                 await asyncio.to_thread(self.storage.stand, game_id, mended)
-
-    def publish_table(self, active: ActiveTable) -> None:
-        """Send every listener of a table game its new view."""
-        self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
     def wake_computer(self, active: ActiveGame, address: str = "") -> None:
         """Start the computer's moves of a game unless they are already under way. They are

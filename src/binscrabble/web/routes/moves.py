@@ -144,7 +144,7 @@ async def enter_rack(
     plays are checked against it, and it leaves your unseen tiles), or once the play has
     ended the tiles left on it. Answers your view."""
     await submit_rack(table, server.storage, seat, body.rack)
-    server.publish_table(table)
+    server.publish(table)
     return build_view(table, seat)
 
 
@@ -175,7 +175,7 @@ async def play_at_table(
         accepted = await submit_table_move(table, server.storage, seat, body.move, body.turn)
     finally:
         if len(table.table.history) != turns:
-            server.publish_table(table)
+            server.publish(table)
     return accepted_answer(accepted.turn, accepted.notation, accepted.score)
 
 
