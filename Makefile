@@ -14,7 +14,11 @@ STAMP := $(VENV)/.installed
 # chromium: the browser tests (tests/test_web_browser.py), skipped, saying why, without it.
 # librsvg2-bin: rsvg-convert, the second of the three renderers the board pictures are
 # compared in (tests/test_svg_renderers.py, with CairoSVG and Chromium).
-DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium librsvg2-bin:rsvg-convert
+# postgresql: the server the storage and web API suites also run on (tests/postgres_server.py
+# starts its own in a temporary folder); without it those tests fail saying how to get it.
+# nginx: the load balancer in front of several server processes in their tests (docs/deploy.md).
+DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium librsvg2-bin:rsvg-convert \
+	postgresql nginx
 
 .PHONY: play play-terminal test test-pythons lint bench clean compiled deps dist fuzz
 

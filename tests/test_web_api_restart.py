@@ -1,6 +1,7 @@
 """A real ``binscrabble serve`` process: its ready line, clean stops on SIGTERM and SIGINT,
 and games that resume exactly (racks and bag included) after the process is killed with
-SIGKILL in the middle of a game and started again on the same database file."""
+SIGKILL in the middle of a game and started again on the same database: each test on an
+SQLite file and on PostgreSQL (``serve --db postgresql+psycopg://...``)."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:(\d+)/)$")
 
 
 class ServeProcess:
-    """``binscrabble serve --port 0`` on a database file, and a client for its address."""
+    """``binscrabble serve --port 0`` on a database, and a client for its address."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path | str) -> None:
         self.process, self.line = start_serve(database)
         ready = READY.match(self.line)
         assert ready is not None, f"unexpected first line {self.line!r}"
@@ -47,12 +48,12 @@ class ServeProcess:
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
+def database(any_database: Path | str) -> Path | str:
+    return any_database
 
 
 @pytest.fixture
-def started(database: Path) -> Iterator[list[ServeProcess]]:
+def started(database: Path | str) -> Iterator[list[ServeProcess]]:
     """The servers a test starts; any still running at the end are killed."""
     servers: list[ServeProcess] = []
     yield servers
@@ -63,7 +64,7 @@ def started(database: Path) -> Iterator[list[ServeProcess]]:
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
 def test_serve_prints_its_address_and_stops_cleanly(
-    database: Path, started: list[ServeProcess], how: signal.Signals
+    database: Path | str, started: list[ServeProcess], how: signal.Signals
 ) -> None:
     server = ServeProcess(database)
     started.append(server)
@@ -126,7 +127,9 @@ def play_turns(
         check_same(server, game, game_id, tokens)
 
 
-def test_games_resume_exactly_after_sigkill(database: Path, started: list[ServeProcess]) -> None:
+def test_games_resume_exactly_after_sigkill(
+    database: Path | str, started: list[ServeProcess]
+) -> None:
     first = ServeProcess(database)
     started.append(first)
     created = first.client.post(
@@ -151,7 +154,7 @@ def test_games_resume_exactly_after_sigkill(database: Path, started: list[ServeP
 
 
 def test_an_acknowledged_move_survives_a_kill_in_flight(
-    database: Path, started: list[ServeProcess]
+    database: Path | str, started: list[ServeProcess]
 ) -> None:
     first = ServeProcess(database)
     started.append(first)
@@ -188,7 +191,7 @@ def test_an_acknowledged_move_survives_a_kill_in_flight(
 
 
 def test_a_computer_killed_while_thinking_moves_after_the_restart(
-    database: Path, started: list[ServeProcess]
+    database: Path | str, started: list[ServeProcess]
 ) -> None:
     first = ServeProcess(database)
     started.append(first)

@@ -35,9 +35,10 @@ MAX_TURNS = 300
 READY = re.compile(r"^binscrabble serving on (http://127\.0\.0\.1:(\d+))/$")
 
 
-def start_serve(database: Path, *options: str) -> tuple[subprocess.Popen[str], str]:
-    """``binscrabble serve --port 0`` on a database file with one worker for people's games
-    and the further ``options``: the process and the first line it printed (where it serves)."""
+def start_serve(database: Path | str, *options: str) -> tuple[subprocess.Popen[str], str]:
+    """``binscrabble serve --port 0`` on a database (a file's path or a URL) with one worker
+    for people's games and the further ``options``: the process and the first line it printed
+    (where it serves)."""
     command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
     command += ["--db", str(database), "--workers", "1", *options]
     process = subprocess.Popen(

@@ -51,6 +51,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -214,35 +215,77 @@ def database_url(path_or_url: str) -> str:
     return "sqlite:///" + str(Path(path_or_url).expanduser().resolve())
 
 
-def _make_engine(url: str) -> Engine:
+#: The connections one server process keeps open to PostgreSQL, and how many more it may
+#: open at a burst. Every storage call runs on one of asyncio's worker threads (at most the
+#: machine's cores + 4, up to 32), one connection each; the rest waits for a free one.
+POOL_SIZE = 10
+POOL_OVERFLOW = 10
+#: The seconds a connection to PostgreSQL may take to be made before the call fails.
+CONNECT_SECONDS = 10
+#: The key of the PostgreSQL advisory lock held while the migrations run (any constant
+#: number: it names the lock for every process on the database).
+MIGRATION_LOCK = 0x62696E73  # "bins"
+#: How long (ms) an SQLite process waits for another's migrations before it gives up.
+SQLITE_MIGRATION_WAIT = 120_000
+
+
+def _sqlite_engine(url: str) -> Engine:
     if url in ("sqlite://", "sqlite:///:memory:"):
         # One shared connection, or every connection would see its own empty database.
         return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
 
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-            cursor = connection.cursor()
-            # WAL lets readers go on while a move is written. A commit is in the WAL file
-            # when it returns, so it survives the server being killed; NORMAL leaves the
-            # disk sync to checkpoints (only a crash of the machine can lose the last moves).
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.close()
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        # WAL lets readers go on while a move is written. A commit is in the WAL file
+        # when it returns, so it survives the server being killed; NORMAL leaves the
+        # disk sync to checkpoints (only a crash of the machine can lose the last moves).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
 
     return engine
 
 
+def _make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url)
+    if url.startswith("postgresql"):
+        # pool_pre_ping: a connection the server closed (a restart, an idle timeout) is
+        # replaced before use instead of failing the request that drew it.
+        return create_engine(
+            url,
+            pool_size=POOL_SIZE,
+            max_overflow=POOL_OVERFLOW,
+            pool_pre_ping=True,
+            connect_args={"connect_timeout": CONNECT_SECONDS, "application_name": "binscrabble"},
+        )
+    return create_engine(url)
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the database's schema up to the newest migration."""
+    """Bring the database's schema up to the newest migration, once however many processes
+    start together: on PostgreSQL they queue on an advisory lock held for the migration's
+    transaction (its DDL is transactional: the next one finds the schema current); on
+    SQLite the migration's transaction takes the database's write lock up front."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_MIGRATION_WAIT}")
+            # The driver sends BEGIN only before a change; this takes the lock before
+            # Alembic reads which revision the database is at.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+        connection.commit()
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("PRAGMA busy_timeout=5000")
 
 
 class Storage:

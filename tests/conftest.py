@@ -1,0 +1,65 @@
+"""Fixtures shared by the test files: the PostgreSQL server of the tests and the databases
+the storage and web API suites run on (each such test runs on SQLite and on PostgreSQL).
+
+The server starts once a session, when the first test that needs it runs
+(:class:`postgres_server.PostgresServer`), and stops at the end. On a machine without
+PostgreSQL those tests fail with a sentence saying how to install it (``make deps`` as
+root installs it); they are never skipped: docs/deploy.md, "Tests".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from postgres_server import PostgresMissing, PostgresServer
+
+#: The databases the parametrized suites run on.
+DATABASES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """The tests' PostgreSQL server (started on first use, stopped at the end)."""
+    try:
+        server = PostgresServer()
+    except PostgresMissing as missing:
+        pytest.fail(str(missing), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: PostgresServer) -> Iterator[str]:
+    """A new PostgreSQL database with the newest schema, dropped after the test."""
+    url = postgres.new_database()
+    try:
+        yield url
+    finally:
+        postgres.drop_database(url)
+
+
+@pytest.fixture(params=DATABASES)
+def any_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new database, once an SQLite file (its path) and once PostgreSQL (its URL)."""
+    if request.param == "sqlite":
+        return tmp_path / "games.db"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture(params=DATABASES)
+def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    """A new database without any table (no migration run), on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        yield tmp_path / "games.db"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres")
+    url = server.new_database(migrated=False)
+    try:
+        yield url
+    finally:
+        server.drop_database(url)

@@ -1,0 +1,187 @@
+"""The storage module (web/storage.py) on SQLite and on a real PostgreSQL server: the same
+calls give the same answers, one move only is stored per turn however many storage objects
+race for it, and the migrations run once when several processes open a new database."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from binscrabble.web.storage import (
+    Departure,
+    NewGame,
+    SeatRecord,
+    Standing,
+    Storage,
+    database_url,
+)
+
+ANN = SeatRecord(0, "Ann", None, "a" * 64)
+BO = SeatRecord(1, "Bo", None, "b" * 64)
+COMPUTER = SeatRecord(1, "Computer (hard)", "hard", None)
+LIVE = {"kind": "live", "seconds": 60, "increment": 0, "overtime": 0}
+
+
+@pytest.fixture
+def storage(any_database: Path | str) -> Iterator[Storage]:
+    opened = Storage(database_url(str(any_database)))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def test_a_game_goes_in_and_comes_back_the_same(storage: Storage) -> None:
+    rules = {"precedence": "standard", "blanks": 2, "name": "Zoë ÷ × −"}
+    storage.create_game(NewGame("g1", rules, "1234", [ANN, BO], LIVE, 1_700_000_000_000, "::1"))
+    assert storage.append_move("g1", 0, 0, "H8 1=1", 1_700_000_001_000, Standing(1, None, 5))
+    assert storage.append_move("g1", 1, 1, "pass", None, Standing(0, None, None))
+    assert storage.add_departure("g1", Departure(1, 2, "resigned", 1_700_000_002_000))
+    stored = storage.load_game("g1")
+    assert stored is not None
+    assert (stored.rules, stored.seed, stored.seats) == (rules, "1234", [ANN, BO])
+    assert stored.moves == ["H8 1=1", "pass"]
+    assert stored.move_times == [1_700_000_001_000, None]
+    assert stored.departures == [Departure(1, 2, "resigned", 1_700_000_002_000)]
+    assert (stored.clock, stored.created_at, stored.client) == (LIVE, 1_700_000_000_000, "::1")
+    assert storage.progress("g1") == (2, None, 1)
+    assert storage.move_count("g1") == 2
+    assert storage.load_game("nope") is None and storage.progress("nope") is None
+
+
+def test_a_move_of_a_turn_already_stored_or_of_no_game_is_refused(storage: Storage) -> None:
+    storage.create_game(NewGame("g1", {}, "1", [ANN, BO]))
+    assert storage.append_move("g1", 0, 0, "pass")
+    assert not storage.append_move("g1", 0, 1, "exchange 1")
+    assert not storage.append_move("missing", 0, 0, "pass")
+    assert storage.load_game("g1").moves == ["pass"]  # type: ignore[union-attr]
+
+
+def test_a_departure_needs_the_move_count_it_was_decided_on(storage: Storage) -> None:
+    storage.create_game(NewGame("g1", {}, "1", [ANN, BO]))
+    storage.append_move("g1", 0, 0, "pass")
+    assert not storage.add_departure("g1", Departure(1, 0, "resigned", None))
+    assert storage.add_departure(
+        "g1", Departure(1, 1, "resigned", None), Standing(None, "resigned")
+    )
+    assert not storage.add_departure("g1", Departure(1, 1, "aborted", None))
+    assert storage.open_games() == []
+
+
+def test_open_games_due_deadlines_and_rematches(storage: Storage) -> None:
+    storage.create_game(NewGame("person", {}, "1", [ANN, COMPUTER], LIVE, 1000))
+    storage.create_game(NewGame("computer", {}, "2", [ANN, COMPUTER], LIVE, 2000))
+    storage.append_move("computer", 0, 0, "pass", 2500, Standing(1, None, 90_000))
+    storage.create_game(NewGame("over", {}, "3", [ANN, COMPUTER], LIVE, 3000))
+    storage.stand("over", Standing(None, "time", None))
+    assert storage.open_games() == [("computer", False, True)]
+    assert storage.due(61_000, 10) == [("person", 61_000)]
+    assert storage.due(100_000, 10) == [("person", 61_000), ("computer", 90_000)]
+    assert storage.due(100_000, 1) == [("person", 61_000)]
+    assert storage.set_rematch("person", "again") == "again"
+    assert storage.set_rematch("person", "other") == "again"
+    assert storage.progress("person") == (0, "again", 0)
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run the calls in threads released together; their results in the calls' order."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait(timeout=30)
+        results[index] = calls[index]()
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def test_two_storages_racing_for_one_turn_store_it_once(any_database: Path | str) -> None:
+    url = database_url(str(any_database))
+    first, second = Storage(url), Storage(url)
+    try:
+        first.create_game(NewGame("g1", {}, "1", [ANN, BO]))
+        for turn in range(30):
+            seat = turn % 2
+            after = Standing(1 - seat, None)
+            results = race(
+                [
+                    partial(first.append_move, "g1", turn, seat, "pass", None, after),
+                    partial(second.append_move, "g1", turn, seat, "exchange 1", None, after),
+                ]
+            )
+            assert sorted(results) == [False, True], (turn, results)
+        stored = second.load_game("g1")
+        assert stored is not None and len(stored.moves) == 30
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_storages_racing_for_one_rematch_keep_one(any_database: Path | str) -> None:
+    url = database_url(str(any_database))
+    first, second = Storage(url), Storage(url)
+    try:
+        for number in range(10):
+            game_id = f"g{number}"
+            first.create_game(NewGame(game_id, {}, "1", [ANN, BO]))
+            kept = race(
+                [
+                    partial(first.set_rematch, game_id, "first"),
+                    partial(second.set_rematch, game_id, "second"),
+                ]
+            )
+            assert kept[0] == kept[1] and kept[0] in ("first", "second")
+    finally:
+        first.close()
+        second.close()
+
+
+#: A process that opens the storage at a given moment (the same for all) and says "opened".
+OPEN_AT = """
+import sys, time
+from binscrabble.web.storage import Storage
+url, at = sys.argv[1], float(sys.argv[2])
+time.sleep(max(0.0, at - time.time()))
+Storage(url).close()
+print("opened")
+"""
+
+
+def test_processes_opening_a_new_database_together_migrate_it_once(
+    empty_database: Path | str,
+) -> None:
+    url = database_url(str(empty_database))
+    start = f"{time.time() + 4:.3f}"  # every process has imported SQLAlchemy by then
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPEN_AT, url, start],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    outputs = [process.communicate(timeout=120) for process in processes]
+    for process, (out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0 and out.strip() == "opened", err[-3000:]
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    finally:
+        engine.dispose()
+    assert len(versions) == 1
