@@ -69,6 +69,10 @@ class Fairness:
     computer_games: int = 8
     #: Hints waiting for a process; one more is refused.
     hints_waiting: int = 4
+    #: A hint's search for the best play (the analysis's search): seconds, and bytes of
+    #: memory. Over them the hint is the best play found so far, and says so.
+    hint_seconds: float = 3.0
+    hint_memory: int = 512 * MIB
     #: A computer's move in a person's game: seconds, and bytes of memory.
     move_seconds: float = 3.0
     move_memory: int = 512 * MIB
@@ -285,14 +289,26 @@ class Computer:
         raise RuntimeError(f"the worker thinking for game {active.game_id} ended")
 
     async def hint(self, job: GameJob) -> dict[str, Any]:
-        """The hint for the seat to move; refused when too many hints wait."""
+        """The hint for the seat to move (:func:`~binscrabble.web.workers.hint`), within
+        its budget; refused when too many hints wait."""
         if self.people.full(HINT):
             raise Busy("the computer is busy with other hints: ask again in a few seconds", 5)
-        outcome = await self.people.run(HINT, work.hint, (job,))
-        if outcome.ending != "done":
-            raise Busy("the computer could not finish the hint: ask again", 5)
-        result: dict[str, Any] = outcome.result
-        return result
+        arguments = (job, self.fairness.hint_memory)
+        outcome = await self.people.run(HINT, work.hint, arguments, self.fairness.hint_seconds)
+        if outcome.ending == "done":
+            result: dict[str, Any] = outcome.result
+            return result
+        if outcome.ending in ("time", "memory") and outcome.partial is not None:
+            # The best play found before the search stopped; its explanation says so, and
+            # here why.
+            partial: dict[str, Any] = outcome.partial
+            if outcome.ending == "time":
+                limit = f"{self.fairness.hint_seconds:g} s"
+            else:
+                limit = f"{self.fairness.hint_memory // MIB} MiB of memory"
+            why = f" The search for a hint stopped at its limit of {limit}."
+            return partial | {"explanation": partial["explanation"] + why}
+        raise Busy("the computer could not finish the hint: ask again", 5)
 
     def close(self) -> None:
         """Stop every worker process."""

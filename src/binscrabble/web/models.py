@@ -476,7 +476,7 @@ class HintRun(Answer):
 
 
 class HintAnswer(Answer):
-    """The computer's best move (``hard``), explained."""
+    """The highest-scoring play (the analysis's search), explained."""
 
     notation: str
     display: str

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from binscrabble.board import square_name
-from binscrabble.engine.analysis import analyze_position
+from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
+from binscrabble.engine.players import leave_after, ranked_candidates
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.expr import explain
 from binscrabble.game import Game
-from binscrabble.move import Place, display_equation, move_notation, parse_move
+from binscrabble.move import Move, Place, display_equation, move_notation, parse_move
 from binscrabble.movegen import GeneratedMove, best_moves, best_placements
 from binscrabble.rules import BLANK, Rules
 from binscrabble.web.pool import memory_budget, progress
@@ -106,14 +107,55 @@ def computer_move(
     return move_notation(move, game.board)
 
 
-def hint(job: GameJob) -> dict[str, Any]:
-    """The best move of the ``hard`` computer for the seat to move, each run explained."""
+def best_found(game: Game, memory: int | None) -> Iterator[GeneratedMove]:
+    """The highest-scoring plays for the seat to move, better and better: with blanks on
+    the rack, first the best play without them (quick), last the best play of all (it
+    may take ``memory`` more bytes; over it, ``MemoryError``). The analysis of a turn and
+    the hint both search with it, so both name the same best play of a position.
+
+    >>> game = Game(("A", "B"), Rules.preset("learning"), seed=3)
+    >>> [found.score for found in best_found(game, None)]
+    [14]
+    """
+    rack = game.rack()
+    if BLANK in rack:
+        plain = best_placements(game.board, rack.replace(BLANK, ""), game.rules, 1)
+        if plain:
+            yield plain[0]
+    with memory_budget(memory):
+        found = best_moves(game, 1)
+    if found:
+        yield found[0]
+
+
+def hint(job: GameJob, memory: int | None = None) -> dict[str, Any]:
+    """The hint for the seat to move: the highest-scoring play, found by the analysis's own
+    search (:func:`best_found`), each run explained; with no play on the board, the
+    exchange (or pass) the ``hard`` computer prefers.
+
+    The best play found so far is sent as progress, its explanation saying that a better
+    one may exist: the answer when the search runs out of time or memory.
+    """
     game = replay(job)
-    chosen = analyze_position(game, "hard", runners_up=0).chosen
-    display = people_notation(chosen.notation)
+    best: GeneratedMove | None = None
+    for found in best_found(game, memory):
+        if best is None or found.score > best.score:
+            best = found
+            progress(hint_of(game, best.place, best.score, complete=False))
+    if best is None:
+        chosen = ranked_candidates(game, LeaveTable.default(), [], limit=1)[0]
+        return hint_of(game, chosen.move, 0, complete=True)
+    return hint_of(game, best.place, best.score, complete=True)
+
+
+def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any]:
+    """The hint's answer for ``move`` (scoring ``score``) in ``game``; ``complete`` says
+    whether the search finished (its explanation then says it is the best there is)."""
+    notation = move_notation(move, game.board)
+    display = people_notation(notation)
     runs: list[dict[str, Any]] = []
-    if isinstance(chosen.move, Place):
-        for run in game.score_breakdown(chosen.move).runs:
+    if isinstance(move, Place):
+        for run in game.score_breakdown(move).runs:
             runs.append(
                 {
                     "text": run.text,
@@ -126,18 +168,25 @@ def hint(job: GameJob) -> dict[str, Any]:
                     "explanation": str(explain(run.text, game.rules)),
                 }
             )
-        kept = " ".join(display_equation(code) for code in chosen.leave if code != BLANK)
-        kept += " blank" * chosen.leave.count(BLANK)
-        explanation = (
-            f"{display} scores {chosen.score}, keeping {kept.strip() or 'no tiles'}: "
-            "the best score plus the value of the tiles kept."
+        leave = leave_after(game.rack(), move.codes)
+        kept = " ".join(display_equation(code) for code in leave if code != BLANK)
+        kept += " blank" * leave.count(BLANK)
+        best = (
+            "the highest-scoring play there is, as the analysis finds it"
+            if complete
+            else "the highest-scoring play found before the search stopped; "
+            "a better one may exist"
         )
+        explanation = f"{display} scores {score}, keeping {kept.strip() or 'no tiles'}: {best}."
     else:
-        explanation = f"{display}: no play is worth more than changing tiles or passing here."
+        explanation = (
+            f"{display}: no play fits this rack on this board, so changing tiles "
+            "(or passing) is all there is."
+        )
     return {
-        "notation": chosen.notation,
+        "notation": notation,
         "display": display,
-        "score": chosen.score,
+        "score": score,
         "runs": runs,
         "explanation": explanation,
     }
@@ -191,14 +240,10 @@ def analyse_turn(job: GameJob, number: int, memory: int | None) -> dict[str, Any
     """
     game, turn = turn_position(job, number)
     progress(turn)
-    rack = game.rack()
-    if BLANK in rack:
-        plain = best_placements(game.board, rack.replace(BLANK, ""), game.rules, 1)
-        turn = better(turn, plain, game)
+    for found in best_found(game, memory):
+        turn = better(turn, [found], game)
         progress(turn)
-    with memory_budget(memory):
-        found = best_moves(game, 1)
-    return better(turn, found, game) | {"analysed": True}
+    return turn | {"analysed": True}
 
 
 def better(turn: dict[str, Any], found: list[GeneratedMove], game: Game) -> dict[str, Any]:

@@ -617,7 +617,11 @@ function drawSeat() {
   for (const id of ["play", "pass", "exchange", "recall", "shuffle"]) $(id).disabled = !turn && id !== "shuffle";
   $("move").disabled = !turn;
   $("exchange").classList.toggle("active", state.exchanging);
-  $("hint").hidden = !isLearning();
+  // Hints come with the learning preset only: elsewhere the button stays in its place,
+  // disabled, and a line says why (docs/web.md, "Hints").
+  const learning = isLearning();
+  $("hint").disabled = !learning;
+  $("hint-note").hidden = learning;
 }
 
 function isLearning() {

@@ -1,9 +1,9 @@
 // The house-rules controls: a preset plus every switch of /api/meta, each with its sentence.
 
 const PRESET_SENTENCES = {
-  learning: "For learning: every identity rule is on, chains of them too (1+1=10+0x1).",
-  standard: "The usual rules: x1, +0 and AND 1 style identities allowed once in an equation.",
-  expert: "For experts: no identity fragments such as x1 or +0 are allowed.",
+  learning: "For learning: every identity rule is on, chains of them too (1+1=10+0x1). Only these rules give hints: the highest-scoring play, explained.",
+  standard: "The usual rules: x1, +0 and AND 1 style identities allowed once in an equation. No hints (they come with the Learning rules).",
+  expert: "For experts: no identity fragments such as x1 or +0 are allowed. No hints (they come with the Learning rules).",
 };
 
 function control(entry) {
