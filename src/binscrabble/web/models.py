@@ -647,11 +647,14 @@ class RecordTurn(Answer):
 
 
 class RecordAnswer(Answer):
-    """``POST /api/records/view``: the players, rules and every turn of a record."""
+    """``POST /api/records/view``: the players, rules and every turn of a record, and how
+    its game ended (as a view says it; ``None`` when the record stops before the end)."""
 
     players: list[str]
     rules: RulesInForce
     turns: list[RecordTurn]
+    result: GameResult | None = None
+    end: GameEnd | None = None
 
 
 class PlayingPlayer(Answer):

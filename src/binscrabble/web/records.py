@@ -10,7 +10,8 @@ from binscrabble.web.shown import people_notation, placed_tiles
 
 
 def record_turns(game: Game) -> dict[str, Any]:
-    """The players, the rules and every turn of a game read from a record.
+    """The players, the rules, every turn of a game read from a record, and how it ended
+    (``result`` and ``end`` as in a view, ``None`` for a record of a game not over).
 
     Each turn has its notation (also written with the tiles' faces), the tiles it put
     down, the seat, the score, the board after it and every total. The turns are taken
@@ -40,4 +41,11 @@ def record_turns(game: Game) -> dict[str, Any]:
         )
         replay.pop()
     turns.reverse()
-    return {"players": list(game.players), "rules": game.rules.to_mapping(), "turns": turns}
+    outcome = game.outcome()
+    return {
+        "players": list(game.players),
+        "rules": game.rules.to_mapping(),
+        "turns": turns,
+        "result": None if outcome is None else outcome.view(),
+        "end": None if outcome is None else outcome.end_view(),
+    }

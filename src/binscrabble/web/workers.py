@@ -174,8 +174,7 @@ def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any
         best = (
             "the highest-scoring play there is, as the analysis finds it"
             if complete
-            else "the highest-scoring play found before the search stopped; "
-            "a better one may exist"
+            else "the highest-scoring play found before the search stopped; a better one may exist"
         )
         explanation = f"{display} scores {score}, keeping {kept.strip() or 'no tiles'}: {best}."
     else:

@@ -1,7 +1,8 @@
-"""The hint and the analysis agree: both name the highest-scoring play of a position, found
-by the same search; a hint whose search ran out of time says it is the best found in that
-time (the newcomer's finding: on turn 1 the hint offered an exchange, "no play is worth
-more", while the analysis of the same position found a 28-point play)."""
+"""The newcomer's findings on hints and the record viewer, through the API: the hint and the
+analysis agree (both name the highest-scoring play of a position, found by the same search;
+a hint cut short says it is the best found, not the best there is: on turn 1 the hint had
+offered an exchange, "no play is worth more", while the analysis of the same position found
+a 28-point play); the viewer is told how a recorded game ended."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from fastapi.testclient import TestClient
 from web_api_support import bearer, web_client, whole_analysis
 
 from binscrabble.game import Game
+from binscrabble.move import Pass
+from binscrabble.record import write_record
 from binscrabble.rules import Rules
 from binscrabble.web.active_games import token_hash
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
@@ -75,3 +78,26 @@ def test_a_hint_cut_short_says_a_better_play_may_exist() -> None:
     assert "?" not in partial["notation"] and "?" in whole["notation"]
     assert "a better one may exist" in partial["explanation"]
     assert "there is" in whole["explanation"] and "may exist" not in whole["explanation"]
+
+
+def test_the_viewer_is_told_how_a_recorded_game_ended(tmp_path: Path) -> None:
+    """Newcomer's finding 13: the viewer never said who won. The record's answer carries
+    the result and the end as a view has them; a record that stops before the end, none."""
+    database = tmp_path / "games.db"
+    store_game(database, "resigned", {}, "7")
+    with web_client(database) as client:
+        moves = "/api/games/resigned/moves"
+        assert client.post(moves, json={"move": "pass", "turn": 0}, headers=bearer(ANN)).is_success
+        assert client.post("/api/games/resigned/resign", headers=bearer(ANN)).is_success
+        view = client.get("/api/games/resigned").json()
+        record = client.get("/api/games/resigned/record").text
+        shown = client.post("/api/records/view", json={"record": record}).json()
+        going_on = Game(("Ann", "Bo"), seed=7)
+        going_on.push(Pass())
+        unfinished = client.post("/api/records/view", json={"record": write_record(going_on)})
+    assert view["end"] == {"reason": "resigned", "seat": 0, "winners": [1]}
+    assert shown["end"] == view["end"]
+    assert shown["result"] == view["result"]
+    assert shown["result"]["winners"] == [1] and shown["result"]["reason"] == "resigned"
+    assert unfinished.status_code == 200, unfinished.text
+    assert unfinished.json()["result"] is None and unfinished.json()["end"] is None
