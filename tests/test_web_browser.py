@@ -408,6 +408,7 @@ def test_lobby_game_against_the_computer_by_drag_and_drop(browser: Any, server: 
     record_file.write_text(record)
     viewer.get_by_label("Game record file").set_input_files(str(record_file))
     expect(viewer.locator("#turns tr")).to_have_count(len(view["moves"]) + 1)
+    viewer.get_by_role("button", name="Last").click()
     for row, line in enumerate(view["board"]):
         for column, face in enumerate(line):
             if face != ".":

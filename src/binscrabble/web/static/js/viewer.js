@@ -26,6 +26,29 @@ function showScores(scores) {
   });
 }
 
+// How the recorded game ended, in a sentence or two: the winner(s), the final scores and
+// why it ended (played out, six scoreless turns, a resignation, a player's time, an abort).
+function outcomeText() {
+  const who = names();
+  const result = record.result;
+  if (!result) return `The record stops before the end of the game (${record.turns.length} turns).`;
+  const end = record.end || {};
+  const leaver = Number.isInteger(end.seat) ? who[end.seat] : "";
+  const winners = result.winners.map((seat) => who[seat]);
+  const won = winners.length === 0 ? "Nobody wins."
+    : winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
+  const finals = who.map((name, seat) => `${name} ${result.final[seat]}`).join(", ");
+  const outBy = result.adjustments.findIndex((points) => points > 0);
+  const how = {
+    out: `The game was played out: ${outBy >= 0 ? who[outBy] : "a player"} went out with the bag empty.`,
+    scoreless: "Six scoreless turns in a row ended the game.",
+    resigned: `${leaver} resigned.`,
+    time: `${leaver} ran out of time.`,
+    aborted: `${leaver} aborted the game.`,
+  }[result.reason] || "";
+  return `${won} Final scores: ${finals}. ${how}`;
+}
+
 function chartTurns() {
   return record.turns.map((turn, index) => ({
     seat: turn.seat,
@@ -42,6 +65,7 @@ async function open(file, controls) {
     record = await postJson("/api/records/view", { record: text });
   } catch (error) {
     record = null;
+    $("outcome").hidden = true;
     $("turns").replaceChildren();
     $("chart").closest("section").hidden = true;
     $("status").textContent = error instanceof ApiError ? error.message : String(error);
@@ -59,7 +83,11 @@ async function open(file, controls) {
     body.append(row);
   });
   $("chart").closest("section").hidden = false;
-  controls.go(record.turns.length);
+  $("outcome").textContent = outcomeText();
+  $("outcome").hidden = false;
+  // The viewer opens at the first turn, as the analysis does: Forward replays the game in
+  // order, Last goes to the final board; the outcome above says how it ended (docs/web.md).
+  controls.go(Math.min(1, record.turns.length));
 }
 
 async function main() {
