@@ -8,6 +8,7 @@ Screenshots are written under test-artifacts/screenshots/ (study-*.png).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,10 +20,12 @@ from test_web_browser import (
     SCREENSHOTS,
     Server,
     browser,  # noqa: F401  (a fixture)
+    check_fits,
     expect,
+    game_of_view,
+    generate_moves,
     move_notation,
     new_page,
-    pick_move,
     screenshot_folder,  # noqa: F401  (a fixture)
     server,  # noqa: F401  (a fixture)
     shoot,
@@ -67,6 +70,18 @@ def test_a_game_without_hints_says_they_come_with_the_learning_rules(
     page.context.close()
 
 
+def weak_move(view: dict[str, Any]) -> str:
+    """A legal play of at most four tiles, no blank, from the middle of the ranking (so the
+    analysis finds a better one), else a pass."""
+    game = game_of_view(view)
+    fitting = [
+        move
+        for move in generate_moves(game)[:2000]
+        if len(move.place.tiles) <= 4 and not any(tile.blank for tile in move.place.tiles)
+    ]
+    return move_notation(fitting[len(fitting) // 2].place, game.board) if fitting else "pass"
+
+
 class Played:
     """A finished game of Ann and Bo: a few plays each, then six passes; its record file and
     its analysis."""
@@ -80,8 +95,7 @@ class Played:
             view = running.api("GET", path, token=tokens[turn % 2])
             if view["over"]:  # a seat with no play passed: the passes came sooner
                 break
-            found = pick_move(view, 4) if turn < plays else None
-            move = move_notation(found[1].place, found[0].board) if found else "pass"
+            move = weak_move(view) if turn < plays else "pass"
             running.api("POST", f"{path}/moves", {"move": move, "turn": turn}, tokens[turn % 2])
         self.view: dict[str, Any] = running.api("GET", path)
         assert self.view["over"], "six passes did not end the game"
@@ -143,4 +157,232 @@ def test_the_viewer_says_who_won_and_opens_at_the_first_turn(
         resigned.write_bytes(answer.read())
     open_record(page, server, resigned)
     expect(page.locator("#outcome")).to_have_text("Cy wins. Final scores: Cy 0, Di 0. Di resigned.")
+    page.context.close()
+
+
+def focused_turn(page: Any) -> int | None:
+    """The turn of the chart's column that has the keyboard's focus, if one has."""
+    number: str | None = page.evaluate(
+        "document.activeElement && document.activeElement.closest('.chart-turn')"
+        " ? document.activeElement.dataset.turn : null"
+    )
+    return None if number is None else int(number)
+
+
+def test_the_chart_is_used_from_the_keyboard(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    played: Played,
+) -> None:
+    """Newcomer's finding: the chart could not be used from the keyboard. Its columns are
+    one Tab stop, named with turn, scores and points lost; arrows move, Enter and Space go
+    to the turn; the focused column is framed."""
+    count = len(played.turns)
+    names = [player["name"] for player in played.view["players"]]
+    for theme in ("light", "dark"):
+        page = new_page(browser, 1366, 768, color_scheme=theme)
+        page.goto(f"{server.url}/games/{played.id}/analysis")
+        expect(page.locator("#turns tr")).to_have_count(count)
+        expect(page.locator("#position")).to_have_text(f"Turn 1 of {count}")
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if focused_turn(page) is not None:
+                break
+        assert focused_turn(page) == 1, "Tab never reached the chart's column of the turn shown"
+        first = played.turns[0]
+        scores = ", ".join(f"{name} {first['scores'][seat]}" for seat, name in enumerate(names))
+        lost = first["lost"]
+        expect(page.locator(".chart-turn[data-turn='1']")).to_have_accessible_name(
+            re.compile(
+                rf"^Turn 1: {names[first['seat']]} played .* for \d+ points?; "
+                rf"scores: {re.escape(scores)}; {lost} points? lost$"
+            )
+        )
+        expect(page.get_by_role("button", name=re.compile(r"^Turn \d+: "))).to_have_count(count)
+        # Arrows move the focus, not the turn shown; Enter goes there and the focus stays.
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert focused_turn(page) == 3
+        expect(page.locator("#position")).to_have_text(f"Turn 1 of {count}")
+        page.keyboard.press("Enter")
+        expect(page.locator("#position")).to_have_text(f"Turn 3 of {count}")
+        assert focused_turn(page) == 3
+        ring = page.evaluate(
+            "(() => { const hit = document.activeElement.querySelector('.chart-hit');"
+            " const style = getComputedStyle(hit); return [style.stroke, style.strokeWidth]; })()"
+        )
+        focus = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--focus').trim()"
+        )
+        rgb = tuple(int(focus[at : at + 2], 16) for at in (1, 3, 5))
+        assert ring == [f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})", "3px"], ring
+        page.keyboard.press("End")
+        page.keyboard.press(" ")
+        expect(page.locator("#position")).to_have_text(f"Turn {count} of {count}")
+        assert focused_turn(page) == count
+        page.keyboard.press("Home")
+        assert focused_turn(page) == 1
+        page.keyboard.press("ArrowRight")
+        shoot(page, f"study-chart-focus-{theme}")
+        page.context.close()
+
+
+# For each square with a mark: the square's and the face's boxes, the background under the
+# face, and each mark's pseudo-element (frame style and colour, its fill, its corner).
+MARKS = """
+(kind) => [...document.querySelectorAll(`#board .square.mark-${kind}`)].map((square) => {
+  const part = kind === "played" ? "::after" : "::before";
+  const mark = getComputedStyle(square, part);
+  const face = square.querySelector(".glyph:not(:empty), .best-face");
+  const box = (node) => { const r = node.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+  return {
+    square: square.dataset.square, tile: square.classList.contains("has-tile"),
+    box: box(square), face: face ? box(face) : null,
+    background: getComputedStyle(square).backgroundColor,
+    border: mark.borderTopStyle, width: mark.borderTopWidth, colour: mark.borderTopColor,
+    fill: mark.backgroundColor, corner: mark.backgroundPosition,
+    shadow: getComputedStyle(square).boxShadow,
+  };
+})
+"""
+
+
+def luminance(colour: str) -> float:
+    """The relative luminance of a CSS ``rgb(r, g, b)`` colour (WCAG)."""
+    channels = [int(part) / 255 for part in re.findall(r"\d+", colour)[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def a_turn_with_both_marks(turns: list[dict[str, Any]]) -> int:
+    """The index of a turn whose play and best play differ and both put tiles down."""
+    for index, turn in enumerate(turns):
+        played, best = turn["played"]["tiles"], turn["best"]["tiles"]
+        if played and best and played != best:
+            return index
+    raise AssertionError("no turn of the game has a play unlike the computer's best")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_marks_leave_every_face_readable(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    played: Played,
+    theme: str,
+) -> None:
+    """Newcomer's finding 7: on a phone the marks of the move played and of the best move
+    hid the tiles' faces. Each mark is a frame at the square's edge and a corner, never a
+    fill: the face's box keeps clear of both; solid against dashed, top-left against
+    top-right, tell them apart without colour; each stands 3:1 against what it is on."""
+    index = a_turn_with_both_marks(played.turns)
+    page = new_page(browser, 360, 740, has_touch=True, color_scheme=theme)
+    page.goto(f"{server.url}/games/{played.id}/analysis")
+    expect(page.locator("#turns tr")).to_have_count(len(played.turns))
+    page.locator("#turns tr").nth(index).click()
+    expect(page.locator("#position")).to_have_text(f"Turn {index + 1} of {len(played.turns)}")
+    # An unmarked tile's look, from a tile square put on the board for the measure.
+    plain_tile, plain_shadow = page.evaluate(
+        """(() => { const probe = document.createElement("button");
+        probe.className = "square has-tile"; document.querySelector("#board").append(probe);
+        const style = getComputedStyle(probe);
+        const look = [style.backgroundColor, style.boxShadow];
+        probe.remove(); return look; })()"""
+    )
+    marks = {kind: page.evaluate(MARKS, kind) for kind in ("played", "best")}
+    assert marks["played"] and marks["best"], marks
+    for kind, style, corner in (("played", "solid", "0% 0%"), ("best", "dashed", "100% 0%")):
+        for mark in marks[kind]:
+            where = f"{kind} mark on {mark['square']} ({theme})"
+            assert mark["border"] == style and mark["corner"] == corner, where
+            assert mark["fill"] == "rgba(0, 0, 0, 0)", where
+            if mark["tile"]:
+                assert mark["background"] == plain_tile, f"{where}: the tile is filled"
+                assert mark["shadow"] == plain_shadow, f"{where}: a frame over the face"
+            ground = mark["background"]
+            assert contrast(mark["colour"], ground) >= 3, f"{where}: {mark['colour']} on {ground}"
+            # The face keeps clear of the frame (its width, twice where both marks are)
+            # and of the corner triangles (a third of the square, cut on the diagonal).
+            box, face = mark["box"], mark["face"]
+            if face is None:
+                continue
+            edge = 4.0
+            assert face["x"] >= box["x"] + edge and face["y"] >= box["y"] + edge, where
+            right, bottom = box["x"] + box["width"], box["y"] + box["height"]
+            assert face["x"] + face["width"] <= right - edge, where
+            assert face["y"] + face["height"] <= bottom - edge, where
+            reach = 0.34 * box["width"]
+            assert (face["x"] - box["x"]) + (face["y"] - box["y"]) >= reach, where
+            assert (right - face["x"] - face["width"]) + (face["y"] - box["y"]) >= reach, where
+    shoot(page, f"study-marks-360-{theme}")
+    page.context.close()
+
+
+def slowly(page: Any) -> None:
+    """Every answer of the API 0.4 s late: the page paints its frame before its data."""
+
+    def slow(route: Any) -> None:
+        time.sleep(0.4)
+        route.continue_()
+
+    page.route("**/api/**", slow)
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (768, 1024), (1366, 768)])
+def test_the_boards_are_sized_before_the_script_runs(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    played: Played,
+    width: int,
+    height: int,
+) -> None:
+    """Newcomer's finding: the analysis, viewer and table boards got their size only from
+    their script. Without any script the analysis's and the viewer's boards already have
+    the size they are drawn at; with every API answer late, the analysis, the viewer and a
+    table game shift their layout by less than 0.1 as they load."""
+    analysis = f"{server.url}/games/{played.id}/analysis"
+    sizes = {}
+    for script in (False, True):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, java_script_enabled=script
+        )
+        page = context.new_page()
+        for name, address in (("analysis", analysis), ("viewer", server.url + "/viewer")):
+            page.goto(address)
+            if script:
+                expect(page.locator("#board .square")).to_have_count(225)
+            box = page.locator("#board").bounding_box()
+            assert box is not None and box["width"] > 200, f"{name}: no board ({script=})"
+            sizes[name, script] = (round(box["width"]), round(box["height"]), round(box["y"]))
+        context.close()
+    for name in ("analysis", "viewer"):
+        assert sizes[name, False] == sizes[name, True], (name, sizes)
+        assert sizes[name, True][0] == sizes[name, True][1], (name, sizes)
+    page = new_page(browser, width, height, has_touch=width < 400)
+    slowly(page)
+    page.goto(analysis)
+    expect(page.locator("#turns tr")).to_have_count(len(played.turns))
+    expect(page.locator("#ending")).not_to_be_empty()
+    check_fits(page, f"the analysis at {width}x{height}", boxes=(".turns-scroll",), settled=True)
+    page.context.close()
+    page = new_page(browser, width, height, has_touch=width < 400)
+    slowly(page)
+    page.goto(server.url + "/viewer")
+    expect(page.locator("#board .square")).to_have_count(225)
+    check_fits(page, f"the viewer at {width}x{height}", settled=True)
+    page.context.close()
+    players = [{"name": "Ada"}, {"name": "Bob"}]
+    table = server.api("POST", "/api/games", {"players": players, "table": True})
+    body = {"move": "8H 1=1", "turn": 0}
+    server.api("POST", f"/api/games/{table['id']}/moves", body, token=table["seats"][0]["token"])
+    page = new_page(browser, width, height, has_touch=width < 400)
+    slowly(page)
+    page.goto(f"{server.url}/table/{table['id']}")
+    expect(page.locator("#log tr")).to_have_count(1)
+    check_fits(page, f"a table game at {width}x{height}", settled=True)
     page.context.close()

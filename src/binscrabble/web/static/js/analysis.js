@@ -24,7 +24,7 @@ const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds 
 function turnRow(turn, index, names, controls) {
   const lost = turn.analysed ? String(turn.lost) : `≥ ${turn.lost}`;
   const row = el("tr", {},
-    el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "" }),
+    el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "", title: names[turn.seat] || "" }),
     el("td", { class: "notation", text: `${turn.played.display} (${turn.played.score})` }),
     el("td", { class: "notation", text: `${turn.best.display} (${turn.best.score})` }),
     el("td", { text: lost }));
@@ -51,7 +51,7 @@ function chartTurns(turns, names) {
     scores: turn.scores,
     lost: turn.lost,
     analysed: turn.analysed,
-    text: `Turn ${index + 1}: ${names[turn.seat]} played ${turn.played.display} (${turn.played.score}), lost ${turn.lost}`,
+    text: `Turn ${index + 1}: ${names[turn.seat]} played ${turn.played.display} for ${points(turn.played.score)}`,
   }));
 }
 

@@ -3,6 +3,11 @@
 // known, the points each turn lost against the computer's best (one bar a turn, under the
 // lines). Each turn is a column of the chart: a click in it goes to that turn. The chart is
 // drawn at the width of its box (again when that changes), so its text keeps its size.
+//
+// From the keyboard the chart is one stop of the Tab order: the column of the turn shown
+// takes the focus; the arrow keys (Home, End) move the focus from column to column, and
+// Enter or Space goes to the focused turn. Each column is a button named with its turn,
+// the move, every score after it and the points lost; the focused column is framed.
 
 const NS = "http://www.w3.org/2000/svg";
 // Heights in CSS pixels: the lines' panel, the gap, the bars' panel; the margins.
@@ -22,7 +27,15 @@ function svg(tag, attributes = {}, ...children) {
 }
 
 function label(x, y, text, anchor = "end") {
-  return svg("text", { x, y, "text-anchor": anchor, class: "chart-label" }, text);
+  return svg("text", { x, y, "text-anchor": anchor, class: "chart-label", "aria-hidden": "true" }, text);
+}
+
+// What a turn's column is called: the turn, its move, every score after it, the points lost.
+function turnName(turn, names) {
+  const scores = names.map((name, seat) => `${name} ${turn.scores[seat] || 0}`).join(", ");
+  const lost = turn.lost === null || turn.lost === undefined ? ""
+    : `; ${turn.analysed ? "" : "at least "}${turn.lost} point${turn.lost === 1 ? "" : "s"} lost`;
+  return `${turn.text}; scores: ${scores}${lost}`;
 }
 
 // A round number at or above `value` for the top of an axis (10, 20, 50, 100, 200, ...).
@@ -59,7 +72,7 @@ function draw(host, { names, turns, current, onTurn }) {
     width,
     height,
     viewBox: `0 0 ${width} ${height}`,
-    role: "img",
+    role: "group",
     "aria-label": withBars
       ? "Chart of every player's score through the game and of the points lost each turn"
       : "Chart of every player's score through the game",
@@ -85,8 +98,16 @@ function draw(host, { names, turns, current, onTurn }) {
   const column = count ? plot / count : plot;
   turns.forEach((turn, at) => {
     const number = at + 1;
-    const group = svg("g", { class: "chart-turn", "data-turn": number });
-    group.append(svg("title", {}, turn.text));
+    const name = turnName(turn, names);
+    const group = svg("g", {
+      class: "chart-turn",
+      "data-turn": number,
+      role: "button",
+      tabindex: number === Math.max(1, current) ? 0 : -1,
+      "aria-label": name,
+    });
+    if (number === current) group.setAttribute("aria-current", "step");
+    group.append(svg("title", {}, name));
     group.append(svg("rect", { x: x(number) - column / 2, y: TOP, width: column, height: height - TOP - BOTTOM + 4, class: "chart-hit" }));
     group.append(svg("circle", { cx: x(number), cy: y(turn.scores[turn.seat] || 0), r: 3.5, class: `chart-point seat-${turn.seat}` }));
     if (withBars && turn.lost) {
@@ -96,6 +117,7 @@ function draw(host, { names, turns, current, onTurn }) {
       group.append(svg("rect", { x: x(number) - bar / 2, y: barsTop, width: bar, height: tall, class: `chart-bar seat-${turn.seat}${kind}` }));
     }
     group.addEventListener("click", () => onTurn(number));
+    group.addEventListener("keydown", (event) => onKey(event, chart, number, count, onTurn));
     chart.append(group);
     if (number === 1 || number % every === 0) chart.append(label(x(number), height - 6, String(number), "middle"));
   });
@@ -116,7 +138,34 @@ function draw(host, { names, turns, current, onTurn }) {
     item.textContent = "bars: points lost against the computer's best";
     legend.append(item);
   }
+  // A redraw (a turn chosen, a new width) keeps the keyboard's focus on the same column.
+  const focused = host.contains(document.activeElement) && document.activeElement.dataset
+    ? Number(document.activeElement.dataset.turn) : 0;
   host.replaceChildren(chart, legend);
+  if (focused) focusTurn(chart, focused);
+}
+
+function focusTurn(chart, number) {
+  const column = chart.querySelector(`.chart-turn[data-turn="${number}"]`);
+  if (!column) return;
+  for (const other of chart.querySelectorAll(".chart-turn[tabindex='0']")) other.setAttribute("tabindex", "-1");
+  column.setAttribute("tabindex", "0");
+  column.focus();
+}
+
+// The keys of a focused column: arrows, Home and End move the focus (the page's own arrow
+// keys, which step through the turns, are not told); Enter and Space go to the turn.
+function onKey(event, chart, number, count, onTurn) {
+  const moves = { ArrowLeft: number - 1, ArrowDown: number - 1, ArrowRight: number + 1, ArrowUp: number + 1, Home: 1, End: count };
+  if (event.key in moves) {
+    event.preventDefault();
+    event.stopPropagation();
+    focusTurn(chart, Math.max(1, Math.min(count, moves[event.key])));
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    event.stopPropagation();
+    onTurn(number);
+  }
 }
 
 // A chart that redraws itself when its box changes width; update() draws new facts.

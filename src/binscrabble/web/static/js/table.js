@@ -145,10 +145,12 @@ class TablePage {
       saveTokens(this.id, this.tokens);
       history.replaceState(null, "", `/table/${this.id}`);
     }
-    $("game").hidden = false;
     this.bind();
     await this.refresh();
     this.buildFaces();
+    // Shown once its first view and the faces are drawn: the parts only some seats see (the
+    // entry of tiles, the waiting line) are settled, so nothing moves as the page loads.
+    $("game").hidden = false;
     this.listen();
   }
 

@@ -55,7 +55,7 @@ function chartTurns() {
     scores: turn.scores,
     lost: null,
     analysed: true,
-    text: `Turn ${index + 1}: ${names()[turn.seat]} played ${turn.display} (${turn.score})`,
+    text: `Turn ${index + 1}: ${names()[turn.seat]} played ${turn.display} for ${points(turn.score)}`,
   }));
 }
 
@@ -77,7 +77,7 @@ async function open(file, controls) {
   start.addEventListener("click", () => controls.go(0));
   body.append(start);
   record.turns.forEach((turn, index) => {
-    const row = el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: names()[turn.seat] || "" }),
+    const row = el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: names()[turn.seat] || "", title: names()[turn.seat] || "" }),
       el("td", { class: "notation", text: turn.display }), el("td", { text: String(turn.score) }));
     row.addEventListener("click", () => controls.go(index + 1));
     body.append(row);
