@@ -232,7 +232,8 @@ def rack_tile(page: Any, face_name: str) -> Any:
     return page.get_by_role("button", name=f"rack {face_name}", exact=True).first
 
 
-WORDS = {"&": "AND", "|": "OR", "~": "NOT", "^": "XOR"}
+# Each code's face, as the page names a tile (INTERFACES.md §6): `rack AND`, `H9 ×`.
+WORDS = {"&": "AND", "|": "OR", "~": "NOT", "^": "XOR", "-": "−", "x": "×", "/": "÷"}
 
 
 def game_of_view(view: dict[str, Any]) -> Game:

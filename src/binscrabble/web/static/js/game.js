@@ -396,9 +396,11 @@ function beginDrag(event, source) {
   if (!myTurn() || state.exchanging) return;
   const tile = rackTileById(source.id);
   if (!tile) return;
+  // A blank from the rack is drawn as the rack draws it: an empty tile of the blank's colour.
+  $("drag-ghost").classList.toggle("blank", !source.from && tile.code === "?");
   startDrag(event, {
     ghost: $("drag-ghost"),
-    glyph: faceGlyph(source.from ? state.pending.get(source.from).face : tile.code) || "?",
+    glyph: faceGlyph(source.from ? state.pending.get(source.from).face : tile.code),
     onDrop: async (target) => {
       dropping = true;
       setTimeout(() => {

@@ -87,7 +87,20 @@ function showInvites(created) {
     item.append(link, " ", field, " ", copy);
     list.append(item);
   }
+  // The links take the form's place, where the person is looking (on a phone the form is
+  // taller than the screen), and the focus goes to them, so a screen reader reads them.
+  form.hidden = true;
   document.getElementById("invites").hidden = false;
+  const title = document.getElementById("invites-title");
+  title.focus({ preventScroll: true });
+  title.closest(".card").scrollIntoView({ block: "start" });
+}
+
+// Back from the invite links to the form, for another game.
+function showForm() {
+  document.getElementById("invites").hidden = true;
+  form.hidden = false;
+  form.querySelector("input, select, button").focus();
 }
 
 // The clock chosen (INTERFACES.md §7), or null for an untimed game: "live:SECONDS:INCREMENT"
@@ -182,6 +195,7 @@ function watchTarget(text) {
 async function main() {
   drawNames();
   showMode();
+  document.getElementById("another-game").addEventListener("click", showForm);
   form.elements.count.addEventListener("change", drawNames);
   for (const radio of form.elements.mode) radio.addEventListener("change", showMode);
   document.getElementById("watch").addEventListener("submit", (event) => {

@@ -1,6 +1,6 @@
 // The side panels of a game page: scores, bag and unseen tiles, the move log, the result.
 
-import { countCodes, faceGlyph, faceName } from "./tiles.js";
+import { countCodes, faceName, miniTile } from "./tiles.js";
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -56,16 +56,20 @@ export function drawBag(bagLine, unseenBox, view, order) {
   const list = el("ul", { class: "unseen-list", "aria-label": `${title}: ${count(view.unseen.length, "tile")}` });
   for (const { code, count } of countCodes(view.unseen, order)) {
     list.append(
-      el("li", { "aria-label": `${count} ${faceName(code)}` }, el("span", { class: "mini-tile", text: faceGlyph(code) || "?" }), `×${count}`),
+      el("li", { "aria-label": `${count} ${faceName(code)}` }, miniTile(code), `×${count}`),
     );
   }
   unseenBox.append(el("h3", { text: `${title} (${view.unseen.length})` }), list);
 }
 
+// What a blank in brackets means, wherever moves are written (the pages say it under the
+// moves too, in #blank-legend).
+export const BLANK_LEGEND = "Blanks are written in brackets with the face they were given: [1] is a blank played as 1.";
+
 export function drawLog(head, body, view) {
   head.replaceChildren(
     el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: "Player" }),
-      el("th", { scope: "col", text: "Move" }), el("th", { scope: "col", text: "Points" }),
+      el("th", { scope: "col", text: "Move", title: BLANK_LEGEND }), el("th", { scope: "col", text: "Points" }),
       el("th", { scope: "col", text: view.players.map((player) => player.name).join(" – ") })),
   );
   body.replaceChildren();

@@ -6,7 +6,7 @@
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, COLUMNS, parseSquare } from "./board.js";
 import { rulesForm } from "./rules-form.js";
-import { faceGlyph, faceName } from "./tiles.js";
+import { faceGlyph, faceName, miniTile } from "./tiles.js";
 
 const STORE = "binscrabble.table.";
 const FACES = ["0", "1", "=", "+", "-", "x", "/", "&", "|", "~", "^"];
@@ -539,10 +539,8 @@ class TablePage {
     for (const code of view.unseen) counts.set(code, (counts.get(code) || 0) + 1);
     for (const [code, count] of counts) {
       const item = document.createElement("li");
-      const tile = document.createElement("span");
-      tile.className = "mini-tile";
-      tile.textContent = code === "?" ? "blank" : faceGlyph(code);
-      item.append(tile, ` ×${count}`);
+      item.setAttribute("aria-label", `${count} ${faceName(code)}`);
+      item.append(miniTile(code), `×${count}`);
       list.append(item);
     }
     box.append(title, list);

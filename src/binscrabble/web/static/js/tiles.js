@@ -1,18 +1,30 @@
 // How tile codes are shown and named. Display only: the rules live on the server.
 
-const WORDS = { "&": "AND", "|": "OR", "~": "NOT", "^": "XOR" };
 const GLYPHS = { "-": "−", x: "×", "/": "÷", "&": "AND", "|": "OR", "~": "NOT", "^": "XOR" };
 
-// The name a screen reader says for a face: words for the logic tiles, the code otherwise.
+// The name a screen reader says for a face (INTERFACES.md §6): the face as the tile shows
+// it (1, =, −, ×, ÷, AND, OR, NOT, XOR), never its input code; "blank" for a blank. Rack
+// tiles, board squares, unseen tiles and the blank's chooser all name faces with it.
 export function faceName(code) {
   if (code === "?") return "blank";
-  return WORDS[code] || code;
+  return GLYPHS[code] || code;
 }
 
 // What is drawn on a tile.
 export function faceGlyph(code) {
   if (code === "?") return "";
   return GLYPHS[code] || code;
+}
+
+// A small tile of a list (the unseen tiles), its name said by the list item: its face, or
+// for a blank an empty tile of the blank's colour, as the rack shows one (a blank has no
+// face until it is played).
+export function miniTile(code) {
+  const tile = document.createElement("span");
+  tile.className = code === "?" ? "mini-tile blank" : "mini-tile";
+  tile.setAttribute("aria-hidden", "true");
+  tile.textContent = faceGlyph(code);
+  return tile;
 }
 
 // Keys a person may type for each code (the notation's own aliases, for the keyboard).
