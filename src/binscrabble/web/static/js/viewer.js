@@ -60,8 +60,8 @@ function chartTurns() {
 }
 
 async function open(file, controls) {
-  const text = await file.text();
   try {
+    const text = await file.text();
     record = await postJson("/api/records/view", { record: text });
   } catch (error) {
     record = null;
