@@ -123,7 +123,7 @@ def test_tiles_are_named_by_their_faces_and_blanks_shown_as_on_the_rack(
              (s) => getComputedStyle(document.querySelector(`#unseen ${s}`)).backgroundColor)"""
     )
     assert colours[0] != colours[1], colours
-    # The blank in brackets is explained where moves are written: under the moves (said
+    # The blank in brackets is explained where moves are written: above the moves (said
     # with the moves' box by a screen reader) and as the Move column's title; and in the
     # lobby's help.
     expect(page.get_by_role("region", name="Moves")).to_have_accessible_description(LEGEND)
