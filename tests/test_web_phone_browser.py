@@ -76,6 +76,7 @@ def test_the_invite_links_take_the_forms_place_on_a_phone(browser: Any, server: 
     page.get_by_role("button", name="Start another game").tap()
     expect(start).to_be_visible()
     expect(title).to_be_hidden()
+    expect(page.get_by_label("Online with friends")).to_be_focused()
     page.context.close()
 
 

@@ -396,7 +396,8 @@ function beginDrag(event, source) {
   if (!myTurn() || state.exchanging) return;
   const tile = rackTileById(source.id);
   if (!tile) return;
-  // A blank from the rack is drawn as the rack draws it: an empty tile of the blank's colour.
+  // A blank from the rack is drawn as the rack draws it: an empty tile of the blank's colour
+  // (the ghost is a .tile, so .tile.blank colours it).
   $("drag-ghost").classList.toggle("blank", !source.from && tile.code === "?");
   startDrag(event, {
     ghost: $("drag-ghost"),

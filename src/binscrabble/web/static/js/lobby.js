@@ -100,7 +100,7 @@ function showInvites(created) {
 function showForm() {
   document.getElementById("invites").hidden = true;
   form.hidden = false;
-  form.querySelector("input, select, button").focus();
+  form.querySelector("input[name=mode]:checked").focus();
 }
 
 // The clock chosen (INTERFACES.md §7), or null for an untimed game: "live:SECONDS:INCREMENT"
