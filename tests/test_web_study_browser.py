@@ -71,15 +71,19 @@ def test_a_game_without_hints_says_they_come_with_the_learning_rules(
 
 
 def weak_move(view: dict[str, Any]) -> str:
-    """A legal play of at most four tiles, no blank, from the middle of the ranking (so the
-    analysis finds a better one), else a pass."""
+    """A legal play of at most four tiles from the middle of the ranking (so the analysis
+    finds a better one), one without a blank if there is one, else a pass."""
     game = game_of_view(view)
-    fitting = [
-        move
-        for move in generate_moves(game)[:2000]
-        if len(move.place.tiles) <= 4 and not any(tile.blank for tile in move.place.tiles)
-    ]
-    return move_notation(fitting[len(fitting) // 2].place, game.board) if fitting else "pass"
+    fitting = [move for move in generate_moves(game)[:2000] if len(move.place.tiles) <= 4]
+    plain = [move for move in fitting if not any(tile.blank for tile in move.place.tiles)]
+    chosen = plain or fitting
+    return move_notation(chosen[len(chosen) // 2].place, game.board) if chosen else "pass"
+
+
+def both_marks(turn: dict[str, Any]) -> bool:
+    """Whether a turn's play and best play differ and both put tiles down."""
+    played, best = turn["played"]["tiles"], turn["best"]["tiles"]
+    return bool(played and best and played != best)
 
 
 class Played:
@@ -116,7 +120,7 @@ def played(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     # turn whose best differs from its play is wanted; at most three games are tried.
     for _attempt in range(3):
         game = Played(server, tmp_path_factory.mktemp("played"))
-        if any(turn["played"]["tiles"] != turn["best"]["tiles"] for turn in game.turns):
+        if any(both_marks(turn) for turn in game.turns):
             break
     yield game
 
@@ -270,8 +274,7 @@ def contrast(one: str, other: str) -> float:
 def a_turn_with_both_marks(turns: list[dict[str, Any]]) -> int:
     """The index of a turn whose play and best play differ and both put tiles down."""
     for index, turn in enumerate(turns):
-        played, best = turn["played"]["tiles"], turn["best"]["tiles"]
-        if played and best and played != best:
+        if both_marks(turn):
             return index
     facts = [(turn["played"]["display"], turn["best"]["display"], turn["reason"]) for turn in turns]
     raise AssertionError(f"no turn of the game has a play unlike the computer's best: {facts}")
