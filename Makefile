@@ -20,7 +20,7 @@ STAMP := $(VENV)/.installed
 DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium librsvg2-bin:rsvg-convert \
 	postgresql nginx
 
-.PHONY: play play-terminal test test-pythons lint bench clean compiled deps dist fuzz
+.PHONY: play play-terminal test test-full test-pythons lint bench clean compiled deps dist fuzz
 
 deps:
 	@sh scripts/debian_packages.sh $(DEBIAN_PACKAGES)
@@ -63,6 +63,11 @@ lint: $(STAMP)
 
 test: deps lint compiled
 	$(BIN)/pytest
+
+# What `make test` leaves out to stay within its time: the PostgreSQL runs of the heaviest
+# suites (tests marked `full`; docs/deploy.md, "Tests"). .ci/run runs it after `make test`.
+test-full: deps compiled
+	$(BIN)/pytest -m full
 
 # The fuzzing suite (tests/test_fuzz_*.py) with thousands of random examples a test, round
 # after round for FUZZ_MINUTES minutes; `make test` runs it with a short fixed budget.

@@ -17,6 +17,9 @@ from postgres_server import PostgresMissing, PostgresServer
 
 #: The databases the parametrized suites run on.
 DATABASES = ["sqlite", "postgresql"]
+#: The same for the heaviest suites: their PostgreSQL run is marked ``full`` and runs in
+#: ``make test-full`` (``pytest -m full``), which ``.ci/run`` runs after ``make test``.
+DATABASES_FULL = ["sqlite", pytest.param("postgresql", marks=pytest.mark.full)]
 
 
 @pytest.fixture(scope="session")
@@ -42,13 +45,24 @@ def postgres_url(postgres: PostgresServer) -> Iterator[str]:
         postgres.drop_database(url)
 
 
-@pytest.fixture(params=DATABASES)
-def any_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """A new database, once an SQLite file (its path) and once PostgreSQL (its URL)."""
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """The new database of the parameter: an SQLite file's path, or a PostgreSQL URL."""
     if request.param == "sqlite":
         return tmp_path / "games.db"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture(params=DATABASES)
+def any_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new database, once an SQLite file (its path) and once PostgreSQL (its URL)."""
+    return new_database(request, tmp_path)
+
+
+@pytest.fixture(params=DATABASES_FULL)
+def any_database_full(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """:func:`any_database` for the heaviest suites: PostgreSQL in ``make test-full``."""
+    return new_database(request, tmp_path)
 
 
 @pytest.fixture(params=DATABASES)

@@ -26,12 +26,12 @@ TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
+def database(any_database: Path | str) -> Path | str:
+    return any_database
 
 
 @pytest.fixture
-def client(database: Path) -> Any:
+def client(database: Path | str) -> Any:
     with web_client(database) as test_client:
         yield test_client
 

@@ -59,8 +59,8 @@ MOVE_KEYS = {"seat", "notation", "display", "score", "squares", "running"}
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with web_client(tmp_path / "games.db") as test_client:
+def client(any_database: Path | str) -> Any:
+    with web_client(any_database) as test_client:
         yield test_client
 
 
@@ -192,7 +192,9 @@ def wait_for(client: TestClient, game_id: str, done: Any) -> dict[str, Any]:
     raise AssertionError(f"game {game_id} did not get there: {view}")
 
 
-def test_computers_play_a_whole_game_in_the_worker_pool(client: TestClient, tmp_path: Path) -> None:
+def test_computers_play_a_whole_game_in_the_worker_pool(
+    client: TestClient, any_database: Path | str
+) -> None:
     created = new_game(
         client, [{"name": "Bit", "computer": "beginner"}, {"name": "Byte", "computer": "easy"}]
     )
@@ -200,7 +202,7 @@ def test_computers_play_a_whole_game_in_the_worker_pool(client: TestClient, tmp_
     final = wait_for(client, created["id"], lambda view: view["over"])
     assert final["turn"] == len(final["moves"]) > 0
     assert any(move["squares"] for move in final["moves"])
-    storage = Storage(database_url(str(tmp_path / "games.db")))
+    storage = Storage(database_url(str(any_database)))
     assert storage.move_count(created["id"]) == final["turn"]
     storage.close()
 

@@ -2,12 +2,12 @@
 run out on their own, with nobody connected and across a restart of the server.
 
 The clocks are real: a test waits for a 5-second clock to run out (bounded waits), or moves
-the stored time of a game back in the database file while the server is stopped.
+the stored time of a game back in the database while the server is stopped. Each test runs
+on SQLite and on PostgreSQL (the PostgreSQL runs in ``make test-full``).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +25,7 @@ from web_api_support import (
     seat_view,
     server_truth,
     serving,
+    sql,
     stored_moves,
     web_client,
 )
@@ -39,12 +40,12 @@ LIVE_5S = {"kind": "live", "seconds": 5}
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
+def database(any_database_full: Path | str) -> Path | str:
+    return any_database_full
 
 
 @pytest.fixture
-def client(database: Path) -> Iterator[TestClient]:
+def client(database: Path | str) -> Iterator[TestClient]:
     with web_client(database) as test_client:
         yield test_client
 
@@ -72,13 +73,13 @@ def wait_for(condition: Callable[[], Any], what: str) -> Any:
     raise AssertionError(f"waited {PATIENCE:g} s for {what}")
 
 
-def stored_departures(database: Path, game_id: str) -> list[tuple[int, str, int]]:
-    """The departures stored in the database file: (seat, reason, at)."""
-    with sqlite3.connect(database) as connection:
-        rows = connection.execute(
-            "SELECT seat, reason, at FROM departures WHERE game_id = ? ORDER BY turn, at",
-            (game_id,),
-        ).fetchall()
+def stored_departures(database: Path | str, game_id: str) -> list[tuple[int, str, int]]:
+    """The departures stored in the database: (seat, reason, at)."""
+    rows = sql(
+        database,
+        "SELECT seat, reason, at FROM departures WHERE game_id = :id ORDER BY turn, at",
+        id=game_id,
+    )
     return [(int(seat), str(reason), int(at)) for seat, reason, at in rows]
 
 
@@ -93,26 +94,22 @@ def passes(client: TestClient | httpx.Client, game_id: str, seat_tokens: list[st
         assert moved.status_code == 200, moved.text
 
 
-def move_times(database: Path, game_id: str) -> list[int]:
+def move_times(database: Path | str, game_id: str) -> list[int]:
     """When each stored move of the game was made (ms since the epoch)."""
-    with sqlite3.connect(database) as connection:
-        rows = connection.execute(
-            "SELECT at FROM moves WHERE game_id = ? ORDER BY turn", (game_id,)
-        ).fetchall()
+    rows = sql(database, "SELECT at FROM moves WHERE game_id = :id ORDER BY turn", id=game_id)
     return [int(at) for (at,) in rows]
 
 
-def second_deadline(database: Path, game_id: str, seconds: int) -> int:
+def second_deadline(database: Path | str, game_id: str, seconds: int) -> int:
     """When Ann runs out of a live clock of ``seconds`` after Ann and Bo each passed once
     (Ann's time ran from the creation to her pass, and runs again from Bo's)."""
     ann_at, bo_at = move_times(database, game_id)
     return bo_at + seconds * 1000 - (ann_at - created_at(database, game_id))
 
 
-def created_at(database: Path, game_id: str) -> int:
-    with sqlite3.connect(database) as connection:
-        row = connection.execute("SELECT created_at FROM games WHERE id = ?", (game_id,)).fetchone()
-    return int(row[0])
+def created_at(database: Path | str, game_id: str) -> int:
+    rows = sql(database, "SELECT created_at FROM games WHERE id = :id", id=game_id)
+    return int(rows[0][0])
 
 
 # -- resign and abort ------------------------------------------------------------------------
@@ -282,7 +279,9 @@ def test_views_carry_the_clock_as_of_the_moment_they_are_built(client: TestClien
     assert seat_view(client, days["id"])["clock"]["remaining_ms"][1] == 3 * 86_400_000
 
 
-def test_a_live_clock_runs_out_with_nobody_connected(client: TestClient, database: Path) -> None:
+def test_a_live_clock_runs_out_with_nobody_connected(
+    client: TestClient, database: Path | str
+) -> None:
     created = create(client, clock=LIVE_5S)
     game_id = created["id"]
     passes(client, game_id, tokens(created))
@@ -304,7 +303,7 @@ def test_a_live_clock_runs_out_with_nobody_connected(client: TestClient, databas
 
 
 def test_a_seat_that_never_opened_its_game_does_not_hand_a_win_on_time(
-    client: TestClient, database: Path
+    client: TestClient, database: Path | str
 ) -> None:
     """The creator names the invited player first with a 5-second clock: the invited
     player's time runs out before its first move, and the game ends aborted, nobody winning
@@ -322,7 +321,7 @@ def test_a_seat_that_never_opened_its_game_does_not_hand_a_win_on_time(
 
 
 def test_a_second_seat_that_never_moved_does_not_hand_a_win_on_time(
-    client: TestClient, database: Path
+    client: TestClient, database: Path | str
 ) -> None:
     created = create(client, clock=LIVE_5S)
     game_id = created["id"]
@@ -333,7 +332,7 @@ def test_a_second_seat_that_never_moved_does_not_hand_a_win_on_time(
 
 
 def test_a_rematch_does_not_force_a_running_clock_on_the_other_player(
-    client: TestClient, database: Path
+    client: TestClient, database: Path | str
 ) -> None:
     """Ann asks for a rematch of a 5-second game; Bo, who now starts it, never opens it:
     his time runs out before his first move and the rematch ends aborted, not won by Ann."""
@@ -388,7 +387,7 @@ def test_overtime_costs_ten_points_a_started_minute(client: TestClient) -> None:
     assert ended["clock"]["remaining_ms"][0] < 0 and ended["clock"]["running"] is None
 
 
-def test_the_computer_does_not_lose_on_time_in_a_five_second_game(database: Path) -> None:
+def test_the_computer_does_not_lose_on_time_in_a_five_second_game(database: Path | str) -> None:
     """A person answers ``max`` at once (with the library's best play) in a 5-second live
     game on a real server: the computer keeps within the time it has left, so the game
     never ends by the computer's time running out (it thinks at most a share of its time
@@ -424,7 +423,7 @@ def test_the_computer_does_not_lose_on_time_in_a_five_second_game(database: Path
 
 
 def test_a_live_clock_that_ran_out_while_the_server_was_down_is_settled_on_start(
-    database: Path,
+    database: Path | str,
 ) -> None:
     with serving(database) as server, server.client() as client:
         created = create(client, clock=LIVE_5S)
@@ -439,7 +438,7 @@ def test_a_live_clock_that_ran_out_while_the_server_was_down_is_settled_on_start
     assert left == [(0, "time", deadline)]
 
 
-def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path) -> None:
+def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path | str) -> None:
     with serving(database) as server, server.client() as client:
         created = create(client, clock={"kind": "live", "seconds": 30})
         game_id = created["id"]
@@ -452,7 +451,7 @@ def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path) -> Non
     assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
 
 
-def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path) -> None:
+def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path | str) -> None:
     with serving(database) as server, server.client() as client:
         created = create(client, clock={"kind": "correspondence", "days": 2})
         ann, bo = tokens(created)
@@ -460,12 +459,13 @@ def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path
         passes(client, game_id, [ann, bo, ann])
     # Two days and a minute pass: the stored times of the moves move back, and the stored
     # deadline with them.
-    with sqlite3.connect(database) as connection:
-        for table, column, key in (("moves", "at", "game_id"), ("games", "deadline", "id")):
-            connection.execute(
-                f"UPDATE {table} SET {column} = {column} - ? WHERE {key} = ?",
-                (2 * 86_400_000 + 60_000, game_id),
-            )
+    for table, column, key in (("moves", "at", "game_id"), ("games", "deadline", "id")):
+        sql(
+            database,
+            f"UPDATE {table} SET {column} = {column} - :back WHERE {key} = :id",
+            back=2 * 86_400_000 + 60_000,
+            id=game_id,
+        )
     moved_at = move_times(database, game_id)[-1]
     with serving(database) as server, server.client() as client:
         left = wait_for(lambda: stored_departures(database, game_id), "the settling")
@@ -474,7 +474,7 @@ def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path
     assert view["end"] == {"reason": "time", "seat": 1, "winners": [0]}
 
 
-def test_open_timed_games_do_not_delay_the_servers_start(database: Path) -> None:
+def test_open_timed_games_do_not_delay_the_servers_start(database: Path | str) -> None:
     """A server that starts takes up no game before it serves: the alarm asks the database
     for the deadlines coming up (one indexed query), and a game is loaded only when its
     time is near, when it is opened, or when its computer is to move (in the background).
@@ -512,7 +512,7 @@ def test_open_timed_games_do_not_delay_the_servers_start(database: Path) -> None
 
 
 def test_a_timed_game_stored_without_its_deadline_gets_one_as_the_server_starts(
-    database: Path,
+    database: Path | str,
 ) -> None:
     """Timed games stored before deadlines were kept (their ``deadline`` null) are taken
     up in the background as the server starts: one whose time ran out is settled, the
@@ -520,25 +520,22 @@ def test_a_timed_game_stored_without_its_deadline_gets_one_as_the_server_starts(
     with serving(database) as server, server.client() as client:
         late, waiting = (create(client, clock=LIVE_5S)["id"] for _ in range(2))
         days = create(client, clock={"kind": "correspondence", "days": 3})["id"]
-    with sqlite3.connect(database) as connection:
-        connection.execute("UPDATE games SET deadline = NULL")
-        connection.execute("UPDATE games SET created_at = created_at - 60000 WHERE id = ?", (late,))
+    sql(database, "UPDATE games SET deadline = NULL")
+    sql(database, "UPDATE games SET created_at = created_at - 60000 WHERE id = :id", id=late)
     with serving(database):
         left = wait_for(lambda: stored_departures(database, late), "the settling")
         assert left == [(0, "aborted", created_at(database, late) + 5000)]
         wait_for(lambda: stored_departures(database, waiting), "the other to be settled")
 
         def stored_deadline() -> int | None:
-            with sqlite3.connect(database) as connection:
-                row = connection.execute("SELECT deadline FROM games WHERE id = ?", (days,))
-                value = row.fetchone()[0]
+            value = sql(database, "SELECT deadline FROM games WHERE id = :id", id=days)[0][0]
             return None if value is None else int(value)
 
         deadline = wait_for(stored_deadline, "the deadline to be stored")
         assert deadline == created_at(database, days) + 3 * 86_400_000
 
 
-def test_a_computer_to_move_plays_on_after_a_restart_by_itself(database: Path) -> None:
+def test_a_computer_to_move_plays_on_after_a_restart_by_itself(database: Path | str) -> None:
     with serving(database):
         pass  # the database now has its schema
     storage = Storage(database_url(str(database)))

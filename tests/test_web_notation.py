@@ -24,8 +24,8 @@ FACES = {"0", "1", "=", "+", "−", "×", "÷", "AND", "OR", "NOT", "XOR", "blan
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with web_client(tmp_path / "games.db") as test_client:
+def client(any_database: Path | str) -> Any:
+    with web_client(any_database) as test_client:
         yield test_client
 
 

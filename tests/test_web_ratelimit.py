@@ -1,10 +1,11 @@
 """Rate limits per client address (web/ratelimit.py, docs/web.md): each limited endpoint
 answers 429 with Retry-After past its limit and changes nothing, another address is not
-affected, the limits reset, and ``serve --rate-limit`` sets them."""
+affected, the limits reset, and ``serve --rate-limit`` sets them. Each test runs on SQLite
+(counted in the process's memory) and on PostgreSQL (counted in the database), where two
+server processes share one budget."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from web_api_support import bearer, new_game, seat_view, serving
+from web_api_support import bearer, new_game, seat_view, serving, sql
 
 from binscrabble.cli import main
 from binscrabble.web.app import create_app
@@ -25,7 +26,7 @@ ADDRESS = ("192.0.2.1", 50000)
 
 
 @contextmanager
-def limited_client(database: Path, *options: str) -> Iterator[TestClient]:
+def limited_client(database: Path | str, *options: str) -> Iterator[TestClient]:
     """A client from one address of an app with only the limits ``options`` (NAME=LIMIT)."""
     limits = RateLimits.parse(["all=off", *options])
     app = create_app(str(database), workers=1, rate_limits=limits)
@@ -33,10 +34,13 @@ def limited_client(database: Path, *options: str) -> Iterator[TestClient]:
         yield client
 
 
-def stored_games(database: Path) -> int:
-    with sqlite3.connect(database) as connection:
-        (count,) = connection.execute("SELECT count(*) FROM games").fetchone()
-    return int(count)
+@pytest.fixture
+def database(any_database: Path | str) -> Path | str:
+    return any_database
+
+
+def stored_games(database: Path | str) -> int:
+    return int(sql(database, "SELECT count(*) FROM games")[0][0])
 
 
 def assert_refused(answer: httpx.Response, called: str) -> None:
@@ -100,9 +104,8 @@ def test_every_limited_endpoint_has_a_request_here() -> None:
 
 @pytest.mark.parametrize("name", list(REQUESTS))
 def test_past_its_limit_an_endpoint_answers_429_and_changes_nothing(
-    tmp_path: Path, name: str
+    database: Path | str, name: str
 ) -> None:
-    database = tmp_path / "games.db"
     request = REQUESTS[name]
     with limited_client(database, f"{name}=2/minute") as client:
         game = new_game(client, TWO_PEOPLE)
@@ -121,8 +124,7 @@ def test_past_its_limit_an_endpoint_answers_429_and_changes_nothing(
             assert REQUESTS[other](client, game, 2).status_code != 429
 
 
-def test_a_rematch_counts_as_a_new_game(tmp_path: Path) -> None:
-    database = tmp_path / "games.db"
+def test_a_rematch_counts_as_a_new_game(database: Path | str) -> None:
     with limited_client(database, "create=2/minute") as client:
         game = new_game(client, TWO_PEOPLE)
         for index in range(6):
@@ -142,8 +144,8 @@ def start_of_a_window(seconds: int) -> None:
     time.sleep(seconds - time.time() % seconds + 0.02)
 
 
-def test_the_limits_reset_after_retry_after(tmp_path: Path) -> None:
-    with limited_client(tmp_path / "games.db", "create=2/3 seconds") as client:
+def test_the_limits_reset_after_retry_after(database: Path | str) -> None:
+    with limited_client(database, "create=2/3 seconds") as client:
         for _round in range(2):
             start_of_a_window(3)
             for _ in range(2):
@@ -185,10 +187,10 @@ def test_bad_rate_limit_options_get_a_sentence_and_exit_2(
     assert "--max-games needs at least 1" in capsys.readouterr().err
 
 
-def test_serve_limits_each_address_on_its_own(tmp_path: Path) -> None:
+def test_serve_limits_each_address_on_its_own(database: Path | str) -> None:
     options = ("--rate-limit", "all=off", "--rate-limit", "create=2/minute")
     body = {"players": TWO_PEOPLE}
-    with serving(tmp_path / "games.db", *options) as served, served.client() as first:
+    with serving(database, *options) as served, served.client() as first:
         assert [first.post("/api/games", json=body).status_code for _ in range(3)] == [
             201,
             201,
@@ -198,3 +200,38 @@ def test_serve_limits_each_address_on_its_own(tmp_path: Path) -> None:
         with served.client("127.0.0.2") as second:
             assert second.post("/api/games", json=body).status_code == 201
         assert first.post("/api/games", json=body).status_code == 429
+
+
+def test_two_servers_on_one_postgresql_share_one_budget(postgres_url: str) -> None:
+    """Two apps on one PostgreSQL database (as two server processes are) count one client's
+    requests together: the limit holds across them, and a refused request is not counted."""
+    body = {"players": TWO_PEOPLE}
+    with (
+        limited_client(postgres_url, "create=3/minute") as first,
+        limited_client(postgres_url, "create=3/minute") as second,
+    ):
+        answers = [
+            server.post("/api/games", json=body).status_code
+            for server in (first, second, first, second, first)
+        ]
+        assert answers == [201, 201, 201, 429, 429]
+        assert stored_games(postgres_url) == 3
+
+
+def test_two_serve_processes_on_one_postgresql_share_one_budget(postgres_url: str) -> None:
+    options = ("--rate-limit", "all=off", "--rate-limit", "create=2/minute")
+    body = {"players": TWO_PEOPLE}
+    with (
+        serving(postgres_url, *options) as one,
+        serving(postgres_url, *options) as other,
+        one.client() as first,
+        other.client() as second,
+    ):
+        assert first.post("/api/games", json=body).status_code == 201
+        assert second.post("/api/games", json=body).status_code == 201
+        refused = first.post("/api/games", json=body)
+        assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert second.post("/api/games", json=body).status_code == 429
+        # Another address has its own budget, on both.
+        with one.client("127.0.0.2") as third:
+            assert third.post("/api/games", json=body).status_code == 201

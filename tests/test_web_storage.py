@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, text
 from binscrabble.web.storage import (
     Departure,
     NewGame,
+    RateWindow,
     SeatRecord,
     Standing,
     Storage,
@@ -145,6 +146,53 @@ def test_two_storages_racing_for_one_rematch_keep_one(any_database: Path | str) 
                 ]
             )
             assert kept[0] == kept[1] and kept[0] in ("first", "second")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_requests_are_counted_in_sliding_windows(storage: Storage) -> None:
+    three = RateWindow("create 3 per 1 second 192.0.2.1", 3, 1000)
+    other = RateWindow("create 3 per 1 second 192.0.2.2", 3, 1000)
+    start = 1_700_000_000_000
+    assert [storage.count_request([three], start + 100 * step) for step in range(3)] == [None] * 3
+    # The fourth in the same second is refused, and not counted: it waits for the next one,
+    # where the full window weighs less and less.
+    assert storage.count_request([three], start + 400) == (0, 601)
+    assert storage.count_request([three], start + 900) == (0, 101)
+    assert storage.count_request([other], start + 900) is None
+    assert storage.count_request([three], start + 1200) is None  # 3 × 0.8 + 0 < 3
+    assert storage.count_request([three], start + 1300) == (0, 34)  # 3 × 0.7 + 1 ≥ 3
+    assert storage.count_request([three], start + 1334) is None  # 3 × 0.666 + 1 < 3
+    # Several limits: the request must fit each, and is counted in none when one refuses.
+    second = RateWindow("hint 5 per 1 second 192.0.2.3", 5, 1000)
+    hour = RateWindow("hint 2 per 1 hour 192.0.2.3", 2, 3_600_000)
+    hour_start = start - start % 3_600_000
+    assert storage.count_request([second, hour], start + 5000) is None
+    assert storage.count_request([second, hour], start + 5100) is None
+    wait = hour_start + 3_600_000 - (start + 5200) + 1
+    assert storage.count_request([second, hour], start + 5200) == (1, wait)
+    assert [storage.count_request([second], start + 5300 + step) for step in range(4)] == [
+        None,
+        None,
+        None,
+        (0, 6001 - 5303),
+    ]
+
+
+def test_two_storages_counting_one_client_at_once_keep_its_limit(
+    any_database: Path | str,
+) -> None:
+    url = database_url(str(any_database))
+    first, second = Storage(url), Storage(url)
+    limit = RateWindow("move 10 per 1 minute 192.0.2.1", 10, 60_000)
+    now = 1_700_000_000_000  # a whole minute's window, whatever the machine's speed
+    try:
+        results = race(
+            [partial(storage.count_request, [limit], now) for storage in (first, second) * 8]
+        )
+        assert results.count(None) == 10, results
+        assert sorted(result for result in results if result is not None)[0][0] == 0
     finally:
         first.close()
         second.close()

@@ -39,8 +39,13 @@ SAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sample-
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with web_client(tmp_path / "games.db") as test_client:
+def database(any_database: Path | str) -> Path | str:
+    return any_database
+
+
+@pytest.fixture
+def client(database: Path | str) -> Any:
+    with web_client(database) as test_client:
         yield test_client
 
 
@@ -237,8 +242,7 @@ def test_bad_entries_are_refused_and_change_nothing(client: TestClient) -> None:
     assert view["turn"] == 0 and view["moves"] == [] and view["to_move"] == 0
 
 
-def test_a_refused_play_uses_the_turn_when_the_table_says_so(tmp_path: Path) -> None:
-    database = tmp_path / "games.db"
+def test_a_refused_play_uses_the_turn_when_the_table_says_so(database: Path | str) -> None:
     with web_client(database) as client:
         created = table_game(client, ["Ann", "Bo"], refused_play_loses_turn=True)
         game_id = created["id"]
@@ -296,8 +300,8 @@ def test_the_preview_judges_and_scores_run_by_run(client: TestClient) -> None:
     assert "/api/games/{game_id}/rack" in client.get("/openapi.json").json()["paths"]
 
 
-def test_table_games_held_are_bounded_and_come_back_the_same(tmp_path: Path) -> None:
-    storage = Storage(database_url(str(tmp_path / "games.db")))
+def test_table_games_held_are_bounded_and_come_back_the_same(database: Path | str) -> None:
+    storage = Storage(database_url(str(database)))
     tables = TableGames(storage, max_held=2)
 
     async def play() -> list[dict[str, Any]]:
@@ -321,8 +325,7 @@ def test_table_games_held_are_bounded_and_come_back_the_same(tmp_path: Path) -> 
     storage.close()
 
 
-def test_a_second_server_on_the_same_database_sees_the_entries(tmp_path: Path) -> None:
-    database = tmp_path / "games.db"
+def test_a_second_server_on_the_same_database_sees_the_entries(database: Path | str) -> None:
     with web_client(database) as first, web_client(database) as second:
         created = table_game(first, ["Ann", "Bo"])
         game_id = created["id"]
@@ -335,9 +338,8 @@ def test_a_second_server_on_the_same_database_sees_the_entries(tmp_path: Path) -
         assert seat_view(first, game_id)["turn"] == 2
 
 
-def test_racks_entered_are_counted_as_moves_and_stored_once(tmp_path: Path) -> None:
+def test_racks_entered_are_counted_as_moves_and_stored_once(database: Path | str) -> None:
     assert endpoint_of("POST", "/api/games/abc/rack") == "move"
-    database = tmp_path / "games.db"
     with web_client(database) as client:
         created = table_game(client, ["Ann", "Bo"])
         game_id = created["id"]

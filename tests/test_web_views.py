@@ -20,8 +20,8 @@ TURNS = 12
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with web_client(tmp_path / "games.db") as test_client:
+def client(any_database: Path | str) -> Any:
+    with web_client(any_database) as test_client:
         yield test_client
 
 

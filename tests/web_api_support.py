@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from typing import Any
 import httpx
 from costly_analyses import PERMISSIVE
 from fastapi.testclient import TestClient
+from sqlalchemy import bindparam, create_engine, text
 
 from binscrabble.board import Board
 from binscrabble.game import Game
@@ -51,7 +51,7 @@ def start_serve(database: Path | str, *options: str) -> tuple[subprocess.Popen[s
 class Served:
     """A real ``binscrabble serve`` (:func:`start_serve`) on a free port of 127.0.0.1."""
 
-    def __init__(self, database: Path, *options: str) -> None:
+    def __init__(self, database: Path | str, *options: str) -> None:
         self.database = database
         self.process, line = start_serve(database, *options)
         ready = READY.match(line)
@@ -79,7 +79,7 @@ class Served:
 
 
 @contextmanager
-def serving(database: Path, *options: str) -> Iterator[Served]:
+def serving(database: Path | str, *options: str) -> Iterator[Served]:
     """A :class:`Served` server for the block, stopped at its end whatever happened."""
     served = Served(database, *options)
     try:
@@ -88,19 +88,37 @@ def serving(database: Path, *options: str) -> Iterator[Served]:
         served.stop()
 
 
-def stored_moves(database: Path, game_ids: list[str], seat: int | None = None) -> int:
-    """How many moves the games ``game_ids`` have stored in the database file (only those of
+def sql(database: Path | str, statement: str, **parameters: Any) -> list[tuple[Any, ...]]:
+    """Run one SQL statement (``:name`` parameters) on the database (an SQLite file's path or
+    a URL), committed, as another process would: the rows it answers."""
+    url = database_url(str(database))
+    wait = {"timeout": 30} if url.startswith("sqlite") else {}
+    engine = create_engine(url, connect_args=wait)
+    try:
+        with engine.begin() as connection:
+            result = connection.execute(text(statement), parameters)
+            return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine.dispose()
+
+
+def stored_moves(database: Path | str, game_ids: list[str], seat: int | None = None) -> int:
+    """How many moves the games ``game_ids`` have stored in the database (only those of
     ``seat`` when one is given), read as another process reads them."""
     if not game_ids:
         return 0
-    query = f"SELECT COUNT(*) FROM moves WHERE game_id IN ({','.join('?' * len(game_ids))})"
-    arguments: list[str | int] = list(game_ids)
+    query = "SELECT COUNT(*) FROM moves WHERE game_id IN :ids"
     if seat is not None:
-        query += " AND seat = ?"
-        arguments.append(seat)
-    with sqlite3.connect(database, timeout=30) as connection:
-        (count,) = connection.execute(query, arguments).fetchone()
-    return int(count)
+        query += " AND seat = :seat"
+    url = database_url(str(database))
+    engine = create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+    try:
+        with engine.connect() as connection:
+            statement = text(query).bindparams(bindparam("ids", expanding=True))
+            count = connection.execute(statement, {"ids": game_ids, "seat": seat}).scalar()
+    finally:
+        engine.dispose()
+    return int(count or 0)
 
 
 @contextmanager

@@ -123,7 +123,8 @@ def create_app(
     app.state.server = server
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     if rate_limits is not None and rate_limits.any():
-        app.add_middleware(RateLimit, rate_limits=rate_limits)  # before the body is read
+        # Before the body is read; counted in the database when processes share it.
+        app.add_middleware(RateLimit, rate_limits=rate_limits, storage=server.storage)
     app.add_middleware(ResponseHeaders)  # the outermost: every answer gets its headers
     add_error_handlers(app)
     pages.mount_static(app)

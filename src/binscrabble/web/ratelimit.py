@@ -3,7 +3,9 @@
 Six kinds of request are counted, each against its own limits (``serve --rate-limit``):
 new games (and rematches), moves, previews, hints, analyses and record uploads. Limits are
 written as the `limits` library reads them (``30/minute``, or several: ``30/minute,500/hour``)
-and counted in sliding windows in the server's memory. A request past a limit is answered
+and counted in sliding windows: in the server's memory on SQLite (one process), in the
+database on PostgreSQL (:meth:`~binscrabble.web.storage.Storage.count_request`), where every
+server process on it counts against the same windows. A request past a limit is answered
 ``429`` with ``Retry-After`` (whole seconds) and ``{"error": sentence}`` before the app
 reads its body, so it changes nothing, and it does not count.
 
@@ -21,6 +23,7 @@ proxy on this machine); an IPv6 client is its ``/64`` network, the block one sub
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import math
 import re
@@ -35,6 +38,7 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from binscrabble.web.limits import send_error
+from binscrabble.web.storage import RateWindow, Storage
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,12 +172,17 @@ def read_limits(name: str, text: str) -> list[limits.RateLimitItem]:
 
 class RateLimit:
     """ASGI middleware: counts each limited request against its client's limits and
-    answers one past them ``429`` before the app sees it."""
+    answers one past them ``429`` before the app sees it. The counts are kept in
+    ``storage`` when it is shared by several processes (:attr:`Storage.shares_counts`),
+    else in this process's memory."""
 
-    def __init__(self, app: ASGIApp, rate_limits: RateLimits) -> None:
+    def __init__(
+        self, app: ASGIApp, rate_limits: RateLimits, storage: Storage | None = None
+    ) -> None:
         self.app = app
         self.rate_limits = rate_limits
         self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.shared = storage if storage is not None and storage.shares_counts else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         name = endpoint_of(scope["method"], scope["path"]) if scope["type"] == "http" else None
@@ -189,6 +198,8 @@ class RateLimit:
         """Count a request of ``key`` to ``name``; past a limit, that limit and the seconds
         to wait instead (the request is then not counted)."""
         items = self.rate_limits.items[name]
+        if self.shared is not None:
+            return await count_shared(self.shared, name, key, items)
         for item in items:
             if not await self.limiter.test(item, name, key):
                 stats = await self.limiter.get_window_stats(item, name, key)
@@ -196,6 +207,22 @@ class RateLimit:
         for item in items:
             await self.limiter.hit(item, name, key)
         return None
+
+
+async def count_shared(
+    storage: Storage, name: str, key: str, items: list[limits.RateLimitItem]
+) -> tuple[limits.RateLimitItem, int] | None:
+    """:meth:`RateLimit.count` in the database ``storage``, shared by every process on it."""
+    windows = [
+        RateWindow(f"{name} {item} {key}", item.amount, item.get_expiry() * 1000) for item in items
+    ]
+    now = int(time.time() * 1000)
+    past = await asyncio.to_thread(storage.count_request, windows, now)
+    if past is None:
+        return None
+    index, wait_ms = past
+    period = items[index].get_expiry()
+    return items[index], max(1, min(period, math.ceil(wait_ms / 1000)))
 
 
 async def refuse(send: Send, name: str, past: tuple[limits.RateLimitItem, int]) -> None:

@@ -13,6 +13,9 @@ it ended), so that a server that starts finds the games it must play on without 
 every game, and its deadline (when the seat to move loses on time), so that the alarm asks
 for the deadlines coming up (:meth:`Storage.due`) instead of loading every timed game.
 
+The counting windows of the rate limits live here too (:meth:`Storage.count_request`),
+for the databases that several processes share (:attr:`Storage.shares_counts`).
+
 The schema is made by the Alembic migrations in ``migrations/``, applied when a
 :class:`Storage` opens the database.
 
@@ -31,6 +34,8 @@ The schema is made by the Alembic migrations in ``migrations/``, applied when a
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,14 +51,18 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
+    or_,
     select,
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
@@ -108,6 +117,17 @@ departures = Table(
     Column("turn", Integer, nullable=False),
     Column("reason", String(20), nullable=False),
     Column("at", BigInteger, nullable=True),
+)
+
+#: One row a counting window of a rate limit and a client (``key``): the requests it counted
+#: since ``start`` (ms since the epoch), and when the row is of no more use.
+rate_windows = Table(
+    "rate_windows",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("start", BigInteger, primary_key=True),
+    Column("hits", Integer, nullable=False),
+    Column("expires", BigInteger, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -191,6 +211,38 @@ class StoredGame:
     client: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class RateWindow:
+    """A limit a request is counted against: at most ``amount`` requests in any ``period``
+    (ms), counted under ``key`` (the endpoint, the limit and the client)."""
+
+    key: str
+    amount: int
+    period: int
+
+    def wait(self, start: int, now: int, previous: int, current: int) -> int:
+        """How many ms from ``now`` until one more request fits, 0 when it fits now, given
+        the hits of the window that began at ``start`` (``current``) and of the one before
+        (``previous``). The count is a sliding window's, as the `limits` library counts in
+        memory: the previous window's hits weighed by how much of it is still within one
+        period of now, plus the current ones; one more fits while that is below ``amount``.
+
+        >>> limit = RateWindow("k", 2, 3000)
+        >>> limit.wait(0, 20, 0, 1), limit.wait(0, 20, 0, 2)
+        (0, 2981)
+        >>> limit.wait(3000, 3500, 2, 0), limit.wait(3000, 3500, 2, 1)
+        (0, 1001)
+        """
+        if current >= self.amount:
+            # A full window: the next one begins with this one's whole weight, just too much.
+            return start + self.period - now + 1
+        left = previous * (self.period - (now - start)) / self.period
+        if left + current < self.amount:
+            return 0
+        share = (self.amount - current) / previous
+        return max(1, math.floor(start + self.period * (1 - share) - now) + 1)
+
+
 def first_deadline(game: NewGame) -> int | None:
     """When a new game's first seat loses on time unless it moves (``None``: untimed).
 
@@ -222,6 +274,8 @@ POOL_SIZE = 10
 POOL_OVERFLOW = 10
 #: The seconds a connection to PostgreSQL may take to be made before the call fails.
 CONNECT_SECONDS = 10
+#: How often (ms) one process deletes the rate limits' windows past their use.
+SWEEP_EVERY = 60_000
 #: The key of the PostgreSQL advisory lock held while the migrations run (any constant
 #: number: it names the lock for every process on the database).
 MIGRATION_LOCK = 0x62696E73  # "bins"
@@ -295,6 +349,15 @@ class Storage:
         self.url = url
         self.engine = _make_engine(url)
         upgrade(self.engine)
+        #: When this process last deleted the rate limits' windows past their use (ms).
+        self.swept = 0
+
+    @property
+    def shares_counts(self) -> bool:
+        """Whether counts that must hold across processes (the rate limits) are kept here:
+        a database several server processes share, which is any but SQLite (one process,
+        which counts in its memory)."""
+        return self.engine.dialect.name != "sqlite"
 
     def close(self) -> None:
         """Release the database's connections."""
@@ -486,6 +549,56 @@ class Storage:
         if row is None:
             return None
         return int(row[0]), row[1], int(row[2])
+
+    def count_request(self, limits: Sequence[RateWindow], now: int) -> tuple[int, int] | None:
+        """Count one request made at ``now`` (ms since the epoch) against each of ``limits``
+        (:meth:`RateWindow.wait` says how): ``None`` when it fits them all, and it is then
+        counted; else the index of a limit it does not fit and the ms until it would, and
+        it is not counted. One transaction of two statements: the current windows' counts
+        go up (their rows locked, so processes counting one client queue there), the
+        previous windows' are read, and a refused request is rolled back."""
+        starts = [now - now % limit.period for limit in limits]
+        rows = [
+            {"key": limit.key, "start": start, "hits": 1, "expires": start + 2 * limit.period}
+            for limit, start in zip(limits, starts, strict=True)
+        ]
+        dialect_insert = (
+            postgresql.insert if self.engine.dialect.name != "sqlite" else sqlite.insert
+        )
+        insert = dialect_insert(rate_windows)
+        counted = (
+            insert.values(rows)
+            .on_conflict_do_update(
+                index_elements=[rate_windows.c.key, rate_windows.c.start],
+                set_={"hits": rate_windows.c.hits + 1},
+            )
+            .returning(rate_windows.c.key, rate_windows.c.hits)
+        )
+        before = select(rate_windows.c.key, rate_windows.c.hits).where(
+            or_(
+                *(
+                    and_(
+                        rate_windows.c.key == limit.key,
+                        rate_windows.c.start == start - limit.period,
+                    )
+                    for limit, start in zip(limits, starts, strict=True)
+                )
+            )
+        )
+        with self.engine.connect() as connection:
+            hits = {str(key): int(count) for key, count in connection.execute(counted).all()}
+            previous = {str(key): int(count) for key, count in connection.execute(before).all()}
+            for index, (limit, start) in enumerate(zip(limits, starts, strict=True)):
+                current = hits[limit.key] - 1
+                wait = limit.wait(start, now, previous.get(limit.key, 0), current)
+                if wait:
+                    connection.rollback()
+                    return index, wait
+            if now - self.swept >= SWEEP_EVERY:
+                self.swept = now
+                connection.execute(delete(rate_windows).where(rate_windows.c.expires < now))
+            connection.commit()
+        return None
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""
