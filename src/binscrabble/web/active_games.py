@@ -386,6 +386,19 @@ async def reload(active: ActiveGame, storage: Storage) -> None:
         active.game, active.clock = rebuild(stored)
 
 
+def play_stored(active: ActiveGame, found: list[tuple[str, int | None]]) -> None:
+    """Play moves another process stored (notation and time of each) on the held game and
+    its clock, as :func:`rebuild` replays them; under the game's lock."""
+    game = active.game
+    start = active.stored.created_at or 0
+    for notation, at in found:
+        seat = game.to_move
+        game.push(parse_move(notation, game.board))
+        active.stored.moves.append(notation)
+        active.stored.move_times.append(at)
+        clock_after(game, active.clock, seat, at if at is not None else start, moved=True)
+
+
 #: How many games a process keeps in memory when nothing else is said (``serve --max-games``).
 DEFAULT_MAX_GAMES = 1000
 
@@ -459,6 +472,28 @@ class GameTable:
         if moved_on:
             self.reloaded(active)
         return moved_on
+
+    async def catch_up(self, active: ActiveGame) -> bool:
+        """Bring a held game up to the database when another process announced a change of
+        it (``web/news.py``): the moves stored after the ones held are played on it (the
+        whole game is read again when a seat left or a rematch was made meanwhile), then
+        ``reloaded`` is told; whether it was behind."""
+        async with active.lock:
+            known = len(active.stored.moves)
+            found, left, rematch = await asyncio.to_thread(
+                self.storage.moves_after, active.game_id, known
+            )
+            if left != len(active.stored.departures) or rematch != active.stored.rematch:
+                await reload(active, self.storage)
+            elif found:
+                try:
+                    play_stored(active, found)
+                except (NotationError, IllegalMoveError):
+                    await reload(active, self.storage)
+            else:
+                return False
+        self.reloaded(active)
+        return True
 
     async def _load(self, game_id: str) -> ActiveGame:
         async with self._loading:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 from binscrabble.web.active_games import (
     DEFAULT_MAX_GAMES,
@@ -14,17 +16,20 @@ from binscrabble.web.active_games import (
     MoveOrReader,
     RefereeError,
     expire,
+    now_ms,
     read_move,
     standing,
     submit,
 )
 from binscrabble.web.computer import Computer, Fairness
+from binscrabble.web.leases import CLOCK, COMPUTER, Leases
 from binscrabble.web.live import Hub
+from binscrabble.web.news import News, Tidings
 from binscrabble.web.playing import Playing
 from binscrabble.web.ratelimit import UNKNOWN_CLIENT
 from binscrabble.web.storage import Storage
 from binscrabble.web.table_games import ActiveTable, TableGames
-from binscrabble.web.timers import Timers
+from binscrabble.web.timers import HORIZON_SECONDS, Timers
 from binscrabble.web.views import build_view
 
 LOG = logging.getLogger("binscrabble.web")
@@ -47,6 +52,15 @@ class Server:
         self.playing = Playing()
         #: The alarm of the timed games (INTERFACES.md §7).
         self.timers = Timers(self.ring, self.due)
+        #: The claims on the work other processes on the same database share (web/leases.py).
+        self.leases = Leases(self.storage)
+        #: What other processes on the same database store (``None``: none can).
+        listen = self.storage.news_url()
+        self.news = (
+            None if listen is None else News(listen, self.storage.origin, self.hear, self.resync)
+        )
+        #: The games whose news is being caught up with: whether more came meanwhile.
+        self.hearing: dict[str, bool] = {}
 
     def in_use(self, game_id: str) -> bool:
         """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
@@ -104,12 +118,20 @@ class Server:
 
     async def ring(self, game_id: str) -> None:
         """A game's deadline passed: settle the running seat's time running out (if it has:
-        it may have moved meanwhile), then play on."""
-        active = await self.table.get(game_id)
-        if await expire(active, self.storage):
-            self.publish(active)
-            self.wake_computer(active)
-        self.set_alarm(active)
+        it may have moved meanwhile), then play on. Among the processes on one database,
+        the one that claims it does (web/leases.py); the others ring again when its lease
+        ends, unless its news came first."""
+        if not await self.leases.claim(CLOCK, game_id):
+            self.timers.set(game_id, self.leases.lease_end(CLOCK, game_id))
+            return
+        try:
+            active = await self.table.get(game_id)
+            if await expire(active, self.storage):
+                self.publish(active)
+                self.wake_computer(active)
+            self.set_alarm(active)
+        finally:
+            await self.leases.release(CLOCK, game_id)
 
     async def start(self) -> None:
         """Start the alarm, which asks the database for the deadlines coming up (the clocks
@@ -117,9 +139,73 @@ class Server:
         the games whose computer is to move: nothing holds the start, whatever the number
         of games going on."""
         self.timers.start()
-        task = asyncio.get_running_loop().create_task(self.take_up())
+        if self.news is not None:
+            self.news.start()
+        self.leases.start(self.take_on)
+        self.background(self.take_up())
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept until it ends (cancelled by :meth:`close`)."""
+        task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def take_on(self, game_id: str) -> None:
+        """Play the computer of a game nobody played for (its process died): this process
+        claimed it (web/leases.py)."""
+        try:
+            active = await self.table.get(game_id)
+        except RefereeError:
+            await self.leases.release(COMPUTER, game_id)
+            return
+        self.wake_computer(active)
+
+    def hear(self, tidings: Tidings) -> None:
+        """Another process stored a change of a game (web/news.py): the alarm takes note of
+        its deadline, and a game held here is brought up to the database (its listeners
+        get the new view); the news of one game are caught up with one at a time."""
+        horizon = now_ms() + int(HORIZON_SECONDS * 1000)
+        deadline = tidings.deadline
+        game_id = tidings.game_id
+        if game_id in self.timers.deadlines or (deadline is not None and deadline <= horizon):
+            self.timers.set(game_id, deadline)
+        if game_id not in self.table.active_games and game_id not in self.tables.held:
+            return
+        if game_id in self.hearing:
+            self.hearing[game_id] = True
+            return
+        self.hearing[game_id] = False
+        self.background(self.catch_up(game_id))
+
+    async def catch_up(self, game_id: str) -> None:
+        """Bring a held game up to the database, again while more news of it comes."""
+        try:
+            while True:
+                await self.catch_up_once(game_id)
+                if not self.hearing[game_id]:
+                    return
+                self.hearing[game_id] = False
+        except Exception:
+            LOG.exception("reading game %s again after another process changed it", game_id)
+        finally:
+            del self.hearing[game_id]
+
+    async def catch_up_once(self, game_id: str) -> None:
+        """Bring a held game (at a table or not) up to the database."""
+        active = self.table.active_games.get(game_id)
+        if active is not None:
+            await self.table.catch_up(active)
+            return
+        if game_id in self.tables.held:
+            table = await self.tables.find(game_id)
+            if table is not None:
+                self.publish_table(table)
+
+    def resync(self) -> None:
+        """News may have been missed (the listening connection was down): every held game
+        that someone watches is brought up to the database."""
+        for game_id in list(self.hub.listeners):
+            self.hear(Tidings("", game_id, -1, None))
 
     async def take_up(self) -> None:
         """Let each computer to move play, and mend the games whose standing or deadline
@@ -147,21 +233,24 @@ class Server:
             return
         if address:
             self.charged[active.game_id] = address
-        if active.game_id in self.thinking:
+        if active.game_id in self.thinking or self.leases.taken_elsewhere(COMPUTER, active.game_id):
             return
         self.thinking.add(active.game_id)
         self.computer.started(active, self.charge(active))
-        task = asyncio.get_running_loop().create_task(self.play_computers(active))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.background(self.play_computers(active))
 
     def charge(self, active: ActiveGame) -> str:
         """The client address the game's next computer move is charged to."""
         return self.charged.get(active.game_id) or active.stored.client or UNKNOWN_CLIENT
 
     async def play_computers(self, active: ActiveGame) -> None:
-        """Play the computer's moves for as long as a computer is to move."""
+        """Play the computer's moves for as long as a computer is to move, once this
+        process holds the claim on them (web/leases.py): a computer that cannot move keeps
+        it (the game waits, as it would for a single process), else it is given up."""
+        failed = False
         try:
+            if not await self.leases.claim(COMPUTER, active.game_id):
+                return
             while (level := active.computer_to_move()) is not None:
                 turn, seat = active.turn, active.game.to_move
                 left = len(active.stored.departures)
@@ -181,9 +270,12 @@ class Server:
                 self.changed(active)
         except Exception:
             # A computer that cannot move leaves the game waiting; the log says why.
+            failed = True
             LOG.exception("the computer's move in game %s failed", active.game_id)
             raise
         finally:
+            if not failed:
+                await self.leases.release(COMPUTER, active.game_id)
             self.thinking.discard(active.game_id)
             self.charged.pop(active.game_id, None)
             self.computer.stopped(active)
@@ -193,6 +285,9 @@ class Server:
         """Stop the workers and release the database."""
         for task in self.tasks:
             task.cancel()
+        if self.news is not None:
+            self.news.close()
+        self.leases.close()
         self.timers.close()
         self.computer.close()
         self.storage.close()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +132,14 @@ rate_windows = Table(
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+#: The PostgreSQL channel on which every stored change of a game is announced, in the
+#: transaction that stores it (so at its commit, and never for a change rolled back):
+#: ``ORIGIN GAME_ID MOVES DEADLINE``, ``ORIGIN`` the :attr:`Storage.origin` of the process
+#: that stored it, ``MOVES`` the game's stored move count (``-1``: not told) and
+#: ``DEADLINE`` when its seat to move loses on time (``-``: none). ``web/news.py`` listens.
+NEWS_CHANNEL = "binscrabble_games"
+ANNOUNCE = text("SELECT pg_notify(:channel, :news)")
 
 #: A game's stored move count, rematch and departures (:meth:`Storage.progress`). Built
 #: once: building the statement took three times as long as running it.
@@ -256,6 +265,11 @@ def first_deadline(game: NewGame) -> int | None:
     return Clock(rules, len(game.seats), game.created_at or 0).deadline()
 
 
+def deadline_of(standing: Standing | None) -> int | None:
+    """The deadline of a standing (``None``: none, or no standing)."""
+    return None if standing is None else standing.deadline
+
+
 def database_url(path_or_url: str) -> str:
     """An SQLAlchemy URL for ``--db``: a URL as it is, a file path as an SQLite URL.
 
@@ -351,6 +365,12 @@ class Storage:
         upgrade(self.engine)
         #: When this process last deleted the rate limits' windows past their use (ms).
         self.swept = 0
+        #: Whether several server processes may share this database (PostgreSQL): then
+        #: each change is announced on :data:`NEWS_CHANNEL`, and work is claimed
+        #: (``web/leases.py``). An SQLite file has one server process.
+        self.shared = self.engine.dialect.name == "postgresql"
+        #: This storage's name in the announcements it makes (one a process).
+        self.origin = secrets.token_hex(8)
 
     @property
     def shares_counts(self) -> bool:
@@ -358,6 +378,21 @@ class Storage:
         a database several server processes share, which is any but SQLite (one process,
         which counts in its memory)."""
         return self.engine.dialect.name != "sqlite"
+
+    def news_url(self) -> str | None:
+        """Where to listen for the announcements of every process's changes (a libpq URL),
+        ``None`` when the database is not shared."""
+        if not self.shared:
+            return None
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def _announce(
+        self, connection: Any, game_id: str, moves: int, deadline: int | None = None
+    ) -> None:
+        """Announce a change of a game to the other processes, at the commit (shared only)."""
+        if self.shared:
+            news = f"{self.origin} {game_id} {moves} {'-' if deadline is None else deadline}"
+            connection.execute(ANNOUNCE, {"channel": NEWS_CHANNEL, "news": news})
 
     def close(self) -> None:
         """Release the database's connections."""
@@ -392,6 +427,7 @@ class Storage:
                     for seat in game.seats
                 ],
             )
+            self._announce(connection, game.game_id, 0, first_deadline(game))
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or ``None`` when there is none with that id."""
@@ -453,6 +489,7 @@ class Storage:
                     )
                 )
                 self._stand(connection, game_id, standing)
+                self._announce(connection, game_id, turn + 1, deadline_of(standing))
         except IntegrityError:
             return False
         return True
@@ -480,6 +517,7 @@ class Storage:
                     )
                 )
                 self._stand(connection, game_id, standing)
+                self._announce(connection, game_id, departure.turn, deadline_of(standing))
         except IntegrityError:
             return False
         return True
@@ -488,6 +526,7 @@ class Storage:
         """Store how the game stands (to mend a game whose standing was not known)."""
         with self.engine.begin() as connection:
             self._stand(connection, game_id, standing)
+            self._announce(connection, game_id, -1, standing.deadline)
 
     @staticmethod
     def _stand(connection: Any, game_id: str, standing: Standing | None) -> None:
@@ -535,6 +574,7 @@ class Storage:
                 .where(games.c.id == game_id, games.c.rematch.is_(None))
                 .values(rematch=rematch_id)
             )
+            self._announce(connection, game_id, -1)
             kept = connection.execute(select(games.c.rematch).where(games.c.id == game_id)).scalar()
         return str(kept)
 
@@ -599,6 +639,22 @@ class Storage:
                 connection.execute(delete(rate_windows).where(rate_windows.c.expires < now))
             connection.commit()
         return None
+    def moves_after(
+        self, game_id: str, known: int
+    ) -> tuple[list[tuple[str, int | None]], int, str | None]:
+        """The game's stored moves after the first ``known`` (notation and time of each),
+        how many seats left it and its rematch's id: what a process that holds the game's
+        first ``known`` moves needs to catch up. One transaction."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(moves.c.notation, moves.c.at)
+                .where(moves.c.game_id == game_id, moves.c.turn >= known)
+                .order_by(moves.c.turn)
+            ).all()
+            row = connection.execute(PROGRESS, {"game_id": game_id}).first()
+        if row is None:
+            return [], 0, None
+        return [(move.notation, move.at) for move in rows], int(row[2]), row[1]
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""
