@@ -1,0 +1,250 @@
+"""Two real ``binscrabble serve`` processes on one real PostgreSQL, behind a real nginx
+configured as docs/deploy.md shows (HTTP and WebSocket to both).
+
+A move made through one process reaches the WebSocket clients of the other; two
+submissions of one turn through the two at once apply once; a process killed (SIGKILL)
+while its computer thinks leaves the game to the other, which plays on; a live clock that
+runs out while its game's process is killed is settled by the other at its deadline.
+Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from nginx_support import Nginx
+from web_api_support import Served, bearer, best_play
+from websockets.sync.client import ClientConnection, connect
+
+#: The longest any wait for a view lasts, in seconds.
+WAIT = 60.0
+#: How long after its deadline a clock that ran out must be settled, in seconds (a bound,
+#: well below the 30 s between two looks of a process at the deadlines coming up).
+SETTLED_WITHIN = 10.0
+
+
+@dataclass
+class Site:
+    """Two processes on one database, and nginx in front of them."""
+
+    database: str
+    processes: list[Served]
+    nginx: Nginx
+
+    def client(self, where: str) -> httpx.Client:
+        """A client of ``where``: a process's address or nginx's."""
+        return httpx.Client(base_url=where, trust_env=False, timeout=WAIT)
+
+    def moves(self, game_id: str) -> list[tuple[int, int, str]]:
+        """The game's stored moves (turn, seat, notation), read in the database."""
+        libpq = self.database.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(libpq) as connection:
+            rows = connection.execute(
+                "SELECT turn, seat, notation FROM moves WHERE game_id = %s ORDER BY turn",
+                (game_id,),
+            ).fetchall()
+        return [(int(turn), int(seat), str(notation)) for turn, seat, notation in rows]
+
+    def wait_for_claim(self, game_id: str, kind: str) -> None:
+        """Wait until a process holds the game's claim of ``kind`` (web/leases.py)."""
+        libpq = self.database.replace("postgresql+psycopg://", "postgresql://")
+        deadline = time.monotonic() + WAIT
+        with psycopg.connect(libpq, autocommit=True) as connection:
+            while not connection.execute(
+                "SELECT 1 FROM claims WHERE game_id = %s AND kind = %s", (game_id, kind)
+            ).fetchall():
+                assert time.monotonic() < deadline, f"no process claimed the {kind} in {WAIT} s"
+                time.sleep(0.01)
+
+
+@pytest.fixture
+def site(postgres_url: str, tmp_path: Path) -> Iterator[Site]:
+    database = postgres_url
+    processes: list[Served] = []
+    nginx = None
+    try:
+        for _ in range(2):
+            processes.append(Served(database))
+        upstreams = [process.url.removeprefix("http://") for process in processes]
+        nginx = Nginx(tmp_path / "nginx", upstreams)
+        yield Site(database, processes, nginx)
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for process in processes:
+            process.stop()
+
+
+def live(base: str, game_id: str, token: str | None = None) -> ClientConnection:
+    """A WebSocket client of a game at ``base`` (a process's address or nginx's)."""
+    url = f"{base.replace('http://', 'ws://', 1)}/api/games/{game_id}/live"
+    return connect(url + (f"?token={token}" if token else ""), open_timeout=WAIT)
+
+
+def view_until(
+    socket: ClientConnection, wanted: Callable[[dict[str, Any]], bool], within: float = WAIT
+) -> dict[str, Any]:
+    """The first view the socket receives that is ``wanted`` (within ``within`` seconds)."""
+    deadline = time.monotonic() + within
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no wanted view within {within:g} s"
+        view: dict[str, Any] = json.loads(socket.recv(timeout=left))
+        if wanted(view):
+            return view
+
+
+def create(client: httpx.Client, players: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"players": players, **body})
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def tokens(created: dict[str, Any]) -> list[str]:
+    return [seat["token"] for seat in created["seats"] if seat.get("token")]
+
+
+def seat_view(client: httpx.Client, game_id: str, token: str) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def play(client: httpx.Client, game_id: str, token: str, view: dict[str, Any]) -> httpx.Response:
+    """Submit the seat's best play (else a pass) on the turn of its ``view``."""
+    move = best_play(view) or "pass"
+    body = {"move": move, "turn": view["turn"]}
+    return client.post(f"/api/games/{game_id}/moves", json=body, headers=bearer(token))
+
+
+def at_once(submissions: list[Callable[[], httpx.Response]]) -> list[httpx.Response]:
+    """Run the submissions in threads of their own, let go at the same moment."""
+    start = threading.Barrier(len(submissions))
+    answers: list[httpx.Response] = []
+
+    def submit(submission: Callable[[], httpx.Response]) -> None:
+        start.wait(WAIT)
+        answers.append(submission())
+
+    threads = [threading.Thread(target=submit, args=(one,)) for one in submissions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT)
+    return answers
+
+
+def test_a_move_through_one_process_reaches_the_websockets_of_the_other(site: Site) -> None:
+    first, second = (site.client(process.url) for process in site.processes)
+    created = create(site.client(site.nginx.url), [{"name": "Ann"}, {"name": "Bo"}])
+    game_id = created["id"]
+    seats = tokens(created)
+    # Two spectators through nginx (taken in turn by its processes), one on each process.
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(live(site.nginx.url, game_id)) for _ in range(2)]
+        sockets += [stack.enter_context(live(process.url, game_id)) for process in site.processes]
+        for socket in sockets:
+            view_until(socket, lambda view: view["turn"] == 0)
+        for turn in range(6):
+            # Moves go alternately through one process and the other.
+            through = first if turn % 2 == 0 else second
+            view = seat_view(through, game_id, seats[turn % 2])
+            assert view["turn"] == turn
+            answer = play(through, game_id, seats[turn % 2], view)
+            assert answer.status_code == 200, answer.text
+            for socket in sockets:
+                seen = view_until(socket, lambda view, turn=turn: view["turn"] == turn + 1)
+                assert seen["moves"][-1]["notation"] == answer.json()["notation"]
+    assert [turn for turn, _, _ in site.moves(game_id)] == list(range(6))
+
+
+def test_one_turn_submitted_through_both_processes_at_once_applies_once(site: Site) -> None:
+    clients = [site.client(process.url) for process in site.processes]
+    created = create(clients[0], [{"name": "Ann"}, {"name": "Bo"}])
+    game_id = created["id"]
+    seats = tokens(created)
+    for turn in range(8):
+        token = seats[turn % 2]
+        # Each process has read the game as it stands (so neither refuses it as stale).
+        views = [seat_view(client, game_id, token) for client in clients]
+        assert [view["turn"] for view in views] == [turn, turn]
+        answers = at_once(
+            [
+                functools.partial(play, client, game_id, token, view)
+                for client, view in zip(clients, views, strict=True)
+            ]
+        )
+        assert sorted(answer.status_code for answer in answers) == [200, 409]
+    stored = site.moves(game_id)
+    assert [(turn, seat) for turn, seat, _ in stored] == [(turn, turn % 2) for turn in range(8)]
+    # Both processes tell the same game.
+    assert seat_view(clients[0], game_id, seats[0]) == seat_view(clients[1], game_id, seats[0])
+
+
+def test_a_process_killed_while_its_computer_thinks_leaves_the_game_to_the_other(
+    site: Site,
+) -> None:
+    doomed, survivor = site.processes
+    with site.client(doomed.url) as client:
+        created = create(client, [{"name": "Ann"}, {"name": "Max", "computer": "max"}])
+        game_id = created["id"]
+        (ann,) = tokens(created)
+        answer = play(client, game_id, ann, seat_view(client, game_id, ann))
+        assert answer.status_code == 200, answer.text
+    # The computer is now to move: once the process that stored Ann's move has claimed its
+    # move (it thinks), that process dies.
+    site.wait_for_claim(game_id, "computer")
+    doomed.process.kill()
+    doomed.process.wait(WAIT)
+    assert len(site.moves(game_id)) == 1, "the computer had moved before its process died"
+    with site.client(site.nginx.url) as client, live(survivor.url, game_id, ann) as socket:
+        view = view_until(socket, lambda view: view["turn"] == 2)
+        assert view["moves"][1]["seat"] == 1
+        # The game goes on, through nginx (to the process left).
+        answer = play(client, game_id, ann, seat_view(client, game_id, ann))
+        assert answer.status_code == 200, answer.text
+        view_until(socket, lambda view: view["turn"] >= 4)
+    stored = site.moves(game_id)
+    assert [turn for turn, _, _ in stored] == list(range(len(stored)))
+    assert [seat for _, seat, _ in stored[:4]] == [0, 1, 0, 1]
+
+
+def test_a_clock_that_runs_out_while_its_process_is_killed_is_settled_by_the_other(
+    site: Site,
+) -> None:
+    doomed, survivor = site.processes
+    clock = {"kind": "live", "seconds": 8}
+    with site.client(doomed.url) as client:
+        created = create(client, [{"name": "Ann"}, {"name": "Bo"}], clock=clock)
+        game_id = created["id"]
+        ann, bo = tokens(created)
+        with live(doomed.url, game_id, ann) as socket:
+            for turn, token in enumerate((ann, bo)):
+                body = {"move": "pass", "turn": turn}
+                answer = client.post(
+                    f"/api/games/{game_id}/moves", json=body, headers=bearer(token)
+                )
+                assert answer.status_code == 200, answer.text
+            running = view_until(socket, lambda view: view["turn"] == 2)["clock"]
+    # Ann's time runs; her game's process dies before it runs out.
+    doomed.process.kill()
+    doomed.process.wait(WAIT)
+    assert running["running"] == 0
+    # The other process settles it at its deadline: it knows of it from the news of Bo's
+    # move, not from its look at the deadlines coming up (every 30 s), which could be later.
+    within = running["remaining_ms"][0] / 1000 + SETTLED_WITHIN
+    with live(survivor.url, game_id, bo) as socket:
+        view = view_until(socket, lambda view: view["over"], within)
+    assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
+    assert len(site.moves(game_id)) == 2
