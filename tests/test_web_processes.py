@@ -27,6 +27,8 @@ from nginx_support import Nginx
 from web_api_support import Served, bearer, best_play
 from websockets.sync.client import ClientConnection, connect
 
+from binscrabble.web.storage import Departure, NewGame, SeatRecord, Standing, Storage
+
 #: The longest any wait for a view lasts, in seconds.
 WAIT = 60.0
 #: How long after its deadline a clock that ran out must be settled, in seconds (a bound,
@@ -248,3 +250,21 @@ def test_a_clock_that_runs_out_while_its_process_is_killed_is_settled_by_the_oth
         view = view_until(socket, lambda view: view["over"], within)
     assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
     assert len(site.moves(game_id)) == 2
+
+
+def test_a_move_from_a_copy_that_missed_a_departure_is_not_stored(postgres_url: str) -> None:
+    # Two processes' storages; the second's copy of the game has not heard that Bo resigned.
+    first, second = Storage(postgres_url), Storage(postgres_url)
+    try:
+        seats = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+        first.create_game(NewGame("g", {}, "7", seats))
+        resigned = Standing(None, "resigned")
+        assert first.add_departure("g", Departure(1, 0, "resigned", 5), resigned)
+        assert not second.append_move("g", 0, 0, "pass", 6, Standing(1, None), departures=0)
+        stored = second.load_game("g")
+        assert stored is not None and stored.moves == [] and len(stored.departures) == 1
+        # A copy that knows of the departure is refused by the game, not by the storage.
+        assert second.append_move("g", 0, 0, "pass", 7, None, departures=1)
+    finally:
+        first.close()
+        second.close()

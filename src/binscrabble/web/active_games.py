@@ -285,11 +285,14 @@ async def submit(
         after = game.copy()
         after.push(move, seat, checked=False)
         stand = standing_after(after, active.clock, seat, at, moved=True)
+        left = len(active.stored.departures)
         stored = await asyncio.to_thread(
-            storage.append_move, active.game_id, number, seat, notation, at, stand
+            storage.append_move, active.game_id, number, seat, notation, at, stand, left
         )
         if not stored:
             await reload(active, storage)
+            if len(active.stored.departures) != left:
+                raise RefereeError(409, "the game moved on meanwhile: reload it and try again")
             raise RefereeError(
                 409, f"turn {number} was already played: reload the game and play again"
             )

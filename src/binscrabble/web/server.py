@@ -199,7 +199,7 @@ class Server:
         if game_id in self.tables.held:
             table = await self.tables.find(game_id)
             if table is not None:
-                self.publish_table(table)
+                self.publish(table)
 
     def resync(self) -> None:
         """News may have been missed (the listening connection was down): every held game

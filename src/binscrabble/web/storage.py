@@ -475,14 +475,21 @@ class Storage:
         notation: str,
         at: int | None = None,
         standing: Standing | None = None,
+        departures: int | None = None,
     ) -> bool:
         """Store the move of ``turn``, made at ``at``, and how the game stands after it;
-        ``False`` when that turn already has a move.
+        ``False`` when that turn already has a move, or, on a shared database, when more
+        seats left the game than the caller knows of (``departures``): another process
+        stored a resignation or a time-out first. (On SQLite one process stores, and its
+        copy of a game is never behind.)
 
         Committed when this returns ``True``: the move survives the process being killed.
         """
         try:
             with self.engine.begin() as connection:
+                behind = self.shared and departures is not None
+                if behind and self._left(connection, game_id) != departures:
+                    return False
                 connection.execute(
                     moves.insert().values(
                         game_id=game_id, turn=turn, seat=seat, notation=notation, at=at
@@ -502,6 +509,7 @@ class Storage:
         when not (another process moved the game on first)."""
         try:
             with self.engine.begin() as connection:
+                self._hold(connection, game_id)
                 stored = connection.execute(
                     select(func.count()).select_from(moves).where(moves.c.game_id == game_id)
                 ).scalar()
@@ -521,6 +529,21 @@ class Storage:
         except IntegrityError:
             return False
         return True
+
+    def _hold(self, connection: Any, game_id: str) -> None:
+        """On a shared database, lock the game's row until the transaction ends: a move and
+        a departure of one game, stored by two processes at once, are stored one after the
+        other, each seeing the other's (on SQLite one process stores, under the game's lock)."""
+        if self.shared:
+            connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+
+    def _left(self, connection: Any, game_id: str) -> int:
+        """How many seats left the game, under its row's lock (:meth:`_hold`)."""
+        self._hold(connection, game_id)
+        left = connection.execute(
+            select(func.count()).select_from(departures).where(departures.c.game_id == game_id)
+        ).scalar()
+        return int(left or 0)
 
     def stand(self, game_id: str, standing: Standing) -> None:
         """Store how the game stands (to mend a game whose standing was not known)."""
