@@ -9,7 +9,7 @@ are stored in ``analysed`` as they are done, so that every process answers with 
 the process that takes over a dead one's analysis goes on from the turns done.
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0004"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
