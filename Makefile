@@ -31,6 +31,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,print,web]'
+	@# The cluster extra (Ray, for selfplay --cluster) only where Ray has a wheel for this Python.
+	@$(BIN)/python -m pip install --quiet -e '.[cluster]' 2>/dev/null \
+		|| echo "Ray could not be installed for this Python (no wheel for it, or no network): selfplay --cluster says how to get it"
 	touch $(STAMP)
 
 # The move generator compiled with mypyc (scripts/build_compiled.py; docs/movegen.md,

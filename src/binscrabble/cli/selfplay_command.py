@@ -8,8 +8,9 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import (
@@ -20,6 +21,10 @@ from binscrabble.cli.common import (
 )
 from binscrabble.limits import quoted
 
+if TYPE_CHECKING:
+    from binscrabble.engine.selfplay import MatchResult
+    from binscrabble.rules import Rules
+
 #: The most worker processes a match may ask for.
 MAX_JOBS = 256
 
@@ -27,7 +32,8 @@ EPILOG = """\
 Players are levels (beginner, easy, medium, hard, max) or strategies (random, greedy,
 equity, simulation). A strategy may carry a time budget per move, as in simulation@0.5.
 Games come in pairs that share the order of the bag, with the seats swapped. The win rate's
-95% interval is Wilson's, with draws counting half a win.
+95% interval is Wilson's, with draws counting half a win. A game's result depends only on
+the seed and its number: --jobs and --cluster give the same games.
 """
 
 
@@ -54,13 +60,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="J",
         help="worker processes (default: the number of CPUs)",
     )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games as Ray tasks on the cluster at ray://HOST:PORT, or on a Ray"
+        " runtime started here with 'local' (needs binscrabble[cluster]; docs/cluster.md)",
+    )
     parser.add_argument("--json", action="store_true", help="end with one JSON summary line")
     add_rules_options(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from binscrabble.engine.selfplay import GameFailure, run_match
+    from binscrabble.engine.selfplay import GameFailure
 
     rules = rules_from_options(args)
     names = [name.strip() for name in args.players.split(",")]
@@ -75,22 +87,19 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         # Each job is a process: a mistyped 100000 would exhaust the machine.
         raise CliError(f"--jobs takes 1 to {MAX_JOBS} worker processes, not {args.jobs}")
+    if args.cluster is not None and args.jobs is not None:
+        raise CliError(
+            "--jobs and --cluster do not go together: on a cluster, Ray gives the games to"
+            " every CPU it has"
+        )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     # On a terminal a bar redrawn in place; otherwise (a log file, a pipe) a line at every
     # tenth of the games, so that a long match written to a file still shows how far it is.
     bar: ProgressBar | ProgressLines = (
         ProgressBar(sys.stderr) if sys.stderr.isatty() else ProgressLines(sys.stderr)
     )
     try:
-        result = run_match(
-            names,
-            args.games,
-            seed=seed,
-            jobs=jobs,
-            rules=rules,
-            progress=bar.update,
-        )
+        result = _play(args, names, seed, rules, bar.update)
     except GameFailure as failure:
         # A bug in the engine: said without a traceback, with the position kept for
         # `binscrabble best` (or a test) to replay.
@@ -114,6 +123,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(
+    args: argparse.Namespace,
+    names: list[str],
+    seed: int,
+    rules: Rules,
+    progress: Callable[[int, int], None],
+) -> MatchResult:
+    """The match, in worker processes here (--jobs) or as Ray tasks (--cluster)."""
+    if args.cluster is None:
+        from binscrabble.engine.selfplay import run_match
+
+        jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+        return run_match(names, args.games, seed=seed, jobs=jobs, rules=rules, progress=progress)
+    # Only this path imports the cluster module, and only that module imports Ray.
+    from binscrabble.engine.cluster import ClusterError, check_address, run_match_on_cluster
+
+    try:
+        address = check_address(args.cluster)
+        return run_match_on_cluster(
+            names, args.games, seed=seed, address=address, rules=rules, progress=progress
+        )
+    except ClusterError as error:
+        raise CliError(str(error)) from None
+
+
 class ProgressBar:
     """A one-line progress bar redrawn in place on a terminal (standard error)."""
 
@@ -124,6 +158,10 @@ class ProgressBar:
         self.started = time.perf_counter()
 
     def update(self, done: int, total: int) -> None:
+        if done == 0:
+            # The games start now (a cluster is connected): time them from here.
+            self.started = time.perf_counter()
+            return
         filled = self.WIDTH * done // max(1, total)
         elapsed = time.perf_counter() - self.started
         remaining = elapsed / done * (total - done) if done else 0.0
@@ -150,6 +188,10 @@ class ProgressLines:
         self.started = time.perf_counter()
 
     def update(self, done: int, total: int) -> None:
+        if done == 0:
+            # The games start now (a cluster is connected): time them from here.
+            self.started = time.perf_counter()
+            return
         # Called once a game: a line when this game starts another tenth, and at the last.
         if done < total and self.STEPS * done // total == self.STEPS * (done - 1) // total:
             return

@@ -295,11 +295,7 @@ def run_match(
     process). `progress(done, total)` is called after each game. `tables` gives each player
     its own leave table (see :func:`play_game`).
     """
-    if len(players) != 2:
-        raise ValueError(f"a match needs exactly two players, not {len(players)}")
-    if games < 1:
-        raise ValueError(f"a match needs at least one game, not {games}")
-    pair = (players[0], players[1])
+    pair = check_match(players, games)
     for path in tables or ():
         # Read here, before any game: a missing or bad file fails at once (OSError,
         # LeaveTableError), and forked workers find it read already.
@@ -308,9 +304,32 @@ def run_match(
     # Made one at a time as the games are played: a huge `games` starts at once, and only
     # the results (a few hundred bytes a game played) take memory.
     tasks = ((pair, index, seed, rules, tables) for index in range(games))
+    return collect_match(pair, seed, games, _run_tasks(tasks, jobs), progress)
+
+
+def check_match(players: Sequence[str], games: int) -> tuple[str, str]:
+    """The two players of a match as a pair; ValueError unless there are two and `games` is
+    at least 1."""
+    if len(players) != 2:
+        raise ValueError(f"a match needs exactly two players, not {len(players)}")
+    if games < 1:
+        raise ValueError(f"a match needs at least one game, not {games}")
+    return (players[0], players[1])
+
+
+def collect_match(
+    pair: tuple[str, str],
+    seed: int,
+    games: int,
+    played: Iterable[GameResult],
+    progress: ProgressCallback | None = None,
+) -> MatchResult:
+    """The match whose games `played` yields, in any order; `progress(done, games)` after
+    each. Whatever plays the games (this process, worker processes, a cluster), a game's
+    result depends only on the players, its index, the match seed and the rules."""
     started = time.perf_counter()
     results: list[GameResult] = []
-    for result in _run_tasks(tasks, jobs):
+    for result in played:
         results.append(result)
         if progress is not None:
             progress(len(results), games)
