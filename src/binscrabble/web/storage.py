@@ -662,6 +662,7 @@ class Storage:
                 connection.execute(delete(rate_windows).where(rate_windows.c.expires < now))
             connection.commit()
         return None
+
     def moves_after(
         self, game_id: str, known: int
     ) -> tuple[list[tuple[str, int | None]], int, str | None]:
