@@ -13,6 +13,11 @@ seat whose time runs loses on time (:meth:`Clock.deadline`) and the overtime pen
   of overtime it has lost on time.
 - **correspondence**: each move within ``days`` days of the last one (or of the start).
 
+A clock may wait before it starts (``start=None``: the web app waits until every person
+has opened the game): no time runs, and moves made meanwhile cost nothing, until
+:meth:`Clock.begin`. Pauses (when the server was down) are stretches of time that count
+against nobody: no time runs in them, and a deadline moves past them.
+
 >>> rules = ClockRules.from_mapping({"kind": "live", "seconds": 60, "overtime": 120})
 >>> clock = Clock(rules, seats=2, start=0)
 >>> clock.remaining(10_000), clock.deadline()
@@ -108,6 +113,16 @@ class ClockRules:
         return {"kind": self.kind} | {name: getattr(self, name) for name in LIMITS[self.kind]}
 
     @property
+    def absence(self) -> int:
+        """Milliseconds a waiting clock waits for every seat before the game is aborted:
+        a day, or a seat's whole time (:attr:`allowance`) when longer.
+
+        >>> ClockRules("correspondence", days=3).absence // DAY_MS
+        3
+        """
+        return max(DAY_MS, self.allowance)
+
+    @property
     def allowance(self) -> int:
         """Milliseconds a seat has at the start: all its time (live) or a turn's (days)."""
         if self.kind == LIVE:
@@ -115,15 +130,69 @@ class ClockRules:
         return self.days * DAY_MS
 
 
+#: A stretch of time that counts against nobody: (from, to), milliseconds.
+Pause = tuple[int, int]
+
+
+def elapsed(since: int, at: int, pauses: tuple[Pause, ...] = ()) -> int:
+    """The time that counts between ``since`` and ``at``: all of it but the pauses.
+
+    >>> elapsed(0, 100), elapsed(0, 100, ((10, 30), (90, 200)))
+    (100, 70)
+    """
+    spent = max(0, at - since)
+    for start, end in pauses:
+        spent -= max(0, min(end, at) - max(start, since))
+    return spent
+
+
+def later(since: int, duration: int, pauses: tuple[Pause, ...] = ()) -> int:
+    """When ``duration`` milliseconds that count have passed from ``since``, the pauses
+    (in order) not counting.
+
+    >>> later(0, 100), later(0, 100, ((10, 30), (200, 300)))
+    (100, 120)
+    """
+    moment, need = since, duration
+    for start, end in pauses:
+        if end <= moment:
+            continue
+        if start > moment:
+            if start - moment >= need:
+                break
+            need -= start - moment
+        moment = end
+    return moment + need
+
+
 class Clock:
     """The time left to each seat of a timed game, told when each turn ends.
 
-    ``start`` is when the first turn began (the game's creation); ``running`` the seat to
-    move then.
+    >>> clock = Clock(ClockRules("live", seconds=60), seats=2, start=None, opened=0)
+    >>> clock.turn_ended(5_000, next_seat=1); clock.view(9_000), clock.deadline()
+    ({'kind': 'live', 'remaining_ms': [60000, 60000], 'running': None}, 86400000)
+    >>> clock.begin(10_000); clock.remaining(12_000), clock.deadline()
+    ([60000, 58000], 70000)
+
+    ``start`` is when the first turn's time began to run (``None``: the clock waits, see
+    :meth:`begin`); ``running`` the seat to move then; ``pauses`` the stretches of time
+    that count against nobody, in order.
     """
 
-    def __init__(self, rules: ClockRules, seats: int, start: int, running: int = 0) -> None:
+    def __init__(
+        self,
+        rules: ClockRules,
+        seats: int,
+        start: int | None,
+        running: int = 0,
+        pauses: tuple[Pause, ...] = (),
+        opened: int | None = None,
+    ) -> None:
         self.rules = rules
+        self.pauses = pauses
+        #: When the game was opened for its seats (its creation): a waiting clock's game is
+        #: aborted :attr:`ClockRules.absence` after it (``None``: never).
+        self.opened = start if opened is None else opened
         #: Each seat's time left when its clock last stopped (the running seat's: when it
         #: started).
         self._left = [rules.allowance] * seats
@@ -132,15 +201,29 @@ class Clock:
         #: The seat whose time runs, ``None`` once the game is over.
         self.running: int | None = running
         #: When the running seat's time began to run.
-        self.since = start
+        self.since = 0 if start is None else start
+        #: Whether the clock waits to start (:meth:`begin`).
+        self.waiting = start is None
 
-    def turn_ended(self, at: int, next_seat: int | None, *, moved: bool = True) -> None:
+    def begin(self, at: int) -> None:
+        """Start a waiting clock at ``at``: the seat to move's time runs from then."""
+        if self.waiting:
+            self.waiting = False
+            self.since = at
+
+    def turn_ended(
+        self, at: int, next_seat: int | None, *, moved: bool = True, since: int | None = None
+    ) -> None:
         """The running seat's turn ended at ``at``: by a move (``moved``: a live clock
         adds the increment), or because the seat left the game; ``next_seat``'s time runs
-        from ``at`` (``None``: the game is over and every clock stops)."""
+        from ``since`` (default ``at``; ``None``: the game is over and every clock stops).
+        A waiting clock only notes the seat to move: nobody's time runs."""
         seat = self.running
+        if self.waiting:
+            self.running = next_seat
+            return
         if seat is not None:
-            left = self._left[seat] - max(0, at - self.since)
+            left = self._left[seat] - elapsed(self.since, at, self.pauses)
             self._lowest[seat] = min(self._lowest[seat], left)
             if self.rules.kind == CORRESPONDENCE:
                 left = self.rules.allowance
@@ -148,21 +231,28 @@ class Clock:
                 left += self.rules.increment * SECOND_MS
             self._left[seat] = left
         self.running = next_seat
-        self.since = at
+        self.since = at if since is None else max(at, since)
 
     def remaining(self, now: int) -> list[int]:
         """Each seat's time left at ``now`` in milliseconds (negative in overtime)."""
         left = self._left[:]
-        if self.running is not None:
-            left[self.running] -= max(0, now - self.since)
+        if self.running is not None and not self.waiting:
+            left[self.running] -= elapsed(self.since, now, self.pauses)
         return left
 
     def deadline(self) -> int | None:
         """When the running seat loses on time unless it moves first; ``None`` when no
-        time runs."""
+        time runs (the game is over). A waiting clock's deadline is when the game is
+        aborted for a seat that never came (:attr:`ClockRules.absence` after
+        :attr:`opened`)."""
         if self.running is None:
             return None
-        return self.since + self._left[self.running] + self.rules.overtime * SECOND_MS
+        if self.waiting:
+            if self.opened is None:
+                return None
+            return later(self.opened, self.rules.absence, self.pauses)
+        allowed = self._left[self.running] + self.rules.overtime * SECOND_MS
+        return later(self.since, max(0, allowed), self.pauses)
 
     def expired(self, now: int) -> bool:
         """Whether the running seat has lost on time at ``now``."""
@@ -183,5 +273,5 @@ class Clock:
         return {
             "kind": self.rules.kind,
             "remaining_ms": self.remaining(now),
-            "running": self.running,
+            "running": None if self.waiting else self.running,
         }

@@ -234,6 +234,13 @@ END_REASONS: Final = {
     "time": "time",
     "aborted": "aborted",
 }
+#: Why an aborted game was aborted when its seat did not choose to (INTERFACES.md §7's
+#: ``end.cause``): ``time``, its time ran out before its first move; ``absent``, it never
+#: opened the game. As a record's ``#left`` line and a stored departure say it.
+ABORT_CAUSES: Final = {"time": "time-first-move", "absent": "absent"}
+#: Every reason a seat leaves a game by: resigned, ran out of time, aborted (by choice, or
+#: for one of :data:`ABORT_CAUSES`).
+LEAVING_REASONS: Final = ("resigned", "time", "aborted", *ABORT_CAUSES.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +264,8 @@ class Outcome:
     seat: int | None = None
     penalties: tuple[int, ...] = ()
     left: tuple[int, ...] = ()
+    #: Why an aborted game was aborted when its seat did not choose to (:data:`ABORT_CAUSES`).
+    cause: str | None = None
 
     @classmethod
     def settled(
@@ -287,6 +296,7 @@ class Outcome:
             seat=ending.get("seat"),
             penalties=ending.get("penalties") or (0,) * len(scores),
             left=left,
+            cause=ending.get("cause"),
         )
 
     @property
@@ -312,12 +322,16 @@ class Outcome:
 
     def end_view(self) -> dict[str, Any]:
         """The ``end`` of a view (INTERFACES.md §7): the reason in its words, the seat that
-        resigned, ran out of time or aborted, and the winners."""
-        return {
+        resigned, ran out of time or aborted, and the winners; ``cause`` too when the
+        server aborted the game for a seat (:data:`ABORT_CAUSES`)."""
+        end: dict[str, Any] = {
             "reason": END_REASONS[self.reason],
             "seat": self.seat,
             "winners": list(self.winners),
         }
+        if self.cause is not None:
+            end["cause"] = self.cause
+        return end
 
     def __str__(self) -> str:
         totals = ", ".join(
@@ -331,6 +345,10 @@ class Outcome:
                 "time": f"{name} ran out of time: ",
                 "aborted": f"{name} aborted the game: ",
             }.get(self.reason, "")
+            if self.cause == "time":
+                why = f"{name}'s time ran out before their first move, the game is aborted: "
+            elif self.cause == "absent":
+                why = f"{name} never opened the game, it is aborted: "
         if not self.winners:
             return f"{why}nobody wins ({totals})"
         if self.draw:
@@ -422,6 +440,8 @@ class Game:
         self._departures: list[tuple[int, int, str]] = []
         #: The seat that resigned, ran out of time or aborted to end the game.
         self._end_seat: int | None = None
+        #: Why the server aborted the game for ``_end_seat`` (:data:`ABORT_CAUSES`), if so.
+        self._end_cause: str | None = None
         self._penalties: tuple[int, ...] | None = None
         self._faces = frozenset(faces_in_game(self.rules))
 
@@ -550,6 +570,7 @@ class Game:
             seat=self._end_seat,
             penalties=self._penalties,
             left=tuple(self._left),
+            cause=self._end_cause,
         )
 
     def end_view(self) -> dict[str, Any] | None:
@@ -596,10 +617,21 @@ class Game:
         elif seat == self.to_move:
             self.to_move = self._after(seat)
 
-    def abort(self, seat: int) -> None:
+    def abort(self, seat: int, *, cause: str | None = None) -> None:
         """``seat`` aborts the game: it ends with nobody winning. Allowed only until every
         seat still in the game has moved once; :class:`IllegalMoveError` after that or
-        when the game is over."""
+        when the game is over. ``cause`` says why when the seat did not choose to
+        (:data:`ABORT_CAUSES`: its time ran out before its first move, or it never opened
+        the game).
+
+        >>> game = Game(("Ann", "Bob"), seed=1)
+        >>> game.abort(0, cause="time"); print(game.outcome())
+        Ann's time ran out before their first move, the game is aborted: nobody wins (Ann 0, Bob 0)
+        >>> game.departures
+        ((0, 0, 'time-first-move'),)
+        """
+        if cause is not None and cause not in ABORT_CAUSES:
+            raise ValueError(f"a game is aborted for {', '.join(ABORT_CAUSES)}, not {cause!r}")
         problem = self._leave_problem(seat)
         if problem is not None:
             raise problem
@@ -609,8 +641,10 @@ class Game:
                 "abort_too_late",
                 "a game can be aborted only until every player has moved once: resign instead",
             )
-        self._departures.append((len(self.history), seat, "aborted"))
+        reason = "aborted" if cause is None else ABORT_CAUSES[cause]
+        self._departures.append((len(self.history), seat, reason))
         self._end("aborted", seat)
+        self._end_cause = cause
 
     def settle_overtime(self, penalties: Sequence[int]) -> None:
         """Take each seat's overtime penalty (points, see :mod:`binscrabble.clock`) from its
@@ -975,6 +1009,7 @@ class Game:
         other._left = self._left[:]
         other._departures = self._departures[:]
         other._end_seat = self._end_seat
+        other._end_cause = self._end_cause
         other._penalties = self._penalties
         other._faces = self._faces
         return other
@@ -1007,6 +1042,7 @@ class Game:
             self._adjustments,
             tuple(self._left),
             self._end_seat,
+            self._end_cause,
             self._penalties,
             tuple(self.history),
         )
@@ -1070,7 +1106,11 @@ class Game:
             unseen = self.unseen(seat)
         outcome = self.outcome()
         # A seat that resigned or ran out of time (INTERFACES.md §7) is shown as such.
-        gone = {seat: reason for _turns, seat, reason in self._departures if reason != "aborted"}
+        gone = {
+            seat: reason
+            for _turns, seat, reason in self._departures
+            if reason in ("resigned", "time")
+        }
         view: dict[str, Any] = {
             **board_view(self.rules, self.board),
             "players": [

@@ -42,7 +42,14 @@ from pathlib import Path
 from typing import Final
 
 from binscrabble.board import Board
-from binscrabble.game import Game, IllegalMoveError, Outcome, SetupError
+from binscrabble.game import (
+    ABORT_CAUSES,
+    LEAVING_REASONS,
+    Game,
+    IllegalMoveError,
+    Outcome,
+    SetupError,
+)
 from binscrabble.limits import (
     MAX_RECORD_LINE,
     InputLimitError,
@@ -104,7 +111,7 @@ def outcome_lines(outcome: Outcome, racks: Sequence[str | None]) -> list[str]:
 
 
 #: Why a seat left the game, as a ``#left NAME REASON`` line says it (INTERFACES.md §7).
-LEFT_REASONS: Final = ("resigned", "time", "aborted")
+LEFT_REASONS: Final = LEAVING_REASONS
 
 
 def departure_lines(game: Game, departures: list[tuple[int, int, str]], played: int) -> list[str]:
@@ -391,8 +398,9 @@ def _seat_after(seat: int, count: int, gone: set[int]) -> int:
 def _replay_left(game: Game, entry: _LeftLine) -> None:
     """A seat leaves the game as a ``#left`` line says (resigned, ran out of time, aborted)."""
     try:
-        if entry.reason == "aborted":
-            game.abort(entry.seat)
+        causes = {reason: cause for cause, reason in ABORT_CAUSES.items()}
+        if entry.reason == "aborted" or entry.reason in causes:
+            game.abort(entry.seat, cause=causes.get(entry.reason))
         else:
             game.resign(entry.seat, reason=entry.reason)
     except IllegalMoveError as error:

@@ -18,7 +18,7 @@ from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import leave_after, ranked_candidates
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.expr import explain
-from binscrabble.game import Game
+from binscrabble.game import ABORT_CAUSES, Game
 from binscrabble.move import Move, Place, display_equation, move_notation, parse_move
 from binscrabble.movegen import GeneratedMove, best_moves, best_placements
 from binscrabble.rules import BLANK, Rules
@@ -41,8 +41,9 @@ class GameJob:
 
 def leave(game: Game, seat: int, reason: str) -> None:
     """``seat`` leaves ``game``: it resigned, ran out of time or aborted (``reason``)."""
-    if reason == "aborted":
-        game.abort(seat)
+    causes = {stored: cause for cause, stored in ABORT_CAUSES.items()}
+    if reason == "aborted" or reason in causes:
+        game.abort(seat, cause=causes.get(reason))
     else:
         game.resign(seat, reason=reason)
 
