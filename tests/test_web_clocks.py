@@ -102,9 +102,28 @@ def move_times(database: Path | str, game_id: str) -> list[int]:
 
 def second_deadline(database: Path | str, game_id: str, seconds: int) -> int:
     """When Ann runs out of a live clock of ``seconds`` after Ann and Bo each passed once
-    (Ann's time ran from the creation to her pass, and runs again from Bo's)."""
-    ann_at, bo_at = move_times(database, game_id)
-    return bo_at + seconds * 1000 - (ann_at - created_at(database, game_id))
+    (:func:`passes`): Ann passed before Bo joined, so her time first runs from Bo's pass."""
+    _ann_at, bo_at = move_times(database, game_id)
+    return bo_at + seconds * 1000
+
+
+def join_all(client: TestClient | httpx.Client, created: dict[str, Any]) -> None:
+    """Each seat opens its game (a GET with its token): a timed game's clocks start."""
+    for token in tokens(created):
+        assert client.get(f"/api/games/{created['id']}", headers=bearer(token)).status_code == 200
+
+
+def downtime(database: Path | str) -> int:
+    """How long the server was down, all told (the stored pauses), in milliseconds: no
+    clock runs then (docs/web.md)."""
+    rows = sql(database, "SELECT COALESCE(SUM(down_to - down_from), 0) FROM pauses")
+    return int(rows[0][0])
+
+
+def last_join(database: Path | str, game_id: str) -> int:
+    """When the last seat of the game joined it (its clocks started)."""
+    rows = sql(database, "SELECT MAX(joined) FROM seats WHERE game_id = :id", id=game_id)
+    return int(rows[0][0])
 
 
 def created_at(database: Path | str, game_id: str) -> int:
@@ -233,7 +252,7 @@ def test_the_analysis_says_how_the_game_ended(client: TestClient) -> None:
     client.post(f"/api/games/{game_id}/moves", json={"move": play, "turn": 0}, headers=bearer(ann))
     client.post(f"/api/games/{game_id}/resign", headers=bearer(ann))
     analysis = client.get(f"/api/games/{game_id}/analysis").json()
-    assert analysis["end"] == {"reason": "resigned", "seat": 0, "winners": [1]}
+    assert analysis["end"] == {"reason": "resigned", "seat": 0, "winners": [1], "cause": None}
 
 
 # -- clocks ------------------------------------------------------------------------------------
@@ -264,6 +283,7 @@ def test_views_carry_the_clock_as_of_the_moment_they_are_built(client: TestClien
     assert seat_view(client, untimed["id"])["clock"] is None
     created = create(client, clock={"kind": "live", "seconds": 600, "increment": 5})
     ann, bo = tokens(created)
+    join_all(client, created)
     first = seat_view(client, created["id"], ann)
     clock = first["clock"]
     assert clock["kind"] == "live" and clock["running"] == 0
@@ -302,22 +322,20 @@ def test_a_live_clock_runs_out_with_nobody_connected(
     assert refused.status_code == 409
 
 
-def test_a_seat_that_never_opened_its_game_does_not_hand_a_win_on_time(
+def test_a_seat_whose_time_runs_out_before_its_first_move_does_not_hand_a_win(
     client: TestClient, database: Path | str
 ) -> None:
-    """The creator names the invited player first with a 5-second clock: the invited
-    player's time runs out before its first move, and the game ends aborted, nobody winning
-    (INTERFACES.md §7 allows an abort until every seat has moved once)."""
+    """Both open a 5-second game; Ann, first, never moves: the game ends aborted, nobody
+    winning (INTERFACES.md §7 allows an abort until every seat has moved once)."""
     created = create(client, clock=LIVE_5S)
     game_id = created["id"]
+    join_all(client, created)
     left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
-    assert left == [(0, "aborted", created_at(database, game_id) + 5000)]
+    assert left == [(0, "time-first-move", last_join(database, game_id) + 5000)]
     view = seat_view(client, game_id, tokens(created)[1])
-    assert view["end"] == {"reason": "aborted", "seat": 0, "winners": []}
+    assert view["end"] == {"reason": "aborted", "seat": 0, "winners": [], "cause": "time"}
     assert view["result"]["reason"] == "aborted" and view["over"] is True
     check_no_leak(view, 1, client)
-    record = client.get(f"/api/games/{game_id}/record").text
-    assert record.splitlines()[-1].startswith("# Ann aborted the game")
 
 
 def test_a_second_seat_that_never_moved_does_not_hand_a_win_on_time(
@@ -325,33 +343,38 @@ def test_a_second_seat_that_never_moved_does_not_hand_a_win_on_time(
 ) -> None:
     created = create(client, clock=LIVE_5S)
     game_id = created["id"]
+    join_all(client, created)
     passes(client, game_id, tokens(created)[:1])
     left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
-    assert left == [(1, "aborted", move_times(database, game_id)[0] + 5000)]
-    assert seat_view(client, game_id)["end"] == {"reason": "aborted", "seat": 1, "winners": []}
+    assert left == [(1, "time-first-move", move_times(database, game_id)[0] + 5000)]
+    end = seat_view(client, game_id)["end"]
+    assert end == {"reason": "aborted", "seat": 1, "winners": [], "cause": "time"}
 
 
 def test_a_rematch_does_not_force_a_running_clock_on_the_other_player(
     client: TestClient, database: Path | str
 ) -> None:
-    """Ann asks for a rematch of a 5-second game; Bo, who now starts it, never opens it:
-    his time runs out before his first move and the rematch ends aborted, not won by Ann."""
+    """Ann asks for a rematch of a 5-second game; Bo, who now starts it, opens it and
+    never moves: his time runs out before his first move and the rematch ends aborted, not
+    won by Ann (test_web_ends.py: the rematch's clocks wait for both to open it)."""
     created = create(client, clock=LIVE_5S)
     game_id = created["id"]
     ann, bo = tokens(created)
+    join_all(client, created)
     passes(client, game_id, [ann])
     resigned = client.post(f"/api/games/{game_id}/resign", headers=bearer(bo))
     assert resigned.status_code == 200, resigned.text
     rematch = client.post(f"/api/games/{game_id}/rematch", headers=bearer(ann))
     assert rematch.status_code == 201, rematch.text
     again = rematch.json()["id"]
+    join_all(client, {"id": again, "seats": [{"token": bo}, {"token": ann}]})
     view = wait_for(
         lambda: (seen := seat_view(client, again))["over"] and seen, "the rematch's clock"
     )
     assert [player["name"] for player in view["players"]] == ["Bo", "Ann"]
-    assert view["end"] == {"reason": "aborted", "seat": 0, "winners": []}
+    assert view["end"] == {"reason": "aborted", "seat": 0, "winners": [], "cause": "time"}
     assert stored_departures(database, again) == [
-        (0, "aborted", created_at(database, again) + 5000)
+        (0, "time-first-move", last_join(database, again) + 5000)
     ]
 
 
@@ -372,6 +395,7 @@ def test_overtime_costs_ten_points_a_started_minute(client: TestClient) -> None:
     created = create(client, clock={"kind": "live", "seconds": 5, "overtime": 120})
     ann, bo = tokens(created)
     game_id = created["id"]
+    join_all(client, created)
     wait_for(
         lambda: seat_view(client, game_id, ann)["clock"]["remaining_ms"][0] < -100,
         "Ann to be in overtime",
@@ -422,9 +446,11 @@ def test_the_computer_does_not_lose_on_time_in_a_five_second_game(database: Path
 # -- across a restart --------------------------------------------------------------------------
 
 
-def test_a_live_clock_that_ran_out_while_the_server_was_down_is_settled_on_start(
+def test_a_live_clock_runs_out_after_a_restart_by_the_time_the_server_was_down(
     database: Path | str,
 ) -> None:
+    """The server stops before Ann's 5 seconds are out and starts after they would be: the
+    time it was down counts against nobody, so her time runs out that much later."""
     with serving(database) as server, server.client() as client:
         created = create(client, clock=LIVE_5S)
         game_id = created["id"]
@@ -433,9 +459,8 @@ def test_a_live_clock_that_ran_out_while_the_server_was_down_is_settled_on_start
     wait_for(lambda: time.time() * 1000 > deadline, "five seconds")
     assert stored_departures(database, game_id) == []
     with serving(database):
-        # Settled by the server as it starts, at the moment the time ran out.
         left = wait_for(lambda: stored_departures(database, game_id), "the settling")
-    assert left == [(0, "time", deadline)]
+    assert left == [(0, "time", deadline + downtime(database))]
 
 
 def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path | str) -> None:
@@ -447,7 +472,7 @@ def test_a_live_clock_set_before_a_restart_rings_after_it(database: Path | str) 
         assert stored_departures(database, game_id) == []  # well before the 30 s are out
         left = wait_for(lambda: stored_departures(database, game_id), "the clock to run out")
         view = client.get(f"/api/games/{game_id}").json()
-    assert left == [(0, "time", second_deadline(database, game_id, 30))]
+    assert left == [(0, "time", second_deadline(database, game_id, 30) + downtime(database))]
     assert view["end"] == {"reason": "time", "seat": 0, "winners": [1]}
 
 
@@ -459,7 +484,8 @@ def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path
         passes(client, game_id, [ann, bo, ann])
     # Two days and a minute pass: the stored times of the moves move back, and the stored
     # deadline with them.
-    for table, column, key in (("moves", "at", "game_id"), ("games", "deadline", "id")):
+    shifted = (("moves", "at", "game_id"), ("games", "deadline", "id"))
+    for table, column, key in (*shifted, ("seats", "joined", "game_id")):
         sql(
             database,
             f"UPDATE {table} SET {column} = {column} - :back WHERE {key} = :id",
@@ -470,6 +496,8 @@ def test_a_correspondence_clock_runs_out_while_the_server_is_down(database: Path
     with serving(database) as server, server.client() as client:
         left = wait_for(lambda: stored_departures(database, game_id), "the settling")
         view = client.get(f"/api/games/{game_id}", headers=bearer(bo)).json()
+    # The time ran out (in the moved times) a minute before the server stopped: the pause
+    # that followed does not count.
     assert left == [(1, "time", moved_at + 2 * 86_400_000)]
     assert view["end"] == {"reason": "time", "seat": 1, "winners": [0]}
 
@@ -485,11 +513,17 @@ def test_open_timed_games_do_not_delay_the_servers_start(database: Path | str) -
         start = now_ms()
         waiting = []
         for _ in range(1000):
-            seats = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+            seats = [
+                SeatRecord(0, "Ann", None, "a" * 64, start),
+                SeatRecord(1, "Bo", None, "b" * 64, start),
+            ]
             clock = {"kind": "correspondence", "days": 14}
             waiting.append(new_game_id())
             storage.create_game(NewGame(waiting[-1], {}, new_seed(), seats, clock, start))
-        people = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+        people = [
+            SeatRecord(0, "Ann", None, "a" * 64, start - 10_000),
+            SeatRecord(1, "Bo", None, "b" * 64, start - 10_000),
+        ]
         storage.create_game(NewGame("overdue", {}, "3", people, LIVE_5S, start - 10_000))
         robot = [SeatRecord(0, "Bot", "easy", None), SeatRecord(1, "Ann", None, "a" * 64)]
         storage.create_game(NewGame("computer", {}, "11", robot))
@@ -499,7 +533,7 @@ def test_open_timed_games_do_not_delay_the_servers_start(database: Path | str) -
         server = client.app.state.server  # type: ignore[attr-defined]
         assert client.get("/api/games").status_code == 200
         left = wait_for(lambda: stored_departures(database, "overdue"), "the overdue clock")
-        assert left == [(0, "aborted", start - 5000)]
+        assert left == [(0, "time-first-move", start - 5000)]
         wait_for(lambda: stored_moves(database, ["computer"]) == 1, "the computer's move")
         loaded = set(server.table.active_games)
         assert loaded <= {"overdue", "computer"}, (
@@ -518,13 +552,17 @@ def test_a_timed_game_stored_without_its_deadline_gets_one_as_the_server_starts(
     up in the background as the server starts: one whose time ran out is settled, the
     other gets its deadline stored, so the alarm finds it from then on."""
     with serving(database) as server, server.client() as client:
-        late, waiting = (create(client, clock=LIVE_5S)["id"] for _ in range(2))
+        late_game, waiting_game = (create(client, clock=LIVE_5S) for _ in range(2))
+        join_all(client, late_game)
+        join_all(client, waiting_game)
+        late, waiting = late_game["id"], waiting_game["id"]
         days = create(client, clock={"kind": "correspondence", "days": 3})["id"]
     sql(database, "UPDATE games SET deadline = NULL")
     sql(database, "UPDATE games SET created_at = created_at - 60000 WHERE id = :id", id=late)
+    sql(database, "UPDATE seats SET joined = joined - 60000 WHERE game_id = :id", id=late)
     with serving(database):
         left = wait_for(lambda: stored_departures(database, late), "the settling")
-        assert left == [(0, "aborted", created_at(database, late) + 5000)]
+        assert left == [(0, "time-first-move", last_join(database, late) + 5000)]
         wait_for(lambda: stored_departures(database, waiting), "the other to be settled")
 
         def stored_deadline() -> int | None:
@@ -532,7 +570,9 @@ def test_a_timed_game_stored_without_its_deadline_gets_one_as_the_server_starts(
             return None if value is None else int(value)
 
         deadline = wait_for(stored_deadline, "the deadline to be stored")
-        assert deadline == created_at(database, days) + 3 * 86_400_000
+        # Nobody opened it: it is aborted three days (its whole time) after it was made,
+        # the time the server was down not counted.
+        assert deadline == created_at(database, days) + 3 * 86_400_000 + downtime(database)
 
 
 def test_a_computer_to_move_plays_on_after_a_restart_by_itself(database: Path | str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from binscrabble.clock import LIVE, Clock, ClockRules
-from binscrabble.game import Game, IllegalMoveError
+from binscrabble.game import ABORT_CAUSES, Game, IllegalMoveError
 from binscrabble.move import Move, NotationError, Place, PlacedTile, move_notation, parse_move
 from binscrabble.rules import Rules
 from binscrabble.web.storage import (
@@ -87,6 +88,29 @@ def rematch_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
     ]
 
 
+def started_at(stored: StoredGame) -> int | None:
+    """When a timed game's clocks started: when the last of its person seats joined
+    (``None`` while one has not). A game of computers alone starts when it is made.
+
+    >>> ann, bo = SeatRecord(0, "Ann", None, "a", 7), SeatRecord(1, "Bo", None, "b", None)
+    >>> game = StoredGame("g", {}, "1", [ann, bo], [], None, created_at=3)
+    >>> started_at(game), started_at(StoredGame("g", {}, "1", [ann], [], None, created_at=3))
+    (None, 7)
+    """
+    joins = [seat.joined for seat in stored.seats if seat.computer is None]
+    if None in joins:
+        return None
+    return max((join for join in joins if join is not None), default=stored.created_at or 0)
+
+
+def absent_seat(stored: StoredGame) -> int | None:
+    """The first person seat that has not joined the game, ``None`` when all have."""
+    for seat in stored.seats:
+        if seat.computer is None and seat.joined is None:
+            return seat.seat
+    return None
+
+
 def job_of(stored: StoredGame) -> GameJob:
     """A stored game as a job for the worker processes (and for :func:`rebuild`)."""
     return GameJob(
@@ -127,14 +151,18 @@ def standing_after(game: Game, clock: Clock | None, seat: int, at: int, moved: b
     return standing(game, after)
 
 
-def clock_after(game: Game, clock: Clock | None, seat: int, at: int, moved: bool) -> None:
-    """Tell a game's clock that ``seat`` moved (``moved``) or left at ``at``; once the game
-    is over every clock stops and a live clock's overtime is taken from the scores."""
+def clock_after(
+    game: Game, clock: Clock | None, seat: int, at: int, moved: bool, since: int | None = None
+) -> None:
+    """Tell a game's clock that ``seat`` moved (``moved``) or left at ``at``; the next
+    seat's time runs from ``since`` (default ``at``: a time-out settled late starts the next
+    clock when it is settled). Once the game is over every clock stops and a live clock's
+    overtime is taken from the scores."""
     if clock is None:
         return
     over = game.is_over()
     if moved or over or clock.running == seat:
-        clock.turn_ended(at, None if over else game.to_move, moved=moved)
+        clock.turn_ended(at, None if over else game.to_move, moved=moved, since=since)
     if over and clock.rules.kind == LIVE:
         game.settle_overtime(clock.penalties())
 
@@ -145,16 +173,26 @@ def rebuild(stored: StoredGame) -> tuple[Game, Clock | None]:
     job = job_of(stored)
     game = new_game(job)
     rules = clock_rules(stored)
-    start = stored.created_at or 0
-    clock = None if rules is None else Clock(rules, len(job.players), start)
+    opened = stored.created_at or 0
+    start = started_at(stored)
+    clock = None
+    if rules is not None:
+        clock = Clock(rules, len(job.players), None, pauses=stored.pauses, opened=opened)
     for number, departure in replay_steps(game, job):
+        since = None
         if departure is None:
             at = stored.move_times[number]
             seat = game.history[-1].seat
         else:
             at = stored.departures[departure].at
             seat = stored.departures[departure].seat
-        clock_after(game, clock, seat, at if at is not None else start, departure is None)
+            since = stored.departures[departure].settled
+        at = at if at is not None else opened
+        if clock is not None and start is not None and at >= start:
+            clock.begin(start)
+        clock_after(game, clock, seat, at, departure is None, since)
+    if clock is not None and start is not None:
+        clock.begin(start)
     return game, clock
 
 
@@ -213,7 +251,14 @@ class ActiveGame(HeldGame):
         """The ``clock`` of a view (INTERFACES.md §7) as of ``now`` (default: now)."""
         if self.clock is None:
             return None
-        return self.clock.view(now_ms() if now is None else now)
+        view = self.clock.view(now_ms() if now is None else now)
+        waiting = self.clock.waiting and not self.game.is_over()
+        view["waiting"] = [
+            seat.seat
+            for seat in self.stored.seats
+            if waiting and seat.computer is None and seat.joined is None
+        ]
+        return view
 
 
 def read_move(text: str, game: Game) -> Move:
@@ -286,8 +331,10 @@ async def submit(
         after.push(move, seat, checked=False)
         stand = standing_after(after, active.clock, seat, at, moved=True)
         left = len(active.stored.departures)
+        was = standing(game, active.clock)
+        changed = (was.ended, was.deadline) != (stand.ended, stand.deadline)
         stored = await asyncio.to_thread(
-            storage.append_move, active.game_id, number, seat, notation, at, stand, left
+            storage.append_move, active.game_id, number, seat, notation, at, stand, left, changed
         )
         if not stored:
             await reload(active, storage)
@@ -301,6 +348,33 @@ async def submit(
         active.stored.move_times.append(at)
         clock_after(game, active.clock, seat, at, moved=True)
         return Accepted(number + 1, notation, game.history[-1].score)
+
+
+async def join(active: ActiveGame, storage: Storage, seat: int) -> bool:
+    """Note ``seat``'s first request with its token (its joining), stored; once every
+    person seat has joined, a timed game's clocks start. Whether this was its first."""
+    if active.stored.seats[seat].joined is not None or active.stored.seats[seat].computer:
+        return False  # the common case, answered without the lock
+    async with active.lock:
+        record = active.stored.seats[seat]
+        if record.joined is not None:
+            return False
+        at = now_ms()
+        seats = [*active.stored.seats]
+        seats[seat] = dataclasses.replace(record, joined=at)
+        joined = dataclasses.replace(active.stored, seats=seats)
+        clock = copy.deepcopy(active.clock)
+        starts = clock is not None and started_at(joined) is not None
+        if clock is not None and starts:
+            clock.begin(at)
+        stand = standing(active.game, clock) if starts else None
+        if not await asyncio.to_thread(storage.join, active.game_id, seat, at, stand):
+            await reload(active, storage)  # another process stored it first
+            return False
+        active.stored = joined
+        if active.clock is not None and starts:
+            active.clock.begin(at)
+        return True
 
 
 async def depart(active: ActiveGame, storage: Storage, seat: int, reason: str) -> None:
@@ -320,14 +394,17 @@ async def depart_locked(active: ActiveGame, storage: Storage, departure: Departu
     except IllegalMoveError as problem:
         message = str(problem)  # the game is over, the seat left, too late to abort
         raise RefereeError(409, f"{message[0].upper()}{message[1:]}.") from None
-    stand = standing_after(after, active.clock, departure.seat, departure.at or 0, moved=False)
+    at, since = departure.at or 0, departure.settled
+    after_clock = copy.deepcopy(active.clock)
+    clock_after(after, after_clock, departure.seat, at, False, since)
+    stand = standing(after, after_clock)
     stored = await asyncio.to_thread(storage.add_departure, active.game_id, departure, stand)
     if not stored:
         await reload(active, storage)
         raise RefereeError(409, "the game moved on meanwhile: reload it and try again")
     leave(active.game, departure.seat, departure.reason)
     active.stored.departures.append(departure)
-    clock_after(active.game, active.clock, departure.seat, departure.at or 0, moved=False)
+    clock_after(active.game, active.clock, departure.seat, at, False, since)
 
 
 async def expire(active: ActiveGame, storage: Storage) -> bool:
@@ -340,17 +417,19 @@ async def expire(active: ActiveGame, storage: Storage) -> bool:
 
 def time_out_reason(game: Game, seat: int) -> str:
     """How ``seat`` leaves ``game`` when its time runs out: ``time`` (it lost on time) once
-    it has made a move (a pass counts), else ``aborted`` (nobody wins): a seat that never
-    moved may not have seen the game yet, and a game not yet begun by every seat may be
-    aborted anyway.
+    it has made a move (a pass counts), else the game is aborted for it (nobody wins;
+    stored as ``time-first-move``): a game not yet begun by every seat may be aborted
+    anyway.
 
     >>> game = Game(("Ann", "Bo"), seed=1)
     >>> time_out_reason(game, 0)
-    'aborted'
+    'time-first-move'
     >>> game.push(parse_move("pass", game.board)); time_out_reason(game, 0)
     'time'
     """
-    return "time" if any(turn.seat == seat for turn in game.history) else "aborted"
+    if any(turn.seat == seat for turn in game.history):
+        return "time"
+    return ABORT_CAUSES["time"]
 
 
 async def expire_locked(active: ActiveGame, storage: Storage, now: int) -> bool:
@@ -360,10 +439,15 @@ async def expire_locked(active: ActiveGame, storage: Storage, now: int) -> bool:
         return False
     deadline = clock.deadline()
     seat = clock.running
+    if clock.waiting:
+        seat = absent_seat(active.stored)  # a seat never came: the game is aborted
+        reason = ABORT_CAUSES["absent"]
+    else:
+        reason = time_out_reason(active.game, seat) if seat is not None else ""
     assert deadline is not None and seat is not None
-    reason = time_out_reason(active.game, seat)
+    left = Departure(seat, active.turn, reason, deadline, settled=now)
     try:
-        await depart_locked(active, storage, Departure(seat, active.turn, reason, deadline))
+        await depart_locked(active, storage, left)
     except RefereeError:
         return False
     return True

@@ -91,20 +91,27 @@ def game_after(body_type: Any, *, fresh: bool = True) -> Callable[..., Awaitable
     return game_of_request
 
 
-async def seat_or_spectator(held: GameDep, authorization: Authorization = None) -> int | None:
-    """The seat the request's token opens, or ``None`` without a token (a spectator)."""
-    return seat_for(held, bearer_token(authorization), required=False)
+async def seat_or_spectator(
+    held: GameDep, server: ServerDep, authorization: Authorization = None
+) -> int | None:
+    """The seat the request's token opens, or ``None`` without a token (a spectator); the
+    seat's first request joins it to the game (:meth:`Server.join`)."""
+    seat = seat_for(held, bearer_token(authorization), required=False)
+    if seat is not None:
+        await server.join(held, seat)
+    return seat
 
 
 def seat_in(game: Callable[..., Awaitable[Held]]) -> Callable[..., Awaitable[int]]:
     """A dependency: the seat the request's token opens in the game of dependency ``game``;
-    401 without a token."""
+    401 without a token. The seat's first request joins it to the game."""
 
     async def seat_of_request(
-        held: Annotated[Held, Depends(game)], authorization: Authorization = None
+        held: Annotated[Held, Depends(game)], server: ServerDep, authorization: Authorization = None
     ) -> int:
         seat = seat_for(held, bearer_token(authorization), required=True)
         assert seat is not None
+        await server.join(held, seat)
         return seat
 
     return seat_of_request

@@ -536,6 +536,9 @@ class ClockView(Answer):
     kind: Literal["live", "correspondence"]
     remaining_ms: list[int]
     running: int | None
+    #: The person seats that have not opened the game yet: no clock runs until every one
+    #: has (``running`` is ``None`` meanwhile); empty once the clocks run.
+    waiting: list[int] = []
 
 
 class GameEnd(Answer):
@@ -545,6 +548,9 @@ class GameEnd(Answer):
     reason: Literal["played out", "scoreless turns", "resigned", "time", "aborted"]
     seat: int | None
     winners: list[int]
+    #: Why the server aborted the game for ``seat`` (present only then): ``time``, its time
+    #: ran out before its first move; ``absent``, it never opened the game.
+    cause: Literal["time", "absent"] | None = None
 
 
 class TableView(Answer):

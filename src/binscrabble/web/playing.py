@@ -2,10 +2,12 @@
 
 The server keeps the list itself, as games move: every view it sends out after a move
 (:meth:`binscrabble.web.server.Server.publish`) passes here, so a game enters the list with
-its first move, goes to its top with each move, and leaves it when it is over, when no
+its first move, goes to its top with each move, and leaves it when it is over (at once:
+the list looks at the game itself each time it is asked, however the game ended), when no
 person is left to play in it (its computers would take it to the top with every move of
-theirs), or when nobody has moved in it for :data:`IDLE_SECONDS` (it comes back with its
-next move). The list holds at most :data:`LISTED` games, the least recently moved let go
+theirs), when no seat is connected to it (no seat's WebSocket open) and nobody has moved
+in it for :data:`ABANDONED_SECONDS`, or when nobody has moved in it for
+:data:`IDLE_SECONDS` (it comes back with its next move). The list holds at most :data:`LISTED` games, the least recently moved let go
 first, and at most :data:`PER_CLIENT` games made by one client address, its most recently
 moved, so that one client cannot fill it: answering it costs the same on any database, and
 nothing is read from the database for it.
@@ -23,8 +25,8 @@ whose turn) and its spectator's address: never a token, a rack, the bag or its s
 >>> playing.saw(ActiveGame(StoredGame("g1", {}, "5", seats, ["pass"], None), game))
 >>> [entry["id"] for entry in playing.listing()], playing.listing()[0]["to_move"]
 (['g1'], 1)
->>> now[0] += IDLE_SECONDS
->>> playing.listing()[0]["idle_seconds"] == IDLE_SECONDS
+>>> now[0] += ABANDONED_SECONDS
+>>> playing.listing()[0]["idle_seconds"] == ABANDONED_SECONDS
 True
 >>> now[0] += 1
 >>> playing.listing(), len(playing.games)
@@ -36,7 +38,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from binscrabble.web.active_games import ActiveGame
@@ -47,6 +49,15 @@ LISTED = 30
 PER_CLIENT = 3
 #: A game nobody has moved in for this long (seconds) is not being played now.
 IDLE_SECONDS = 3600
+#: A game nobody has moved in for this long (seconds) with no seat connected to it is
+#: abandoned: not being played now (any clock: a correspondence game waiting days for
+#: its next move is not being played now either).
+ABANDONED_SECONDS = 600
+
+
+def nobody_connected(_game_id: str) -> bool:
+    """The default of :class:`Playing`'s ``connected``: no seat is connected to any game."""
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +71,12 @@ class Listed:
     moved_at: float
     #: The address of the client that made the game (``None``: unknown).
     client: str | None = None
+    #: The game itself, asked whether it is still going on each time the list is.
+    active: ActiveGame | None = field(default=None, compare=False, repr=False)
+
+    def going_on(self) -> bool:
+        """Whether the game goes on with a person playing in it."""
+        return self.active is None or self.active.person_plays()
 
     def answer(self, now: float) -> dict[str, Any]:
         """The entry as ``GET /api/games`` answers it."""
@@ -85,8 +102,11 @@ class Playing:
         size: int = LISTED,
         clock: Callable[[], float] = time.monotonic,
         per_client: int = PER_CLIENT,
+        connected: Callable[[str], bool] = nobody_connected,
     ) -> None:
         self.size = size
+        #: Whether a seat is connected to a game (its WebSocket open).
+        self.connected = connected
         self.per_client = per_client
         self.clock = clock
         #: The games listed, least recently moved first.
@@ -110,6 +130,7 @@ class Playing:
             active.turn,
             self.clock(),
             active.stored.client,
+            active,
         )
         self.games.move_to_end(active.game_id)
         if active.stored.client is not None:
@@ -123,8 +144,17 @@ class Playing:
 
     def listing(self) -> list[dict[str, Any]]:
         """Every game listed, most recently moved first, as ``GET /api/games`` answers it;
-        the games idle for over :data:`IDLE_SECONDS` are let go first."""
+        the games over, idle for over :data:`IDLE_SECONDS`, or abandoned (idle for over
+        :data:`ABANDONED_SECONDS` with no seat connected) are let go first."""
         now = self.clock()
         while self.games and now - next(iter(self.games.values())).moved_at > IDLE_SECONDS:
             self.games.popitem(last=False)
+        gone = [
+            key
+            for key, listed in self.games.items()
+            if not listed.going_on()
+            or (now - listed.moved_at > ABANDONED_SECONDS and not self.connected(key))
+        ]
+        for key in gone:
+            del self.games[key]
         return [listed.answer(now) for listed in reversed(self.games.values())]

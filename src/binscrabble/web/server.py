@@ -16,6 +16,7 @@ from binscrabble.web.active_games import (
     MoveOrReader,
     RefereeError,
     expire,
+    join,
     now_ms,
     read_move,
     standing,
@@ -49,7 +50,7 @@ class Server:
         #: The client address charged for each game's computer moves while they play.
         self.charged: dict[str, str] = {}
         #: The games being played now, for the lobby (kept up to date by :meth:`publish`).
-        self.playing = Playing()
+        self.playing = Playing(connected=self.seat_connected)
         #: The alarm of the timed games (INTERFACES.md §7).
         self.timers = Timers(self.ring, self.due)
         #: The claims on the work other processes on the same database share (web/leases.py).
@@ -61,6 +62,10 @@ class Server:
         )
         #: The games whose news is being caught up with: whether more came meanwhile.
         self.hearing: dict[str, bool] = {}
+
+    def seat_connected(self, game_id: str) -> bool:
+        """Whether a seat of the game has its WebSocket open (a spectator's does not count)."""
+        return any(listener.seat is not None for listener in self.hub.listeners.get(game_id, ()))
 
     def in_use(self, game_id: str) -> bool:
         """Whether a game must stay in memory: a WebSocket listens, or its computer thinks."""
@@ -112,15 +117,26 @@ class Server:
         over = active.game.is_over()
         self.timers.set(active.game_id, None if clock is None or over else clock.deadline())
 
+    async def join(self, held: ActiveGame | ActiveTable, seat: int) -> None:
+        """A request came with ``seat``'s token: the seat's first one joins it to the game
+        (a timed game's clocks start when every person seat has), and a timed game's
+        listeners hear of it."""
+        if isinstance(held, ActiveGame) and await join(held, self.storage, seat):
+            if held.clock is not None:  # a timed game's view shows who it waits for
+                self.changed(held)
+
     async def due(self, before: int, limit: int) -> list[tuple[str, int]]:
-        """The stored deadlines up to ``before`` (for the alarm)."""
+        """The stored deadlines up to ``before`` (for the alarm), which also stores the
+        server's heartbeat: it asks every :data:`~binscrabble.web.timers.SWEEP_SECONDS`."""
+        await asyncio.to_thread(self.storage.beat, now_ms())
         return await asyncio.to_thread(self.storage.due, before, limit)
 
     async def ring(self, game_id: str) -> None:
         """A game's deadline passed: settle the running seat's time running out (if it has:
-        it may have moved meanwhile), then play on. Among the processes on one database,
-        the one that claims it does (web/leases.py); the others ring again when its lease
-        ends, unless its news came first."""
+        it may have moved meanwhile, or the deadline moved past a pause), then play on. A
+        deadline that moved is stored anew, so that the alarm finds it. Among the processes
+        on one database, the one that claims it does (web/leases.py); the others ring again
+        when its lease ends, unless its news came first."""
         if not await self.leases.claim(CLOCK, game_id):
             self.timers.set(game_id, self.leases.lease_end(CLOCK, game_id))
             return
@@ -129,6 +145,9 @@ class Server:
             if await expire(active, self.storage):
                 self.publish(active)
                 self.wake_computer(active)
+            elif not active.game.is_over():
+                mended = standing(active.game, active.clock)
+                await asyncio.to_thread(self.storage.stand, game_id, mended)
             self.set_alarm(active)
         finally:
             await self.leases.release(CLOCK, game_id)
@@ -137,7 +156,9 @@ class Server:
         """Start the alarm, which asks the database for the deadlines coming up (the clocks
         that ran out while the server was down among them), and take up in the background
         the games whose computer is to move: nothing holds the start, whatever the number
-        of games going on."""
+        of games going on. The time since the last heartbeat (the server was down) is a
+        pause first: no clock ran in it."""
+        await asyncio.to_thread(self.storage.resume, now_ms())
         self.timers.start()
         if self.news is not None:
             self.news.start()
@@ -290,4 +311,5 @@ class Server:
         self.leases.close()
         self.timers.close()
         self.computer.close()
+        self.storage.beat(now_ms())  # the pause of a restart starts now
         self.storage.close()

@@ -11,7 +11,9 @@ the seats that resigned, ran out of time or aborted are ``departures``, each wit
 count when it left and when. Each game also stores how it stands (the seat to move and why
 it ended), so that a server that starts finds the games it must play on without replaying
 every game, and its deadline (when the seat to move loses on time), so that the alarm asks
-for the deadlines coming up (:meth:`Storage.due`) instead of loading every timed game.
+for the deadlines coming up (:meth:`Storage.due`) instead of loading every timed game. A
+move stores the seat to move after it in its own row (``next_seat``), and writes the game's
+row only when the ending or the deadline changes: an untimed game's move is one statement.
 
 The counting windows of the rate limits live here too (:meth:`Storage.count_request`),
 for the databases that several processes share (:attr:`Storage.shares_counts`).
@@ -54,6 +56,7 @@ from sqlalchemy import (
     Text,
     and_,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -97,6 +100,7 @@ seats = Table(
     Column("name", String(100), nullable=False),
     Column("computer", String(20), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    Column("joined", BigInteger, nullable=True),
 )
 #: One row an accepted move; the key (game_id, turn) lets one move only exist per turn.
 moves = Table(
@@ -107,6 +111,7 @@ moves = Table(
     Column("seat", Integer, nullable=False),
     Column("notation", String(200), nullable=False),
     Column("at", BigInteger, nullable=True),
+    Column("next_seat", Integer, nullable=True),
 )
 #: One row a seat that left a game (``reason``: resigned, time or aborted): ``turn`` is
 #: how many moves were stored when it left; the key lets a seat leave once.
@@ -118,6 +123,21 @@ departures = Table(
     Column("turn", Integer, nullable=False),
     Column("reason", String(20), nullable=False),
     Column("at", BigInteger, nullable=True),
+    Column("settled", BigInteger, nullable=True),
+)
+#: One row (``id`` 1): when the server last said it was alive (ms since the epoch).
+heartbeat = Table(
+    "heartbeat",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", BigInteger, nullable=False),
+)
+#: Each stretch of time the server was down: no clock runs in it.
+pauses = Table(
+    "pauses",
+    metadata,
+    Column("start", BigInteger, primary_key=True),
+    Column("end", BigInteger, nullable=False),
 )
 
 #: One row a counting window of a rate limit and a client (``key``): the requests it counted
@@ -153,14 +173,48 @@ PROGRESS = select(
 ).where(games.c.id == bindparam("game_id"))
 
 
+def _to_move_now() -> Any:
+    """The seat to move in each game as stored (an SQL expression on ``games``): the
+    ``next_seat`` of its last move, unless a seat left after it or the move was stored
+    before ``next_seat`` was kept; then ``games.to_move``, written when a seat leaves."""
+    last_turn = (
+        select(func.max(moves.c.turn))
+        .where(moves.c.game_id == games.c.id)
+        .correlate(games)
+        .scalar_subquery()
+    )
+    last_next = (
+        select(moves.c.next_seat)
+        .where(moves.c.game_id == games.c.id)
+        .order_by(moves.c.turn.desc())
+        .limit(1)
+        .correlate(games)
+        .scalar_subquery()
+    )
+    left_turn = (
+        select(func.max(departures.c.turn))
+        .where(departures.c.game_id == games.c.id)
+        .correlate(games)
+        .scalar_subquery()
+    )
+    after_move = last_next.is_not(None) & (left_turn.is_(None) | (left_turn <= last_turn))
+    return case((after_move, last_next), else_=games.c.to_move)
+
+
+#: The seat to move in each game as stored (:func:`_to_move_now`).
+TO_MOVE_NOW = _to_move_now()
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """A stored seat: ``computer`` is a level name for a computer, ``None`` for a person."""
+    """A stored seat: ``computer`` is a level name for a computer, ``None`` for a person;
+    ``joined`` when its first request with its token came (``None``: not yet)."""
 
     seat: int
     name: str
     computer: str | None
     token_hash: str | None
+    joined: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,13 +234,16 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class Departure:
-    """A seat that left a game: ``reason`` is ``resigned``, ``time`` or ``aborted``; it
-    left when ``turn`` moves were stored, at ``at`` (ms since the epoch, ``None``: unknown)."""
+    """A seat that left a game: ``reason`` is one of
+    :data:`~binscrabble.game.LEAVING_REASONS`; it left when ``turn`` moves were stored, at
+    ``at`` (ms since the epoch, ``None``: unknown), and the server settled it at
+    ``settled`` (a time-out may be settled after its time ran out; ``None``: at ``at``)."""
 
     seat: int
     turn: int
     reason: str
     at: int | None
+    settled: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +275,8 @@ class StoredGame:
     departures: list[Departure] = field(default_factory=list)
     #: The address of the client that made it (``None``: unknown, stored before it was kept).
     client: str | None = None
+    #: The stretches of time the server was down, in order (no clock ran in them).
+    pauses: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,16 +312,20 @@ class RateWindow:
 
 
 def first_deadline(game: NewGame) -> int | None:
-    """When a new game's first seat loses on time unless it moves (``None``: untimed).
+    """When a new game's clock must hear of it (``None``: untimed): its clocks wait for
+    every person seat to join, and it is aborted when one has not by then
+    (:attr:`~binscrabble.clock.ClockRules.absence`).
 
     >>> seat = SeatRecord(0, "Ann", None, None)
     >>> first_deadline(NewGame("g", {}, "1", [seat, seat], {"kind": "live", "seconds": 5}, 7))
-    5007
+    86400007
     """
     rules = ClockRules.from_mapping(game.clock)
     if rules is None:
         return None
-    return Clock(rules, len(game.seats), game.created_at or 0).deadline()
+    joins = [seat.joined for seat in game.seats if seat.computer is None]
+    start = None if None in joins else max(filter(None, joins), default=game.created_at or 0)
+    return Clock(rules, len(game.seats), start, opened=game.created_at or 0).deadline()
 
 
 def deadline_of(standing: Standing | None) -> int | None:
@@ -371,6 +434,7 @@ class Storage:
         self.shared = self.engine.dialect.name == "postgresql"
         #: This storage's name in the announcements it makes (one a process).
         self.origin = secrets.token_hex(8)
+        self._pauses: tuple[tuple[int, int], ...] | None = None
 
     @property
     def shares_counts(self) -> bool:
@@ -423,6 +487,7 @@ class Storage:
                         "name": seat.name,
                         "computer": seat.computer,
                         "token_hash": seat.token_hash,
+                        "joined": seat.joined,
                     }
                     for seat in game.seats
                 ],
@@ -453,7 +518,7 @@ class Storage:
             rules=json.loads(row.rules),
             seed=row.seed,
             seats=[
-                SeatRecord(seat.seat, seat.name, seat.computer, seat.token_hash)
+                SeatRecord(seat.seat, seat.name, seat.computer, seat.token_hash, seat.joined)
                 for seat in seat_rows
             ],
             moves=[move.notation for move in move_rows],
@@ -462,9 +527,11 @@ class Storage:
             created_at=row.created_at,
             move_times=[move.at for move in move_rows],
             departures=[
-                Departure(left.seat, left.turn, left.reason, left.at) for left in left_rows
+                Departure(left.seat, left.turn, left.reason, left.at, left.settled)
+                for left in left_rows
             ],
             client=row.client,
+            pauses=self.pauses(),
         )
 
     def append_move(
@@ -476,15 +543,19 @@ class Storage:
         at: int | None = None,
         standing: Standing | None = None,
         departures: int | None = None,
+        changed: bool = True,
     ) -> bool:
-        """Store the move of ``turn``, made at ``at``, and how the game stands after it;
-        ``False`` when that turn already has a move, or, on a shared database, when more
-        seats left the game than the caller knows of (``departures``): another process
+        """Store the move of ``turn``, made at ``at``, with the seat to move after it
+        (``standing.to_move``), and how the game stands after it when its ending or
+        deadline ``changed`` (else the game's row is not written: on SQLite one statement a
+        move); ``False`` when that turn already has a move, or, on a shared database, when
+        more seats left the game than the caller knows of (``departures``): another process
         stored a resignation or a time-out first. (On SQLite one process stores, and its
         copy of a game is never behind.)
 
         Committed when this returns ``True``: the move survives the process being killed.
         """
+        next_seat = None if standing is None else standing.to_move
         try:
             with self.engine.begin() as connection:
                 behind = self.shared and departures is not None
@@ -492,10 +563,16 @@ class Storage:
                     return False
                 connection.execute(
                     moves.insert().values(
-                        game_id=game_id, turn=turn, seat=seat, notation=notation, at=at
+                        game_id=game_id,
+                        turn=turn,
+                        seat=seat,
+                        notation=notation,
+                        at=at,
+                        next_seat=next_seat,
                     )
                 )
-                self._stand(connection, game_id, standing)
+                if changed:
+                    self._stand(connection, game_id, standing)
                 self._announce(connection, game_id, turn + 1, deadline_of(standing))
         except IntegrityError:
             return False
@@ -522,6 +599,7 @@ class Storage:
                         turn=departure.turn,
                         reason=departure.reason,
                         at=departure.at,
+                        settled=departure.settled,
                     )
                 )
                 self._stand(connection, game_id, standing)
@@ -544,6 +622,55 @@ class Storage:
             select(func.count()).select_from(departures).where(departures.c.game_id == game_id)
         ).scalar()
         return int(left or 0)
+
+    def join(self, game_id: str, seat: int, at: int, standing: Standing | None = None) -> bool:
+        """Store that ``seat`` joined the game at ``at`` (its first request with its
+        token), and how the game stands then; ``False`` when it had joined already."""
+        with self.engine.begin() as connection:
+            joined = connection.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.joined.is_(None))
+                .values(joined=at)
+            ).rowcount
+            if joined and standing is not None:
+                self._stand(connection, game_id, standing)
+                self._announce(connection, game_id, -1, standing.deadline)
+        return bool(joined)
+
+    def pauses(self) -> tuple[tuple[int, int], ...]:
+        """The stretches of time the server was down, in order (kept in memory: they
+        change only as a server starts, :meth:`resume`)."""
+        if self._pauses is None:
+            with self.engine.connect() as connection:
+                rows = connection.execute(
+                    select(pauses.c.start, pauses.c.end).order_by(pauses.c.start)
+                ).all()
+            self._pauses = tuple((int(start), int(end)) for start, end in rows)
+        return self._pauses
+
+    def beat(self, at: int) -> None:
+        """Store that the server is alive at ``at`` (its heartbeat)."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(heartbeat).where(heartbeat.c.id == 1).values(at=at)
+            ).rowcount
+            if not done:
+                connection.execute(heartbeat.insert().values(id=1, at=at))
+
+    def resume(self, now: int) -> tuple[int, int] | None:
+        """A server starts at ``now``: the time since the last heartbeat becomes a pause,
+        in which no clock ran. Answers the pause (``None``: no heartbeat stored, a new
+        database). The stored deadlines stay: those that fell in the pause ring early,
+        and the alarm stores each game's new one (a clock knows the pauses)."""
+        with self.engine.begin() as connection:
+            last = connection.execute(select(heartbeat.c.at).where(heartbeat.c.id == 1)).scalar()
+            pause = None
+            if last is not None and now > last:
+                pause = (int(last), now)
+                connection.execute(pauses.insert().values(start=pause[0], end=pause[1]))
+        self._pauses = None
+        self.beat(now)
+        return pause
 
     def stand(self, game_id: str, standing: Standing) -> None:
         """Store how the game stands (to mend a game whose standing was not known)."""
@@ -569,7 +696,7 @@ class Storage:
         query = (
             select(games.c.id, unknown, seats.c.computer.is_not(None))
             .select_from(games)
-            .join(seats, (seats.c.game_id == games.c.id) & (seats.c.seat == games.c.to_move))
+            .join(seats, (seats.c.game_id == games.c.id) & (seats.c.seat == TO_MOVE_NOW))
             .where(games.c.ended.is_(None), unknown | seats.c.computer.is_not(None))
         )
         with self.engine.connect() as connection:

@@ -24,6 +24,8 @@ async def live(
     try:
         held = await server.find_game(game_id)
         seat = seat_for(held, token, required=False)
+        if seat is not None:
+            await server.join(held, seat)  # its first request joins the seat
         view = build_view(held, seat)
     except RefereeError as problem:
         # 4000 + the HTTP status, so a page can tell a wrong link from a wrong token.
