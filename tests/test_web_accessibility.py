@@ -58,6 +58,8 @@ def timed(server: Server, page: Any) -> None:  # noqa: F811
     players = [{"name": "Ann"}, {"name": "Bo"}]
     clock = {"kind": "live", "seconds": 600}
     created = server.api("POST", "/api/games", {"players": players, "clock": clock})
+    # Bo has opened the game too: the clocks run once both have.
+    server.api("GET", f"/api/games/{created['id']}", token=created["seats"][1]["token"])
     page.goto(server.url + created["seats"][0]["url"])
     expect(page.locator(".clock.running")).to_have_count(1)
 

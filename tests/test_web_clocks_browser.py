@@ -71,6 +71,7 @@ def test_a_live_game_where_one_seat_lets_its_time_run_out(browser: Any, server: 
     # aborted); then Bo's five seconds run while both devices watch.
     for turn, token in enumerate((ann, bo, ann)):
         server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": turn}, token)
+    # (Both joined with their moves; Ann passed before Bo came, which cost her nothing.)
     pages = [
         seat_page(browser, server, game_id, ann),
         seat_page(browser, server, game_id, bo, width=360, height=740, has_touch=True),
@@ -96,21 +97,47 @@ def test_a_live_game_where_one_seat_lets_its_time_run_out(browser: Any, server: 
         page.context.close()
 
 
-def test_a_seat_whose_time_runs_out_before_its_first_move_aborts(
+def test_the_clocks_start_only_when_the_second_seat_opens_its_link(
     browser: Any, server: Server
 ) -> None:
-    game_id, (ann, _bo) = two_people(server, {"kind": "live", "seconds": 5})
+    """Ann opens a 5-second game; the page says it waits for Bo and no clock runs, well
+    past five seconds. Bo opens his link on a phone: Ann's clock runs on both devices, and
+    runs out before her first move: the game is aborted, and the end card offers a new
+    game (no rematch, no table of zeros) and the log says what happened."""
+    game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5})
     page = seat_page(browser, server, game_id, ann)
+    waiting = page.locator("#clock-waiting")
+    expect(waiting).to_have_text("Waiting for Bo to open the game: the clocks start then.")
+    ann_clock = page.get_by_role("timer", name="clock Ann")
+    expect(ann_clock).to_have_text(re.compile(r"0:05$"))
+    shoot(page, "waiting-for-bo")
+    page.wait_for_timeout(6000)  # longer than Ann's whole time: nobody's time ran
+    expect(ann_clock).to_have_text(re.compile(r"0:05$"))
+    expect(ann_clock).not_to_have_class(re.compile("running"))
+    assert server.api("GET", f"/api/games/{game_id}")["end"] is None
+    phone = seat_page(browser, server, game_id, bo, width=360, height=740, has_touch=True)
+    for seen in (page, phone):
+        expect(seen.get_by_role("timer", name="clock Ann")).to_have_class(re.compile("running"))
+        expect(seen.locator("#clock-waiting")).to_be_hidden()
     reason = "Ann's time ran out before their first move: the game is aborted."
-    expect(page.locator(".end-reason")).to_have_text(reason, timeout=15_000)
-    expect(page.locator("#result .headline")).to_have_text("Nobody wins.")
-    expect(page.locator("#status")).to_have_text(f"The game is over: {reason}")
-    assert server.api("GET", f"/api/games/{game_id}")["end"]["reason"] == "aborted"
+    for seen, name in ((page, "ann"), (phone, "bo-phone")):
+        expect(seen.locator(".end-reason")).to_have_text(reason, timeout=15_000)
+        expect(seen.locator("#result .headline")).to_have_text("Nobody wins.")
+        expect(seen.locator("#status")).to_have_text(f"The game is over: {reason}")
+        expect(seen.locator("#result table")).to_have_count(0)
+        expect(seen.get_by_role("button", name="Rematch")).to_be_hidden()
+        expect(seen.get_by_role("link", name="New game")).to_be_visible()
+        expect(seen.locator("#log .log-end")).to_contain_text(reason)
+        shoot(seen, f"aborted-before-first-move-{name}")
+    end = server.api("GET", f"/api/games/{game_id}")["end"]
+    assert end == {"reason": "aborted", "seat": 0, "winners": [], "cause": "time"}
     page.context.close()
+    phone.context.close()
 
 
 def test_clocks_stay_in_step_after_a_reload(browser: Any, server: Server) -> None:
-    game_id, (ann, _bo) = two_people(server, {"kind": "live", "seconds": 600, "increment": 2})
+    game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 600, "increment": 2})
+    server.api("GET", f"/api/games/{game_id}", token=bo)  # Bo has opened it: clocks run
     server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
     page = seat_page(browser, server, game_id, ann)
     bo_clock = page.get_by_role("timer", name="clock Bo")
@@ -146,6 +173,12 @@ def test_resign_from_the_page(browser: Any, server: Server) -> None:
     page.get_by_role("button", name="Resign").click()
     expect(page.locator(".end-reason")).to_have_text("Ann resigned.")
     expect(page.locator("#result .headline")).to_have_text("Bo wins.")
+    # The final scores only (no rack adjustments were made), and a line in the log.
+    headers = page.locator("#result table thead th")
+    expect(headers).to_have_text(["Player", "Final"])
+    expect(page.locator("#log .log-end")).to_contain_text("Ann resigned.")
+    expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+    expect(page.get_by_role("link", name="New game")).to_be_hidden()
     shoot(page, "resigned")
     assert server.api("GET", f"/api/games/{game_id}")["end"]["reason"] == "resigned"
     page.context.close()
@@ -160,6 +193,10 @@ def test_abort_from_the_page_only_until_every_seat_has_moved(browser: Any, serve
     abort.click()
     expect(page.locator(".end-reason")).to_have_text("Ann aborted the game.")
     expect(page.locator("#result .headline")).to_have_text("Nobody wins.")
+    expect(page.locator("#result table")).to_have_count(0)
+    expect(page.get_by_role("button", name="Rematch")).to_be_hidden()
+    expect(page.get_by_role("link", name="New game")).to_be_visible()
+    expect(page.locator("#log .log-end")).to_contain_text("Ann aborted the game.")
     shoot(page, "aborted")
     page.context.close()
 

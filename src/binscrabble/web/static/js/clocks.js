@@ -51,11 +51,24 @@ export class Clocks {
     this.arrived = performance.now();
     const clock = view.clock;
     this.box.hidden = !clock;
+    this.showWaiting(view);
     if (!clock) return this.stop();
     this.build(view);
     this.tick();
     if (clock.running === null) this.stop();
     else if (!this.timer) this.timer = setInterval(() => this.tick(), 250);
+  }
+
+  // Until every person has opened the game no clock runs: the page says whom it waits for.
+  showWaiting(view) {
+    const line = document.getElementById("clock-waiting");
+    if (!line) return;
+    const waiting = (view.clock && !view.over && view.clock.waiting) || [];
+    line.hidden = waiting.length === 0;
+    if (!waiting.length) return;
+    const names = waiting.map((seat) => (seat === view.seat ? "you" : view.players[seat].name));
+    const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+    line.textContent = `Waiting for ${who} to open the game: the clocks start then.`;
   }
 
   build(view) {

@@ -654,7 +654,11 @@ function drawResultPanel() {
   $("download").href = `/api/games/${id}/record`;
   $("download").setAttribute("download", `binscrabble-${gameId}.bsr`);
   $("analysis").href = `/games/${id}/analysis`;
-  $("rematch").hidden = !isSeat() || Boolean(view.rematch);
+  // An aborted game is not played again as it was (a player may never have come): it
+  // offers a new game from the lobby instead of a rematch.
+  const aborted = Boolean(view.end && view.end.reason === "aborted");
+  $("new-game").hidden = !aborted;
+  $("rematch").hidden = !isSeat() || Boolean(view.rematch) || aborted;
   const follow = $("rematch-link");
   follow.hidden = !view.rematch;
   if (view.rematch) {

@@ -82,6 +82,11 @@ export function drawLog(head, body, view) {
         el("td", { text: running })),
     );
   });
+  // A game a seat ended (resigned, ran out of time, aborted) ends its log with a line
+  // saying so, after the last move.
+  if (view.end && Number.isInteger(view.end.seat)) {
+    body.append(el("tr", { class: "log-end" }, el("td", { text: "—" }), el("td", { colSpan: 4, text: endSentence(view) })));
+  }
   const scroller = body.closest(".log-scroll");
   if (scroller) scroller.scrollTop = scroller.scrollHeight;
 }
@@ -94,6 +99,13 @@ export function drawResult(box, view) {
   box.append(el("p", { class: "headline", text: winnersSentence(view) }));
   const why = endSentence(view);
   if (why) box.append(el("p", { class: "end-reason", text: why }));
+  // An aborted game's scores count for nothing: no table. A game a seat ended by
+  // resigning or running out of time had no rack adjustments: its scores only.
+  if (result.reason === "aborted") return;
+  if (result.reason === "resigned" || result.reason === "time") {
+    box.append(finalScores(names, result));
+    return;
+  }
   // Overtime penalties of a live clock (INTERFACES.md §7) get a column when there are any.
   const penalties = result.penalties || [];
   const overtime = penalties.some((points) => points);
@@ -116,6 +128,25 @@ export function drawResult(box, view) {
   box.append(table);
 }
 
+// The final scores of a game that ended before it was played out, with the overtime
+// penalties of a live clock when there are any.
+function finalScores(names, result) {
+  const penalties = result.penalties || [];
+  const overtime = penalties.some((points) => points);
+  const table = el("table", { class: "adjustments" },
+    el("thead", {}, el("tr", {}, el("th", { text: "Player" }),
+      overtime ? el("th", { text: "Overtime" }) : null, el("th", { text: "Final" }))));
+  const rows = el("tbody");
+  names.forEach((name, seat) => {
+    const penalty = penalties[seat] || 0;
+    rows.append(el("tr", {}, el("th", { scope: "row", text: name }),
+      overtime ? el("td", { text: penalty ? `−${penalty}` : "0" }) : null,
+      el("td", { text: String((result.final || [])[seat]) })));
+  });
+  table.append(rows);
+  return table;
+}
+
 export function points(number) {
   return count(number, "point");
 }
@@ -136,9 +167,11 @@ export function endSentence(view) {
   if (end && end.reason === "resigned") return `${name} resigned.`;
   if (end && end.reason === "time") return `${name} ran out of time.`;
   if (end && end.reason === "aborted") {
-    // A seat whose time ran out before its first move aborts the game (docs/web.md).
-    const timedOut = view.clock && view.clock.remaining_ms[end.seat] <= 0;
-    return timedOut ? `${name}'s time ran out before their first move: the game is aborted.` : `${name} aborted the game.`;
+    // The server aborts a game for a seat whose time ran out before its first move, or
+    // that never opened the game (end.cause, docs/web.md).
+    if (end.cause === "time") return `${name}'s time ran out before their first move: the game is aborted.`;
+    if (end.cause === "absent") return `${name} never opened the game: it is aborted.`;
+    return `${name} aborted the game.`;
   }
   const reason = view.result.reason;
   if (reason === "scoreless") return "Six scoreless turns in a row ended the game: each player loses the points of the tiles left on their rack.";
