@@ -79,7 +79,9 @@ def test_a_departure_needs_the_move_count_it_was_decided_on(storage: Storage) ->
 
 
 def test_open_games_due_deadlines_and_rematches(storage: Storage) -> None:
-    storage.create_game(NewGame("person", {}, "1", [ANN, COMPUTER], LIVE, 1000))
+    # Ann has opened "person" as it was made: its clock runs (docs/web.md).
+    joined = SeatRecord(0, "Ann", None, "a" * 64, 1000)
+    storage.create_game(NewGame("person", {}, "1", [joined, COMPUTER], LIVE, 1000))
     storage.create_game(NewGame("computer", {}, "2", [ANN, COMPUTER], LIVE, 2000))
     storage.append_move("computer", 0, 0, "pass", 2500, Standing(1, None, 90_000))
     storage.create_game(NewGame("over", {}, "3", [ANN, COMPUTER], LIVE, 3000))

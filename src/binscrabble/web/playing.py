@@ -7,10 +7,11 @@ the list looks at the game itself each time it is asked, however the game ended)
 person is left to play in it (its computers would take it to the top with every move of
 theirs), when no seat is connected to it (no seat's WebSocket open) and nobody has moved
 in it for :data:`ABANDONED_SECONDS`, or when nobody has moved in it for
-:data:`IDLE_SECONDS` (it comes back with its next move). The list holds at most :data:`LISTED` games, the least recently moved let go
-first, and at most :data:`PER_CLIENT` games made by one client address, its most recently
-moved, so that one client cannot fill it: answering it costs the same on any database, and
-nothing is read from the database for it.
+:data:`IDLE_SECONDS` (it comes back with its next move). The list holds at most
+:data:`LISTED` games, the least recently moved let go first, and at most
+:data:`PER_CLIENT` games made by one client address, its most recently moved, so that one
+client cannot fill it: answering it costs the same on any database, and nothing is read
+from the database for it.
 
 Each entry is what a spectator of the game sees anyway (names, computer levels, scores,
 whose turn) and its spectator's address: never a token, a rack, the bag or its seed.

@@ -121,9 +121,10 @@ class Server:
         """A request came with ``seat``'s token: the seat's first one joins it to the game
         (a timed game's clocks start when every person seat has), and a timed game's
         listeners hear of it."""
-        if isinstance(held, ActiveGame) and await join(held, self.storage, seat):
-            if held.clock is not None:  # a timed game's view shows who it waits for
-                self.changed(held)
+        if not isinstance(held, ActiveGame) or not await join(held, self.storage, seat):
+            return
+        if held.clock is not None:  # a timed game's view shows whom it waits for
+            self.changed(held)
 
     async def due(self, before: int, limit: int) -> list[tuple[str, int]]:
         """The stored deadlines up to ``before`` (for the alarm), which also stores the

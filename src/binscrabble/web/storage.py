@@ -136,8 +136,8 @@ heartbeat = Table(
 pauses = Table(
     "pauses",
     metadata,
-    Column("start", BigInteger, primary_key=True),
-    Column("end", BigInteger, nullable=False),
+    Column("down_from", BigInteger, primary_key=True),
+    Column("down_to", BigInteger, nullable=False),
 )
 
 #: One row a counting window of a rate limit and a client (``key``): the requests it counted
@@ -643,7 +643,7 @@ class Storage:
         if self._pauses is None:
             with self.engine.connect() as connection:
                 rows = connection.execute(
-                    select(pauses.c.start, pauses.c.end).order_by(pauses.c.start)
+                    select(pauses.c.down_from, pauses.c.down_to).order_by(pauses.c.down_from)
                 ).all()
             self._pauses = tuple((int(start), int(end)) for start, end in rows)
         return self._pauses
@@ -667,7 +667,7 @@ class Storage:
             pause = None
             if last is not None and now > last:
                 pause = (int(last), now)
-                connection.execute(pauses.insert().values(start=pause[0], end=pause[1]))
+                connection.execute(pauses.insert().values(down_from=pause[0], down_to=pause[1]))
         self._pauses = None
         self.beat(now)
         return pause

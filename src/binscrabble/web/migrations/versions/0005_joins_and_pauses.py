@@ -48,8 +48,8 @@ def upgrade() -> None:
     )
     op.create_table(
         "pauses",
-        sa.Column("start", sa.BigInteger, primary_key=True),
-        sa.Column("end", sa.BigInteger, nullable=False),
+        sa.Column("down_from", sa.BigInteger, primary_key=True),
+        sa.Column("down_to", sa.BigInteger, nullable=False),
     )
 
 
