@@ -19,6 +19,7 @@ from binscrabble.web.active_games import (
     join,
     now_ms,
     read_move,
+    reload,
     standing,
     submit,
 )
@@ -143,6 +144,11 @@ class Server:
             return
         try:
             active = await self.table.get(game_id)
+            if self.storage.shared:
+                # Another process may have stored what its news does not carry (a seat
+                # joining): the clock is judged on the game as stored.
+                async with active.lock:
+                    await reload(active, self.storage)
             if await expire(active, self.storage):
                 self.publish(active)
                 self.wake_computer(active)

@@ -16,7 +16,7 @@
   next start); no clock runs in them.
 
 Revision ID: 0005
-Revises: 0004
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0004"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
