@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import create_engine, text
 
 from binscrabble.web.storage import (
+    MIGRATIONS,
     Departure,
     NewGame,
     RateWindow,
@@ -235,3 +238,46 @@ def test_processes_opening_a_new_database_together_migrate_it_once(
     finally:
         engine.dispose()
     assert len(versions) == 1
+
+
+def migrate(url: str, revision: str, down: bool = False) -> None:
+    """Run the migrations up (or down) to ``revision`` on the database at ``url``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if down else command.upgrade)(config, revision)
+    finally:
+        engine.dispose()
+
+
+def test_games_stored_before_the_rate_windows_migrate_and_migrate_back(
+    empty_database: Path | str,
+) -> None:
+    url = database_url(str(empty_database))
+    migrate(url, "0004")
+    statements = [
+        "INSERT INTO games (id, rules, seed, to_move, client) VALUES ('old', '{}', '5', 0, 'x')",
+        "INSERT INTO seats (game_id, seat, name) VALUES ('old', 0, 'Ann'), ('old', 1, 'Bo')",
+        "INSERT INTO moves (game_id, turn, seat, notation) VALUES ('old', 0, 0, 'pass')",
+    ]
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for statement in statements:
+            connection.execute(text(statement))
+    engine.dispose()
+    storage = Storage(url)  # migrates to the newest
+    try:
+        assert storage.load_game("old").moves == ["pass"]  # type: ignore[union-attr]
+        longest = "refused 8A" + " " * 190 + "1+1=11"
+        assert storage.append_move("old", 1, 1, longest)
+        assert storage.count_request([RateWindow("k", 1, 1000)], 5000) is None
+    finally:
+        storage.close()
+    migrate(url, "0004", down=True)
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM moves")).scalar() == 2
+    engine.dispose()

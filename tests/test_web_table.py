@@ -25,7 +25,7 @@ from binscrabble.move import (
 from binscrabble.record import read_record_file
 from binscrabble.rules import Rules
 from binscrabble.table import TableGame
-from binscrabble.web.models import GameView
+from binscrabble.web.models import MAX_NOTATION, GameView
 from binscrabble.web.ratelimit import endpoint_of
 from binscrabble.web.storage import Storage, database_url
 from binscrabble.web.table_games import (
@@ -256,6 +256,23 @@ def test_a_refused_play_uses_the_turn_when_the_table_says_so(database: Path | st
         view = seat_view(client, game_id)
         assert view["to_move"] == 1 and view["moves"][0]["score"] == 0
         assert view["table"]["refused_play_loses_turn"] is True
+
+
+def test_a_refused_play_of_the_longest_text_is_stored_and_reads_back(
+    database: Path | str,
+) -> None:
+    """The longest move text a request may carry, refused, is stored as entered with its
+    ``refused`` mark (208 characters: more than a move's text may have) and reads back."""
+    text = "8A" + " " * (MAX_NOTATION - len("8A1+1=11")) + "1+1=11"
+    assert len(text) == MAX_NOTATION
+    with web_client(database) as client:
+        created = table_game(client, ["Ann", "Bo"], refused_play_loses_turn=True)
+        ann = created["seats"][0]["token"]
+        answer = move(client, created["id"], ann, text, 0)
+        assert answer.status_code == 422 and "turn is lost" in answer.json()["error"]
+    with web_client(database) as client:
+        view = seat_view(client, created["id"])
+        assert view["turn"] == 1 and view["moves"][0]["notation"] == "refused 8A 1+1=11"
 
 
 def test_the_settlement_takes_each_rack_once(client: TestClient) -> None:

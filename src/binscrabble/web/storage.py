@@ -89,7 +89,7 @@ games = Table(
     Column("to_move", Integer, nullable=True),
     Column("ended", String(20), nullable=True),
     Column("deadline", BigInteger, nullable=True),
-    Column("client", String(64), nullable=True),
+    Column("client", Text, nullable=True),
 )
 #: One row a seat: a computer level, or the sha256 of the seat's token (a human).
 seats = Table(
@@ -109,7 +109,7 @@ moves = Table(
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("turn", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
-    Column("notation", String(200), nullable=False),
+    Column("notation", Text, nullable=False),
     Column("at", BigInteger, nullable=True),
     Column("next_seat", Integer, nullable=True),
 )
@@ -145,7 +145,7 @@ pauses = Table(
 rate_windows = Table(
     "rate_windows",
     metadata,
-    Column("key", String(200), primary_key=True),
+    Column("key", Text, primary_key=True),
     Column("start", BigInteger, primary_key=True),
     Column("hits", Integer, nullable=False),
     Column("expires", BigInteger, nullable=False),
