@@ -11,6 +11,7 @@ CLIENTS client addresses within one window. Prints figures; never asserts on tim
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -85,6 +86,7 @@ def in_database(url: str) -> list[float]:
 
 
 def main() -> None:
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
     figures("in memory (SQLite's servers)", in_memory())
     with tempfile.TemporaryDirectory() as folder:
         figures("SQLite file", in_database(database_url(str(Path(folder) / "games.db"))))

@@ -66,10 +66,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.elements import TextClause
 
 from binscrabble.clock import Clock, ClockRules
 
@@ -160,6 +161,21 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: ``DEADLINE`` when its seat to move loses on time (``-``: none). ``web/news.py`` listens.
 NEWS_CHANNEL = "binscrabble_games"
 ANNOUNCE = text("SELECT pg_notify(:channel, :news)")
+
+#: PostgreSQL: count a request in its current windows (``{values}``: one row each) and read
+#: the windows before them (a window's period is half its time to expire) in one statement.
+COUNT_AND_READ = """
+WITH hit AS (
+    INSERT INTO rate_windows (key, start, hits, expires) VALUES {values}
+    ON CONFLICT (key, start) DO UPDATE SET hits = rate_windows.hits + 1
+    RETURNING key, start, hits, expires
+)
+SELECT hit.key, hit.hits, coalesce(earlier.hits, 0) FROM hit
+LEFT JOIN rate_windows AS earlier
+    ON earlier.key = hit.key AND earlier.start = hit.start - (hit.expires - hit.start) / 2
+"""
+#: :data:`COUNT_AND_READ` made for each number of limits counted at once.
+COUNTING: dict[int, TextClause] = {}
 
 #: A game's stored move count, rematch and departures (:meth:`Storage.progress`). Built
 #: once: building the statement took three times as long as running it.
@@ -435,6 +451,8 @@ class Storage:
         #: This storage's name in the announcements it makes (one a process).
         self.origin = secrets.token_hex(8)
         self._pauses: tuple[tuple[int, int], ...] | None = None
+        #: The same database, each statement committed by itself.
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @property
     def shares_counts(self) -> bool:
@@ -744,51 +762,81 @@ class Storage:
         """Count one request made at ``now`` (ms since the epoch) against each of ``limits``
         (:meth:`RateWindow.wait` says how): ``None`` when it fits them all, and it is then
         counted; else the index of a limit it does not fit and the ms until it would, and
-        it is not counted. One transaction of two statements: the current windows' counts
-        go up (their rows locked, so processes counting one client queue there), the
-        previous windows' are read, and a refused request is rolled back."""
+        it is not counted.
+
+        The current windows' counts go up in one ``INSERT ... ON CONFLICT DO UPDATE``, which
+        locks their rows until it ends, so processes counting one client take turns and
+        none counts past a limit. On PostgreSQL that statement also reads the previous
+        windows' counts and commits by itself (one round trip); on SQLite a second statement
+        reads them in the same transaction. A refused request is then taken back."""
         starts = [now - now % limit.period for limit in limits]
         rows = [
             {"key": limit.key, "start": start, "hits": 1, "expires": start + 2 * limit.period}
             for limit, start in zip(limits, starts, strict=True)
         ]
-        dialect_insert = (
-            postgresql.insert if self.engine.dialect.name != "sqlite" else sqlite.insert
-        )
-        insert = dialect_insert(rate_windows)
+        if self.engine.dialect.name == "postgresql":
+            counted = self._count_in_one_statement(rows)
+        else:
+            counted = self._count_in_a_transaction(rows, starts, limits)
+        for index, (limit, start) in enumerate(zip(limits, starts, strict=True)):
+            current, previous = counted[limit.key]
+            wait = limit.wait(start, now, previous, current - 1)
+            if wait:
+                self._take_back(rows)
+                return index, wait
+        if now - self.swept >= SWEEP_EVERY:
+            self.swept = now
+            with self.engine.begin() as connection:
+                connection.execute(delete(rate_windows).where(rate_windows.c.expires < now))
+        return None
+
+    def _count_in_one_statement(self, rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+        """PostgreSQL: count ``rows`` (committed at once) and read the windows before them;
+        for each key, its count now and the previous window's."""
+        statement = COUNTING.get(len(rows))
+        if statement is None:
+            values = ", ".join(f"(:k{n}, :s{n}, 1, :e{n})" for n in range(len(rows)))
+            statement = COUNTING[len(rows)] = text(COUNT_AND_READ.format(values=values))
+        parameters: dict[str, Any] = {}
+        for n, row in enumerate(rows):
+            parameters.update({f"k{n}": row["key"], f"s{n}": row["start"], f"e{n}": row["expires"]})
+        with self.autocommit.connect() as connection:
+            found = connection.execute(statement, parameters).all()
+        return {str(key): (int(hits), int(before)) for key, hits, before in found}
+
+    def _count_in_a_transaction(
+        self, rows: list[dict[str, Any]], starts: list[int], limits: Sequence[RateWindow]
+    ) -> dict[str, tuple[int, int]]:
+        """SQLite: count ``rows`` and read the windows before them, in one transaction."""
         counted = (
-            insert.values(rows)
+            sqlite.insert(rate_windows)
+            .values(rows)
             .on_conflict_do_update(
                 index_elements=[rate_windows.c.key, rate_windows.c.start],
                 set_={"hits": rate_windows.c.hits + 1},
             )
             .returning(rate_windows.c.key, rate_windows.c.hits)
         )
-        before = select(rate_windows.c.key, rate_windows.c.hits).where(
-            or_(
-                *(
-                    and_(
-                        rate_windows.c.key == limit.key,
-                        rate_windows.c.start == start - limit.period,
-                    )
-                    for limit, start in zip(limits, starts, strict=True)
-                )
-            )
-        )
-        with self.engine.connect() as connection:
+        earlier = [
+            and_(rate_windows.c.key == limit.key, rate_windows.c.start == start - limit.period)
+            for limit, start in zip(limits, starts, strict=True)
+        ]
+        before = select(rate_windows.c.key, rate_windows.c.hits).where(or_(*earlier))
+        with self.engine.begin() as connection:
             hits = {str(key): int(count) for key, count in connection.execute(counted).all()}
             previous = {str(key): int(count) for key, count in connection.execute(before).all()}
-            for index, (limit, start) in enumerate(zip(limits, starts, strict=True)):
-                current = hits[limit.key] - 1
-                wait = limit.wait(start, now, previous.get(limit.key, 0), current)
-                if wait:
-                    connection.rollback()
-                    return index, wait
-            if now - self.swept >= SWEEP_EVERY:
-                self.swept = now
-                connection.execute(delete(rate_windows).where(rate_windows.c.expires < now))
-            connection.commit()
-        return None
+        return {key: (count, previous.get(key, 0)) for key, count in hits.items()}
+
+    def _take_back(self, rows: list[dict[str, Any]]) -> None:
+        """Uncount a refused request from the windows of ``rows``."""
+        counted = [
+            and_(rate_windows.c.key == row["key"], rate_windows.c.start == row["start"])
+            for row in rows
+        ]
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(rate_windows).where(or_(*counted)).values(hits=rate_windows.c.hits - 1)
+            )
 
     def moves_after(
         self, game_id: str, known: int
