@@ -24,7 +24,7 @@ import httpx
 import psycopg
 import pytest
 from nginx_support import Nginx
-from web_api_support import Served, bearer, best_play
+from web_api_support import Served, bearer, best_play, store_three_blanks_game, whole_analysis
 from websockets.sync.client import ClientConnection, connect
 
 from binscrabble.web.storage import Departure, NewGame, SeatRecord, Standing, Storage
@@ -58,16 +58,24 @@ class Site:
             ).fetchall()
         return [(int(turn), int(seat), str(notation)) for turn, seat, notation in rows]
 
-    def wait_for_claim(self, game_id: str, kind: str) -> None:
-        """Wait until a process holds the game's claim of ``kind`` (web/leases.py)."""
+    def query(self, sql: str, *arguments: Any) -> list[tuple[Any, ...]]:
+        """The rows of a query of the database."""
         libpq = self.database.replace("postgresql+psycopg://", "postgresql://")
-        deadline = time.monotonic() + WAIT
         with psycopg.connect(libpq, autocommit=True) as connection:
-            while not connection.execute(
-                "SELECT 1 FROM claims WHERE game_id = %s AND kind = %s", (game_id, kind)
-            ).fetchall():
-                assert time.monotonic() < deadline, f"no process claimed the {kind} in {WAIT} s"
-                time.sleep(0.01)
+            return connection.execute(sql, arguments).fetchall()
+
+    def wait_until(self, sql: str, *arguments: Any) -> list[tuple[Any, ...]]:
+        """Ask the database ``sql`` again until it answers some rows (within :data:`WAIT`)."""
+        deadline = time.monotonic() + WAIT
+        while not (rows := self.query(sql, *arguments)):
+            assert time.monotonic() < deadline, f"no rows for {sql!r} within {WAIT:g} s"
+            time.sleep(0.01)
+        return rows
+
+    def wait_for_claim(self, game_id: str, kind: str) -> str:
+        """Wait until a process holds the game's claim of ``kind`` (web/leases.py); its owner."""
+        claim = "SELECT owner FROM claims WHERE game_id = %s AND kind = %s"
+        return str(self.wait_until(claim, game_id, kind)[0][0])
 
 
 @pytest.fixture
@@ -268,3 +276,36 @@ def test_a_move_from_a_copy_that_missed_a_departure_is_not_stored(postgres_url: 
     finally:
         first.close()
         second.close()
+
+
+def test_an_analysis_is_computed_by_one_process_and_taken_over_when_it_dies(site: Site) -> None:
+    store_three_blanks_game(site.database, "costly", "3")
+    doomed, survivor = site.processes
+    with site.client(doomed.url) as client:
+        first = client.get("/api/games/costly/analysis")
+        assert first.status_code == 200, first.text
+    owner = site.wait_for_claim("costly", "analysis")
+    # The other process answers with the turns stored, and does not compute them again.
+    with site.client(survivor.url) as client:
+        answer = client.get("/api/games/costly/analysis")
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["total"] == 6
+        claims = site.query("SELECT owner FROM claims WHERE kind = 'analysis'")
+        assert claims == [(owner,)]
+    site.wait_until("SELECT turn FROM analysed WHERE game_id = 'costly'")
+    doomed.process.kill()
+    doomed.process.wait(WAIT)
+    done_before = len(site.query("SELECT turn FROM analysed WHERE game_id = 'costly'"))
+    assert done_before < 6, "the analysis was over before its process died"
+    with site.client(survivor.url) as client:
+        analysis = whole_analysis(client, "costly")  # type: ignore[arg-type]
+    assert analysis["complete"] and [turn["turn"] for turn in analysis["turns"]] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
+    stored = site.query("SELECT turn FROM analysed WHERE game_id = 'costly' ORDER BY turn")
+    assert stored == [(turn,) for turn in range(1, 7)]

@@ -34,6 +34,7 @@ from typing import Any
 
 from binscrabble.web import workers as work
 from binscrabble.web.active_games import ActiveGame, RefereeError, job_of, now_ms
+from binscrabble.web.leases import ANALYSIS, Leases
 from binscrabble.web.pool import JobFailed, Lane, Outcome
 from binscrabble.web.workers import GameJob
 
@@ -145,12 +146,12 @@ class Computer:
     """The computer's work for one server: its lanes, the games with no person in them,
     and the analyses."""
 
-    def __init__(self, fairness: Fairness) -> None:
+    def __init__(self, fairness: Fairness, leases: Leases | None = None) -> None:
         self.fairness = fairness
         self.people = Lane("people", fairness.workers, 0, {HINT: fairness.hints_waiting})
         self.computer_only = Lane("computer-only", 1, COMPUTER_ONLY_NICENESS, {})
         self.analysis = Lane("analysis", 1, ANALYSIS_NICENESS, {})
-        self.analyses = Analyses(self.analysis, fairness)
+        self.analyses = Analyses(self.analysis, fairness, leases)
         #: The games with no person (left) in them whose computers are playing, each with
         #: the client address charged for it: at most ``fairness.computer_games``.
         self.computer_games: dict[str, str] = {}
@@ -328,48 +329,83 @@ class AnalysisRun:
 
 
 class Analyses:
-    """Every game's analysis, computed once, turn by turn, on the analysis lane."""
+    """Every game's analysis, computed once, turn by turn, on the analysis lane.
 
-    def __init__(self, lane: Lane, fairness: Fairness) -> None:
+    With ``leases`` on a database several processes share, once among them: the process
+    that claims a game's analysis (web/leases.py) computes it and stores each turn as it is
+    done; the others answer with the turns stored. When that process dies, the next
+    request after its lease expired claims the analysis and goes on from the turns stored.
+    """
+
+    def __init__(self, lane: Lane, fairness: Fairness, leases: Leases | None = None) -> None:
         self.lane = lane
         self.fairness = fairness
+        self.leases = leases if leases is not None and leases.shared else None
         self.runs: OrderedDict[str, AnalysisRun] = OrderedDict()
 
     def running(self) -> int:
         """How many analyses are being computed."""
         return sum(1 for run in self.runs.values() if not run.done.is_set())
 
-    def run_for(self, active: ActiveGame) -> AnalysisRun:
-        """The game's analysis, started unless it is done or under way."""
+    def run_for(self, active: ActiveGame, done: list[dict[str, Any]] | None = None) -> AnalysisRun:
+        """The game's analysis, started (after the turns ``done`` already) unless it is done
+        or under way."""
         run = self.runs.get(active.game_id)
         if run is not None:
             self.runs.move_to_end(active.game_id)
             return run
-        if self.running() >= self.fairness.analyses:
-            raise Busy("the computer is analysing other games: ask again in a few seconds", 10)
+        self.check_room()
         job = job_of(active.stored)
-        run = AnalysisRun(len(job.moves))
-        run.task = asyncio.get_running_loop().create_task(self._compute(job, run))
+        run = AnalysisRun(len(job.moves), list(done or []))
+        run.task = asyncio.get_running_loop().create_task(self._compute(active.game_id, job, run))
         self.runs[active.game_id] = run
         finished = [key for key, old in self.runs.items() if old.done.is_set()]
         for key in finished[: max(0, len(finished) - self.fairness.kept_analyses)]:
             del self.runs[key]
         return run
 
+    def check_room(self) -> None:
+        """Refuse (:class:`Busy`) a new analysis while as many as the bound are computed."""
+        if self.running() >= self.fairness.analyses:
+            raise Busy("the computer is analysing other games: ask again in a few seconds", 10)
+
     async def answer(self, active: ActiveGame) -> dict[str, Any]:
         """The analysis as far as it is done (waiting a little for it to finish)."""
+        if self.leases is not None and active.game_id not in self.runs:
+            stored = await self.stored_answer(active)
+            if stored is not None:
+                return stored
         run = self.run_for(active)
         if not run.done.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(run.done.wait(), self.fairness.answer_wait)
         return {"turns": list(run.turns), "total": run.total, "complete": run.done.is_set()}
 
-    async def _compute(self, job: GameJob, run: AnalysisRun) -> None:
+    async def stored_answer(self, active: ActiveGame) -> dict[str, Any] | None:
+        """On a shared database: the analysis as stored when it is complete or another
+        process computes it; ``None`` when this process just claimed it (and started it,
+        after the turns stored)."""
+        assert self.leases is not None
+        total = len(active.stored.moves)
+        stored = await self.leases.analysed_turns(active.game_id)
+        if len(stored) < total:
+            self.check_room()
+            if await self.leases.claim(ANALYSIS, active.game_id):
+                self.run_for(active, stored)
+                return None
+        return {"turns": stored[:total], "total": total, "complete": len(stored) >= total}
+
+    async def _compute(self, game_id: str, job: GameJob, run: AnalysisRun) -> None:
         try:
-            for number in range(1, run.total + 1):
-                run.turns.append(await self._turn(job, number))
+            for number in range(len(run.turns) + 1, run.total + 1):
+                turn = await self._turn(job, number)
+                if self.leases is not None:
+                    await self.leases.store_turn(game_id, number, turn)
+                run.turns.append(turn)
         finally:
             run.done.set()
+            if self.leases is not None:
+                await self.leases.release(ANALYSIS, game_id)
 
     async def _turn(self, job: GameJob, number: int) -> dict[str, Any]:
         budget = (job, number, self.fairness.turn_memory)

@@ -45,7 +45,9 @@ class Server:
         self.tables = TableGames(self.storage)
         self.table = GameTable(self.storage, max_games, self.in_use, self.changed)
         self.hub = Hub()
-        self.computer = Computer(fairness)
+        #: The claims on the work other processes on the same database share (web/leases.py).
+        self.leases = Leases(self.storage)
+        self.computer = Computer(fairness, self.leases)
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: set[str] = set()
         #: The client address charged for each game's computer moves while they play.
@@ -54,8 +56,6 @@ class Server:
         self.playing = Playing(connected=self.seat_connected)
         #: The alarm of the timed games (INTERFACES.md §7).
         self.timers = Timers(self.ring, self.due)
-        #: The claims on the work other processes on the same database share (web/leases.py).
-        self.leases = Leases(self.storage)
         #: What other processes on the same database store (``None``: none can).
         listen = self.storage.news_url()
         self.news = (
