@@ -24,6 +24,9 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
 #: The addresses docs/deploy.md writes: the processes' and the one nginx listens on.
 DOC_SERVERS = re.compile(r"^(\s*server )127\.0\.0\.1:800\d( .*;)$", re.MULTILINE)
 DOC_LISTEN = "listen 127.0.0.1:8080;"
+#: What the access log says of each request: the client, the request, the answer's status and
+#: the process that answered.
+LOG_FORMAT = '$remote_addr "$request" $status upstream=$upstream_addr'
 
 
 def site_configuration() -> str:
@@ -62,7 +65,8 @@ def main_configuration(folder: Path) -> str:
         f"{user}daemon off;\nworker_processes 1;\npid {folder / 'nginx.pid'};\n"
         f"error_log {folder / 'error.log'} info;\n"
         "events { worker_connections 1024; }\n"
-        f"http {{\n    access_log {folder / 'access.log'};\n{temp}"
+        f"http {{\n    log_format upstreams '{LOG_FORMAT}';\n"
+        f"    access_log {folder / 'access.log'} upstreams;\n{temp}"
         f"    include {folder / 'binscrabble.conf'};\n}}\n"
     )
 

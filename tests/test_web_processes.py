@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,11 +24,15 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from costly_analyses import THREE_BLANKS_SEEDS
 from nginx_support import Nginx
 from web_api_support import Served, bearer, best_play, store_three_blanks_game, whole_analysis
 from websockets.sync.client import ClientConnection, connect
 
 from binscrabble.web.storage import Departure, NewGame, SeatRecord, Standing, Storage
+
+#: Two processes and nginx for each test: they run in `make test-full` (docs/deploy.md).
+pytestmark = pytest.mark.full
 
 #: The longest any wait for a view lasts, in seconds.
 WAIT = 60.0
@@ -78,22 +83,28 @@ class Site:
         return str(self.wait_until(claim, game_id, kind)[0][0])
 
 
-@pytest.fixture
-def site(postgres_url: str, tmp_path: Path) -> Iterator[Site]:
-    database = postgres_url
+@contextlib.contextmanager
+def running(database: str, folder: Path, *options: str) -> Iterator[Site]:
+    """Two ``serve`` processes on ``database`` with the further ``options``, and nginx."""
     processes: list[Served] = []
     nginx = None
     try:
         for _ in range(2):
-            processes.append(Served(database))
+            processes.append(Served(database, *options))
         upstreams = [process.url.removeprefix("http://") for process in processes]
-        nginx = Nginx(tmp_path / "nginx", upstreams)
+        nginx = Nginx(folder / "nginx", upstreams)
         yield Site(database, processes, nginx)
     finally:
         if nginx is not None:
             nginx.stop()
         for process in processes:
             process.stop()
+
+
+@pytest.fixture
+def site(postgres_url: str, tmp_path: Path) -> Iterator[Site]:
+    with running(postgres_url, tmp_path) as both:
+        yield both
 
 
 def live(base: str, game_id: str, token: str | None = None) -> ClientConnection:
@@ -279,7 +290,7 @@ def test_a_move_from_a_copy_that_missed_a_departure_is_not_stored(postgres_url: 
 
 
 def test_an_analysis_is_computed_by_one_process_and_taken_over_when_it_dies(site: Site) -> None:
-    store_three_blanks_game(site.database, "costly", "3")
+    store_three_blanks_game(site.database, "costly", THREE_BLANKS_SEEDS[0])
     doomed, survivor = site.processes
     with site.client(doomed.url) as client:
         first = client.get("/api/games/costly/analysis")
@@ -309,3 +320,29 @@ def test_an_analysis_is_computed_by_one_process_and_taken_over_when_it_dies(site
     ]
     stored = site.query("SELECT turn FROM analysed WHERE game_id = 'costly' ORDER BY turn")
     assert stored == [(turn,) for turn in range(1, 7)]
+
+
+def test_behind_nginx_each_client_has_one_budget_across_both_processes(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # nginx passes each client's address on (X-Forwarded-For); the processes count it together.
+    options = ("--rate-limit", "all=off", "--rate-limit", "create=3/minute")
+    body = {"players": [{"name": "Ann"}, {"name": "Bo"}]}
+    with running(postgres_url, tmp_path, *options) as both:
+        with nginx_client(both, "127.0.0.2") as client:
+            answers = [client.post("/api/games", json=body).status_code for _ in range(5)]
+        assert answers == [201, 201, 201, 429, 429]
+        with nginx_client(both, "127.0.0.3") as other:
+            assert other.post("/api/games", json=body).status_code == 201
+        log = (both.nginx.folder / "access.log").read_text()
+        # Its requests went to both processes, in turn (a new connection for each).
+        assert len(set(re.findall(r"upstream=(\S+)", log))) == 2
+
+
+def nginx_client(site: Site, address: str) -> httpx.Client:
+    """A client of nginx whose requests come from ``address``, a new connection each."""
+    transport = httpx.HTTPTransport(local_address=address)
+    limits = httpx.Limits(max_keepalive_connections=0)
+    return httpx.Client(
+        base_url=site.nginx.url, transport=transport, limits=limits, trust_env=False, timeout=WAIT
+    )
