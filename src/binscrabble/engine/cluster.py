@@ -113,7 +113,7 @@ def connected(address: str, cpus: int | None = None) -> Iterator[Any]:
                     # A new runtime, even where another one runs (or was left behind).
                     address="local",
                     num_cpus=cpus,
-                    # A runtime for this machine alone: it listens on the loopback only.
+                    # A runtime for this machine alone: its processes talk over the loopback.
                     _node_ip_address="127.0.0.1",
                     include_dashboard=False,
                     log_to_driver=False,
@@ -124,8 +124,9 @@ def connected(address: str, cpus: int | None = None) -> Iterator[Any]:
         except ConnectionError as error:
             raise ClusterError(
                 f"cannot reach the Ray cluster at {address} ({error}): start its head with"
-                " `ray start --head` (its client port is 10001) and check that this machine"
-                " reaches that port"
+                " `ray start --head` (its client port is 10001), check that this machine"
+                " reaches that port, and give the cluster's token here with"
+                " RAY_AUTH_MODE=token (docs/cluster.md)"
             ) from error
     try:
         yield ray
