@@ -15,6 +15,24 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+// Text that reads left to right wherever it sits, in a right-to-left page too: notation,
+// equations, numbers with their sign ("-12" stays "-12"). An isolate, so the sentence or the
+// cell around it keeps its own direction (docs/languages.md, "Right to left").
+export function ltr(text) {
+  return el("bdi", { dir: "ltr", text });
+}
+
+// A name as its player wrote it, in its own direction (a Latin name in a Hebrew page).
+export function named(text) {
+  return el("bdi", { text });
+}
+
+// Parts joined by a separator, each isolated: they read in the page's direction, the first
+// at the left in English and at the right in Hebrew.
+function joined(parts, separator) {
+  return parts.flatMap((part, index) => (index ? [separator, part] : [part]));
+}
+
 // A seat that left the game (INTERFACES.md §7), as the scores say it.
 const LEFT = { resigned: " (resigned)", time: " (out of time)" };
 
@@ -28,8 +46,8 @@ export function drawScores(body, view) {
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
-      el("th", { scope: "row" }, `${mover ? "▶ " : ""}${who}${you}`, tiles),
-      el("td", { class: "score", "aria-label": `score ${player.name}`, text: String(player.score) }),
+      el("th", { scope: "row" }, mover ? el("span", { class: "to-move-mark", text: "▶ " }) : null, named(who), you, tiles),
+      el("td", { class: "score", "aria-label": `score ${player.name}` }, ltr(String(player.score))),
     );
     body.append(row);
   });
@@ -70,16 +88,16 @@ export function drawLog(head, body, view) {
   head.replaceChildren(
     el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: "Player" }),
       el("th", { scope: "col", text: "Move", title: BLANK_LEGEND }), el("th", { scope: "col", text: "Points" }),
-      el("th", { scope: "col", text: view.players.map((player) => player.name).join(" – ") })),
+      el("th", { scope: "col" }, ...joined(view.players.map((player) => named(player.name)), " – "))),
   );
   body.replaceChildren();
   view.moves.forEach((move, index) => {
     const player = view.players[move.seat];
-    const running = Array.isArray(move.running) ? move.running.join(" – ") : "";
+    const running = Array.isArray(move.running) ? joined(move.running.map((total) => ltr(String(total))), " – ") : [];
     body.append(
       el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : `seat ${move.seat}` }),
-        el("td", { class: "notation", text: move.display }), el("td", { text: String(move.score) }),
-        el("td", { text: running })),
+        el("td", { class: "notation" }, ltr(move.display)), el("td", {}, ltr(String(move.score))),
+        el("td", {}, ...running)),
     );
   });
   // A game a seat ended (resigned, ran out of time, aborted) ends its log with a line
@@ -120,9 +138,9 @@ export function drawResult(box, view) {
     const final = (result.final || [])[seat];
     const before = final - adjustment + penalty;
     const sign = adjustment > 0 ? `+${adjustment}` : adjustment < 0 ? `−${-adjustment}` : "0";
-    rows.append(el("tr", {}, el("th", { scope: "row", text: name }), el("td", { text: String(before) }),
-      el("td", { text: sign }), overtime ? el("td", { text: penalty ? `−${penalty}` : "0" }) : null,
-      el("td", { text: String(final) })));
+    rows.append(el("tr", {}, el("th", { scope: "row" }, named(name)), el("td", {}, ltr(String(before))),
+      el("td", {}, ltr(sign)), overtime ? el("td", {}, ltr(penalty ? `−${penalty}` : "0")) : null,
+      el("td", {}, ltr(String(final)))));
   });
   table.append(rows);
   box.append(table);

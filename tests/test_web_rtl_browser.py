@@ -1,0 +1,158 @@
+"""Right to left in a real browser (Debian's Chromium, as in test_web_browser.py): under
+`<html dir="rtl">` the pages lay out from the right (panels, tables, the rack's reading
+order, buttons) while the board keeps column A at the left and row 1 at the top, the chart
+keeps its first turn at the left, and numbers with a sign read left to right.
+
+The pages are set right to left in the browser (`dir` on `<html>`, as the server writes it
+for Hebrew), so these checks hold for the stylesheet whatever the language's strings.
+Screenshots are written under test-artifacts/screenshots/ (rtl-*.png).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import (
+    Server,
+    browser,  # noqa: F401  (a fixture)
+    expect,
+    finished_game,
+    new_page,
+    screenshot_folder,  # noqa: F401  (a fixture)
+    server,  # noqa: F401  (a fixture)
+    shoot,
+)
+
+COLUMNS = "ABCDEFGHIJKLMNO"
+
+# The boxes of the characters of an element's text, in the text's logical order: [character,
+# left edge, width] for each character that is drawn.
+CHARACTER_BOXES = """(node) => {
+  const boxes = [];
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (let at = 0; at < text.data.length; at += 1) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0 && text.data[at].trim()) boxes.push([text.data[at], box.x, box.width]);
+    }
+  }
+  return boxes;
+}"""
+
+
+def right_to_left(page: Any) -> None:
+    """The page as the server writes it for Hebrew: right to left."""
+    page.evaluate("document.documentElement.dir = 'rtl'")
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+
+
+def box(locator: Any) -> dict[str, float]:
+    found: dict[str, float] | None = locator.bounding_box()
+    assert found is not None, f"{locator} is not shown"
+    return found
+
+
+def reads_left_to_right(locator: Any) -> str:
+    """The element's text, checked to be drawn left to right in its logical order."""
+    boxes: list[list[Any]] = locator.evaluate(CHARACTER_BOXES)
+    assert boxes, f"{locator} draws no text"
+    lefts = [left for _, left, _ in boxes]
+    assert lefts == sorted(lefts), f"{boxes} is not drawn left to right"
+    return "".join(character for character, _, _ in boxes)
+
+
+def check_board_left_to_right(page: Any) -> None:
+    """Columns A to O from left to right, rows 1 to 15 from top to bottom, the coordinates
+    with them: the same order as in English."""
+    row = [box(page.locator(f'[data-square="{column}1"]'))["x"] for column in COLUMNS]
+    assert row == sorted(row) and len(set(row)) == 15, f"row 1 is not A to O: {row}"
+    column = [box(page.locator(f'[data-square="A{number}"]'))["y"] for number in range(1, 16)]
+    assert column == sorted(column) and len(set(column)) == 15, column
+    labels = page.locator(".column-labels span")
+    lefts = [box(labels.nth(index))["x"] for index in range(15)]
+    assert lefts == sorted(lefts), f"the column letters are not A to O: {lefts}"
+    assert labels.nth(0).text_content() == "A"
+    numbers = page.locator(".row-labels span")
+    if numbers.first.is_visible():
+        assert box(numbers.first)["x"] < box(page.locator('[data-square="A1"]'))["x"]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (360, 740)])
+def test_the_game_page_lays_out_right_to_left_around_a_left_to_right_board(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    width: int,
+    height: int,
+) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bot", "computer": "beginner"}])
+    page = new_page(browser, width, height)
+    page.goto(server.url + created["seats"][0]["url"])
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    right_to_left(page)
+    check_board_left_to_right(page)
+    # The rack reads from the right: its first tile is the rightmost.
+    tiles = page.locator("#rack .tile")
+    lefts = [box(tiles.nth(index))["x"] for index in range(9)]
+    assert lefts == sorted(lefts, reverse=True), f"the rack is not read from the right: {lefts}"
+    # A tile is a tile: its points in its bottom right corner, as on the board.
+    tile, points = box(tiles.first), box(tiles.first.locator(".points"))
+    assert points["x"] + points["width"] > tile["x"] + tile["width"] / 2, (tile, points)
+    # Buttons and tables from the right: Play (the first button) rightmost, a player's name
+    # at the right of their score.
+    assert box(page.locator("#play"))["x"] > box(page.locator("#recall"))["x"]
+    name, score = page.locator("#scores th").first, page.get_by_label("score Ann", exact=True)
+    assert box(name)["x"] > box(score)["x"]
+    if width >= 1000:  # the board at the right of the scores, the status and the rack
+        assert box(page.locator("#board"))["x"] > box(page.locator(".scores"))["x"]
+    else:  # the board from edge to edge
+        assert box(page.locator('[data-square="A1"]'))["x"] == 0
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"the page is {wide} px wide on a {width} px screen"
+    shoot(page, f"rtl-game-{width}x{height}")
+    page.context.close()
+
+
+def test_the_end_screen_and_the_analysis_keep_numbers_and_the_chart_left_to_right(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    over = finished_game(server)  # six passes: both players end below zero
+    final = server.api("GET", f"/api/games/{over}")["result"]["final"]
+    assert min(final) < 0
+    page = new_page(browser, 1366, 768)
+    page.goto(f"{server.url}/games/{over}")
+    expect(page.get_by_role("region", name="Game over")).to_be_visible()
+    right_to_left(page)
+    check_board_left_to_right(page)
+    for name, points in zip(("Uma", "Vic"), final, strict=True):
+        score = page.get_by_label(f"score {name}", exact=True)
+        expect(score).to_have_text(str(points))
+        assert reads_left_to_right(score) == str(points)
+    assert page.locator("#result").is_visible()
+    # The running totals read in the order of the names above them: the first seat's at the
+    # right in a right-to-left page, as its name is.
+    header = page.locator("#log-head th").last.locator("bdi")
+    assert box(header.nth(0))["x"] > box(header.nth(1))["x"]
+    totals = page.locator("#log tr").last.locator("td").last.locator("bdi")
+    assert box(totals.nth(0))["x"] > box(totals.nth(1))["x"]
+    shoot(page, "rtl-end-1366x768")
+    page.goto(f"{server.url}/games/{over}/analysis")
+    expect(page.locator("#turns tr")).to_have_count(6)
+    right_to_left(page)
+    check_board_left_to_right(page)
+    # The chart's turns from left to right, in every language; the stepper from the right.
+    turns = page.locator(".chart-turn")
+    expect(turns).to_have_count(6)
+    lefts = [box(turns.nth(index))["x"] for index in range(6)]
+    assert lefts == sorted(lefts), f"the chart's turns are not left to right: {lefts}"
+    assert box(page.locator("#first"))["x"] > box(page.locator("#last"))["x"]
+    assert (
+        box(page.locator("#turns tr").first.locator("td").first)["x"]
+        > box(page.locator("#turns tr").first.locator("td").last)["x"]
+    )
+    shoot(page, "rtl-analysis-1366x768")
+    page.context.close()
