@@ -1,7 +1,7 @@
 """The web pages' directions, read from their files: the stylesheet says start and end, never
 left and right, so one set of rules lays a page out left to right in English and right to
 left in Hebrew; the board, its coordinates and the Move box are marked left to right in
-every page (docs/languages.md, "Right to left")."""
+every page (docs/web.md, "Right to left, and the language menu")."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ Screenshots are written under test-artifacts/screenshots/ (rtl-*.png).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -155,4 +156,90 @@ def test_the_end_screen_and_the_analysis_keep_numbers_and_the_chart_left_to_righ
         > box(page.locator("#turns tr").first.locator("td").last)["x"]
     )
     shoot(page, "rtl-analysis-1366x768")
+    page.context.close()
+
+
+LANGUAGES = {"en": "English", "fr": "Français", "he": "עברית", "bg": "Български"}
+
+
+def language_menu(page: Any) -> Any:
+    return page.locator("#languages")
+
+
+def check_language_menu_by_keyboard(page: Any) -> None:
+    """The menu is reached with Tab, opened with Enter, names each language in its own
+    words (with its `lang`), and closes with Escape."""
+    summary = language_menu(page).locator("summary")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if summary.evaluate("(node) => document.activeElement === node"):
+            break
+    else:
+        raise AssertionError("Tab does not reach the language menu")
+    expect(summary).to_have_accessible_name("Language")
+    page.keyboard.press("Enter")
+    links = language_menu(page).get_by_role("link")
+    expect(links).to_have_count(4)
+    for code, name in LANGUAGES.items():
+        link = language_menu(page).get_by_role("link", name=name, exact=True)
+        expect(link).to_be_visible()
+        expect(link).to_have_attribute("lang", code)
+        href = link.get_attribute("href") or ""
+        assert f"lang={code}" in href and "token=" not in href, href
+        box_of = box(link)
+        assert box_of["x"] >= 0 and box_of["x"] + box_of["width"] <= page.viewport_size["width"]
+    page.keyboard.press("Escape")
+    expect(links.first).to_be_hidden()
+    assert summary.evaluate("(node) => document.activeElement === node")
+
+
+@pytest.mark.parametrize("direction", ["ltr", "rtl"])
+def test_every_page_has_a_language_menu_usable_by_keyboard(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    direction: str,
+) -> None:
+    over = finished_game(server)
+    pages = {"lobby": "/", "end": f"/games/{over}", "analysis": f"/games/{over}/analysis"}
+    pages |= {"viewer": "/viewer", "table": "/table"}
+    for width in (360, 1366):
+        page = new_page(browser, width, 740)
+        for name, path in pages.items():
+            page.goto(server.url + path)
+            expect(language_menu(page)).to_be_visible()
+            if direction == "rtl":
+                right_to_left(page)
+            check_language_menu_by_keyboard(page)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= width, f"the {name} page is {wide} px wide on a {width} px screen"
+        page.context.close()
+
+
+def test_the_language_menu_reloads_the_game_and_keeps_the_seat_and_placed_tiles(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bot", "computer": "beginner"}])
+    page = new_page(browser, 1366, 768)
+    page.goto(server.url + created["seats"][0]["url"])
+    # Read by their faces and classes, the same in every language.
+    rack = page.locator("#rack .tile:not([hidden])")
+    expect(rack).to_have_count(9)
+    page.wait_for_url(lambda url: "token=" not in url)
+    rack.first.click()
+    h8 = page.locator('[data-square="H8"]')
+    h8.click()
+    if page.get_by_role("dialog").is_visible():
+        page.locator("#blank-faces button").first.click()
+    expect(h8).to_have_class(re.compile(r"\bpending\b"))
+    face = h8.locator(".glyph").text_content()
+    expect(rack).to_have_count(8)
+    faces = rack.all_text_contents()
+    language_menu(page).locator("summary").click()
+    language_menu(page).get_by_role("link", name="Français").click()
+    page.wait_for_url(re.compile(r"/games/[^/?]+\?lang=fr$"))
+    expect(h8).to_have_class(re.compile(r"\bpending\b"))
+    assert h8.locator(".glyph").text_content() == face
+    expect(rack).to_have_count(8)
+    assert rack.all_text_contents() == faces
     page.context.close()

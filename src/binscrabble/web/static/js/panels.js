@@ -17,7 +17,8 @@ export function el(tag, props = {}, ...children) {
 
 // Text that reads left to right wherever it sits, in a right-to-left page too: notation,
 // equations, numbers with their sign ("-12" stays "-12"). An isolate, so the sentence or the
-// cell around it keeps its own direction (docs/languages.md, "Right to left").
+// cell around it keeps its own direction (docs/web.md, "Right to left, and the language
+// menu").
 export function ltr(text) {
   return el("bdi", { dir: "ltr", text });
 }
