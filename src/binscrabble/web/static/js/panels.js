@@ -1,5 +1,6 @@
 // The side panels of a game page: scores, bag and unseen tiles, the move log, the result.
 
+import { joined, ltr, named } from "./bidi.js";
 import { countCodes, faceName, miniTile } from "./tiles.js";
 
 export function el(tag, props = {}, ...children) {
@@ -15,25 +16,6 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-// Text that reads left to right wherever it sits, in a right-to-left page too: notation,
-// equations, numbers with their sign ("-12" stays "-12"). An isolate, so the sentence or the
-// cell around it keeps its own direction (docs/web.md, "Right to left, and the language
-// menu").
-export function ltr(text) {
-  return el("bdi", { dir: "ltr", text });
-}
-
-// A name as its player wrote it, in its own direction (a Latin name in a Hebrew page).
-export function named(text) {
-  return el("bdi", { text });
-}
-
-// Parts joined by a separator, each isolated: they read in the page's direction, the first
-// at the left in English and at the right in Hebrew.
-function joined(parts, separator) {
-  return parts.flatMap((part, index) => (index ? [separator, part] : [part]));
-}
-
 // A seat that left the game (INTERFACES.md §7), as the scores say it.
 const LEFT = { resigned: " (resigned)", time: " (out of time)" };
 
@@ -47,7 +29,7 @@ export function drawScores(body, view) {
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
-      el("th", { scope: "row" }, mover ? el("span", { class: "to-move-mark", text: "▶ " }) : null, named(who), you, tiles),
+      el("th", { scope: "row" }, ...(mover ? [el("span", { class: "to-move-mark", text: "▶" }), " "] : []), named(who), you, tiles),
       el("td", { class: "score", "aria-label": `score ${player.name}` }, ltr(String(player.score))),
     );
     body.append(row);
