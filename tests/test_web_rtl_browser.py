@@ -45,6 +45,28 @@ CHARACTER_BOXES = """(node) => {
 }"""
 
 
+# The boxes of the characters of the first occurrence of a text inside an element (in one of
+# its text nodes), in logical order: [character, left edge, width], or null when absent.
+TEXT_BOXES = """(node, wanted) => {
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const start = text.data.indexOf(wanted);
+    if (start < 0) continue;
+    const boxes = [];
+    for (let at = start; at < start + wanted.length; at += 1) {
+      if (!text.data[at].trim()) continue;
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 1);
+      const box = range.getBoundingClientRect();
+      boxes.push([text.data[at], box.x, box.width]);
+    }
+    return boxes;
+  }
+  return null;
+}"""
+
+
 def right_to_left(page: Any) -> None:
     """The page as the server writes it for Hebrew: right to left."""
     page.evaluate("document.documentElement.dir = 'rtl'")
@@ -64,6 +86,15 @@ def reads_left_to_right(locator: Any) -> str:
     lefts = [left for _, left, _ in boxes]
     assert lefts == sorted(lefts), f"{boxes} is not drawn left to right"
     return "".join(character for character, _, _ in boxes)
+
+
+def text_drawn_left_to_right(locator: Any, text: str) -> None:
+    """`text` is in the element's DOM text as written (logical order), and its characters
+    are drawn from left to right, one after the other, in a page of either direction."""
+    boxes: list[list[Any]] | None = locator.evaluate(TEXT_BOXES, text)
+    assert boxes is not None, f"{text!r} is not in {locator.text_content()!r}"
+    lefts = [left for _, left, _ in boxes]
+    assert lefts == sorted(lefts) and len(set(lefts)) == len(lefts), f"{text!r} drawn as {boxes}"
 
 
 def check_board_left_to_right(page: Any) -> None:

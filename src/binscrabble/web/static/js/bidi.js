@@ -1,7 +1,8 @@
 // Text of one direction inside text of another (docs/web.md, "Right to left, and the
 // language menu"). A page in Hebrew is right to left, but notation, equations and numbers
 // with a sign read left to right in it, and a Latin name keeps its order: each is written in
-// an isolate (<bdi>), never reversed, so the DOM's text is the text as written.
+// an isolate (<bdi>), never reversed, so the DOM's text is the text as written. (Sentences
+// from the catalogue isolate their own placeholders: docs/languages.md.)
 
 // Text that reads left to right wherever it sits: notation, an equation, "-12".
 export function ltr(text) {
@@ -22,21 +23,4 @@ export function named(text) {
 // at the left in English and at the right in Hebrew.
 export function joined(parts, separator) {
   return parts.flatMap((part, index) => (index ? [separator, part] : [part]));
-}
-
-// A sentence of the catalogue, its {placeholders} filled with `values`, as nodes to append:
-// a value that is a node (an isolate) goes in as it is, any other as text. A placeholder
-// without a value stays as written.
-export function sentence(template, values = {}) {
-  const parts = [];
-  let at = 0;
-  for (const found of template.matchAll(/\{(\w+)\}/g)) {
-    if (!(found[1] in values)) continue;
-    parts.push(template.slice(at, found.index));
-    const value = values[found[1]];
-    parts.push(value instanceof Node ? value : String(value));
-    at = found.index + found[0].length;
-  }
-  parts.push(template.slice(at));
-  return parts.filter((part) => part !== "");
 }
