@@ -565,10 +565,11 @@ class Storage:
     ) -> bool:
         """Store the move of ``turn``, made at ``at``, with the seat to move after it
         (``standing.to_move``), and how the game stands after it when its ending or
-        deadline ``changed`` (else the game's row is not written: on SQLite one statement a
-        move); ``False`` when that turn already has a move, or, on a shared database, when
-        more seats left the game than the caller knows of (``departures``): another process
-        stored a resignation or a time-out first. (On SQLite one process stores, and its
+        deadline ``changed`` (else, on SQLite, the game's row is not written: one statement
+        a move; a shared database writes it with every move); ``False`` when that turn
+        already has a move, or, on a shared database, when more seats left the game than
+        the caller knows of (``departures``): another process stored a resignation or a
+        time-out first. (On SQLite one process stores, and its
         copy of a game is never behind.)
 
         Committed when this returns ``True``: the move survives the process being killed.
@@ -589,7 +590,9 @@ class Storage:
                         next_seat=next_seat,
                     )
                 )
-                if changed:
+                if changed or self.shared:
+                    # Shared: the other processes find the computers to move (their
+                    # leases, web/leases.py) by the game's row, so every move writes it.
                     self._stand(connection, game_id, standing)
                 self._announce(connection, game_id, turn + 1, deadline_of(standing))
         except IntegrityError:
