@@ -20,7 +20,7 @@ STAMP := $(VENV)/.installed
 DEBIAN_PACKAGES := libcairo2 fonts-dejavu-core chromium:chromium librsvg2-bin:rsvg-convert \
 	postgresql nginx
 
-.PHONY: play play-terminal test test-full test-pythons lint bench clean compiled deps dist fuzz
+.PHONY: play play-terminal test test-full test-pythons lint bench clean compiled deps dist fuzz messages
 
 deps:
 	@sh scripts/debian_packages.sh $(DEBIAN_PACKAGES)
@@ -63,6 +63,17 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy --strict src
+
+# The message catalogues (docs/languages.md): the template from the sources (babel.cfg),
+# each language's .po brought up to it, and every .mo compiled from its .po. Run it after
+# adding or changing a message, translate what it left empty, and run it again.
+LOCALE := src/binscrabble/locale
+messages: $(STAMP)
+	$(BIN)/pybabel --quiet extract -F babel.cfg -k pgettext:1c,2 --no-location --sort-output \
+		--no-wrap --project binscrabble -o $(LOCALE)/binscrabble.pot .
+	$(BIN)/pybabel --quiet update -i $(LOCALE)/binscrabble.pot -d $(LOCALE) -D binscrabble \
+		--no-wrap --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel --quiet compile -d $(LOCALE) -D binscrabble --statistics
 
 test: deps lint compiled
 	$(BIN)/pytest

@@ -124,6 +124,12 @@ def test_the_package_data_is_installed(installed: Installed) -> None:
         " print((resources.files('binscrabble') / 'py.typed').is_file())"
     )
     assert typed == "True"
+    # The compiled catalogues come with the wheel: no build step on installing.
+    french = installed.python_prints(
+        "from binscrabble import i18n; i18n.set_language('fr');"
+        " print(i18n._('the game is over: no more moves can be played'))"
+    )
+    assert french == "la partie est finie : on ne peut plus jouer de coup"
 
 
 def test_one_version_everywhere(installed: Installed) -> None:

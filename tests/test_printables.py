@@ -279,7 +279,7 @@ def test_rules_card_follows_the_rules_in_force(
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--lang", "de"], "no rules card in the language 'de': choose one of en, fr, he, bg"),
+        (["--lang", "de"], "there is no language 'de': choose one of en, fr, he, bg"),
         (["--rule", "bingo_bonus=lots"], "bingo_bonus"),
         (["-o", "rules.txt"], "name the output FILE.pdf"),
     ],

@@ -56,6 +56,7 @@ from binscrabble.board import (
     square_name,
 )
 from binscrabble.expr import EquationError, bonus, equation_value
+from binscrabble.i18n import _, ngettext
 from binscrabble.legality import (
     ILLEGAL_MOVE_KINDS as ILLEGAL_MOVE_KINDS,
 )
@@ -1179,10 +1180,11 @@ def move_for_people(shown: str) -> str:
     hidden = shown.removeprefix("exchange ")
     if hidden != shown and hidden.isdecimal():
         count = int(hidden)
-        return f"exchange of {count} tile{'' if count == 1 else 's'}"
+        words = ngettext("exchange of {count} tile", "exchange of {count} tiles", count)
+        return words.format(count=count)
     refused = shown.removeprefix("refused ")
     if refused != shown:
-        return f"refused {move_for_people(refused)}"
+        return _("refused {move}").format(move=move_for_people(refused))
     try:
         return display_notation(shown)
     except ValueError:  # NotationError: not a move in notation

@@ -20,6 +20,8 @@ import re
 from collections.abc import Sequence
 from typing import Final, NoReturn
 
+from binscrabble import i18n
+from binscrabble.i18n import _
 from binscrabble.limits import MAX_DIGITS, escape_controls, quoted
 
 #: The most characters of one thing an error message quotes.
@@ -91,3 +93,14 @@ def finite_number(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"expected a finite number, not {quoted(text, QUOTED)}")
     return value
+
+
+def language_option(parser: argparse.ArgumentParser, default: object) -> None:
+    """Add ``--lang`` to ``parser``: the language of the sentences a player reads (checked
+    by :func:`binscrabble.cli.main`, which says what is wrong as every command error)."""
+    parser.add_argument(
+        "--lang",
+        default=default,
+        metavar="|".join(i18n.LANGUAGES),
+        help=_("the language of the messages (default: the locale's, else English)"),
+    )

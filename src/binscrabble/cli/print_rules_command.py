@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from binscrabble import i18n
 from binscrabble.cli.common import (
     CliError,
     add_rules_options,
@@ -27,12 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write"
     )
-    parser.add_argument(
-        "--lang",
-        default="en",
-        metavar="LANG",
-        help="en (English, the default), fr (French), he (Hebrew), bg (Bulgarian)",
-    )
+    # --lang (every command's, binscrabble.cli.arguments.language_option) chooses the
+    # card's language too: English, French, Hebrew or Bulgarian.
     add_rules_options(parser)
     parser.set_defaults(handler=run)
 
@@ -44,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_options(args)
     from binscrabble.print.rules_card import rules_card_pdf
 
-    write_output(output, lambda: rules_card_pdf(rules, args.lang))
+    write_output(output, lambda: rules_card_pdf(rules, i18n.language()))
     print(f"wrote {escape_controls(str(output))} (2 pages)")
     return 0

@@ -26,6 +26,7 @@ from typing import Any
 
 from binscrabble.clock import LIVE, Clock, ClockRules
 from binscrabble.game import ABORT_CAUSES, Game, IllegalMoveError
+from binscrabble.i18n import _
 from binscrabble.move import Move, NotationError, Place, PlacedTile, move_notation, parse_move
 from binscrabble.rules import Rules
 from binscrabble.web.storage import (
@@ -266,7 +267,8 @@ def read_move(text: str, game: Game) -> Move:
     try:
         return parse_move(text, game.board)
     except NotationError as error:
-        raise RefereeError(400, f"the move {text!r} cannot be read: {error}") from None
+        message = _("the move {move} cannot be read: {problem}")
+        raise RefereeError(400, message.format(move=repr(text), problem=error)) from None
 
 
 def placement(tiles: list[tuple[int, str, bool, bool]]) -> Place:
@@ -292,14 +294,17 @@ def check_turn(active: ActiveGame, seat: int, turn: int | None) -> None:
     """A ``RefereeError`` 409 unless ``seat`` is to move on the current turn ``turn``."""
     game = active.game
     if game.is_over():
-        raise RefereeError(409, "the game is over: no more moves can be played")
+        raise RefereeError(409, _("the game is over: no more moves can be played"))
     if seat != game.to_move:
-        raise RefereeError(409, f"it is {game.players[game.to_move]}'s turn: wait for your turn")
+        message = _("it is {name}'s turn: wait for your turn")
+        raise RefereeError(409, message.format(name=game.players[game.to_move]))
     if turn is not None and turn != active.turn:
         raise RefereeError(
             409,
-            f"turn {turn} is not the current turn ({active.turn}): the game moved on, "
-            "reload it and play again",
+            _(
+                "turn {turn} is not the current turn ({current}): the game moved on, "
+                "reload it and play again"
+            ).format(turn=turn, current=active.turn),
         )
 
 
@@ -317,14 +322,14 @@ async def submit(
     async with active.lock:
         at = now_ms()
         if await expire_locked(active, storage, at):
-            raise RefereeError(409, "the time ran out before this move: the game moved on")
+            raise RefereeError(409, _("the time ran out before this move: the game moved on"))
         check_turn(active, seat, turn)
         game = active.game
         if callable(move):
             move = move(game)
         problem = game.illegal_reason(move, seat)
         if problem is not None:
-            raise RefereeError(422, f"illegal move: {problem}")
+            raise RefereeError(422, _("illegal move: {problem}").format(problem=problem))
         notation = move_notation(move, game.board)
         number = active.turn
         after = game.copy()
@@ -341,7 +346,10 @@ async def submit(
             if len(active.stored.departures) != left:
                 raise RefereeError(409, "the game moved on meanwhile: reload it and try again")
             raise RefereeError(
-                409, f"turn {number} was already played: reload the game and play again"
+                409,
+                _("turn {turn} was already played: reload the game and play again").format(
+                    turn=number
+                ),
             )
         game.push(move, seat, checked=False)  # judged above, under the same lock
         active.stored.moves.append(notation)
@@ -401,7 +409,7 @@ async def depart_locked(active: ActiveGame, storage: Storage, departure: Departu
     stored = await asyncio.to_thread(storage.add_departure, active.game_id, departure, stand)
     if not stored:
         await reload(active, storage)
-        raise RefereeError(409, "the game moved on meanwhile: reload it and try again")
+        raise RefereeError(409, _("the game moved on meanwhile: reload it and try again"))
     leave(active.game, departure.seat, departure.reason)
     active.stored.departures.append(departure)
     clock_after(active.game, active.clock, departure.seat, at, False, since)
@@ -591,7 +599,9 @@ class GameTable:
             if len(game_id) <= 32:
                 stored = await asyncio.to_thread(self.storage.load_game, game_id)
             if stored is None:
-                raise RefereeError(404, f"there is no game {game_id!r}: check the link")
+                raise RefereeError(
+                    404, _("there is no game {game}: check the link").format(game=repr(game_id))
+                )
             game, clock = rebuild(stored)
             active = ActiveGame(stored, game, clock)
             self._keep(active)

@@ -28,10 +28,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from binscrabble import __version__
+from binscrabble.i18n import _
 from binscrabble.web import workers as work
 from binscrabble.web.active_games import DEFAULT_MAX_GAMES, RefereeError
 from binscrabble.web.computer import Busy, Fairness
 from binscrabble.web.headers import ResponseHeaders
+from binscrabble.web.languages import Languages
 from binscrabble.web.limits import NOT_JSON, UNPARSABLE_BODY, BodyLimit, validation_message
 from binscrabble.web.models import MAX_BODY, MOVE_TAGS, PATTERN_MEANINGS
 from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
@@ -125,6 +127,7 @@ def create_app(
     if rate_limits is not None and rate_limits.any():
         # Before the body is read; counted in the database when processes share it.
         app.add_middleware(RateLimit, rate_limits=rate_limits, storage=server.storage)
+    app.add_middleware(Languages)  # every answer above in the request's language
     app.add_middleware(ResponseHeaders)  # the outermost: every answer gets its headers
     add_error_handlers(app)
     pages.mount_static(app)
@@ -152,9 +155,9 @@ def add_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, problem: StarletteHTTPException) -> JSONResponse:
         message = str(problem.detail)
         if problem.status_code == 404:
-            message = "there is nothing at this address: check the link"
+            message = _("there is nothing at this address: check the link")
         elif problem.status_code == 405:
-            message = "this address does not take that method: see /openapi.json"
+            message = _("this address does not take that method: see /openapi.json")
         elif problem.status_code == 400 and message == UNPARSABLE_BODY:
             message = NOT_JSON
         answer = error(problem.status_code, message)

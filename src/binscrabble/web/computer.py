@@ -32,6 +32,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from binscrabble import i18n
+from binscrabble.i18n import _
 from binscrabble.web import workers as work
 from binscrabble.web.active_games import ActiveGame, RefereeError, job_of, now_ms
 from binscrabble.web.leases import ANALYSIS, Leases
@@ -168,8 +170,10 @@ class Computer:
             return
         if len(self.computer_games) + self._admitted >= self.fairness.computer_games:
             raise Busy(
-                f"{self.fairness.computer_games} games with no person in them are already "
-                "being played here: add a person's seat, or try again later",
+                _(
+                    "{count} games with no person in them are already being played here: "
+                    "add a person's seat, or try again later"
+                ).format(count=self.fairness.computer_games),
                 30,
             )
         self._admitted += 1
@@ -235,8 +239,10 @@ class Computer:
         waiting = sum(1 for place in self._waiting if place.address == address)
         if self.people.held(address) + waiting >= self.fairness.address_moves:
             raise Busy(
-                f"the computer is already thinking for {self.fairness.address_moves} of your "
-                "games: wait for its replies, then try again in a few seconds",
+                _(
+                    "the computer is already thinking for {count} of your games: wait for "
+                    "its replies, then try again in a few seconds"
+                ).format(count=self.fairness.address_moves),
                 5,
             )
 
@@ -270,7 +276,7 @@ class Computer:
             lane, priority = self.people, MOVE
         else:
             arguments, lane, priority = (job, level, None, think), self.computer_only, 0
-        for _ in range(ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             thinking = lane.run(priority, work.computer_move, arguments, budget, address)
             try:
                 outcome = await asyncio.wait_for(
@@ -293,8 +299,8 @@ class Computer:
         """The hint for the seat to move (:func:`~binscrabble.web.workers.hint`), within
         its budget; refused when too many hints wait."""
         if self.people.full(HINT):
-            raise Busy("the computer is busy with other hints: ask again in a few seconds", 5)
-        arguments = (job, self.fairness.hint_memory)
+            raise Busy(_("the computer is busy with other hints: ask again in a few seconds"), 5)
+        arguments = (job, self.fairness.hint_memory, i18n.language())
         outcome = await self.people.run(HINT, work.hint, arguments, self.fairness.hint_seconds)
         if outcome.ending == "done":
             result: dict[str, Any] = outcome.result
@@ -304,12 +310,16 @@ class Computer:
             # here why.
             partial: dict[str, Any] = outcome.partial
             if outcome.ending == "time":
-                limit = f"{self.fairness.hint_seconds:g} s"
+                why = _("The search for a hint stopped at its limit of {seconds} s.").format(
+                    seconds=f"{self.fairness.hint_seconds:g}"
+                )
             else:
-                limit = f"{self.fairness.hint_memory // MIB} MiB of memory"
-            why = f" The search for a hint stopped at its limit of {limit}."
+                why = _(
+                    "The search for a hint stopped at its limit of {mib} MiB of memory."
+                ).format(mib=self.fairness.hint_memory // MIB)
+            why = " " + why
             return partial | {"explanation": partial["explanation"] + why}
-        raise Busy("the computer could not finish the hint: ask again", 5)
+        raise Busy(_("the computer could not finish the hint: ask again"), 5)
 
     def close(self) -> None:
         """Stop every worker process."""
@@ -367,7 +377,7 @@ class Analyses:
     def check_room(self) -> None:
         """Refuse (:class:`Busy`) a new analysis while as many as the bound are computed."""
         if self.running() >= self.fairness.analyses:
-            raise Busy("the computer is analysing other games: ask again in a few seconds", 10)
+            raise Busy(_("the computer is analysing other games: ask again in a few seconds"), 10)
 
     async def answer(self, active: ActiveGame) -> dict[str, Any]:
         """The analysis as far as it is done (waiting a little for it to finish)."""

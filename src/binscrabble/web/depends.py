@@ -22,6 +22,7 @@ from typing import Annotated, Any, TypeAlias
 from fastapi import Depends, Header, Request
 from starlette.requests import HTTPConnection
 
+from binscrabble.i18n import _
 from binscrabble.web.active_games import ActiveGame, HeldGame, RefereeError
 from binscrabble.web.server import Server
 from binscrabble.web.table_games import ActiveTable
@@ -49,10 +50,10 @@ def bearer_token(authorization: str | None) -> str | None:
     """
     if authorization is None:
         return None
-    scheme, _, token = authorization.strip().partition(" ")
+    scheme, _space, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise RefereeError(
-            401, "the Authorization header must read 'Bearer TOKEN', with your seat's token"
+            401, _("the Authorization header must read 'Bearer TOKEN', with your seat's token")
         )
     return token.strip()
 
@@ -62,12 +63,12 @@ def seat_for(held: HeldGame, token: str | None, required: bool) -> int | None:
     if token is None:
         if required:
             raise RefereeError(
-                401, "this needs your seat's token: send 'Authorization: Bearer TOKEN'"
+                401, _("this needs your seat's token: send 'Authorization: Bearer TOKEN'")
             )
         return None
     seat = held.seat_of(token)
     if seat is None:
-        raise RefereeError(401, "this token opens no seat of this game: use your invite link")
+        raise RefereeError(401, _("this token opens no seat of this game: use your invite link"))
     return seat
 
 

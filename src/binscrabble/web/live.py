@@ -17,15 +17,19 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from binscrabble import i18n
+
 # RFC 6455 §7.4.1: the endpoint received data of a type it cannot accept.
 UNSUPPORTED_DATA = 1003
 
 
 class Listener:
-    """One WebSocket's mailbox: the newest view to send, and a flag that one is waiting."""
+    """One WebSocket's mailbox: the newest view to send, and a flag that one is waiting.
+    Its views are in the language its connection was opened in."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
+        self.language = i18n.language()
         self.pending: dict[str, Any] | None = None
         self.ready = asyncio.Event()
 
@@ -65,12 +69,15 @@ class Hub:
                 del self.listeners[game_id]
 
     def publish(self, game_id: str, view_for: Callable[[int | None], dict[str, Any]]) -> None:
-        """Offer every listener of the game its own view (built once per seat)."""
-        views: dict[int | None, dict[str, Any]] = {}
+        """Offer every listener of the game its own view (built once per seat and
+        language)."""
+        views: dict[tuple[int | None, str], dict[str, Any]] = {}
         for listener in self.listeners.get(game_id, ()):
-            if listener.seat not in views:
-                views[listener.seat] = view_for(listener.seat)
-            listener.offer(views[listener.seat])
+            key = (listener.seat, listener.language)
+            if key not in views:
+                with i18n.use_language(listener.language):
+                    views[key] = view_for(listener.seat)
+            listener.offer(views[key])
 
 
 async def read_until_closed(websocket: WebSocket) -> None:

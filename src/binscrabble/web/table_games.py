@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from binscrabble.game import IllegalMoveError, SetupError
+from binscrabble.i18n import _
 from binscrabble.legality import sorted_codes
 from binscrabble.move import Exchange, NotationError, Place, parse_move
 from binscrabble.rules import Rules
@@ -53,7 +54,8 @@ def read_table_move(text: str, table: TableGame) -> TableMove:
     try:
         return parse_move(text, table.board)
     except NotationError as error:
-        raise RefereeError(400, f"the move {text!r} cannot be read: {error}") from None
+        message = _("the move {move} cannot be read: {problem}")
+        raise RefereeError(400, message.format(move=repr(text), problem=error)) from None
 
 
 def replay_table(stored: StoredGame, players: Sequence[str]) -> TableGame:
@@ -173,7 +175,7 @@ async def store_entry(active: ActiveTable, storage: Storage, seat: int, entry: s
     """Store an entry after the last one; 409 when another process stored one first."""
     number = len(active.stored.moves)
     if not await asyncio.to_thread(storage.append_move, active.game_id, number, seat, entry):
-        raise RefereeError(409, "the game moved on meanwhile: reload it and enter that again")
+        raise RefereeError(409, _("the game moved on meanwhile: reload it and enter that again"))
     active.stored.moves.append(entry)
 
 
@@ -188,16 +190,21 @@ async def submit_table_move(
     async with active.lock:
         table = active.table
         if table.end_reason is not None:
-            raise RefereeError(409, "the play is over: enter the tiles left on your rack")
+            raise RefereeError(409, _("the play is over: enter the tiles left on your rack"))
         if seat != table.to_move:
             raise RefereeError(
-                409, f"it is {table.players[table.to_move]}'s turn: wait for your turn"
+                409,
+                _("it is {name}'s turn: wait for your turn").format(
+                    name=table.players[table.to_move]
+                ),
             )
         if turn != len(table.history):
             raise RefereeError(
                 409,
-                f"turn {turn} is not the current turn ({len(table.history)}): the game moved "
-                "on, reload it and enter the move again",
+                _(
+                    "turn {turn} is not the current turn ({current}): the game moved on, "
+                    "reload it and enter the move again"
+                ).format(turn=turn, current=len(table.history)),
             )
         move = read_table_move(text, table)
         problem = table.illegal_reason(move, seat)
@@ -205,8 +212,10 @@ async def submit_table_move(
             if table.refused_play_loses_turn and type(move) is Place:
                 await store_entry(active, storage, seat, f"refused {text.strip()}")
                 apply_entry(table, active.stored.moves[-1])
-                raise RefereeError(422, f"illegal move, and the turn is lost: {problem}")
-            raise RefereeError(422, f"illegal move: {problem}")
+                raise RefereeError(
+                    422, _("illegal move, and the turn is lost: {problem}").format(problem=problem)
+                )
+            raise RefereeError(422, _("illegal move: {problem}").format(problem=problem))
         entry = move.notation(table.board) if not isinstance(move, Exchange) else move.notation()
         await store_entry(active, storage, seat, entry)
         score = table.push(move, seat)
@@ -219,13 +228,15 @@ async def submit_rack(active: ActiveTable, storage: Storage, seat: int, codes: s
     async with active.lock:
         table = active.table
         if table.is_over():
-            raise RefereeError(409, "the game is over: no more racks can be entered")
+            raise RefereeError(409, _("the game is over: no more racks can be entered"))
         if table.end_reason is None and seat != table.to_move:
-            raise RefereeError(409, "enter your rack on your turn, just before your move")
+            raise RefereeError(409, _("enter your rack on your turn, just before your move"))
         try:
             table.check_rack(seat, codes)
         except SetupError as problem:
-            raise RefereeError(400, f"that rack cannot be entered: {problem}") from None
+            raise RefereeError(
+                400, _("that rack cannot be entered: {problem}").format(problem=problem)
+            ) from None
         if table.end_reason is None and table.entered_rack(seat) == sorted_codes(codes):
             return  # the same rack again: nothing to store
         await store_entry(active, storage, seat, f"rack {seat} {codes}")

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from binscrabble import i18n
 from binscrabble.board import square_name
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.levels import player_from_name
@@ -19,6 +20,7 @@ from binscrabble.engine.players import leave_after, ranked_candidates
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.expr import explain
 from binscrabble.game import ABORT_CAUSES, Game
+from binscrabble.i18n import _
 from binscrabble.move import Move, Place, display_equation, move_notation, parse_move
 from binscrabble.movegen import GeneratedMove, best_moves, best_placements
 from binscrabble.rules import BLANK, Rules
@@ -129,14 +131,21 @@ def best_found(game: Game, memory: int | None) -> Iterator[GeneratedMove]:
         yield found[0]
 
 
-def hint(job: GameJob, memory: int | None = None) -> dict[str, Any]:
+def hint(job: GameJob, memory: int | None = None, language: str = i18n.ENGLISH) -> dict[str, Any]:
     """The hint for the seat to move: the highest-scoring play, found by the analysis's own
     search (:func:`best_found`), each run explained; with no play on the board, the
-    exchange (or pass) the ``hard`` computer prefers.
+    exchange (or pass) the ``hard`` computer prefers. Its sentences are in ``language``
+    (the request's: this runs in a worker process).
 
     The best play found so far is sent as progress, its explanation saying that a better
     one may exist: the answer when the search runs out of time or memory.
     """
+    with i18n.use_language(language):
+        return hint_search(job, memory)
+
+
+def hint_search(job: GameJob, memory: int | None) -> dict[str, Any]:
+    """The hint of :func:`hint`, in the current language."""
     game = replay(job)
     best: GeneratedMove | None = None
     for found in best_found(game, memory):
@@ -171,18 +180,23 @@ def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any
             )
         leave = leave_after(game.rack(), move.codes)
         kept = " ".join(display_equation(code) for code in leave if code != BLANK)
-        kept += " blank" * leave.count(BLANK)
-        best = (
-            "the highest-scoring play there is, as the analysis finds it"
-            if complete
-            else "the highest-scoring play found before the search stopped; a better one may exist"
-        )
-        explanation = f"{display} scores {score}, keeping {kept.strip() or 'no tiles'}: {best}."
+        kept += (" " + _("blank")) * leave.count(BLANK)
+        if complete:
+            sentence = _(
+                "{move} scores {score}, keeping {kept}: the highest-scoring play there is, as "
+                "the analysis finds it."
+            )
+        else:
+            sentence = _(
+                "{move} scores {score}, keeping {kept}: the highest-scoring play found before "
+                "the search stopped; a better one may exist."
+            )
+        explanation = sentence.format(move=display, score=score, kept=kept.strip() or _("no tiles"))
     else:
-        explanation = (
-            f"{display}: no play fits this rack on this board, so changing tiles "
-            "(or passing) is all there is."
-        )
+        explanation = _(
+            "{move}: no play fits this rack on this board, so changing tiles (or passing) is all "
+            "there is."
+        ).format(move=display)
     return {
         "notation": notation,
         "display": display,

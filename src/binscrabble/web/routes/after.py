@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from typing import Annotated
+from typing import Annotated, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from binscrabble.game import SetupError
+from binscrabble.i18n import N_, _
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import RulesError
 from binscrabble.table import write_table_record
@@ -27,17 +28,25 @@ from binscrabble.web.table_routes import table_analysis
 router = APIRouter()
 
 
+#: What :func:`finished` says of each thing that is ready only once the game is over.
+NOT_YET: Final = {
+    "record": N_("the record is ready once the game is over"),
+    "analysis": N_("the analysis is ready once the game is over"),
+    "rematch": N_("the rematch is ready once the game is over"),
+}
+
+
 def finished(over: bool, what: str) -> None:
     """409 unless the game is ``over``: the ``what`` is ready only then."""
     if not over:
-        raise RefereeError(409, f"the {what} is ready once the game is over")
+        raise RefereeError(409, _(NOT_YET[what]))
 
 
 async def rematched_game(held: GameDep, _seat: SeatDep) -> ActiveGame:
     """The game of a rematch: 401 without a seat's token, then 409 for a game at a
     table."""
     if not isinstance(held, ActiveGame):
-        raise RefereeError(409, "a game at a table has no rematch here: start a new one")
+        raise RefereeError(409, _("a game at a table has no rematch here: start a new one"))
     return held
 
 
@@ -79,7 +88,9 @@ async def view_record(body: RecordRequest) -> RecordAnswer:
     try:
         game = await asyncio.to_thread(read_record, body.record)
     except (RecordError, RulesError, SetupError) as problem:
-        raise RefereeError(400, f"this record cannot be read: {problem}") from None
+        raise RefereeError(
+            400, _("this record cannot be read: {problem}").format(problem=problem)
+        ) from None
     return RecordAnswer.model_validate(record_turns(game))
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from binscrabble.i18n import _
 from binscrabble.web.active_games import ActiveGame, RefereeError, depart
 from binscrabble.web.depends import GameDep, NoBody, SeatDep, ServerDep
 from binscrabble.web.models import GameView
@@ -24,7 +25,7 @@ async def game_with_a_bag(_body: NoBody, held: GameDep, _seat: SeatDep) -> Activ
     """The game of a resign or abort, which take no body (400 for one that is not ``{}``),
     then 404 for no game, 401 for no seat's token, and 409 for a game at a table."""
     if not isinstance(held, ActiveGame):
-        raise RefereeError(409, "a game at a table is not resigned or aborted here")
+        raise RefereeError(409, _("a game at a table is not resigned or aborted here"))
     return held
 
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Request
 
 from binscrabble.board import SquareError, parse_square
 from binscrabble.game import Game, move_for_people
+from binscrabble.i18n import _
 from binscrabble.move import Move, display_notation, move_notation
 from binscrabble.web.active_games import (
     ActiveGame,
@@ -62,14 +63,14 @@ async def table_only(held: Annotated[Held, Depends(racked_game)], _seat: RackerS
     """The game of a rack entered: 401 without a seat's token, then 409 unless it is at a
     table."""
     if not isinstance(held, ActiveTable):
-        raise RefereeError(409, "racks are entered only in a game at a table")
+        raise RefereeError(409, _("racks are entered only in a game at a table"))
     return held
 
 
 async def hinted_game(held: GameDep, _seat: SeatDep) -> ActiveGame:
     """The game of a hint: 401 without a seat's token, then 409 for a game at a table."""
     if not isinstance(held, ActiveGame):
-        raise RefereeError(409, "no hints are given in a game at a table")
+        raise RefereeError(409, _("no hints are given in a game at a table"))
     return held
 
 
@@ -117,7 +118,7 @@ async def preview(
     (notation that cannot be read is not legal, with the reason)."""
     if isinstance(held, ActiveTable):
         if not isinstance(body, NotationPreview):
-            raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
+            raise RefereeError(400, _("a game at a table takes moves in notation, as 'move'"))
         return PreviewAnswer.model_validate(table_preview(held, body.move, seat))
     try:
         move = move_reader(body)(held.game)
@@ -156,9 +157,9 @@ async def hint(
 ) -> HintAnswer:
     """The computer's best move for your seat, explained (learning preset only)."""
     if active.game.rules.preset_name() != "learning":
-        raise RefereeError(409, "hints are only given in games with the learning preset")
+        raise RefereeError(409, _("hints are only given in games with the learning preset"))
     if active.game.is_over() or seat != active.game.to_move:
-        raise RefereeError(409, "a hint is given only on your turn of a game going on")
+        raise RefereeError(409, _("a hint is given only on your turn of a game going on"))
     answer = await server.computer.hint(job_of(active.stored))
     return HintAnswer.model_validate(answer)
 
@@ -169,7 +170,7 @@ async def play_at_table(
     """A move entered at a table, judged and stored; a refused play that uses the turn is
     told to every listener too."""
     if not isinstance(body, NotationMove):
-        raise RefereeError(400, "a game at a table takes moves in notation, as 'move'")
+        raise RefereeError(400, _("a game at a table takes moves in notation, as 'move'"))
     turns = len(table.table.history)
     try:
         accepted = await submit_table_move(table, server.storage, seat, body.move, body.turn)

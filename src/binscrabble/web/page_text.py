@@ -1,0 +1,273 @@
+"""The pages' words in the reader's language, and the messages of the pages and scripts.
+
+The pages in ``static/`` are plain HTML written in English. :func:`render` serves one in the
+current language: every text node, and the attributes people read (``aria-label``,
+``title``, ``placeholder``, ``alt``), is looked up in the catalogue with its English text
+as the message id (whitespace inside collapsed, around it kept); an element marked
+``data-i18n="html"`` is one message with its inner markup (a sentence with ``<kbd>`` keys in
+it stays one sentence for the translator); ``translate="no"`` keeps an element's text as it
+is, and text without two letters in a row (``A``, ``15``, ``◐``) is no message. ``<html>``
+gets the language's ``lang`` and ``dir``, and ``<head>`` ends with the scripts' messages as
+a JSON object (``<script type="application/json" id="messages">``) that ``js/i18n.js``
+reads: no request, no layout shift, and no inline script for the Content-Security-Policy
+to refuse.
+
+The same readers give Babel the messages (:func:`extract_html`, :func:`extract_js`, named
+in ``babel.cfg``) and give :func:`script_messages` the ones the scripts ask for, so what is
+extracted is exactly what is looked up. In the scripts a message is ``t("…")`` or
+``tn("…", "…", count)`` with double-quoted literals (docs/languages.md).
+
+>>> [message for _line, message in html_messages('<p title="Dark theme">Play <b>now</b></p>')]
+['Dark theme', 'Play', 'now']
+>>> js_messages('say(t("Your turn."), tn("{count} tile", "{count} tiles", n))')
+[(1, 'Your turn.', None), (1, '{count} tile', '{count} tiles')]
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import IO, Any, Final
+
+from binscrabble import i18n
+
+STATIC: Final = Path(__file__).parent / "static"
+#: Attributes whose values people read (or hear).
+READ_ATTRIBUTES: Final = frozenset({"aria-label", "title", "placeholder", "alt"})
+#: Elements whose content is not text for people.
+NOT_TEXT: Final = frozenset({"script", "style"})
+#: Elements that have no end tag.
+VOID: Final = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+#: Two letters in a row: what makes a text a message (``A``, ``10``, ``◐`` are not).
+WORDS: Final = re.compile(r"[^\W\d_]{2}")
+_SPACES: Final = re.compile(r"\s+")
+_JS_STRING: Final = r'"((?:[^"\\\n]|\\.)*)"'
+_JS_MESSAGE: Final = re.compile(rf"\b(?:t\(\s*{_JS_STRING}|tn\(\s*{_JS_STRING}\s*,\s*{_JS_STRING})")
+
+
+def is_message(text: str) -> bool:
+    """Whether a text is a message: it has two letters in a row."""
+    return WORDS.search(text) is not None
+
+
+def collapsed(text: str) -> str:
+    """``text`` with its runs of whitespace made one space, and none around it."""
+    return _SPACES.sub(" ", text).strip()
+
+
+class _Pass(HTMLParser):
+    """One pass over a page: it re-writes the page with each message replaced by
+    ``translate(message)``, and lists the messages with their lines."""
+
+    def __init__(self, translate: Any) -> None:
+        super().__init__(convert_charrefs=False)
+        self.translate = translate
+        self.out: list[str] = []
+        self.found: list[tuple[int, str]] = []
+        self.skip = 0  # depth inside <script>, <style> or translate="no"
+        self.stack: list[tuple[str, bool, bool]] = []  # (tag, skipping, whole)
+        self.whole: list[str] | None = None  # the inner markup of a data-i18n="html"
+        self.whole_line = 0
+        self.text: list[str] = []  # a text node so far (entities split it in html.parser)
+
+    def emit(self, text: str) -> None:
+        self.flush()
+        (self.whole if self.whole is not None else self.out).append(text)
+
+    def flush(self) -> None:
+        """Write the text node read so far, translated unless skipped or in a whole."""
+        if not self.text:
+            return
+        data, self.text = "".join(self.text), []
+        shown = data if self.skip or self.whole is not None else self.message(data)
+        (self.whole if self.whole is not None else self.out).append(shown)
+
+    def message(self, text: str) -> str:
+        """The translation of ``text`` (entities as written), its spaces kept around it."""
+        core = collapsed(text)
+        if not core or not is_message(html.unescape(core)):
+            return text
+        self.found.append((self.getpos()[0], html.unescape(core)))
+        start = text[: len(text) - len(text.lstrip())]
+        end = text[len(text.rstrip()) :]
+        return start + html.escape(self.translate(html.unescape(core)), quote=False) + end
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.flush()
+        self.emit(self.start_tag(tag, attrs, closed=False))
+        if tag in VOID:
+            return
+        named = dict(attrs)
+        skipping = tag in NOT_TEXT or named.get("translate") == "no"
+        whole = named.get("data-i18n") == "html" and self.whole is None and not self.skip
+        self.stack.append((tag, skipping, whole))
+        self.skip += skipping
+        if whole:
+            self.whole, self.whole_line = [], self.getpos()[0]
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.emit(self.start_tag(tag, attrs, closed=True))
+
+    def start_tag(self, tag: str, attrs: list[tuple[str, str | None]], closed: bool) -> str:
+        self.flush()
+        parts = [tag]
+        for name, value in attrs:
+            if value is None:
+                parts.append(name)
+                continue
+            if name in READ_ATTRIBUTES and not self.skip and is_message(value):
+                self.found.append((self.getpos()[0], collapsed(value)))
+                value = self.translate(collapsed(value))
+            parts.append(f'{name}="{html.escape(value)}"')
+        return "<" + " ".join(parts) + (" />" if closed else ">")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.flush()
+        while self.stack:
+            opened, skipping, whole = self.stack.pop()
+            self.skip -= skipping
+            if whole and self.whole is not None:
+                inner, self.whole = "".join(self.whole), None
+                core = collapsed(inner)
+                if core:
+                    self.found.append((self.whole_line, core))
+                    start = inner[: len(inner) - len(inner.lstrip())]
+                    end = inner[len(inner.rstrip()) :]
+                    self.out.append(start + self.translate(core) + end)
+            if opened == tag:
+                break
+        self.emit(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.handle_data(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.handle_data(f"&#{name};")
+
+    def handle_comment(self, data: str) -> None:
+        self.emit(f"<!--{data}-->")
+
+    def handle_decl(self, decl: str) -> None:
+        self.emit(f"<!{decl}>")
+
+
+def _merge_text(parser: _Pass, page: str) -> None:
+    parser.feed(page)
+    parser.close()
+    parser.flush()
+
+
+def html_messages(page: str) -> list[tuple[int, str]]:
+    """The messages of a page, each with its line."""
+    found = _Pass(lambda text: text)
+    _merge_text(found, page)
+    return found.found
+
+
+def translate_html(page: str, translate: Any) -> str:
+    """``page`` with every message replaced by ``translate(message)``."""
+    rewriter = _Pass(translate)
+    _merge_text(rewriter, page)
+    return "".join(rewriter.out)
+
+
+def js_messages(source: str) -> list[tuple[int, str, str | None]]:
+    """The messages of a script: ``(line, message, plural or None)``."""
+    found: list[tuple[int, str, str | None]] = []
+    for match in _JS_MESSAGE.finditer(source):
+        line = source.count("\n", 0, match.start()) + 1
+        single, first, plural = match.groups()
+        if single is not None:
+            found.append((line, json.loads(f'"{single}"'), None))
+        else:
+            found.append((line, json.loads(f'"{first}"'), json.loads(f'"{plural}"')))
+    return found
+
+
+def extract_html(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extraction method for the pages (``babel.cfg``)."""
+    for line, message in html_messages(fileobj.read().decode("utf-8")):
+        yield line, "", message, []
+
+
+def extract_js(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
+    """Babel's extraction method for the scripts (``babel.cfg``)."""
+    for line, message, plural in js_messages(fileobj.read().decode("utf-8")):
+        if plural is None:
+            yield line, "gettext", message, []
+        else:
+            yield line, "ngettext", (message, plural), []
+
+
+@functools.cache
+def script_message_ids(folder: Path = STATIC / "js") -> tuple[tuple[str, str | None], ...]:
+    """Every message the scripts ask for (read once)."""
+    found: dict[tuple[str, str | None], None] = {}
+    for path in sorted(folder.glob("*.js")):
+        for _line, message, plural in js_messages(path.read_text(encoding="utf-8")):
+            found[(message, plural)] = None
+    return tuple(found)
+
+
+#: For each language, one count for each of its plural forms, in the forms' order (the
+#: scripts' ``js/i18n.js`` chooses the form by the same rule).
+PLURAL_SAMPLES: Final = {"en": (1, 2), "fr": (1, 2), "bg": (1, 2), "he": (1, 2, 3)}
+
+
+def script_messages(language: str) -> dict[str, Any]:
+    """What the scripts of a page read: the language, its direction, and each message the
+    scripts ask for in it (a plural one as the list of its forms)."""
+    catalogue = i18n.translations(language)
+    messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    for message, plural in script_message_ids():
+        if plural is None:
+            messages[message] = catalogue.gettext(message)
+        else:
+            counts = PLURAL_SAMPLES[language]
+            plurals[message] = [catalogue.ngettext(message, plural, n) for n in counts]
+    return {
+        "lang": language,
+        "dir": i18n.direction(language),
+        "messages": messages,
+        "plurals": plurals,
+    }
+
+
+def embedded(data: dict[str, Any]) -> str:
+    """``data`` as a JSON block a page may carry (``<`` escaped: no ``</script>`` in it)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return f'<script type="application/json" id="messages">{text}</script>\n'
+
+
+_HTML_TAG: Final = re.compile(r"<html\b[^>]*>")
+
+
+@functools.lru_cache(maxsize=64)
+def _rendered(name: str, language: str, stamp: float) -> str:
+    page = (STATIC / name).read_text(encoding="utf-8")
+    catalogue = i18n.translations(language)
+    shown = translate_html(page, catalogue.gettext)
+    tag = f'<html lang="{language}" dir="{i18n.direction(language)}">'
+    shown = _HTML_TAG.sub(tag, shown, count=1)
+    return shown.replace("</head>", embedded(script_messages(language)) + "</head>", 1)
+
+
+def render(name: str) -> str:
+    """The page ``name`` of ``static/`` in the current language (kept until the file
+    changes)."""
+    return _rendered(name, i18n.language(), (STATIC / name).stat().st_mtime)

@@ -1,0 +1,46 @@
+// The page's words in the reader's language (docs/languages.md). The server chose the
+// language and put every message the scripts use, translated, in the page's
+// <script type="application/json" id="messages">; nothing here is hard-coded in a language.
+// A message is a call of t with the English text, or of tn with the English singular and
+// plural and the count, each a double-quoted literal (the server and `make messages` find
+// them that way; docs/languages.md); {name} in it is filled from the values given.
+
+function readMessages() {
+  const block = document.getElementById("messages");
+  if (!block) return { lang: document.documentElement.lang || "en", dir: "ltr", messages: {}, plurals: {} };
+  return JSON.parse(block.textContent);
+}
+
+const data = readMessages();
+
+// The page's language (en, fr, he, bg) and writing direction (ltr, rtl).
+export const lang = data.lang;
+export const dir = data.dir;
+
+// The index of the plural form `count` takes in the page's language, in the order of the
+// forms the server sends (binscrabble.web.page_text.PLURAL_SAMPLES).
+function pluralIndex(count) {
+  if (lang === "fr") return count > 1 ? 1 : 0;
+  if (lang === "he") return count === 1 ? 0 : count === 2 ? 1 : 2;
+  return count === 1 ? 0 : 1;
+}
+
+function fill(text, values) {
+  if (!values) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+// `message` in the page's language, its {placeholders} filled from `values`.
+export function t(message, values) {
+  const shown = Object.hasOwn(data.messages, message) ? data.messages[message] : message;
+  return fill(shown, values);
+}
+
+// The form of `singular`/`plural` that `count` takes, with {count} and `values` filled in.
+export function tn(singular, plural, count, values) {
+  const forms = Object.hasOwn(data.plurals, singular) ? data.plurals[singular] : [singular, plural];
+  const index = Math.min(pluralIndex(count), forms.length - 1);
+  const english = count === 1 ? singular : plural;
+  const shown = Object.hasOwn(data.plurals, singular) ? forms[index] : english;
+  return fill(shown, { count, ...values });
+}

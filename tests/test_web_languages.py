@@ -1,0 +1,146 @@
+"""Each request's language (INTERFACES.md §7, docs/languages.md): ``?lang=`` (remembered in
+a cookie), else the cookie, else ``Accept-Language``, else English, for the API's error
+sentences, the pages (``<html lang dir>``, their text, the scripts' messages) and the live
+views."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from web_api_support import web_client
+
+from binscrabble import i18n
+from binscrabble.i18n import _
+from binscrabble.web.live import Hub
+from binscrabble.web.page_text import STATIC, html_messages, translate_html
+
+NO_GAME = {
+    "en": "there is no game 'nope': check the link",
+    "fr": "il n’y a pas de partie 'nope' : vérifiez le lien",
+    "he": "אין משחק \u2068'nope'\u2069: בדקו את הקישור",
+    "bg": "няма игра 'nope': проверете връзката",
+}
+NO_TOKEN = {
+    "en": "this token opens no seat of this game: use your invite link",
+    "fr": "ce jeton d’accès n’ouvre aucune place de cette partie : "
+    + "utilisez votre lien d’invitation",
+    "he": "אסימון הגישה הזה אינו פותח אף מושב במשחק הזה: השתמשו בקישור ההזמנה שלכם",
+    "bg": "този ключ не отваря нито едно място в играта: използвайте връзката си за покана",
+}
+TAGS = {"fr": "fr-FR,fr;q=0.9", "he": "he-IL", "bg": "bg;q=0.8, en;q=0.2", "en": "en-GB"}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_api_errors_follow_lang_in_the_query(tmp_path: Path, language: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.get(f"/api/games/nope?lang={language}")
+        assert answer.status_code == 404
+        assert answer.json() == {"error": NO_GAME[language]}
+        assert answer.headers["content-language"] == language
+        created = client.post(
+            f"/api/games?lang={language}", json={"players": [{"name": "Ann"}, {"name": "Bo"}]}
+        )
+        game = created.json()["id"]
+        refused = client.post(
+            f"/api/games/{game}/moves?lang={language}",
+            json={"move": "pass", "turn": 0},
+            headers={"Authorization": "Bearer wrong"},
+        )
+        assert refused.status_code == 401
+        assert refused.json() == {"error": NO_TOKEN[language]}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_api_errors_follow_accept_language(tmp_path: Path, language: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.get("/api/games/nope", headers={"Accept-Language": TAGS[language]})
+        assert answer.json() == {"error": NO_GAME[language]}
+        assert "set-cookie" not in answer.headers  # only ?lang= is remembered
+        assert "Accept-Language" in answer.headers["vary"]
+
+
+def test_lang_in_the_query_is_remembered_in_a_cookie(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        first = client.get("/api/games/nope?lang=bg", headers={"Accept-Language": "fr"})
+        cookie = first.headers["set-cookie"]
+        assert cookie.startswith("lang=bg;")
+        assert "Path=/" in cookie and "SameSite=Lax" in cookie
+        later = client.get("/api/games/nope", headers={"Accept-Language": "fr"})
+        assert later.json() == {"error": NO_GAME["bg"]}  # the cookie wins over the header
+        other = client.get("/api/games/nope?lang=he")
+        assert other.json() == {"error": NO_GAME["he"]}
+        assert client.get("/api/games/nope").json() == {"error": NO_GAME["he"]}
+
+
+def test_an_unknown_lang_is_passed_over(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.get("/api/games/nope?lang=xx", headers={"Accept-Language": "fr"})
+        assert answer.json() == {"error": NO_GAME["fr"]}
+        assert "set-cookie" not in answer.headers
+        client.cookies.set("lang", "klingon")
+        assert client.get("/api/games/nope").json() == {"error": NO_GAME["en"]}
+
+
+PAGES = ["/", "/games/abc", "/games/abc/analysis", "/table", "/viewer"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_pages_carry_the_languages_lang_dir_and_messages(
+    tmp_path: Path, path: str, language: str
+) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        page = client.get(path, headers={"Accept-Language": TAGS[language]})
+    assert page.status_code == 200
+    direction = "rtl" if language == "he" else "ltr"
+    assert f'<html lang="{language}" dir="{direction}">' in page.text
+    block = re.search(r'<script type="application/json" id="messages">(.*?)</script>', page.text)
+    assert block is not None
+    data = json.loads(block.group(1))
+    assert (data["lang"], data["dir"]) == (language, direction)
+    title = re.search(r"<title>(.*?)</title>", page.text)
+    assert title is not None
+    with i18n.use_language(language):
+        assert title.group(1).startswith(_("Binary Scrabble"))
+    assert ("Binary Scrabble" in title.group(1)) == (language == "en")
+
+
+def test_the_game_page_reads_in_french(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        page = client.get("/games/abc?lang=fr").text
+    assert "<title>Scrabble binaire — partie</title>" in page
+    assert ">Mélanger</button>" in page and 'aria-label="votre chevalet"' in page
+    assert "<kbd>Entrée</kbd> joue" in page  # a sentence with its keys, one message
+    assert ">Shuffle<" not in page
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in STATIC.glob("*.html")))
+def test_english_pages_are_served_as_written(name: str) -> None:
+    page = (STATIC / name).read_text(encoding="utf-8")
+    assert translate_html(page, lambda text: text) == page
+    assert len(html_messages(page)) > 5
+
+
+def test_each_live_listener_gets_views_in_its_own_language() -> None:
+    hub = Hub()
+    listeners = {}
+    for language in ("en", "fr", "he"):
+        with i18n.use_language(language):
+            listeners[language] = hub.join("g", 0)
+    built: list[str] = []
+
+    def view_for(seat: int | None) -> dict[str, str]:
+        built.append(i18n.language())
+        return {"said": _("the game is over: no more moves can be played")}
+
+    hub.publish("g", view_for)
+    said = {language: listener.pending for language, listener in listeners.items()}
+    assert said == {
+        "en": {"said": "the game is over: no more moves can be played"},
+        "fr": {"said": "la partie est finie : on ne peut plus jouer de coup"},
+        "he": {"said": "המשחק הסתיים: אי אפשר לשחק עוד מהלכים"},
+    }
+    assert sorted(built) == ["en", "fr", "he"]  # one view a seat and language
