@@ -71,6 +71,9 @@ LOCALE := src/binscrabble/locale
 messages: $(STAMP)
 	$(BIN)/pybabel --quiet extract -F babel.cfg -k pgettext:1c,2 --no-location --sort-output \
 		--no-wrap --project binscrabble -o $(LOCALE)/binscrabble.pot .
+	@# A fixed date: the catalogues change when their messages do, not on every run.
+	sed -i 's/^"POT-Creation-Date: .*/"POT-Creation-Date: 2026-12-07 00:00+0000\\n"/' \
+		$(LOCALE)/binscrabble.pot
 	$(BIN)/pybabel --quiet update -i $(LOCALE)/binscrabble.pot -d $(LOCALE) -D binscrabble \
 		--no-wrap --no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel --quiet compile -d $(LOCALE) -D binscrabble --statistics
