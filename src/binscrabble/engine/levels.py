@@ -38,6 +38,7 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
+from binscrabble.i18n import N_
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import (
     EquityPlayer,
@@ -51,11 +52,11 @@ from binscrabble.limits import quoted
 
 #: The levels, weakest first, with a one-line description for menus and help.
 LEVELS: Final[Mapping[str, str]] = {
-    "beginner": "sees few plays and never long ones; takes the best it sees",
-    "easy": "sees half of the plays of up to 7 tiles, takes the best-scoring it sees",
-    "medium": "sees half of all the plays, takes the best-scoring it sees",
-    "hard": "best score plus the value of the tiles kept (equity); sees everything",
-    "max": "looks two moves ahead by simulation and plays to win, about 0.5 s a move",
+    "beginner": N_("sees few plays and never long ones; takes the best it sees"),
+    "easy": N_("sees half of the plays of up to 7 tiles, takes the best-scoring it sees"),
+    "medium": N_("sees half of all the plays, takes the best-scoring it sees"),
+    "hard": N_("best score plus the value of the tiles kept (equity); sees everything"),
+    "max": N_("looks two moves ahead by simulation and plays to win, about 0.5 s a move"),
 }
 #: The strategies the levels are built from.
 STRATEGIES: Final[Mapping[str, str]] = {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
+from binscrabble.i18n import N_, _
 from binscrabble.board import PREMIUM_NAMES, PREMIUMS, square_name
 from binscrabble.engine.levels import LEVELS
 from binscrabble.rules import (
@@ -20,27 +21,27 @@ from binscrabble.rules import (
 
 #: One sentence per switch of docs/rules.md §10, as the lobby shows it.
 SWITCH_EXPLANATIONS: Final = {
-    "precedence": (
+    "precedence": N_(
         "standard: NOT, then × ÷, then + −, then AND, XOR, OR; left-to-right: every operator "
         "in written order, like a pocket calculator."
     ),
-    "identity_times_one": "Allows multiplying by 1 or dividing by 1 (1+1=10x1).",
-    "identity_plus_minus_zero": "Allows adding 0 or subtracting 0 (1+1=10+0).",
-    "identity_and_one_or_zero": "Allows AND 1, OR 0 and XOR 0 (1 AND 1=1).",
-    "identity_chains": (
+    "identity_times_one": N_("Allows multiplying by 1 or dividing by 1 (1+1=10x1)."),
+    "identity_plus_minus_zero": N_("Allows adding 0 or subtracting 0 (1+1=10+0)."),
+    "identity_and_one_or_zero": N_("Allows AND 1, OR 0 and XOR 0 (1 AND 1=1)."),
+    "identity_chains": N_(
         "Allows more than one of those identity pieces in one equation (1+1=10+0+0x1), "
         "handy while learning."
     ),
-    "allow_negatives": "Allows subtraction to go below zero.",
-    "leading_zeros": "Allows numbers to start with 0 (01+1=10).",
-    "parallel_numbers": (
+    "allow_negatives": N_("Allows subtraction to go below zero."),
+    "leading_zeros": N_("Allows numbers to start with 0 (01+1=10)."),
+    "parallel_numbers": N_(
         "Lets a play lie alongside a run when the side runs it makes are plain numbers; "
         "those score nothing."
     ),
-    "rotated_equals": "Lets an = tile be turned to read 11 in both directions.",
-    "xor_tiles": "How many XOR tiles join the bag.",
-    "rack_size": "How many tiles each rack holds.",
-    "bingo_bonus": "The bonus for playing a whole rack in one turn.",
+    "rotated_equals": N_("Lets an = tile be turned to read 11 in both directions."),
+    "xor_tiles": N_("How many XOR tiles join the bag."),
+    "rack_size": N_("How many tiles each rack holds."),
+    "bingo_bonus": N_("The bonus for playing a whole rack in one turn."),
 }
 
 
@@ -57,17 +58,17 @@ def switches() -> list[dict[str, Any]]:
         else:
             low, high = INT_RULE_LIMITS[field.name]
             entry.update(type="int", min=low, max=high)
-        entry["explanation"] = SWITCH_EXPLANATIONS[field.name]
+        entry["explanation"] = _(SWITCH_EXPLANATIONS[field.name])
         result.append(entry)
     return result
 
 
 def game_meta() -> dict[str, Any]:
-    """The answer of ``GET /api/meta``."""
+    """The answer of ``GET /api/meta``, its sentences in the current language."""
     counts = dict(BASE_TILE_COUNTS)
     counts.setdefault("^", 0)
     return {
-        "levels": [{"name": name, "description": text} for name, text in LEVELS.items()],
+        "levels": [{"name": name, "description": _(text)} for name, text in LEVELS.items()],
         "presets": {name: Rules.preset(name).to_mapping() for name in PRESETS},
         "switches": switches(),
         "tiles": {

@@ -10,6 +10,7 @@ import { drawMarkedBoard, withTiles } from "./marks.js";
 import { el, endSentence, points, winnersSentence } from "./panels.js";
 import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
+import { t } from "./i18n.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -37,11 +38,20 @@ function turnRow(turn, index, names, controls) {
 }
 
 function describe(turn, index, names) {
-  const lost = turn.lost ? `, ${points(turn.lost)} below the best` : ", as good as the best";
-  const text =
-    `Turn ${index + 1}: ${names[turn.seat]} played ${turn.played.display} for ${points(turn.played.score)}${lost}. ` +
-    `The computer's best: ${turn.best.display} for ${points(turn.best.score)}.`;
-  return turn.analysed ? text : `${text} This turn was ${turn.reason}.`;
+  const values = {
+    turn: index + 1,
+    name: names[turn.seat],
+    move: turn.played.display,
+    points: points(turn.played.score),
+    lost: points(turn.lost),
+    best: turn.best.display,
+    best_points: points(turn.best.score),
+  };
+  const played = turn.lost
+    ? t("Turn {turn}: {name} played {move} for {points}, {lost} below the best.", values)
+    : t("Turn {turn}: {name} played {move} for {points}, as good as the best.", values);
+  const text = `${played} ${t("The computer's best: {best} for {best_points}.", values)}`;
+  return turn.analysed ? text : `${text} ${t("This turn was {reason}.", { reason: turn.reason })}`;
 }
 
 // What the chart needs of each turn.
@@ -51,7 +61,12 @@ function chartTurns(turns, names) {
     scores: turn.scores,
     lost: turn.lost,
     analysed: turn.analysed,
-    text: `Turn ${index + 1}: ${names[turn.seat]} played ${turn.played.display} for ${points(turn.played.score)}`,
+    text: t("Turn {turn}: {name} played {move} for {points}", {
+      turn: index + 1,
+      name: names[turn.seat],
+      move: turn.played.display,
+      points: points(turn.played.score),
+    }),
   }));
 }
 
@@ -60,7 +75,7 @@ function showProgress(done, total, complete) {
   bar.max = Math.max(total, 1);
   bar.value = done;
   bar.hidden = complete;
-  $("progress-text").textContent = complete ? "" : `Analysed ${done} of ${total} turns…`;
+  $("progress-text").textContent = complete ? "" : t("Analysed {done} of {total} turns…", { done, total });
 }
 
 async function main() {
@@ -69,7 +84,7 @@ async function main() {
   takeLinkToken(gameId);
   const path = `/api/games/${encodeURIComponent(gameId)}/analysis`;
   $("back-to-game").href = `/games/${encodeURIComponent(gameId)}`;
-  $("status").textContent = "The computer is looking at every turn…";
+  $("status").textContent = t("The computer is looking at every turn…");
   let meta;
   let view;
   try {
@@ -96,7 +111,7 @@ async function main() {
       const turn = turns[index];
       const marks = { played: turn.played.tiles, best: turn.best.tiles };
       drawMarkedBoard($("board"), meta, withTiles(turn, turn.played.tiles), marks);
-      $("position").textContent = `Turn ${index + 1} of ${total}`;
+      $("position").textContent = t("Turn {turn} of {total}", { turn: index + 1, total });
       $("status").textContent = describe(turn, index, names);
       chart.update({ names, turns: chartTurns(turns, names), current: index + 1, onTurn: (number) => controls.go(number - 1) });
     },
@@ -125,12 +140,12 @@ async function main() {
     if (first && turns.length) controls.go(0);
     else if (turns.length) controls.go(controls.current());
     if (analysis.complete) {
-      if (!turns.length) $("status").textContent = "This game has no turns to analyse.";
+      if (!turns.length) $("status").textContent = t("This game has no turns to analyse.");
       return;
     }
     await sleep(AGAIN_SECONDS);
   }
-  $("progress-text").textContent = "The analysis is taking too long: reload the page to see more.";
+  $("progress-text").textContent = t("The analysis is taking too long: reload the page to see more.");
 }
 
 main();

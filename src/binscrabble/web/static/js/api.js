@@ -1,5 +1,7 @@
 // Talking to the server: JSON in, JSON out, and one error shape ({"error": "..."}).
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -15,7 +17,7 @@ async function readError(response) {
   } catch {
     // The body was not JSON: fall back to the status line.
   }
-  return `The server answered ${response.status} ${response.statusText}. Try again.`;
+  return t("The server answered {status} {text}. Try again.", { status: response.status, text: response.statusText });
 }
 
 export async function request(method, path, { token = null, body = undefined } = {}) {
@@ -30,7 +32,7 @@ export async function request(method, path, { token = null, body = undefined } =
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "The server cannot be reached: check that it is running, then try again.");
+    throw new ApiError(0, t("The server cannot be reached: check that it is running, then try again."));
   }
   if (!response.ok) throw new ApiError(response.status, await readError(response));
   const type = response.headers.get("Content-Type") || "";

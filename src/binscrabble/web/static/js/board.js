@@ -2,6 +2,7 @@
 // plus the tiles being placed. Every square is a button named as INTERFACES.md §6 says.
 
 import { faceGlyph, faceName, pointsOf } from "./tiles.js";
+import { t } from "./i18n.js";
 
 export const SIZE = 15;
 export const COLUMNS = "ABCDEFGHIJKLMNO";
@@ -12,6 +13,17 @@ const SHORT = {
   "triple letter": "TL",
   "double letter": "DL",
 };
+
+// A premium square's name as people read it ("double letter": INTERFACES.md §6).
+export function premiumName(premium) {
+  const names = {
+    "triple word": t("triple word"),
+    "double word": t("double word"),
+    "triple letter": t("triple letter"),
+    "double letter": t("double letter"),
+  };
+  return Object.hasOwn(names, premium) ? names[premium] : premium;
+}
 
 export function squareName(column, row) {
   return `${COLUMNS[column]}${row + 1}`;
@@ -38,7 +50,7 @@ export class BoardView {
     this.buttons = new Map();
     container.classList.add("board");
     container.setAttribute("role", "grid");
-    container.setAttribute("aria-label", "board");
+    container.setAttribute("aria-label", t("board"));
     for (let row = 0; row < SIZE; row += 1) {
       const line = document.createElement("div");
       line.setAttribute("role", "row");
@@ -123,15 +135,15 @@ export class BoardView {
       setClass(glyph, `glyph${tile.rotated ? " rotated" : ""}${shown.length > 1 ? " word" : ""}`);
       setText(points, String(tile.blank ? 0 : pointsOf(this.meta, tile.face)));
       setText(label, "");
-      const rotation = tile.rotated ? " rotated" : "";
-      const description = tile.blank ? `blank ${faceName(tile.face)}` : faceName(tile.face);
-      const state = tile.typed ? " typed" : tile.placed ? " placed" : "";
+      const rotation = tile.rotated ? ` ${t("rotated")}` : "";
+      const description = tile.blank ? t("blank {face}", { face: faceName(tile.face) }) : faceName(tile.face);
+      const state = tile.typed ? ` ${t("typed")}` : tile.placed ? ` ${t("placed")}` : "";
       setAttribute(button, "aria-label", `${name} ${description}${rotation}${state}`);
     } else {
       setText(glyph, "");
       setText(points, "");
       setText(label, name === "H8" ? "★" : SHORT[premium] || "");
-      setAttribute(button, "aria-label", premium ? `${name} ${premium}` : name);
+      setAttribute(button, "aria-label", premium ? `${name} ${premiumName(premium)}` : name);
     }
     if (cursor && cursor.square === name) classes.push("cursor", cursor.across ? "across" : "down");
     setClass(button, classes.join(" "));

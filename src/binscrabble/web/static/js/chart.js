@@ -9,6 +9,8 @@
 // Enter or Space goes to the focused turn. Each column is a button named with its turn,
 // the move, every score after it and the points lost; the focused column is framed.
 
+import { t, tn } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 // Heights in CSS pixels: the lines' panel, the gap, the bars' panel; the margins.
 const LINES = 150;
@@ -33,9 +35,12 @@ function label(x, y, text, anchor = "end") {
 // What a turn's column is called: the turn, its move, every score after it, the points lost.
 function turnName(turn, names) {
   const scores = names.map((name, seat) => `${name} ${turn.scores[seat] || 0}`).join(", ");
-  const lost = turn.lost === null || turn.lost === undefined ? ""
-    : `; ${turn.analysed ? "" : "at least "}${turn.lost} point${turn.lost === 1 ? "" : "s"} lost`;
-  return `${turn.text}; scores: ${scores}${lost}`;
+  const known = turn.lost !== null && turn.lost !== undefined;
+  const lost = !known ? ""
+    : turn.analysed ? tn("{count} point lost", "{count} points lost", turn.lost)
+      : tn("at least {count} point lost", "at least {count} points lost", turn.lost);
+  const named = t("{turn}; scores: {scores}", { turn: turn.text, scores });
+  return known ? `${named}; ${lost}` : named;
 }
 
 // A round number at or above `value` for the top of an axis (10, 20, 50, 100, 200, ...).
@@ -74,8 +79,8 @@ function draw(host, { names, turns, current, onTurn }) {
     viewBox: `0 0 ${width} ${height}`,
     role: "group",
     "aria-label": withBars
-      ? "Chart of every player's score through the game and of the points lost each turn"
-      : "Chart of every player's score through the game",
+      ? t("Chart of every player's score through the game and of the points lost each turn")
+      : t("Chart of every player's score through the game"),
   });
   chart.append(
     svg("line", { x1: LEFT, y1: TOP + LINES, x2: width - RIGHT, y2: TOP + LINES, class: "chart-axis" }),
@@ -86,7 +91,7 @@ function draw(host, { names, turns, current, onTurn }) {
   if (withBars) {
     chart.append(
       svg("line", { x1: LEFT, y1: barsTop, x2: width - RIGHT, y2: barsTop, class: "chart-axis" }),
-      label(LEFT - 4, barsTop + 10, "lost"),
+      label(LEFT - 4, barsTop + 10, t("lost")),
       label(LEFT - 4, barsTop + BARS, String(mostLost)),
     );
   }
@@ -135,7 +140,7 @@ function draw(host, { names, turns, current, onTurn }) {
   });
   if (withBars) {
     const item = document.createElement("span");
-    item.textContent = "bars: points lost against the computer's best";
+    item.textContent = t("bars: points lost against the computer's best");
     legend.append(item);
   }
   // A redraw (a turn chosen, a new width) keeps the keyboard's focus on the same column.

@@ -8,6 +8,7 @@
 
 import { postJson } from "./api.js";
 import { el } from "./panels.js";
+import { t, tn } from "./i18n.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -22,8 +23,8 @@ export function formatClock(ms, kind) {
   if (kind === "correspondence" && ms >= HOUR) {
     const days = Math.floor(ms / DAY);
     const hours = Math.floor((ms % DAY) / HOUR);
-    if (days) return `${days} ${days === 1 ? "day" : "days"} ${hours} h`;
-    return `${hours} h ${Math.floor((ms % HOUR) / MINUTE)} min`;
+    if (days) return t("{days} {hours} h", { days: tn("{count} day", "{count} days", days), hours });
+    return t("{hours} h {minutes} min", { hours, minutes: Math.floor((ms % HOUR) / MINUTE) });
   }
   // Seconds are shown rounded toward the deadline's side: 4.2 s left reads 0:05, and the
   // first second of overtime still reads 0:00.
@@ -76,7 +77,7 @@ export class Clocks {
     if (this.faces.length === names.length && this.faces.every((face, seat) => face.name === names[seat])) return;
     this.faces = names.map((name) => {
       const time = el("span", { class: "clock-time" });
-      const box = el("div", { class: "clock", role: "timer", "aria-label": `clock ${name}` },
+      const box = el("div", { class: "clock", role: "timer", "aria-label": t("clock {name}", { name }) },
         el("span", { class: "clock-name", text: name }), time);
       return { name, box, time };
     });
@@ -116,9 +117,9 @@ export class EndButtons {
     this.resign = document.getElementById("resign");
     this.abort = document.getElementById("abort");
     this.resign.addEventListener("click", () => this.send("resign",
-      "Resign this game? With two players the other one wins; with more, you place last."));
+      t("Resign this game? With two players the other one wins; with more, you place last.")));
     this.abort.addEventListener("click", () => this.send("abort",
-      "Abort this game? Nobody wins. A game can be aborted until every player has moved once."));
+      t("Abort this game? Nobody wins. A game can be aborted until every player has moved once.")));
   }
 
   // Shown to a seat while the game goes on; Abort only until every seat has moved once.

@@ -10,6 +10,7 @@ import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 import { noticeTurn } from "./turn-alert.js";
 import { Clocks, EndButtons } from "./clocks.js";
+import { t, tn } from "./i18n.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -164,7 +165,7 @@ function drawRack() {
     if (rack.children[index] !== button) rack.insertBefore(button, rack.children[index] || null);
     const glyph = faceGlyph(tile.code);
     const pressed = state.exchanging ? state.marked.has(tile.id) : state.selected === tile.id;
-    setAttribute(button, "aria-label", `rack ${faceName(tile.code)}`);
+    setAttribute(button, "aria-label", t("rack {face}", { face: faceName(tile.code) }));
     setAttribute(button, "aria-pressed", String(pressed));
     button.hidden = used.has(tile.id);
     button.classList.toggle("blank", tile.code === "?");
@@ -192,8 +193,8 @@ function clickRackTile(id) {
   if (state.exchanging) {
     if (state.marked.has(id)) state.marked.delete(id);
     else state.marked.add(id);
-    const marked = state.marked.size === 1 ? "1 tile marked" : `${state.marked.size} tiles marked`;
-    say(`${marked}: press Exchange to swap them with the bag, or Recall to stop.`);
+    const marked = tn("{count} tile marked", "{count} tiles marked", state.marked.size);
+    say(t("{marked}: press Exchange to swap them with the bag, or Recall to stop.", { marked }));
   } else {
     state.selected = state.selected === id ? null : id;
   }
@@ -222,9 +223,9 @@ function chooseBlankFace() {
     const options = Object.keys(state.meta.tiles).filter((code) => code !== "?" && (code !== "^" || rules.xor_tiles > 0));
     if (rules.rotated_equals) options.push("#");
     for (const code of options) {
-      const label = code === "#" ? "rotated = (reads 11)" : faceName(code);
+      const label = code === "#" ? t("rotated = (reads 11)") : faceName(code);
       const glyph = code === "#" ? "⦀" : faceGlyph(code);
-      const button = el("button", { type: "button", class: "tile", "aria-label": `face ${label}` },
+      const button = el("button", { type: "button", class: "tile", "aria-label": t("face {face}", { face: label }) },
         el("span", { class: `glyph${glyph.length > 1 ? " word" : ""}`, text: glyph }));
       button.addEventListener("click", () => finish(code));
       faces.append(button);
@@ -282,8 +283,10 @@ function setCursor(name, fromClick = false) {
   else state.cursor = { square: name, across: state.cursor ? state.cursor.across : true };
   drawBoard();
   boardView.button(name).focus();
-  const way = state.cursor.across ? "across" : "down";
-  if (myTurn()) say(`Typing goes ${way} from ${name}. Space turns the direction.`);
+  const sentence = state.cursor.across
+    ? t("Typing goes across from {square}. Space turns the direction.", { square: name })
+    : t("Typing goes down from {square}. Space turns the direction.", { square: name });
+  if (myTurn()) say(sentence);
 }
 
 function step(name, across, delta) {
@@ -301,7 +304,7 @@ function freeSquareFrom(name, across) {
 }
 
 async function typeCode(code) {
-  if (!state.cursor) return say("Click a square first, then type the tiles.");
+  if (!state.cursor) return say(t("Click a square first, then type the tiles."));
   const used = placedIds();
   const free = state.rack.filter((tile) => !used.has(tile.id));
   // "#" is an = turned to read 11 (house rule rotated_equals): an = tile or a blank.
@@ -309,9 +312,9 @@ async function typeCode(code) {
   let tile = state.blankNext ? null : free.find((candidate) => candidate.code === wanted);
   if (!tile) tile = free.find((candidate) => candidate.code === "?");
   state.blankNext = false;
-  if (!tile) return say(`There is no ${faceName(wanted)} on your rack, nor a blank.`, "error");
+  if (!tile) return say(t("There is no {face} on your rack, nor a blank.", { face: faceName(wanted) }), "error");
   const square = freeSquareFrom(state.cursor.square, state.cursor.across);
-  if (!square) return say("That runs off the board.", "error");
+  if (!square) return say(t("That runs off the board."), "error");
   await placeTile(tile.id, square, code);
   state.typed.push(square);
   const next = step(square, state.cursor.across, 1);
@@ -367,7 +370,7 @@ function onKey(event) {
   if (key === "Escape") return recall();
   if (key === "?") {
     state.blankNext = true;
-    return say("The next face you type goes on a blank.");
+    return say(t("The next face you type goes on a blank."));
   }
   if (key === "#" && state.view.rules && state.view.rules.rotated_equals) {
     event.preventDefault();
@@ -496,14 +499,14 @@ async function runPreview(body, seq) {
   if (body.move !== undefined) showTyped(answer.tiles || []);
   const box = el("div", { class: "preview" });
   if (answer.legal) {
-    box.append(el("p", { class: "verdict legal", text: `${answer.display} — legal, ${points(answer.score)}` }));
+    box.append(el("p", { class: "verdict legal", text: t("{move} — legal, {points}", { move: answer.display, points: points(answer.score) }) }));
   } else {
-    box.append(el("p", { class: "verdict illegal", text: `This play is not legal: ${answer.reason}` }));
+    box.append(el("p", { class: "verdict illegal", text: t("This play is not legal: {reason}", { reason: answer.reason }) }));
   }
   if (answer.runs && answer.runs.length) {
     const list = el("ul", { class: "runs" });
     for (const run of answer.runs) list.append(el("li", { text: describeRun(run) }));
-    if (answer.bingo) list.append(el("li", { text: `bingo, the whole rack played: +${answer.bingo}` }));
+    if (answer.bingo) list.append(el("li", { text: t("bingo, the whole rack played: +{bingo}", { bingo: answer.bingo }) }));
     box.append(list);
   }
   say(box, answer.legal ? "legal" : "error");
@@ -517,8 +520,8 @@ function showTyped(tiles) {
 
 // body: {move: "notation"} or {tiles: [...]}; the turn it is meant for is added here.
 async function submit(body) {
-  if (state.busy) return say("Your move is still on its way to the server.");
-  if (!myTurn()) return say("It is not your turn.", "error");
+  if (state.busy) return say(t("Your move is still on its way to the server."));
+  if (!myTurn()) return say(t("It is not your turn."), "error");
   const sentTurn = state.view.turn;
   state.busy = true;
   drawSeat(); // the action buttons wait while the move is on its way
@@ -552,7 +555,7 @@ function play() {
   if (state.pending.size) return submit({ tiles: placedTiles() });
   const typed = $("move").value.trim();
   if (typed) return submit({ move: typed });
-  say("Place tiles on the board, or type a move in the Move box, then press Play.", "error");
+  say(t("Place tiles on the board, or type a move in the Move box, then press Play."), "error");
 }
 
 function recall() {
@@ -575,11 +578,11 @@ function exchange() {
     clearPlacement();
     state.exchanging = true;
     drawSeat();
-    say("Choose the tiles to exchange on your rack, then press Exchange again (Recall cancels).");
+    say(t("Choose the tiles to exchange on your rack, then press Exchange again (Recall cancels)."));
     return;
   }
   const codes = state.rack.filter((tile) => state.marked.has(tile.id)).map((tile) => tile.code).join("");
-  if (!codes) return say("Mark at least one tile on your rack to exchange, or press Recall.", "error");
+  if (!codes) return say(t("Mark at least one tile on your rack to exchange, or press Recall."), "error");
   submit({ move: `exchange ${codes}` });
 }
 
@@ -587,7 +590,7 @@ async function hint() {
   const panel = $("hint-panel");
   try {
     const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/hint`, {}, state.token);
-    panel.replaceChildren(el("h2", { text: `Hint: ${answer.display} for ${points(answer.score)}` }));
+    panel.replaceChildren(el("h2", { text: t("Hint: {move} for {points}", { move: answer.display, points: points(answer.score) }) }));
     const list = el("ul");
     for (const run of answer.runs || []) {
       const why = run.explanation ? ` — ${run.explanation}` : "";
@@ -636,12 +639,12 @@ function isLearning() {
 }
 
 function turnText(view) {
-  if (view.over) return "Game over";
+  if (view.over) return t("Game over");
   const mover = view.players[view.to_move];
   if (!mover) return "";
-  if (isSeat() && view.to_move === view.seat) return "Your turn";
-  if (mover.computer) return `${mover.name} is thinking…`;
-  return `${mover.name}'s turn`;
+  if (isSeat() && view.to_move === view.seat) return t("Your turn");
+  if (mover.computer) return t("{name} is thinking…", { name: mover.name });
+  return t("{name}'s turn", { name: mover.name });
 }
 
 function drawResultPanel() {
@@ -687,7 +690,7 @@ function render() {
 // The status line: the last move and what comes next; a game that a seat ended (resigned,
 // ran out of time, aborted) says that instead of its last move.
 function statusLine(view) {
-  if (view.over && view.end && Number.isInteger(view.end.seat)) return `The game is over: ${endSentence(view)}`;
+  if (view.over && view.end && Number.isInteger(view.end.seat)) return t("The game is over: {reason}", { reason: endSentence(view) });
   return `${lastMoveSentence(view)}${statusText(view)}`;
 }
 
@@ -695,19 +698,24 @@ function lastMoveSentence(view) {
   const last = view.moves[view.moves.length - 1];
   if (!last) return "";
   const mine = isSeat() && last.seat === view.seat;
-  const who = mine ? "You" : view.players[last.seat].name;
-  // The server writes each move for people (display): the page never reads codes.
-  if (last.notation === "pass") return `${who} passed. `;
-  if (last.display.startsWith("exchange of ")) return `${who} made an ${last.display}. `;
-  if (last.display.startsWith("exchange ")) return `${who} exchanged ${last.display.slice("exchange ".length)}. `;
-  return `${who} played ${last.display} for ${points(last.score)}. `;
+  const name = view.players[last.seat].name;
+  // The server writes each move for people (display, in the page's language); the kind of
+  // move is read from its notation.
+  if (last.notation === "pass") return `${mine ? t("You passed.") : t("{name} passed.", { name })} `;
+  if (/^exchange \d+$/.test(last.notation)) return `${t("{name} made an {exchange}.", { name, exchange: last.display })} `;
+  if (last.notation.startsWith("exchange ") || last.notation.startsWith("-")) {
+    const tiles = last.display.slice(last.display.indexOf(" ") + 1);
+    return `${mine ? t("You exchanged {tiles}.", { tiles }) : t("{name} exchanged {tiles}.", { name, tiles })} `;
+  }
+  const played = { name, move: last.display, points: points(last.score) };
+  return `${mine ? t("You played {move} for {points}.", played) : t("{name} played {move} for {points}.", played)} `;
 }
 
 function statusText(view) {
-  if (view.over) return "The game is over.";
-  if (!isSeat()) return `You are watching: ${turnText(view)}.`;
-  if (myTurn()) return "Your turn: place tiles, or type a move in the Move box.";
-  return `${turnText(view)}.`.replace("….", "…");
+  if (view.over) return t("The game is over.");
+  if (!isSeat()) return t("You are watching: {turn}.", { turn: turnText(view) });
+  if (myTurn()) return t("Your turn: place tiles, or type a move in the Move box.");
+  return t("{turn}.", { turn: turnText(view) }).replace("….", "…");
 }
 
 function applyView(view) {
@@ -735,8 +743,8 @@ function handover() {
   document.body.classList.toggle("handing-over", Boolean(needed));
   if (!needed) return;
   const name = view.players[next].name;
-  $("handover-text").textContent = `Pass the device to ${name}.`;
-  $("handover-ready").textContent = `I am ${name}: show my tiles`;
+  $("handover-text").textContent = t("Pass the device to {name}.", { name });
+  $("handover-ready").textContent = t("I am {name}: show my tiles", { name });
   $("handover-ready").onclick = () => switchSeat(tokens[next]);
 }
 
@@ -779,10 +787,10 @@ function connect() {
   };
   socket.onclose = (event) => {
     if (state.socket !== socket) return;
-    if (event.code < 4000) $("turn-info").textContent = "Connection lost: reconnecting…";
+    if (event.code < 4000) $("turn-info").textContent = t("Connection lost: reconnecting…");
     // 4000 + an HTTP status: the server refused this link or token; retrying cannot help.
     if (event.code >= 4000 && event.code < 5000) {
-      say(event.reason || "The server refused to follow this game: check the link.", "error");
+      say(event.reason || t("The server refused to follow this game: check the link."), "error");
       return;
     }
     setTimeout(() => {
@@ -835,7 +843,7 @@ async function main() {
     }
     render();
     connect();
-    say(`${error.message} You are watching the game instead.`, "error");
+    say(t("{problem} You are watching the game instead.", { problem: error.message }), "error");
     return;
   }
   if (isSeat()) {

@@ -4,6 +4,8 @@ import { ApiError, getJson, loadMeta, postJson } from "./api.js";
 import { rememberGame, listGames, forgetGame } from "./store.js";
 import { rulesForm } from "./rules-form.js";
 import { showPlaying } from "./playing.js";
+import { t } from "./i18n.js";
+import { levelName } from "./panels.js";
 
 const form = document.getElementById("new-game");
 const status = document.getElementById("status");
@@ -23,12 +25,12 @@ function drawNames() {
   holder.replaceChildren();
   for (let seat = 0; seat < count; seat += 1) {
     const label = document.createElement("label");
-    label.textContent = `Player ${seat + 1} name `;
+    label.textContent = `${t("Player {number} name", { number: seat + 1 })} `;
     const input = document.createElement("input");
     input.name = `name${seat}`;
     input.maxLength = 40;
     input.required = true;
-    input.value = kept[seat] || `Player ${seat + 1}`;
+    input.value = kept[seat] || t("Player {number}", { number: seat + 1 });
     label.append(input);
     holder.append(label);
   }
@@ -42,14 +44,14 @@ function showMode() {
 
 function playersOfForm() {
   if (mode() === "computer") {
-    const human = { name: form.elements.human.value.trim() || "Player" };
-    const bot = { name: "Computer", computer: form.elements.level.value };
+    const human = { name: form.elements.human.value.trim() || t("Player") };
+    const bot = { name: t("Computer"), computer: form.elements.level.value };
     return form.elements.computer_first.checked ? [bot, human] : [human, bot];
   }
   const count = Number(form.elements.count.value);
   const players = [];
   for (let seat = 0; seat < count; seat += 1) {
-    players.push({ name: form.elements[`name${seat}`].value.trim() || `Player ${seat + 1}` });
+    players.push({ name: form.elements[`name${seat}`].value.trim() || t("Player {number}", { number: seat + 1 }) });
   }
   return players;
 }
@@ -66,22 +68,22 @@ function showInvites(created) {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = seat.url;
-    link.textContent = `${seat.name}'s seat`;
+    link.textContent = t("{name}'s seat", { name: seat.name });
     const field = document.createElement("input");
     field.readOnly = true;
     field.value = absolute(seat.url);
-    field.setAttribute("aria-label", `invite link for ${seat.name}`);
+    field.setAttribute("aria-label", t("invite link for {name}", { name: seat.name }));
     const copy = document.createElement("button");
     copy.type = "button";
-    copy.textContent = "Copy";
-    copy.setAttribute("aria-label", `Copy the link for ${seat.name}`);
+    copy.textContent = t("Copy");
+    copy.setAttribute("aria-label", t("Copy the link for {name}", { name: seat.name }));
     copy.addEventListener("click", async () => {
       field.select();
       try {
         await navigator.clipboard.writeText(field.value);
-        say(`The link for ${seat.name} is copied.`);
+        say(t("The link for {name} is copied.", { name: seat.name }));
       } catch {
-        say("Copying is not allowed here: select the link and copy it by hand.");
+        say(t("Copying is not allowed here: select the link and copy it by hand."));
       }
     });
     item.append(link, " ", field, " ", copy);
@@ -115,7 +117,7 @@ function clockOfForm() {
 async function startGame(rules) {
   const players = playersOfForm();
   const clock = clockOfForm();
-  say("Starting the game…");
+  say(t("Starting the game…"));
   let created;
   try {
     created = await postJson("/api/games", { players, rules: rules.value(), ...(clock ? { clock } : {}) });
@@ -131,7 +133,7 @@ async function startGame(rules) {
   const mine = created.seats.find((seat) => seat.url);
   if (kind === "online") {
     showInvites(created);
-    say("The game is ready: send the invite links, then open your own seat.");
+    say(t("The game is ready: send the invite links, then open your own seat."));
     drawGames();
   } else {
     location.assign(mine.url);
@@ -149,9 +151,9 @@ async function describe(game, line) {
   try {
     const view = await getJson(`/api/games/${encodeURIComponent(game.id)}`);
     const scores = view.players.map((player) => `${player.name} ${player.score}`).join(", ");
-    line.textContent = view.over ? `over: ${scores}` : `turn ${view.turn + 1}: ${scores}`;
+    line.textContent = view.over ? t("over: {scores}", { scores }) : t("turn {turn}: {scores}", { turn: view.turn + 1, scores });
   } catch (error) {
-    line.textContent = error instanceof ApiError && error.status === 404 ? "not on this server" : "";
+    line.textContent = error instanceof ApiError && error.status === 404 ? t("not on this server") : "";
   }
 }
 
@@ -161,7 +163,7 @@ function drawGames() {
   const games = listGames();
   if (!games.length) {
     const empty = document.createElement("li");
-    empty.textContent = "No games yet.";
+    empty.textContent = t("No games yet.");
     list.append(empty);
     return;
   }
@@ -169,13 +171,17 @@ function drawGames() {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = gameLink(game);
-    link.textContent = `${(game.names || []).join(" vs ") || game.id} (${game.kind || "game"})`;
+    const kinds = { computer: t("computer"), hotseat: t("hotseat"), online: t("online") };
+    const kind = Object.hasOwn(kinds, game.kind) ? kinds[game.kind] : t("game");
+    const names = game.names || [];
+    const players = names.length ? names.reduce((first, second) => t("{first} vs {second}", { first, second })) : "";
+    link.textContent = `${players || game.id} (${kind})`;
     const detail = document.createElement("span");
     detail.className = "hint";
     const forget = document.createElement("button");
     forget.type = "button";
-    forget.textContent = "Forget";
-    forget.setAttribute("aria-label", `Forget the game ${(game.names || []).join(" vs ")}`);
+    forget.textContent = t("Forget");
+    forget.setAttribute("aria-label", t("Forget the game {players}", { players }));
     forget.addEventListener("click", () => {
       forgetGame(game.id);
       drawGames();
@@ -216,7 +222,7 @@ async function main() {
   for (const entry of meta.levels) {
     const option = document.createElement("option");
     option.value = entry.name;
-    option.textContent = entry.name;
+    option.textContent = levelName(entry.name);
     level.append(option);
   }
   const names = meta.levels.map((entry) => entry.name);

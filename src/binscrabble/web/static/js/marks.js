@@ -5,6 +5,7 @@
 
 import { drawStaticBoard, parseSquare } from "./board.js";
 import { faceGlyph, faceName } from "./tiles.js";
+import { t } from "./i18n.js";
 
 // The position with `tiles` ([{square, face, blank, rotated}]) put on its board.
 export function withTiles(position, tiles) {
@@ -27,7 +28,7 @@ function describe(button, words) {
 
 function tileWords(tile) {
   const face = faceName(tile.face);
-  return tile.blank ? `blank ${face}` : face;
+  return tile.blank ? t("blank {face}", { face }) : face;
 }
 
 // Draw `position` and mark the tiles of `played` and of `best` (lists of tiles).
@@ -36,12 +37,12 @@ export function drawMarkedBoard(container, meta, position, { played = [], best =
   for (const tile of played) {
     const button = view.button(tile.square);
     button.classList.add("mark-played");
-    describe(button, "move played");
+    describe(button, t("move played"));
   }
   for (const tile of best) {
     const button = view.button(tile.square);
     button.classList.add("mark-best");
-    describe(button, `computer's best: ${tileWords(tile)}`);
+    describe(button, t("computer's best: {tile}", { tile: tileWords(tile) }));
     if (!button.classList.contains("has-tile")) {
       const face = document.createElement("span");
       face.className = "best-face";

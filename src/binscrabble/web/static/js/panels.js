@@ -2,6 +2,7 @@
 
 import { joined, ltr, named } from "./bidi.js";
 import { countCodes, faceName, miniTile } from "./tiles.js";
+import { t, tn } from "./i18n.js";
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -17,20 +18,20 @@ export function el(tag, props = {}, ...children) {
 }
 
 // A seat that left the game (INTERFACES.md §7), as the scores say it.
-const LEFT = { resigned: " (resigned)", time: " (out of time)" };
+const LEFT = { resigned: t("(resigned)"), time: t("(out of time)") };
 
 export function drawScores(body, view) {
   body.replaceChildren();
   view.players.forEach((player, seat) => {
     const mover = view.to_move === seat;
     const who = playerTitle(player);
-    const you = (view.seat === seat ? " — you" : "") + (LEFT[player.left] || "");
-    const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${count(player.tiles, "tile")}` }) : null;
+    const you = (view.seat === seat ? ` — ${t("you")}` : "") + (LEFT[player.left] ? ` ${LEFT[player.left]}` : "");
+    const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${tileCount(player.tiles)}` }) : null;
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
       el("th", { scope: "row" }, ...(mover ? [el("span", { class: "to-move-mark", text: "▶" }), " "] : []), named(who), you, tiles),
-      el("td", { class: "score", "aria-label": `score ${player.name}` }, ltr(String(player.score))),
+      el("td", { class: "score", "aria-label": t("score {name}", { name: player.name }) }, ltr(String(player.score))),
     );
     body.append(row);
   });
@@ -40,21 +41,28 @@ export function drawScores(body, view) {
 // "Bot (computer, hard)" when its name does not say it is one.
 export function playerTitle(player) {
   if (!player.computer) return player.name;
-  const said = /computer/i.test(player.name) ? "" : "computer, ";
-  return `${player.name} (${said}${player.computer})`;
+  const level = levelName(player.computer);
+  if (/computer/i.test(player.name) || player.name === t("Computer")) return t("{name} ({level})", { name: player.name, level });
+  return t("{name} (computer, {level})", { name: player.name, level });
 }
 
-// A number and its noun, agreeing: "1 tile", "2 tiles".
-export function count(number, noun) {
-  return `${number} ${noun}${number === 1 ? "" : "s"}`;
+// A computer level as people read it (the level's code when it has no name here).
+export function levelName(level) {
+  const names = { easy: t("easy"), medium: t("medium"), hard: t("hard"), max: t("max") };
+  return Object.hasOwn(names, level) ? names[level] : level;
+}
+
+// A number of tiles, agreeing: "1 tile", "2 tiles".
+export function tileCount(number) {
+  return tn("{count} tile", "{count} tiles", number);
 }
 
 export function drawBag(bagLine, unseenBox, view, order) {
-  bagLine.textContent = `Bag: ${count(view.bag, "tile")}`;
+  bagLine.textContent = t("Bag: {tiles}", { tiles: tileCount(view.bag) });
   unseenBox.replaceChildren();
   if (typeof view.unseen !== "string") return;
-  const title = view.seat === undefined || view.seat === null ? "Not on the board" : "Unseen by you";
-  const list = el("ul", { class: "unseen-list", "aria-label": `${title}: ${count(view.unseen.length, "tile")}` });
+  const title = view.seat === undefined || view.seat === null ? t("Not on the board") : t("Unseen by you");
+  const list = el("ul", { class: "unseen-list", "aria-label": t("{title}: {tiles}", { title, tiles: tileCount(view.unseen.length) }) });
   for (const { code, count } of countCodes(view.unseen, order)) {
     list.append(
       el("li", { "aria-label": `${count} ${faceName(code)}` }, miniTile(code), `×${count}`),
@@ -69,8 +77,8 @@ export const BLANK_LEGEND = "Blanks are written in brackets with the face they w
 
 export function drawLog(head, body, view) {
   head.replaceChildren(
-    el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: "Player" }),
-      el("th", { scope: "col", text: "Move", title: BLANK_LEGEND }), el("th", { scope: "col", text: "Points" }),
+    el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: t("Player") }),
+      el("th", { scope: "col", text: t("Move"), title: BLANK_LEGEND }), el("th", { scope: "col", text: t("Points") }),
       el("th", { scope: "col" }, ...joined(view.players.map((player) => named(player.name)), " – "))),
   );
   body.replaceChildren();
@@ -78,7 +86,7 @@ export function drawLog(head, body, view) {
     const player = view.players[move.seat];
     const running = Array.isArray(move.running) ? joined(move.running.map((total) => ltr(String(total))), " – ") : [];
     body.append(
-      el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : `seat ${move.seat}` }),
+      el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : t("seat {seat}", { seat: move.seat }) }),
         el("td", { class: "notation" }, ltr(move.display)), el("td", {}, ltr(String(move.score))),
         el("td", {}, ...running)),
     );
@@ -111,9 +119,9 @@ export function drawResult(box, view) {
   const penalties = result.penalties || [];
   const overtime = penalties.some((points) => points);
   const table = el("table", { class: "adjustments" },
-    el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before" }),
-      el("th", { text: "Racks" }), overtime ? el("th", { text: "Overtime" }) : null,
-      el("th", { text: "Final" }))));
+    el("thead", {}, el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Before") }),
+      el("th", { text: t("Racks") }), overtime ? el("th", { text: t("Overtime") }) : null,
+      el("th", { text: t("Final") }))));
   const rows = el("tbody");
   names.forEach((name, seat) => {
     const adjustment = (result.adjustments || [])[seat] || 0;
@@ -149,15 +157,17 @@ function finalScores(names, result) {
 }
 
 export function points(number) {
-  return count(number, "point");
+  return tn("{count} point", "{count} points", number);
 }
 
 // Who won a finished game: "Ann wins.", a draw, or nobody (an aborted game).
 export function winnersSentence(view) {
   const names = view.players.map((player) => player.name);
   const winners = (view.result.winners || []).map((seat) => names[seat]);
-  if (!winners.length) return "Nobody wins.";
-  return winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
+  if (!winners.length) return t("Nobody wins.");
+  if (winners.length === 1) return t("{name} wins.", { name: winners[0] });
+  const names = winners.reduce((first, second) => t("{first} and {second}", { first, second }));
+  return t("A draw between {names}.", { names });
 }
 
 // Why the game ended: the view's end (INTERFACES.md §7) for a seat that resigned, ran out
@@ -165,26 +175,29 @@ export function winnersSentence(view) {
 export function endSentence(view) {
   const end = view.end;
   const name = end && Number.isInteger(end.seat) ? view.players[end.seat].name : "";
-  if (end && end.reason === "resigned") return `${name} resigned.`;
-  if (end && end.reason === "time") return `${name} ran out of time.`;
+  if (end && end.reason === "resigned") return t("{name} resigned.", { name });
+  if (end && end.reason === "time") return t("{name} ran out of time.", { name });
   if (end && end.reason === "aborted") {
     // The server aborts a game for a seat whose time ran out before its first move, or
     // that never opened the game (end.cause, docs/web.md).
-    if (end.cause === "time") return `${name}'s time ran out before their first move: the game is aborted.`;
-    if (end.cause === "absent") return `${name} never opened the game: it is aborted.`;
-    return `${name} aborted the game.`;
+    if (end.cause === "time") return t("{name}'s time ran out before their first move: the game is aborted.", { name });
+    if (end.cause === "absent") return t("{name} never opened the game: it is aborted.", { name });
+    return t("{name} aborted the game.", { name });
   }
   const reason = view.result.reason;
-  if (reason === "scoreless") return "Six scoreless turns in a row ended the game: each player loses the points of the tiles left on their rack.";
+  if (reason === "scoreless") return t("Six scoreless turns in a row ended the game: each player loses the points of the tiles left on their rack.");
   if (reason !== "out") return reason || "";
   const out = view.players.findIndex((player) => player.tiles === 0);
-  const who = out >= 0 ? view.players[out].name : "A player";
-  return `${who} went out with the bag empty and gains the points of the tiles left on the other racks.`;
+  if (out < 0) return t("A player went out with the bag empty and gains the points of the tiles left on the other racks.");
+  return t("{name} went out with the bag empty and gains the points of the tiles left on the other racks.", { name: view.players[out].name });
 }
 
 // One run of a preview or hint as a sentence: the equation, its value in binary and decimal.
 export function describeRun(run) {
-  const value = run.value === null || run.value === undefined ? "" : `: value ${run.binary} in binary, ${run.value} in decimal`;
-  const sum = run.sum ? ` — ${run.sum}` : `, bonus ${run.bonus}: ${points(run.score)}`;
-  return `${run.display}${value}${sum}`;
+  const known = run.value !== null && run.value !== undefined;
+  const values = { run: run.display, binary: run.binary, value: run.value, bonus: run.bonus, points: points(run.score), sum: run.sum };
+  if (run.sum) {
+    return known ? t("{run}: value {binary} in binary, {value} in decimal — {sum}", values) : t("{run} — {sum}", values);
+  }
+  return known ? t("{run}: value {binary} in binary, {value} in decimal, bonus {bonus}: {points}", values) : t("{run}, bonus {bonus}: {points}", values);
 }

@@ -2,20 +2,22 @@
 // drawn on load, then again every 10 seconds while the page is in view.
 
 import { getJson } from "./api.js";
+import { t, tn } from "./i18n.js";
+import { levelName } from "./panels.js";
 
 const EVERY_MS = 10_000;
 
 // "Hal (hard)" for a computer, the name alone for a person.
 function seatName(player) {
-  return player.computer ? `${player.name} (${player.computer})` : player.name;
+  return player.computer ? t("{name} ({level})", { name: player.name, level: levelName(player.computer) }) : player.name;
 }
 
 function ago(seconds) {
-  if (seconds < 60) return "just now";
+  if (seconds < 60) return t("just now");
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 60) return t("{minutes} min ago", { minutes });
   const hours = Math.floor(minutes / 60);
-  return hours === 1 ? "1 hour ago" : `${hours} hours ago`;
+  return tn("{count} hour ago", "{count} hours ago", hours);
 }
 
 function entry(game) {
@@ -23,13 +25,18 @@ function entry(game) {
   const item = document.createElement("li");
   const link = document.createElement("a");
   link.href = game.url;
-  link.textContent = names.join(" vs ");
-  link.setAttribute("aria-label", `Watch ${names.join(" vs ")}`);
+  const players = names.reduce((first, second) => t("{first} vs {second}", { first, second }));
+  link.textContent = players;
+  link.setAttribute("aria-label", t("Watch {players}", { players }));
   const detail = document.createElement("span");
   detail.className = "hint";
   const scores = game.players.map((player, seat) => `${names[seat]} ${player.score}`).join(", ");
-  detail.textContent =
-    `turn ${game.turn + 1}: ${scores}; ${names[game.to_move]} to move, last move ${ago(game.idle_seconds)}`;
+  detail.textContent = t("turn {turn}: {scores}; {name} to move, last move {ago}", {
+    turn: game.turn + 1,
+    scores,
+    name: names[game.to_move],
+    ago: ago(game.idle_seconds),
+  });
   item.append(link, " ", detail);
   return item;
 }
@@ -43,7 +50,7 @@ async function draw(list) {
   }
   if (!answer.games.length) {
     const empty = document.createElement("li");
-    empty.textContent = "No game is being played right now.";
+    empty.textContent = t("No game is being played right now.");
     list.replaceChildren(empty);
   } else {
     list.replaceChildren(...answer.games.map(entry));

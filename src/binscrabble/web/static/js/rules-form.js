@@ -1,10 +1,33 @@
 // The house-rules controls: a preset plus every switch of /api/meta, each with its sentence.
 
+import { t } from "./i18n.js";
+
 const PRESET_SENTENCES = {
-  learning: "For learning: every identity rule is on, chains of them too (1+1=10+0x1). Only these rules give hints: the highest-scoring play, explained.",
-  standard: "The usual rules: x1, +0 and AND 1 style identities allowed once in an equation. No hints (they come with the Learning rules).",
-  expert: "For experts: no identity fragments such as x1 or +0 are allowed. No hints (they come with the Learning rules).",
+  learning: t("For learning: every identity rule is on, chains of them too (1+1=10+0x1). Only these rules give hints: the highest-scoring play, explained."),
+  standard: t("The usual rules: x1, +0 and AND 1 style identities allowed once in an equation. No hints (they come with the Learning rules)."),
+  expert: t("For experts: no identity fragments such as x1 or +0 are allowed. No hints (they come with the Learning rules)."),
 };
+
+// The names of the presets, house rules and their choices as people read them: the terms of
+// the printed rules card (print/catalogues; tests/test_shared_terms.py checks they agree).
+const PRESET_NAMES = { learning: t("learning"), standard: t("standard"), expert: t("expert") };
+const RULE_NAMES = {
+  precedence: t("precedence"),
+  identity_times_one: t("identity times one"),
+  identity_plus_minus_zero: t("identity plus minus zero"),
+  identity_and_one_or_zero: t("identity and one or zero"),
+  identity_chains: t("identity chains"),
+  allow_negatives: t("allow negatives"),
+  leading_zeros: t("leading zeros"),
+  parallel_numbers: t("parallel numbers"),
+  rotated_equals: t("rotated equals"),
+  xor_tiles: t("xor tiles"),
+  rack_size: t("rack size"),
+  bingo_bonus: t("bingo bonus"),
+};
+const CHOICE_NAMES = { standard: t("standard order"), "left-to-right": t("left-to-right") };
+
+const named = (names, code) => (Object.hasOwn(names, code) ? names[code] : code.replaceAll("_", " "));
 
 function control(entry) {
   if (entry.type === "bool") {
@@ -17,7 +40,7 @@ function control(entry) {
     for (const choice of entry.choices || []) {
       const option = document.createElement("option");
       option.value = String(choice);
-      option.textContent = String(choice);
+      option.textContent = CHOICE_NAMES[choice] || String(choice);
       select.append(option);
     }
     return select;
@@ -46,7 +69,7 @@ export function rulesForm(meta, { preset, description, switches }) {
   for (const name of presetNames) {
     const option = document.createElement("option");
     option.value = name;
-    option.textContent = name;
+    option.textContent = named(PRESET_NAMES, name);
     preset.append(option);
   }
   preset.value = presetNames.includes("standard") ? "standard" : presetNames[0];
@@ -61,7 +84,7 @@ export function rulesForm(meta, { preset, description, switches }) {
     const explanationId = `${id}-why`;
     input.setAttribute("aria-describedby", explanationId);
     label.htmlFor = id;
-    label.textContent = entry.name.replaceAll("_", " ");
+    label.textContent = named(RULE_NAMES, entry.name);
     const explanation = document.createElement("p");
     explanation.className = "hint";
     explanation.id = explanationId;
@@ -88,9 +111,10 @@ export function rulesForm(meta, { preset, description, switches }) {
       const base = Object.hasOwn(values, name) ? values[name] : entry.default;
       return String(readControl(entry, input)) !== String(base);
     });
-    const names = changed.map(([name]) => name.replaceAll("_", " ")).join(", ");
+    const names = changed.map(([name]) => named(RULE_NAMES, name)).join(", ");
+    const custom = { preset: named(PRESET_NAMES, preset.value), names };
     description.textContent = changed.length
-      ? `Custom rules: the ${preset.value} preset with ${names} changed. Choosing a preset again resets the switches.`
+      ? t("Custom rules: the {preset} preset with {names} changed. Choosing a preset again resets the switches.", custom)
       : PRESET_SENTENCES[preset.value] || "";
   });
   return {

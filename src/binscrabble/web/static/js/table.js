@@ -7,6 +7,7 @@ import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, COLUMNS, parseSquare } from "./board.js";
 import { rulesForm } from "./rules-form.js";
 import { faceGlyph, faceName, miniTile } from "./tiles.js";
+import { t, tn } from "./i18n.js";
 
 const STORE = "binscrabble.table.";
 const FACES = ["0", "1", "=", "+", "-", "x", "/", "&", "|", "~", "^"];
@@ -42,7 +43,7 @@ function saveTokens(id, tokens) {
 const PEOPLE = { x: "×", "/": "÷", "-": "−", "&": " AND ", "|": " OR ", "~": "NOT ", "^": " XOR " };
 
 export function forPeople(text) {
-  if (/^-./.test(text)) return `exchange ${[...text.slice(1)].map((code) => faceName(code)).join(" ")}`;
+  if (/^-./.test(text)) return t("exchange {tiles}", { tiles: [...text.slice(1)].map((code) => faceName(code)).join(" ") });
   const match = text.match(/^((?:refused )?(?:\d+[A-O]|[A-O]\d+) )(.*)$/);
   const [lead, tiles] = match ? [match[1], match[2]] : ["", text];
   if (!match && !/^[01=+\-x/&|~^()?#]+$/.test(text)) return text;
@@ -59,12 +60,12 @@ function nameInputs() {
   names.replaceChildren();
   for (let seat = 0; seat < count; seat += 1) {
     const label = document.createElement("label");
-    label.textContent = `Player ${seat + 1} `;
+    label.textContent = `${t("Player {number}", { number: seat + 1 })} `;
     const input = document.createElement("input");
     input.name = `name-${seat}`;
     input.maxLength = 40;
     input.value = kept[seat] || "";
-    input.placeholder = `Player ${seat + 1}`;
+    input.placeholder = t("Player {number}", { number: seat + 1 });
     input.autocomplete = "off";
     label.append(input);
     names.append(label);
@@ -84,7 +85,7 @@ async function setUp() {
   $("table-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const names = [...$("names").querySelectorAll("input")].map(
-      (input, seat) => input.value.trim() || `Player ${seat + 1}`,
+      (input, seat) => input.value.trim() || t("Player {number}", { number: seat + 1 }),
     );
     const body = {
       players: names.map((name) => ({ name })),
@@ -162,7 +163,7 @@ class TablePage {
       button.type = "button";
       button.className = "tile face-button";
       button.dataset.face = face;
-      button.setAttribute("aria-label", `face ${faceName(face)}`);
+      button.setAttribute("aria-label", t("face {face}", { face: faceName(face) }));
       const glyph = document.createElement("span");
       glyph.className = `glyph${faceGlyph(face).length > 1 ? " word" : ""}`;
       glyph.textContent = faceGlyph(face);
@@ -175,7 +176,7 @@ class TablePage {
   bind() {
     $("direction").addEventListener("click", () => {
       this.across = !this.across;
-      $("direction").textContent = this.across ? "Across" : "Down";
+      $("direction").textContent = this.across ? t("Across") : t("Down");
       this.draw();
     });
     $("blank-toggle").addEventListener("click", () => {
@@ -204,7 +205,7 @@ class TablePage {
       const box = $("exchange-count");
       const count = Number(box.value);
       if (!Number.isInteger(count) || count < Number(box.min || 1) || count > Number(box.max || 9)) {
-        say($("status"), `Give back ${box.min || 1} to ${box.max || 9} tiles: type how many.`, "illegal");
+        say($("status"), t("Give back {low} to {high} tiles: type how many.", { low: box.min || 1, high: box.max || 9 }), "illegal");
         return;
       }
       this.send(`exchange ${count}`);
@@ -225,12 +226,12 @@ class TablePage {
     const { column, row } = parseSquare(name);
     const line = this.view.board[row];
     if (line[column] !== "." && !this.pending.has(name)) {
-      say($("status"), `${name} already holds a tile: tap an empty square.`, "illegal");
+      say($("status"), t("{square} already holds a tile: tap an empty square.", { square: name }), "illegal");
       return;
     }
     if (this.cursor === name) {
       this.across = !this.across;
-      $("direction").textContent = this.across ? "Across" : "Down";
+      $("direction").textContent = this.across ? t("Across") : t("Down");
     }
     this.cursor = name;
     this.draw();
@@ -238,7 +239,7 @@ class TablePage {
 
   pickFace(face) {
     if (!this.cursor) {
-      say($("status"), "Tap the square of the tile first.", "illegal");
+      say($("status"), t("Tap the square of the tile first."), "illegal");
       return;
     }
     const square = this.cursor;
@@ -307,7 +308,7 @@ class TablePage {
     const written = this.notation();
     if (written === null) {
       $("move").value = "";
-      say($("status"), "The new tiles must be in one row or column, with no gap.", "illegal");
+      say($("status"), t("The new tiles must be in one row or column, with no gap."), "illegal");
     } else {
       $("move").value = written;
       this.preview();
@@ -351,20 +352,20 @@ class TablePage {
   showPreview(answer) {
     const status = $("status");
     if (!answer.legal) {
-      say(status, `Not legal: ${answer.reason}`, "illegal");
+      say(status, t("Not legal: {reason}", { reason: answer.reason }), "illegal");
       return;
     }
-    say(status, `Legal: ${forPeople(answer.notation)} scores ${answer.score}.`, "legal");
+    say(status, t("Legal: {move} scores {score}.", { move: forPeople(answer.notation), score: answer.score }), "legal");
     const list = document.createElement("ul");
     list.className = "runs";
     for (const run of answer.runs) {
       const item = document.createElement("li");
-      item.textContent = `${forPeople(run.text)} (value ${run.binary} = ${run.value}): ${run.sum}`;
+      item.textContent = t("{run} (value {binary} = {value}): {sum}", { run: forPeople(run.text), binary: run.binary, value: run.value, sum: run.sum });
       list.append(item);
     }
     if (answer.bingo) {
       const item = document.createElement("li");
-      item.textContent = `every tile of the rack: +${answer.bingo}`;
+      item.textContent = t("every tile of the rack: +{bingo}", { bingo: answer.bingo });
       list.append(item);
     }
     status.append(list);
@@ -373,7 +374,7 @@ class TablePage {
   play() {
     const text = $("move").value.trim();
     if (!text) {
-      say($("status"), "Enter the tiles laid first: tap their squares and faces, or type the play.", "illegal");
+      say($("status"), t("Enter the tiles laid first: tap their squares and faces, or type the play."), "illegal");
       return;
     }
     this.send(text);
@@ -382,7 +383,7 @@ class TablePage {
   async send(text) {
     const token = this.moverToken();
     if (!token) {
-      say($("status"), "This phone does not hold the seat to move: its player enters the move.", "illegal");
+      say($("status"), t("This phone does not hold the seat to move: its player enters the move."), "illegal");
       return;
     }
     try {
@@ -393,7 +394,7 @@ class TablePage {
       );
       this.clear();
       this.cursor = null;
-      say($("status"), `${answer.notation}: ${answer.score} point${answer.score === 1 ? "" : "s"}.`, "legal");
+      say($("status"), t("{move}: {points}.", { move: answer.notation, points: tn("{count} point", "{count} points", answer.score) }), "legal");
     } catch (problem) {
       const turn = this.view.turn;
       const mover = (this.view.players[this.view.to_move] || { name: "" }).name;
@@ -414,12 +415,12 @@ class TablePage {
   async enterRack(seat, codes) {
     const token = this.tokenFor(seat);
     if (!token) {
-      say($("status"), "This phone does not hold that seat.", "illegal");
+      say($("status"), t("This phone does not hold that seat."), "illegal");
       return;
     }
     try {
       await postJson(`/api/games/${this.id}/rack`, { rack: codes.trim() }, token);
-      say($("status"), "Rack entered.", "legal");
+      say($("status"), t("Rack entered."), "legal");
       $("my-rack").value = "";
     } catch (problem) {
       say($("status"), problem.message, "illegal");
@@ -459,15 +460,15 @@ class TablePage {
     const over = view.over;
     const settling = view.to_move === null && !over;
     $("turn-info").textContent = over
-      ? "Game over"
+      ? t("Game over")
       : settling
-        ? "Enter the tiles left"
-        : `${names[view.to_move]} to play`;
+        ? t("Enter the tiles left")
+        : t("{name} to play", { name: names[view.to_move] });
     const mine = Boolean(this.moverToken());
     $("entry").hidden = over || settling || !mine;
     $("waiting").hidden = over || settling || mine;
     if (!over && !settling && !mine) {
-      $("waiting").textContent = `${names[view.to_move]} to play: the move is entered on their phone.`;
+      $("waiting").textContent = t("{name} to play: the move is entered on their phone.", { name: names[view.to_move] });
     }
     $("rack-entry").hidden = !this.moverToken();
     $("exchange-count").max = String(view.rules.rack_size || 9);
@@ -493,19 +494,19 @@ class TablePage {
       tiles.textContent = String(player.tiles);
       const score = document.createElement("td");
       score.className = "score";
-      score.setAttribute("aria-label", `score ${player.name}`);
+      score.setAttribute("aria-label", t("score {name}", { name: player.name }));
       score.textContent = String(player.score);
       row.append(name, tiles, score);
       body.append(row);
     });
-    $("bag").textContent = `Tiles in the bag: ${view.bag}`;
+    $("bag").textContent = t("Tiles in the bag: {count}", { count: view.bag });
   }
 
   renderSheet(view, names) {
     const head = $("log-head");
     head.replaceChildren();
     const headRow = document.createElement("tr");
-    for (const title of ["#", "Player", "Move", "Score", ...names]) {
+    for (const title of ["#", t("Player"), t("Move"), t("Score"), ...names]) {
       const cell = document.createElement("th");
       cell.scope = "col";
       cell.textContent = title;
@@ -531,8 +532,10 @@ class TablePage {
     const box = $("unseen");
     box.replaceChildren();
     const title = document.createElement("h3");
-    const own = view.rack ? " (your rack left out)" : "";
-    title.textContent = `Not on the board${own}: ${view.unseen.length} tiles`;
+    const tiles = tn("{count} tile", "{count} tiles", view.unseen.length);
+    title.textContent = view.rack
+      ? t("Not on the board (your rack left out): {tiles}", { tiles })
+      : t("Not on the board: {tiles}", { tiles });
     const list = document.createElement("ul");
     list.className = "unseen-list";
     const counts = new Map();
@@ -559,7 +562,7 @@ class TablePage {
       const label = document.createElement("label");
       const id = `left-${seat}`;
       label.htmlFor = id;
-      label.textContent = `Tiles left on ${names[seat]}'s rack`;
+      label.textContent = t("Tiles left on {name}'s rack", { name: names[seat] });
       const input = document.createElement("input");
       input.id = id;
       input.value = typed.get(id) || "";
@@ -567,7 +570,7 @@ class TablePage {
       input.spellcheck = false;
       const button = document.createElement("button");
       button.type = "submit";
-      button.textContent = "Enter";
+      button.textContent = t("Enter");
       button.disabled = !this.tokenFor(seat);
       form.append(label, input, button);
       form.addEventListener("submit", (event) => {
@@ -584,15 +587,16 @@ class TablePage {
     const result = view.result;
     const body = $("result-body");
     body.replaceChildren();
-    const winners = result.winners.map((seat) => names[seat]).join(" and ");
+    const winning = result.winners.map((seat) => names[seat]);
+    const winners = winning.length ? winning.reduce((first, second) => t("{first} and {second}", { first, second })) : "";
     const headline = document.createElement("p");
     headline.className = "verdict";
-    headline.textContent = result.winners.length > 1 ? `A draw: ${winners}` : `${winners} wins`;
+    headline.textContent = result.winners.length > 1 ? t("A draw: {names}", { names: winners }) : t("{name} wins", { name: winners });
     const list = document.createElement("ul");
     names.forEach((name, seat) => {
       const item = document.createElement("li");
       const change = result.adjustments[seat];
-      item.textContent = `${name}: ${result.final[seat]} (tiles left ${change >= 0 ? "+" : ""}${change})`;
+      item.textContent = t("{name}: {score} (tiles left {change})", { name, score: result.final[seat], change: `${change >= 0 ? "+" : ""}${change}` });
       list.append(item);
     });
     body.append(headline, list);
@@ -614,7 +618,7 @@ class TablePage {
       item.append(label, input);
       list.append(item);
     };
-    add("Follow the game live", `/table/${this.id}`);
+    add(t("Follow the game live"), `/table/${this.id}`);
     let seatLinks = {};
     try {
       seatLinks = JSON.parse(sessionStorage.getItem(STORE + this.id) || "{}");
@@ -623,7 +627,7 @@ class TablePage {
     }
     const names = this.view.players.map((player) => player.name);
     for (const [seat, url] of Object.entries(seatLinks)) {
-      if (!this.tokens[seat]) add(`${names[seat]}'s seat`, url);
+      if (!this.tokens[seat]) add(t("{name}'s seat", { name: names[seat] }), url);
     }
   }
 
@@ -640,7 +644,14 @@ class TablePage {
       const names = this.view.players.map((player) => player.name);
       for (const turn of answer.turns) {
         const item = document.createElement("li");
-        item.textContent = `Turn ${turn.turn + 1}, ${names[turn.seat]}: ${turn.played.display} +${turn.played.score}; best ${turn.best.display} +${turn.best.score}`;
+        item.textContent = t("Turn {turn}, {name}: {move} +{score}; best {best} +{best_score}", {
+          turn: turn.turn + 1,
+          name: names[turn.seat],
+          move: turn.played.display,
+          score: turn.played.score,
+          best: turn.best.display,
+          best_score: turn.best.score,
+        });
         list.append(item);
       }
       box.append(list);

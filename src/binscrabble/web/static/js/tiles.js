@@ -1,12 +1,14 @@
 // How tile codes are shown and named. Display only: the rules live on the server.
 
+import { t } from "./i18n.js";
+
 const GLYPHS = { "-": "−", x: "×", "/": "÷", "&": "AND", "|": "OR", "~": "NOT", "^": "XOR" };
 
 // The name a screen reader says for a face (INTERFACES.md §6): the face as the tile shows
 // it (1, =, −, ×, ÷, AND, OR, NOT, XOR), never its input code; "blank" for a blank. Rack
 // tiles, board squares, unseen tiles and the blank's chooser all name faces with it.
 export function faceName(code) {
-  if (code === "?") return "blank";
+  if (code === "?") return t("blank");
   return GLYPHS[code] || code;
 }
 

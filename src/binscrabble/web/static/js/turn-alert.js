@@ -3,8 +3,10 @@
 // player switched the sound on. The switch is off until chosen, and remembered in this
 // browser (localStorage). The game page calls noticeTurn(view) with every view it draws.
 
+import { t } from "./i18n.js";
+
 const KEY = "binscrabble.turnSound";
-const TITLE = "Binary Scrabble";
+const TITLE = t("Binary Scrabble");
 
 let audio = null; // the AudioContext, made on the first gesture that needs it
 let last = null; // {seat, mine} of the view noticed last
@@ -73,8 +75,8 @@ export function noticeTurn(view) {
   setUp();
   const seat = Number.isInteger(view.seat) ? view.seat : null;
   const mine = seat !== null && !view.over && view.to_move === seat;
-  const names = view.players.map((player) => player.name).join(" vs ");
-  document.title = `${mine ? "● Your turn — " : ""}${TITLE} — ${names}`;
+  const names = view.players.map((player) => player.name).reduce((first, second) => t("{first} vs {second}", { first, second }));
+  document.title = `${mine ? `● ${t("Your turn")} — ` : ""}${TITLE} — ${names}`;
   const becameMine = mine && last !== null && last.seat === seat && !last.mine;
   last = { seat, mine };
   const box = document.getElementById("turn-sound");

@@ -8,6 +8,7 @@ import { gameChart } from "./chart.js";
 import { drawMarkedBoard } from "./marks.js";
 import { el, points } from "./panels.js";
 import { stepper } from "./stepper.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const EMPTY = Array.from({ length: 15 }, () => ".".repeat(15));
@@ -22,7 +23,7 @@ function showScores(scores) {
   body.replaceChildren();
   names().forEach((name, seat) => {
     body.append(el("tr", {}, el("th", { scope: "row", text: name }),
-      el("td", { class: "score", "aria-label": `score ${name}`, text: String(scores[seat] ?? 0) })));
+      el("td", { class: "score", "aria-label": t("score {name}", { name }), text: String(scores[seat] ?? 0) })));
   });
 }
 
@@ -31,22 +32,25 @@ function showScores(scores) {
 function outcomeText() {
   const who = names();
   const result = record.result;
-  if (!result) return `The record stops before the end of the game (${record.turns.length} turns).`;
+  if (!result) return t("The record stops before the end of the game ({count} turns).", { count: record.turns.length });
   const end = record.end || {};
   const leaver = Number.isInteger(end.seat) ? who[end.seat] : "";
   const winners = result.winners.map((seat) => who[seat]);
-  const won = winners.length === 0 ? "Nobody wins."
-    : winners.length === 1 ? `${winners[0]} wins.` : `A draw between ${winners.join(" and ")}.`;
+  const together = winners.length > 1 ? winners.reduce((first, second) => t("{first} and {second}", { first, second })) : "";
+  const won = winners.length === 0 ? t("Nobody wins.")
+    : winners.length === 1 ? t("{name} wins.", { name: winners[0] }) : t("A draw between {names}.", { names: together });
   const finals = who.map((name, seat) => `${name} ${result.final[seat]}`).join(", ");
   const outBy = result.adjustments.findIndex((points) => points > 0);
   const how = {
-    out: `The game was played out: ${outBy >= 0 ? who[outBy] : "a player"} went out with the bag empty.`,
-    scoreless: "Six scoreless turns in a row ended the game.",
-    resigned: `${leaver} resigned.`,
-    time: `${leaver} ran out of time.`,
-    aborted: `${leaver} aborted the game.`,
+    out: outBy >= 0
+      ? t("The game was played out: {name} went out with the bag empty.", { name: who[outBy] })
+      : t("The game was played out: a player went out with the bag empty."),
+    scoreless: t("Six scoreless turns in a row ended the game."),
+    resigned: t("{name} resigned.", { name: leaver }),
+    time: t("{name} ran out of time.", { name: leaver }),
+    aborted: t("{name} aborted the game.", { name: leaver }),
   }[result.reason] || "";
-  return `${won} Final scores: ${finals}. ${how}`;
+  return `${won} ${t("Final scores: {scores}.", { scores: finals })} ${how}`;
 }
 
 function chartTurns() {
@@ -55,7 +59,7 @@ function chartTurns() {
     scores: turn.scores,
     lost: null,
     analysed: true,
-    text: `Turn ${index + 1}: ${names()[turn.seat]} played ${turn.display} for ${points(turn.score)}`,
+    text: t("Turn {turn}: {name} played {move} for {points}", { turn: index + 1, name: names()[turn.seat], move: turn.display, points: points(turn.score) }),
   }));
 }
 
@@ -73,7 +77,7 @@ async function open(file, controls) {
   }
   const body = $("turns");
   body.replaceChildren();
-  const start = el("tr", {}, el("td", { text: "0" }), el("td", { text: "" }), el("td", { text: "start" }), el("td", { text: "" }));
+  const start = el("tr", {}, el("td", { text: "0" }), el("td", { text: "" }), el("td", { text: t("start") }), el("td", { text: "" }));
   start.addEventListener("click", () => controls.go(0));
   body.append(start);
   record.turns.forEach((turn, index) => {
@@ -102,10 +106,11 @@ async function main() {
       const position = turn || { board: EMPTY, blanks: [], rotated: [] };
       drawMarkedBoard($("board"), await meta, position, { played: turn ? turn.tiles : [] });
       showScores(turn ? turn.scores : names().map(() => 0));
-      $("position").textContent = `Turn ${index} of ${record.turns.length}`;
+      $("position").textContent = t("Turn {turn} of {total}", { turn: index, total: record.turns.length });
+      const players = names().reduce((first, second) => t("{first} vs {second}", { first, second }));
       $("status").textContent = turn
-        ? `${names()[turn.seat]} played ${turn.display} for ${points(turn.score)}.`
-        : `${names().join(" vs ")}: the start of the game.`;
+        ? t("{name} played {move} for {points}.", { name: names()[turn.seat], move: turn.display, points: points(turn.score) })
+        : t("{players}: the start of the game.", { players });
       chart.update({ names: names(), turns: chartTurns(), current: index, onTurn: (number) => controls.go(number) });
     },
   });
