@@ -45,6 +45,7 @@ from binscrabble.board import (
     square_row,
 )
 from binscrabble.expr import EquationError, equation_value, number_value
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.move import CODE_ORDER, PlacedTile, display_equation
 from binscrabble.rules import BLANK, EQUALS, Rules, faces_in_game
 
@@ -205,7 +206,7 @@ Rule = Callable[[Play], IllegalMoveError | None]
 def tiles_to_play(play: Play) -> IllegalMoveError | None:
     """A play puts at least one tile on the board."""
     if not play.tiles:
-        return IllegalMoveError("empty_play", "a play puts at least one tile on the board")
+        return IllegalMoveError("empty_play", _("a play puts at least one tile on the board"))
     return None
 
 
@@ -215,7 +216,10 @@ def on_the_board(play: Play) -> IllegalMoveError | None:
         sq = tile.square
         if type(sq) is not int or not 0 <= sq < SQUARE_COUNT:
             return IllegalMoveError(
-                "off_board", f"square {sq!r} is off the board (squares are 0 to 224)"
+                "off_board",
+                _("square {square} is off the board (squares are 0 to 224)").format(
+                    square=repr(sq)
+                ),
             )
     return None
 
@@ -228,7 +232,9 @@ def one_tile_a_square(play: Play) -> IllegalMoveError | None:
     twice = sorted({sq for sq in squares if squares.count(sq) > 1})
     return IllegalMoveError(
         "duplicate_square",
-        f"the play puts two tiles on {', '.join(square_name(sq) for sq in twice)}",
+        _("the play puts two tiles on {squares}").format(
+            squares=", ".join(square_name(sq) for sq in twice)
+        ),
         twice,
     )
 
@@ -249,7 +255,7 @@ def face_shown(code: str) -> str:
     >>> face_shown("x"), face_shown("&"), face_shown("?"), face_shown("1")
     ('×', 'AND', 'blank', '1')
     """
-    return "blank" if code == BLANK else display_equation(code)
+    return _("blank") if code == BLANK else display_equation(code)
 
 
 def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
@@ -259,21 +265,27 @@ def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
     if tile.face not in play.faces:
         return IllegalMoveError(
             "unknown_face",
-            f"{tile.face!r} on {where} is not a face in this game "
-            f"(faces: {' '.join(face_shown(f) for f in sorted(play.faces, key=CODE_ORDER.index))})",
+            _("{face} on {square} is not a face in this game (faces: {faces})").format(
+                face=repr(tile.face),
+                square=where,
+                faces=" ".join(face_shown(f) for f in sorted(play.faces, key=CODE_ORDER.index)),
+            ),
             (tile.square,),
         )
     if not play.rules.rotated_equals:
         return IllegalMoveError(
             "rotated_not_allowed",
-            f"the tile on {where} is rotated, but the house rule rotated_equals is off",
+            _("the tile on {square} is rotated, but the house rule rotated_equals is off").format(
+                square=where
+            ),
             (tile.square,),
         )
     if tile.face != EQUALS:
         return IllegalMoveError(
             "rotated_face",
-            f"only an = tile (or a blank designated =) can be rotated, not "
-            f"{face_shown(tile.face)} on {where}",
+            _(
+                "only an = tile (or a blank designated =) can be rotated, not {face} on {square}"
+            ).format(face=face_shown(tile.face), square=where),
             (tile.square,),
         )
     return None
@@ -287,8 +299,9 @@ def empty_squares(play: Play) -> IllegalMoveError | None:
         return None
     return IllegalMoveError(
         "square_taken",
-        f"{', '.join(square_name(sq) for sq in taken)} already "
-        f"{'holds a tile' if len(taken) == 1 else 'hold tiles'}",
+        ngettext(
+            "{squares} already holds a tile", "{squares} already hold tiles", len(taken)
+        ).format(squares=", ".join(square_name(sq) for sq in taken)),
         taken,
     )
 
@@ -316,18 +329,23 @@ def rack_problem(
     shortfalls = []
     for code in dict.fromkeys(missing):
         name = face_shown(code)
-        shortfalls.append(f"{codes.count(code)} × {name} needed, {rack.count(code)} on the rack")
+        shortfalls.append(
+            _("{needed} × {face} needed, {held} on the rack").format(
+                needed=codes.count(code), face=name, held=rack.count(code)
+            )
+        )
     # In the order the rack is shown to the player, not the order it was drawn in.
-    rack_text = " ".join(face_shown(code) for code in sorted_codes(rack)) or "(empty)"
-    message = f"the rack ({rack_text}) does not hold these tiles: {'; '.join(shortfalls)}"
+    rack_text = " ".join(face_shown(code) for code in sorted_codes(rack)) or _("(empty)")
+    message = _("the rack ({rack}) does not hold these tiles: {missing}").format(
+        rack=rack_text, missing="; ".join(shortfalls)
+    )
     spare_blanks = rack.count(BLANK) - codes.count(BLANK)
     faces = [code for code in missing if code != BLANK]
     if squares and faces and spare_blanks >= len(faces):
         # The fix is one keystroke away: say it.
-        message += (
-            f"; a blank on the rack can stand in: write ?{faces[0]} for a blank "
-            f"played as {face_shown(faces[0])}"
-        )
+        message += _(
+            "; a blank on the rack can stand in: write ?{code} for a blank played as {face}"
+        ).format(code=faces[0], face=face_shown(faces[0]))
     return IllegalMoveError("not_on_rack", message, squares)
 
 
@@ -343,7 +361,9 @@ def in_one_line(play: Play) -> IllegalMoveError | None:
         return None
     return IllegalMoveError(
         "not_in_line",
-        f"the tiles of a play must be in one row or one column, not on {squares_text(squares)}",
+        _("the tiles of a play must be in one row or one column, not on {squares}").format(
+            squares=squares_text(squares)
+        ),
         squares,
     )
 
@@ -360,7 +380,11 @@ def unbroken_line(play: Play) -> IllegalMoveError | None:
     if not gaps:
         return None
     return IllegalMoveError(
-        "gap", f"the play leaves a gap at {', '.join(square_name(sq) for sq in gaps)}", gaps
+        "gap",
+        _("the play leaves a gap at {squares}").format(
+            squares=", ".join(square_name(sq) for sq in gaps)
+        ),
+        gaps,
     )
 
 
@@ -372,14 +396,15 @@ def first_play_on_the_star(play: Play) -> IllegalMoveError | None:
     if CENTER not in squares:
         return IllegalMoveError(
             "first_play_center",
-            f"the first play must cover the centre square H8; this one is on "
-            f"{squares_text(squares)}",
+            _("the first play must cover the centre square H8; this one is on {squares}").format(
+                squares=squares_text(squares)
+            ),
             squares,
         )
     if len(squares) < 3:
         return IllegalMoveError(
             "first_play_short",
-            "the first play needs at least 3 tiles (the shortest equation is 1=1)",
+            _("the first play needs at least 3 tiles (the shortest equation is 1=1)"),
             squares,
         )
     return None
@@ -396,8 +421,10 @@ def one_new_equals(play: Play) -> IllegalMoveError | None:
     equals = [tile.square for tile in play.tiles if tile.face == EQUALS and not tile.rotated]
     return IllegalMoveError(
         "two_equals",
-        "a play may add only one new = (a blank designated = counts); this one adds "
-        f"{len(equals)}, on {', '.join(square_name(sq) for sq in equals)}",
+        _(
+            "a play may add only one new = (a blank designated = counts); this one adds "
+            "{count}, on {squares}"
+        ).format(count=len(equals), squares=", ".join(square_name(sq) for sq in equals)),
         equals,
     )
 
@@ -414,12 +441,15 @@ def touching(play: Play) -> IllegalMoveError | None:
         if not run.number and (not run.main or count == 1 or len(run.squares) > count):
             return None
     squares = play.squares
-    message = f"the play on {squares_text(squares)} must touch a tile already on the board"
     if any(run.number for run in runs):
-        message += (
-            " through its own line or a run beside it that is an equation (runs of "
-            "digits only do not count under parallel_numbers)"
+        message = _(
+            "the play on {squares} must touch a tile already on the board through its own "
+            "line or a run beside it that is an equation (runs of digits only do not count "
+            "under parallel_numbers)"
         )
+    else:
+        message = _("the play on {squares} must touch a tile already on the board")
+    message = message.format(squares=squares_text(squares))
     return IllegalMoveError("not_touching", message, squares)
 
 
@@ -430,7 +460,7 @@ def makes_a_run(play: Play) -> IllegalMoveError | None:
     """A play makes at least one run (only a lone first tile could make none)."""
     if play.runs:
         return None
-    return IllegalMoveError("short_run", "a single tile makes no equation", play.squares)
+    return IllegalMoveError("short_run", _("a single tile makes no equation"), play.squares)
 
 
 def every_run_true(play: Play) -> IllegalMoveError | None:
@@ -445,25 +475,34 @@ def every_run_true(play: Play) -> IllegalMoveError | None:
 
 #: How a run is judged, what its fault is called and what it is not: as a number beside
 #: the play (parallel_numbers), else as an equation.
-_AS_NUMBER: Final = (number_value, "not_number", "a number")
-_AS_EQUATION: Final = (equation_value, "not_equation", "an equation")
+_AS_NUMBER: Final = (
+    number_value,
+    "not_number",
+    N_("the run {name} {run} is not a number: {problem}"),
+)
+_AS_EQUATION: Final = (
+    equation_value,
+    "not_equation",
+    N_("the run {name} {run} is not an equation: {problem}"),
+)
 
 
 def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
     if not run.number and len(run.squares) == 2:
         return IllegalMoveError(
             "short_run",
-            f"the run {run.name} {display_equation(run.text)} has only two tiles, and no two "
-            "tiles make an equation",
+            _("the run {name} {run} has only two tiles, and no two tiles make an equation").format(
+                name=run.name, run=display_equation(run.text)
+            ),
             run.squares,
         )
-    judge, kind, what = _AS_NUMBER if run.number else _AS_EQUATION
+    judge, kind, sentence = _AS_NUMBER if run.number else _AS_EQUATION
     try:
         judge(run.text, rules)
     except EquationError as error:
         return IllegalMoveError(
             kind,
-            f"the run {run.name} {display_equation(run.text)} is not {what}: {error}",
+            _(sentence).format(name=run.name, run=display_equation(run.text), problem=error),
             run.squares,
             error,
         )

@@ -7,15 +7,19 @@ reported as invalid ("empty input") so that output line N always answers input l
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring_ascii
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, Final, TextIO
 
+from binscrabble import i18n
 from binscrabble.cli.common import CliError, add_rules_options, rules_from_options, use_color
 from binscrabble.expr import CheckResult, check, check_many, explain
+from binscrabble.expr.sentences import say
+from binscrabble.i18n import _
 from binscrabble.limits import escape_controls
 from binscrabble.rules import Rules
 
@@ -210,23 +214,39 @@ def _render_json(result: CheckResult) -> str:
     )
 
 
-def _render_plain(result: CheckResult) -> str:
+@functools.cache
+def _verdicts(language: str) -> tuple[str, str]:
+    """The two lines of a verdict in ``language``; ``{good}``, ``{bad}``, ``{dim}`` and
+    ``{plain}`` are the colours (empty without them)."""
+    with i18n.use_language(language):
+        return (
+            _("{input}: {good}valid{plain}, value {binary} {dim}({value}){plain}, bonus {bonus}"),
+            _("{input}: {bad}invalid{plain}, {reason}"),
+        )
+
+
+def _render(result: CheckResult, colours: dict[str, str]) -> str:
     # What was typed is shown with its control characters escaped: it cannot drive the
     # terminal it is printed on.
     shown = escape_controls(result.input)
+    valid, invalid = _verdicts(i18n.language())
     if result.valid:
-        return f"{shown}: valid, value {result.binary} ({result.value}), bonus {result.bonus}"
-    return f"{shown}: invalid, {escape_controls(result.reason or '')}"
+        return valid.format(
+            input=shown, binary=result.binary, value=result.value, bonus=result.bonus, **colours
+        )
+    reason = escape_controls(say(result.reason or ""))
+    return invalid.format(input=shown, reason=reason, **colours)
+
+
+_PLAIN: Final = {"good": "", "bad": "", "dim": "", "plain": ""}
+
+
+def _render_plain(result: CheckResult) -> str:
+    return _render(result, _PLAIN)
 
 
 def _render_colored(result: CheckResult) -> str:
-    shown = escape_controls(result.input)
-    if result.valid:
-        return (
-            f"{shown}: {_GREEN}valid{_RESET}, value {result.binary} "
-            f"{_DIM}({result.value}){_RESET}, bonus {result.bonus}"
-        )
-    return f"{shown}: {_RED}invalid{_RESET}, {escape_controls(result.reason or '')}"
+    return _render(result, {"good": _GREEN, "bad": _RED, "dim": _DIM, "plain": _RESET})
 
 
 def _explainer(rules: Rules) -> _Render:

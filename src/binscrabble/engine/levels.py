@@ -38,7 +38,6 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
-from binscrabble.i18n import N_
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import (
     EquityPlayer,
@@ -48,6 +47,7 @@ from binscrabble.engine.players import (
     SamplingPlayer,
 )
 from binscrabble.engine.simulation import DEFAULT_BUDGET, SimulationPlayer
+from binscrabble.i18n import N_
 from binscrabble.limits import quoted
 
 #: The levels, weakest first, with a one-line description for menus and help.

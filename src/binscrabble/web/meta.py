@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from binscrabble.i18n import N_, _
 from binscrabble.board import PREMIUM_NAMES, PREMIUMS, square_name
 from binscrabble.engine.levels import LEVELS
+from binscrabble.i18n import N_, _
 from binscrabble.rules import (
     BASE_TILE_COUNTS,
     FACE_LABELS,

@@ -48,7 +48,7 @@ export function playerTitle(player) {
 
 // A computer level as people read it (the level's code when it has no name here).
 export function levelName(level) {
-  const names = { easy: t("easy"), medium: t("medium"), hard: t("hard"), max: t("max") };
+  const names = { beginner: t("beginner"), easy: t("easy"), medium: t("medium"), hard: t("hard"), max: t("max") };
   return Object.hasOwn(names, level) ? names[level] : level;
 }
 
@@ -166,8 +166,8 @@ export function winnersSentence(view) {
   const winners = (view.result.winners || []).map((seat) => names[seat]);
   if (!winners.length) return t("Nobody wins.");
   if (winners.length === 1) return t("{name} wins.", { name: winners[0] });
-  const names = winners.reduce((first, second) => t("{first} and {second}", { first, second }));
-  return t("A draw between {names}.", { names });
+  const together = winners.reduce((first, second) => t("{first} and {second}", { first, second }));
+  return t("A draw between {names}.", { names: together });
 }
 
 // Why the game ended: the view's end (INTERFACES.md §7) for a seat that resigned, ran out
