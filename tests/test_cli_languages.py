@@ -50,3 +50,61 @@ def test_main_leaves_the_callers_language_as_it_was(capsys: pytest.CaptureFixtur
     assert main(["check", "--lang", "bg", "1+1=10"]) == 0
     capsys.readouterr()
     assert i18n.language() == "en"
+
+
+EXPLAINED = {
+    "en": [
+        "1 + 1 = 11 is false (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)",
+        "left side: 1 + 1",
+        "the left side is 10 but the right side is 11",
+        "1 + 1 = 10, not 11 — one symbol away, 1 + 1 = 10 would be true",
+    ],
+    "fr": [
+        "1 + 1 = 11 est fausse (ordre habituel : NOT, puis × ÷, puis + −, puis AND, XOR, OR)",
+        "membre de gauche: 1 + 1",
+        "le membre de gauche vaut 10 mais celui de droite vaut 11",
+        "1 + 1 = 10, et non 11 — à un symbole près, 1 + 1 = 10 serait vraie",
+    ],
+    "he": [
+        "\u20681 + 1 = 11\u2069 אינה משוואה נכונה (\u2068הסדר הרגיל: NOT, אחר כך × ÷, אחר כך"
+        " + −, אחר כך AND, XOR, OR\u2069)",
+        "אגף שמאל: 1 + 1",
+        "האגף השמאלי הוא \u206810\u2069 אבל האגף הימני הוא \u206811\u2069",
+    ],
+    "bg": [
+        "1 + 1 = 11 не е вярно (обичайният ред: NOT, после × ÷, после + −, после AND, XOR, OR)",
+        "лява страна: 1 + 1",
+        "лявата страна е 10, а дясната е 11",
+        "1 + 1 = 10, а не 11 — с един символ разлика 1 + 1 = 10 би било вярно",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_check_explain_in_each_language(language: str) -> None:
+    completed = run("check", "--explain", "--lang", language, "1+1=11")
+    assert completed.returncode == 1, completed.stderr
+    lines = completed.stdout.splitlines()
+    for line in EXPLAINED[language]:
+        assert line in lines, (line, lines)
+
+
+@pytest.mark.parametrize(
+    ("language", "verdict"),
+    [
+        ("en", "1+1=11: invalid, the left side is 10 but the right side is 11"),
+        ("fr", "1+1=11 : refusée, le membre de gauche vaut 10 mais celui de droite vaut 11"),
+        ("bg", "1+1=11: невалидно, лявата страна е 10, а дясната е 11"),
+    ],
+)
+def test_check_verdicts_follow_the_locale(language: str, verdict: str) -> None:
+    locale = {"en": "C.UTF-8", "fr": "fr_FR.UTF-8", "bg": "bg_BG.UTF-8"}[language]
+    completed = run("check", "1+1=10", "1+1=11", LANG=locale)
+    assert completed.stdout.splitlines()[1] == verdict
+    valid = completed.stdout.splitlines()[0]
+    assert valid.startswith("1+1=10") and "10 (2)" in valid
+
+
+def test_json_reasons_stay_english_for_programs() -> None:
+    completed = run("check", "--json", "--lang", "fr", "1+1=11")
+    assert '"reason": "the left side is 10 but the right side is 11"' in completed.stdout

@@ -45,6 +45,7 @@ from binscrabble.board import (
     square_row,
 )
 from binscrabble.expr import EquationError, equation_value, number_value
+from binscrabble.expr.sentences import say
 from binscrabble.i18n import N_, _, ngettext
 from binscrabble.move import CODE_ORDER, PlacedTile, display_equation
 from binscrabble.rules import BLANK, EQUALS, Rules, faces_in_game
@@ -502,7 +503,9 @@ def _run_problem(run: PlayRun, rules: Rules) -> IllegalMoveError | None:
     except EquationError as error:
         return IllegalMoveError(
             kind,
-            _(sentence).format(name=run.name, run=display_equation(run.text), problem=error),
+            _(sentence).format(
+                name=run.name, run=display_equation(run.text), problem=say(str(error))
+            ),
             run.squares,
             error,
         )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from binscrabble.expr.checks import check, equation_value
 from binscrabble.expr.errors import EquationError
 from binscrabble.expr.evaluation import apply_operation
+from binscrabble.expr.sentences import say
 from binscrabble.expr.symbols import binary, bonus, not_value
 from binscrabble.expr.tree import (
     BinaryOperation,
@@ -40,6 +41,7 @@ from binscrabble.expr.tree import (
     identity_fragments,
     parse,
 )
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.rules import Rules
 
 __all__ = ["Explanation", "explain", "one_symbol_fixes", "show"]
@@ -48,8 +50,10 @@ __all__ = ["Explanation", "explain", "one_symbol_fixes", "show"]
 _BINARY_SHOWN = {"+": "+", "-": "−", "x": "×", "/": "÷", "&": "AND", "|": "OR", "^": "XOR"}
 _DECIMAL_SHOWN = _BINARY_SHOWN
 _PRECEDENCE_NOTE = {
-    "standard": "standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR",
-    "left-to-right": "left-to-right precedence: NOT first, then every operator in written order",
+    "standard": N_("standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR"),
+    "left-to-right": N_(
+        "left-to-right precedence: NOT first, then every operator in written order"
+    ),
 }
 
 
@@ -102,8 +106,13 @@ def explain(text: str, rules: Rules) -> Explanation:
     except EquationError as error:
         return Explanation(text, False, tuple(_pointing(text, error)))
     lines: list[str] = []
-    verdict = "true" if result.valid else "false"
-    lines.append(f"{show(tree.format())} is {verdict} ({_PRECEDENCE_NOTE[rules.precedence]})")
+    verdict = (
+        _("{equation} is true ({precedence})")
+        if result.valid
+        else _("{equation} is false ({precedence})")
+    )
+    precedence = _(_PRECEDENCE_NOTE[rules.precedence])
+    lines.append(verdict.format(equation=show(tree.format()), precedence=precedence))
     values = _explain_sides(tree, rules, lines)
     fragments = identity_fragments(tree)
     if fragments:
@@ -114,7 +123,7 @@ def explain(text: str, rules: Rules) -> Explanation:
         return Explanation(text, True, tuple(lines))
     assert result.error is not None
     if result.error.kind == "sides_differ" or result.error.kind.startswith("identity"):
-        lines.append(str(result.error))
+        lines.append(say(str(result.error)))
     else:
         lines.extend(_pointing(text, result.error))
     fixes = one_symbol_fixes(tree.format(), rules)
@@ -126,39 +135,49 @@ def explain(text: str, rules: Rules) -> Explanation:
 def _value_note(value: int, side_count: int) -> str:
     """The last line of a true equation's explanation: its value and bonus."""
     points = bonus(value)
-    sides = "both sides" if side_count == 2 else f"all {side_count} sides"
-    bonus_note = (
-        f"bonus {points} point{'' if points == 1 else 's'} (its leading bit, {binary(points)})"
-        if points
-        else "bonus 0 points (a value of 0 or less has no leading bit)"
-    )
-    return (
-        f"{sides} are {binary(value)} ({value}): the value is {binary(value)} ({value}), "
-        f"{bonus_note}"
-    )
+    if points:
+        bonus_note = ngettext(
+            "bonus {points} point (its leading bit, {bit})",
+            "bonus {points} points (its leading bit, {bit})",
+            points,
+        ).format(points=points, bit=binary(points))
+    else:
+        bonus_note = _("bonus 0 points (a value of 0 or less has no leading bit)")
+    if side_count == 2:
+        sentence = _("both sides are {binary} ({value}): the value is {binary} ({value}), {bonus}")
+    else:
+        sentence = _(
+            "all {count} sides are {binary} ({value}): the value is {binary} ({value}), {bonus}"
+        )
+    return sentence.format(count=side_count, binary=binary(value), value=value, bonus=bonus_note)
 
 
 def _identity_note(fragments: tuple[IdentityFragment, ...], rules: Rules) -> str:
     """Which identity fragments the equation has, and whether the rules in force allow them."""
     parts = []
     for fragment in fragments:
-        state = "on" if getattr(rules, fragment.switch) else "off"
-        parts.append(f"{fragment.text} ({fragment.switch} is {state})")
-    note = "identity fragment: " if len(parts) == 1 else "identity fragments: "
-    note += ", ".join(parts)
+        if getattr(rules, fragment.switch):
+            part = _("{fragment} ({switch} is on)")
+        else:
+            part = _("{fragment} ({switch} is off)")
+        parts.append(part.format(fragment=fragment.text, switch=fragment.switch))
+    note = ngettext("identity fragment: {list}", "identity fragments: {list}", len(parts))
+    note = note.format(list=", ".join(parts))
     if len(parts) > 1:
-        chains = "on" if rules.identity_chains else "off"
-        note += f"; more than one needs identity_chains, which is {chains}"
+        if rules.identity_chains:
+            note += _("; more than one needs identity_chains, which is on")
+        else:
+            note += _("; more than one needs identity_chains, which is off")
     return note
 
 
 def _pointing(text: str, error: EquationError) -> list[str]:
     """The reason, under the text with a caret below the symbol to blame."""
     if error.position is None or not text.strip():
-        return [str(error)]
+        return [say(str(error))]
     # Tabs would move the caret; every other symbol takes one column.
     line = text.replace("\t", " ")
-    return [line, " " * error.position + "^", str(error)]
+    return [line, " " * error.position + "^", say(str(error))]
 
 
 def _explain_sides(tree: Equation, rules: Rules, lines: list[str]) -> list[int | None]:
@@ -181,8 +200,8 @@ def _explain_sides(tree: Equation, rules: Rules, lines: list[str]) -> list[int |
 
 def _side_name(number: int, count: int) -> str:
     if count == 2:
-        return ("left side", "right side")[number]
-    return f"side {number + 1}"
+        return _("left side") if number == 0 else _("right side")
+    return _("side {number}").format(number=number + 1)
 
 
 def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int | None:
@@ -194,7 +213,9 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
         steps.append(
             (
                 f"NOT {node.digits} = {binary(value)}",
-                f"NOT {int(node.digits, 2)} = {value}, flipping all {len(node.digits)} digits",
+                _("NOT {number} = {value}, flipping all {count} digits").format(
+                    number=int(node.digits, 2), value=value, count=len(node.digits)
+                ),
             )
         )
         return value
@@ -204,7 +225,7 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
         return None
     value, failure = apply_operation(node.operator, left, right, rules.allow_negatives, [], 0)
     if failure is not None:
-        steps.append((failure[2], _failed(node, left, right)))
+        steps.append((say(failure[2]), _failed(node, left, right)))
         return None
     shown, decimal = _BINARY_SHOWN[node.operator], _DECIMAL_SHOWN[node.operator]
     steps.append(
@@ -218,10 +239,14 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
 
 def _failed(node: BinaryOperation, left: int, right: int) -> str:
     if node.operator == "-":
-        return f"{left} − {right} = {left - right}, below zero"
+        return _("{left} − {right} = {difference}, below zero").format(
+            left=left, right=right, difference=left - right
+        )
     if right == 0:
-        return f"{left} ÷ 0 has no value"
-    return f"{left} ÷ {right} = {left // right} remainder {left % right}"
+        return _("{left} ÷ 0 has no value").format(left=left)
+    return _("{left} ÷ {right} = {quotient} remainder {remainder}").format(
+        left=left, right=right, quotient=left // right, remainder=left % right
+    )
 
 
 def one_symbol_fixes(codes: str, rules: Rules, limit: int = 4) -> list[str]:
@@ -253,12 +278,17 @@ def one_symbol_fixes(codes: str, rules: Rules, limit: int = 4) -> list[str]:
 
 def _fix_sentence(tree: Equation, values: list[int | None], fixes: list[str], kind: str) -> str:
     first, *others = (show(fix) for fix in fixes)
-    also = f" (so would {', '.join(others)})" if others else ""
+    if others:
+        near = _("one symbol away, {first} would be true (so would {others})")
+    else:
+        near = _("one symbol away, {first} would be true")
+    near = near.format(first=first, others=", ".join(others))
     left_value, right_value = values if len(values) == 2 else (None, None)
     if kind == "sides_differ" and left_value is not None and right_value is not None:
-        left = _show_tree(tree.sides[0])
-        return (
-            f"{left} = {binary(left_value)}, not {binary(right_value)} — "
-            f"one symbol away, {first} would be true{also}"
+        return _("{left} = {value}, not {other} — {near}").format(
+            left=_show_tree(tree.sides[0]),
+            value=binary(left_value),
+            other=binary(right_value),
+            near=near,
         )
-    return f"one symbol away, {first} would be true{also}"
+    return near

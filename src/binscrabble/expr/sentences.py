@@ -73,7 +73,7 @@ _VALUES: Final = {
 _FIELD: Final = re.compile(r"\{([a-z_]+)\}")
 
 
-def _pattern(template: str) -> re.Pattern[str]:
+def template_pattern(template: str) -> re.Pattern[str]:
     parts: list[str] = []
     at = 0
     for field in _FIELD.finditer(template):
@@ -87,7 +87,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 @functools.cache
 def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((template, _pattern(template)) for template in TEMPLATES)
+    return tuple((template, template_pattern(template)) for template in TEMPLATES)
 
 
 def say(reason: str) -> str:
