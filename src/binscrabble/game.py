@@ -217,12 +217,12 @@ def turn_problem(
     """Why ``seat`` may not move now (the game is over, or it is not its turn), or
     ``None``; any seat may when ``seat`` is ``None``."""
     if end_reason is not None:
-        return IllegalMoveError("game_over", "the game is over")
+        return IllegalMoveError("game_over", _("the game is over"))
     if seat is not None and seat != to_move:
+        other = players[seat] if 0 <= seat < len(players) else _("seat {seat}").format(seat=seat)
         return IllegalMoveError(
             "not_your_turn",
-            f"it is {players[to_move]}'s turn, not "
-            f"{players[seat] if 0 <= seat < len(players) else f'seat {seat}'}'s",
+            _("it is {name}'s turn, not {other}'s").format(name=players[to_move], other=other),
         )
     return None
 
@@ -640,7 +640,7 @@ class Game:
         if all(other in moved for other in range(len(self.players)) if other not in self._left):
             raise IllegalMoveError(
                 "abort_too_late",
-                "a game can be aborted only until every player has moved once: resign instead",
+                _("a game can be aborted only until every player has moved once: resign instead"),
             )
         reason = "aborted" if cause is None else ABORT_CAUSES[cause]
         self._departures.append((len(self.history), seat, reason))
@@ -660,11 +660,12 @@ class Game:
 
     def _leave_problem(self, seat: int) -> IllegalMoveError | None:
         if self._end_reason is not None:
-            return IllegalMoveError("game_over", "the game is over")
+            return IllegalMoveError("game_over", _("the game is over"))
         if not 0 <= seat < len(self.players):
-            return IllegalMoveError("not_your_turn", f"there is no seat {seat}")
+            return IllegalMoveError("not_your_turn", _("there is no seat {seat}").format(seat=seat))
         if seat in self._left:
-            return IllegalMoveError("game_over", f"{self.players[seat]} has left the game")
+            message = _("{name} has left the game").format(name=self.players[seat])
+            return IllegalMoveError("game_over", message)
         return None
 
     def _end(self, reason: str, seat: int) -> None:
@@ -699,18 +700,24 @@ class Game:
         if type(move) is Pass:
             return None
         return IllegalMoveError(
-            "not_a_move", f"{move!r} is not a move: a move is a Place, an Exchange or a Pass"
+            "not_a_move",
+            _("{move} is not a move: a move is a Place, an Exchange or a Pass").format(
+                move=repr(move)
+            ),
         )
 
     def _exchange_problem(self, codes: str) -> IllegalMoveError | None:
         if not codes:
-            return IllegalMoveError("empty_exchange", "an exchange gives back at least one tile")
+            message = _("an exchange gives back at least one tile")
+            return IllegalMoveError("empty_exchange", message)
         needed = self.rules.rack_size
         if len(self._bag) < needed:
             return IllegalMoveError(
                 "bag_too_small",
-                f"exchanges need at least {needed} tiles in the bag; it holds "
-                f"{len(self._bag)}: play or pass instead",
+                _(
+                    "exchanges need at least {needed} tiles in the bag; it holds {held}: play "
+                    "or pass instead"
+                ).format(needed=needed, held=len(self._bag)),
             )
         return rack_problem(self._racks[self.to_move], list(codes), ())
 

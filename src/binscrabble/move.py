@@ -45,6 +45,7 @@ from binscrabble.board import (
     square_name,
     square_row,
 )
+from binscrabble.i18n import _
 from binscrabble.limits import quoted, shortened
 from binscrabble.rules import BLANK, EQUALS, FACES, SYMBOL_ALIASES, WORD_ALIASES
 
@@ -250,9 +251,11 @@ class _SymbolReader:
         else:
             raise NotationError(
                 "symbol",
-                f"unknown symbol {char!r} at position {at}: tiles are "
-                f"{' '.join(FACES)} (or AND OR NOT XOR), '?' marks a blank, '#' a rotated =, "
-                "parentheses tiles already on the board",
+                _(
+                    "unknown symbol {symbol} at position {position}: tiles are {faces} (or AND "
+                    "OR NOT XOR), '?' marks a blank, '#' a rotated =, parentheses tiles already "
+                    "on the board"
+                ).format(symbol=repr(char), position=at, faces=" ".join(FACES)),
                 at,
             )
         return index + 1
@@ -279,33 +282,41 @@ class _SymbolReader:
         if self.through_since is not None:
             raise NotationError(
                 "blank_mark",
-                f"a blank mark '?' at position {at} is inside parentheses: tiles already "
-                "on the board are written by their faces only",
+                _(
+                    "a blank mark '?' at position {position} is inside parentheses: tiles "
+                    "already on the board are written by their faces only"
+                ).format(position=at),
                 at,
             )
         if self.blank_at is not None:
-            raise NotationError("blank_mark", f"two blank marks '?' in a row at position {at}", at)
+            message = _("two blank marks '?' in a row at position {position}")
+            raise NotationError("blank_mark", message.format(position=at), at)
         self.blank_at = at
 
     def _open(self, at: int) -> None:
         if self.through_since is not None:
-            raise NotationError("parenthesis", f"nested '(' at position {at}", at)
+            message = _("nested '(' at position {position}")
+            raise NotationError("parenthesis", message.format(position=at), at)
         self._no_pending_blank()
         self.through_since = len(self.symbols)
 
     def _close(self, at: int) -> None:
         if self.through_since is None:
-            raise NotationError("parenthesis", f"')' at position {at} closes nothing", at)
+            message = _("')' at position {position} closes nothing")
+            raise NotationError("parenthesis", message.format(position=at), at)
         self._no_pending_blank()
         if self.through_since == len(self.symbols):
-            raise NotationError("parenthesis", f"empty parentheses at position {at}", at)
+            message = _("empty parentheses at position {position}")
+            raise NotationError("parenthesis", message.format(position=at), at)
         self.through_since = None
 
     def _no_pending_blank(self) -> None:
         if self.blank_at is not None:
             raise NotationError(
                 "blank_mark",
-                f"a blank mark '?' at position {self.blank_at} marks no tile",
+                _("a blank mark '?' at position {position} marks no tile").format(
+                    position=self.blank_at
+                ),
                 self.blank_at,
             )
 
@@ -313,7 +324,7 @@ class _SymbolReader:
         """Nothing may be left open at the end of the text (at position `end`)."""
         self._no_pending_blank()
         if self.through_since is not None:
-            raise NotationError("parenthesis", "a '(' is never closed", end)
+            raise NotationError("parenthesis", _("a '(' is never closed"), end)
 
 
 def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
@@ -323,8 +334,10 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
         head = text.split()[0] if text.split() else text
         raise NotationError(
             "coordinate",
-            f"{quoted(head)} is not a coordinate: write the row then the column for a play across "
-            "(8D) or the column then the row for a play down (D8), then a space and the tiles",
+            _(
+                "{text} is not a coordinate: write the row then the column for a play across "
+                "(8D) or the column then the row for a play down (D8), then a space and the tiles"
+            ).format(text=quoted(head)),
             0,
         )
     if match.group(1) is not None:
@@ -335,8 +348,9 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
     if column < 0:
         raise NotationError(
             "coordinate",
-            f"coordinate {quoted(match.group(0))}: column {letter.upper()} is off the board "
-            "(columns are A to O)",
+            _("coordinate {text}: column {column} is off the board (columns are A to O)").format(
+                text=quoted(match.group(0)), column=letter.upper()
+            ),
             0,
         )
     # Two digits at most: a longer row is off the board, and is never read as a number.
@@ -344,8 +358,9 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
     if not 1 <= row <= SIZE or row_text.startswith("0"):
         raise NotationError(
             "coordinate",
-            f"coordinate {quoted(match.group(0))}: row {shortened(row_text)} is off the board "
-            "(rows are 1 to 15)",
+            _("coordinate {text}: row {row} is off the board (rows are 1 to 15)").format(
+                text=quoted(match.group(0)), row=shortened(row_text)
+            ),
             0,
         )
     return square(column, row - 1), direction, match.end()
@@ -371,7 +386,7 @@ def parse_move(text: str, board: Board) -> Move:
     stripped = text.strip()
     lead = len(text) - len(text.lstrip())
     if not stripped:
-        raise NotationError("empty", "no move given: write a play (8D 1+1=10), -TILES or pass")
+        raise NotationError("empty", _("no move given: write a play (8D 1+1=10), -TILES or pass"))
     lowered = stripped.lower()
     if lowered in ("pass", "-"):
         return Pass()
@@ -384,7 +399,7 @@ def parse_move(text: str, board: Board) -> Move:
         symbols = _read_symbols(exchange_text, start, allow_notation_marks=False)
         if not symbols:
             raise NotationError(
-                "exchange", "an exchange names the tiles to give back, e.g. -1101", start
+                "exchange", _("an exchange names the tiles to give back, e.g. -1101"), start
             )
         return Exchange("".join(BLANK if symbol.blank else symbol.face for symbol in symbols))
     return _parse_place(stripped, lead, board)
@@ -395,7 +410,7 @@ def _parse_place(text: str, lead: int, board: Board) -> Place:
     symbols = _read_symbols(text[length:], lead + length, allow_notation_marks=True)
     if not symbols:
         raise NotationError(
-            "no_new_tile", "the play names no tiles after its coordinate", lead + length
+            "no_new_tile", _("the play names no tiles after its coordinate"), lead + length
         )
     step = int(direction)
     placed: list[PlacedTile] = []
@@ -405,8 +420,9 @@ def _parse_place(text: str, lead: int, board: Board) -> Place:
             if current == line_bounds(current, step)[1]:
                 raise NotationError(
                     "off_board",
-                    f"the play runs off the board after {square_name(current)} "
-                    f"(symbol at position {symbol.position})",
+                    _(
+                        "the play runs off the board after {square} (symbol at position {position})"
+                    ).format(square=square_name(current), position=symbol.position),
                     symbol.position,
                 )
             current += step
@@ -414,7 +430,8 @@ def _parse_place(text: str, lead: int, board: Board) -> Place:
             continue
         placed.append(PlacedTile(current, symbol.face, symbol.blank, symbol.rotated))
     if not placed:
-        raise NotationError("no_new_tile", "the play puts no new tile on the board", lead + length)
+        message = _("the play puts no new tile on the board")
+        raise NotationError("no_new_tile", message, lead + length)
     return Place(tuple(placed))
 
 
@@ -429,14 +446,18 @@ def _is_on_board(symbol: _Symbol, board: Board, sq: int) -> bool:
         if tile is None:
             raise NotationError(
                 "not_on_board",
-                f"{square_name(sq)} is empty, but ({shown}) at position "
-                f"{symbol.position} stands for a tile already on the board",
+                _(
+                    "{square} is empty, but ({face}) at position {position} stands for a tile "
+                    "already on the board"
+                ).format(square=square_name(sq), face=shown, position=symbol.position),
                 symbol.position,
             )
         if not same:
             raise NotationError(
                 "mismatch",
-                f"{square_name(sq)} holds {tile.symbol}, not {shown} (position {symbol.position})",
+                _("{square} holds {tile}, not {face} (position {position})").format(
+                    square=square_name(sq), tile=tile.symbol, face=shown, position=symbol.position
+                ),
                 symbol.position,
             )
         return True
@@ -448,9 +469,15 @@ def _is_on_board(symbol: _Symbol, board: Board, sq: int) -> bool:
         return True
     raise NotationError(
         "mismatch",
-        f"{square_name(sq)} already holds {tile.symbol}, not "
-        f"{'?' if symbol.blank else ''}{shown} (position {symbol.position}); write "
-        "tiles already on the board in parentheses",
+        _(
+            "{square} already holds {tile}, not {face} (position {position}); write tiles "
+            "already on the board in parentheses"
+        ).format(
+            square=square_name(sq),
+            tile=tile.symbol,
+            face=("?" if symbol.blank else "") + shown,
+            position=symbol.position,
+        ),
         symbol.position,
     )
 
@@ -582,7 +609,7 @@ def display_notation(notation: str, words: dict[str, str] | None = None) -> str:
     stripped = notation.strip()
     lead = len(notation) - len(notation.lstrip())
     if not stripped:
-        raise NotationError("empty", "no move given: write a play (8D 1+1=10), -TILES or pass")
+        raise NotationError("empty", _("no move given: write a play (8D 1+1=10), -TILES or pass"))
     lowered = stripped.lower()
     if lowered in ("pass", "-"):
         return named["pass"]
@@ -591,7 +618,7 @@ def display_notation(notation: str, words: dict[str, str] | None = None) -> str:
         symbols = _read_symbols(stripped[skip:], lead + skip, allow_notation_marks=False)
         if not symbols:
             raise NotationError(
-                "exchange", "an exchange names the tiles to give back, e.g. -1101", lead + skip
+                "exchange", _("an exchange names the tiles to give back, e.g. -1101"), lead + skip
             )
         shown = (named["blank"] if s.blank else _people_face(s.face, False, False) for s in symbols)
         return " ".join([named["exchange"], *shown])
@@ -599,7 +626,7 @@ def display_notation(notation: str, words: dict[str, str] | None = None) -> str:
     symbols = _read_symbols(stripped[length:], lead + length, allow_notation_marks=True)
     if not symbols:
         raise NotationError(
-            "no_new_tile", "the play names no tiles after its coordinate", lead + length
+            "no_new_tile", _("the play names no tiles after its coordinate"), lead + length
         )
     row, column = square_row(start), square_column(start)
     coordinate = (

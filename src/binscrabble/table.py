@@ -51,6 +51,7 @@ from binscrabble.game import (
     logged_move,
     turn_problem,
 )
+from binscrabble.i18n import _, ngettext
 from binscrabble.legality import (
     PLAY_RULES,
     Play,
@@ -125,7 +126,7 @@ class TableGame:
         self._faces = frozenset(faces_in_game(self.rules))
         bag = sum(self._set.values())
         sizes = []
-        for _ in self.players:
+        for _player in self.players:
             dealt = min(self.rules.rack_size, bag)
             sizes.append(dealt)
             bag -= dealt
@@ -336,7 +337,9 @@ class TableGame:
             return None
         return IllegalMoveError(
             "not_a_move",
-            f"{move!r} is not a move: a move is a Place, an Exchange, an ExchangeCount or a Pass",
+            _(
+                "{move} is not a move: a move is a Place, an Exchange, an ExchangeCount or a Pass"
+            ).format(move=repr(move)),
         )
 
     def _table_rules(self) -> tuple[Rule, ...]:
@@ -352,18 +355,23 @@ class TableGame:
         if len(play.tiles) > held:
             return IllegalMoveError(
                 "not_on_rack",
-                f"{self.players[self.to_move]}'s rack holds {held} tile{'s' * (held != 1)}; "
-                f"this play lays {len(play.tiles)}",
+                ngettext(
+                    "{name}'s rack holds {count} tile; this play lays {laid}",
+                    "{name}'s rack holds {count} tiles; this play lays {laid}",
+                    held,
+                ).format(name=self.players[self.to_move], count=held, laid=len(play.tiles)),
                 play.squares,
             )
         free = self._off_board()
         for code, count in Counter(tile.code for tile in play.tiles).items():
             if count > free[code]:
-                name = "blank" if code == BLANK else repr(code)
+                name = _("blank") if code == BLANK else repr(code)
                 return IllegalMoveError(
                     "not_on_rack",
-                    f"this play lays {count} {name} tile(s); the set has only "
-                    f"{max(free[code], 0)} besides the board",
+                    _(
+                        "this play lays {count} {face} tile(s); the set has only {free} besides "
+                        "the board"
+                    ).format(count=count, face=name, free=max(free[code], 0)),
                     play.squares,
                 )
         return None
@@ -371,13 +379,16 @@ class TableGame:
     def _exchange_problem(self, move: Exchange | ExchangeCount) -> IllegalMoveError | None:
         count = move.count if isinstance(move, ExchangeCount) else len(move.tiles)
         if count < 1:
-            return IllegalMoveError("empty_exchange", "an exchange gives back at least one tile")
+            message = _("an exchange gives back at least one tile")
+            return IllegalMoveError("empty_exchange", message)
         needed = self.rules.rack_size
         if self._bag_size < needed:
             return IllegalMoveError(
                 "bag_too_small",
-                f"exchanges need at least {needed} tiles in the bag; it holds "
-                f"{self._bag_size}: play or pass instead",
+                _(
+                    "exchanges need at least {needed} tiles in the bag; it holds {held}: play "
+                    "or pass instead"
+                ).format(needed=needed, held=self._bag_size),
             )
         rack = self._entered[self.to_move]
         if rack is not None and type(move) is Exchange:
@@ -387,18 +398,23 @@ class TableGame:
             free = self._off_board()
             for code, given in Counter(move.tiles).items():
                 if given > free[code]:
-                    name = "blank" if code == BLANK else repr(code)
+                    name = _("blank") if code == BLANK else repr(code)
                     return IllegalMoveError(
                         "not_on_rack",
-                        f"this exchange gives back {given} {name} tile(s); the set has only "
-                        f"{max(free[code], 0)} besides the board",
+                        _(
+                            "this exchange gives back {count} {face} tile(s); the set has only "
+                            "{free} besides the board"
+                        ).format(count=given, face=name, free=max(free[code], 0)),
                     )
         held = self._rack_sizes[self.to_move]
         if count > held:
             return IllegalMoveError(
                 "not_on_rack",
-                f"{self.players[self.to_move]}'s rack holds {held} tile{'s' * (held != 1)}; "
-                f"an exchange cannot give back {count}",
+                ngettext(
+                    "{name}'s rack holds {count} tile; an exchange cannot give back {given}",
+                    "{name}'s rack holds {count} tiles; an exchange cannot give back {given}",
+                    held,
+                ).format(name=self.players[self.to_move], count=held, given=count),
             )
         return None
 

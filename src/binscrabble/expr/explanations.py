@@ -137,10 +137,10 @@ def _value_note(value: int, side_count: int) -> str:
     points = bonus(value)
     if points:
         bonus_note = ngettext(
-            "bonus {points} point (its leading bit, {bit})",
-            "bonus {points} points (its leading bit, {bit})",
+            "bonus {count} point (its leading bit, {bit})",
+            "bonus {count} points (its leading bit, {bit})",
             points,
-        ).format(points=points, bit=binary(points))
+        ).format(count=points, bit=binary(points))
     else:
         bonus_note = _("bonus 0 points (a value of 0 or less has no leading bit)")
     if side_count == 2:

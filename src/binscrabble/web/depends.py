@@ -129,7 +129,7 @@ async def no_body(request: Request) -> None:
     except (ValueError, RecursionError):
         empty = False
     if not empty:
-        raise RefereeError(400, "this request takes no body: send none, or {}")
+        raise RefereeError(400, _("this request takes no body: send none, or {{}}").format())
 
 
 #: A route that takes no body (:func:`no_body`); checked before the game.

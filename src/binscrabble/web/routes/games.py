@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 
 from binscrabble.clock import ClockError, ClockRules
 from binscrabble.game import SetupError
+from binscrabble.i18n import _
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web.active_games import ActiveGame, RefereeError, new_token
 from binscrabble.web.depends import GameDep, SeatOrSpectator, ServerDep
@@ -53,14 +54,14 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     # Names that read alike (a full-width "Ａ" beside "A", "ann" beside "Ann") are one.
     alike = {unicodedata.normalize("NFKC", name).casefold() for name in names}
     if len(alike) != len(names):
-        raise RefereeError(400, "each player needs a name of their own")
+        raise RefereeError(400, _("each player needs a name of their own"))
     try:
         clock = ClockRules.from_mapping(None if body.clock is None else body.clock.model_dump())
     except ClockError as problem:
-        raise RefereeError(400, f"bad clock: {problem}") from None
+        raise RefereeError(400, _("bad clock: {problem}").format(problem=problem)) from None
     if body.table or body.refused_play_loses_turn:
         if clock is not None:
-            raise RefereeError(400, "a game at a table has no clock: leave 'clock' out")
+            raise RefereeError(400, _("a game at a table has no clock: leave 'clock' out"))
         return await create_table_game(server, body, names, rules)
     tokens = [new_token() for player in body.players if player.computer is None]
     computers = [player.computer for player in body.players]
@@ -72,7 +73,8 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
             server.set_alarm(active)
             server.wake_computer(active, address)
     except SetupError as problem:
-        raise RefereeError(400, f"the game cannot be set up: {problem}") from None
+        message = _("the game cannot be set up: {problem}").format(problem=problem)
+        raise RefereeError(400, message) from None
     return created_answer(active, dict(enumerate(tokens_by_seat(computers, tokens))))
 
 
@@ -94,7 +96,7 @@ def parse_rules(given: RulesRequest | None) -> Rules:
         data = given.model_dump(exclude_unset=True) if given is not None else {}
         return Rules.from_mapping(data, strict=True)
     except RulesError as problem:
-        raise RefereeError(400, f"bad rules: {problem}") from None
+        raise RefereeError(400, _("bad rules: {problem}").format(problem=problem)) from None
 
 
 def tokens_by_seat(computers: list[str | None], tokens: list[str]) -> list[str | None]:
@@ -108,14 +110,15 @@ async def create_table_game(
 ) -> GameCreated:
     """A new game at a real table (INTERFACES.md §9): people only, a token for every seat."""
     if not body.table:
-        raise RefereeError(400, "'refused_play_loses_turn' is a house rule of table games only")
+        raise RefereeError(400, _("'refused_play_loses_turn' is a house rule of table games only"))
     if any(player.computer is not None for player in body.players):
-        raise RefereeError(400, "a game at a table is for people only: no computer player")
+        raise RefereeError(400, _("a game at a table is for people only: no computer player"))
     tokens = [new_token() for _ in names]
     try:
         active = await server.tables.create(names, rules, tokens, body.refused_play_loses_turn)
     except SetupError as problem:
-        raise RefereeError(400, f"the game cannot be set up: {problem}") from None
+        message = _("the game cannot be set up: {problem}").format(problem=problem)
+        raise RefereeError(400, message) from None
     seats = [
         SeatCreated(seat=seat, name=name, token=token, url=f"/table/{active.game_id}?token={token}")
         for seat, (name, token) in enumerate(zip(names, tokens, strict=True))

@@ -198,7 +198,10 @@ def tiles_move(tiles: list[TileSpec]) -> Move:
         try:
             sq = parse_square(tile.square)
         except SquareError as problem:
-            raise RefereeError(400, f"bad square {tile.square!r}: {problem}") from None
+            message = _("bad square {square}: {problem}").format(
+                square=repr(tile.square), problem=problem
+            )
+            raise RefereeError(400, message) from None
         placed.append((sq, tile.face, tile.blank, tile.rotated))
     return placement(placed)
 
