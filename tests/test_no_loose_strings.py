@@ -33,6 +33,7 @@ NOT_FOR_PEOPLE = {
     "verdict legal",  # game.js: CSS classes
     "verdict illegal",  # game.js: CSS classes
     "tile face-button",  # table.js: CSS classes
+    "mini-tile blank",  # tiles.js: CSS classes
     "(prefers-color-scheme: dark)",  # theme.js: a media query
 }
 #: The errors whose sentences reach people (the page's status, the API's answers, the

@@ -344,7 +344,7 @@ async def submit(
         if not stored:
             await reload(active, storage)
             if len(active.stored.departures) != left:
-                raise RefereeError(409, "the game moved on meanwhile: reload it and try again")
+                raise RefereeError(409, _("the game moved on meanwhile: reload it and try again"))
             raise RefereeError(
                 409,
                 _("turn {turn} was already played: reload the game and play again").format(

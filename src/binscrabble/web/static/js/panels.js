@@ -73,7 +73,7 @@ export function drawBag(bagLine, unseenBox, view, order) {
 
 // What a blank in brackets means, wherever moves are written (the pages say it under the
 // moves too, in #blank-legend).
-export const BLANK_LEGEND = "Blanks are written in brackets with the face they were given: [1] is a blank played as 1.";
+export const BLANK_LEGEND = t("Blanks are written in brackets with the face they were given: [1] is a blank played as 1.");
 
 export function drawLog(head, body, view) {
   head.replaceChildren(
