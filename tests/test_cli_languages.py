@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +109,23 @@ def test_check_verdicts_follow_the_locale(language: str, verdict: str) -> None:
 def test_json_reasons_stay_english_for_programs() -> None:
     completed = run("check", "--json", "--lang", "fr", "1+1=11")
     assert '"reason": "the left side is 10 but the right side is 11"' in completed.stdout
+
+
+def test_the_terminal_game_speaks_the_language_of_lang(tmp_path: Path) -> None:
+    save = tmp_path / "g.bsr"
+    typed = "\n\nundo\n8A 1\nquit\n"
+    command = ["play", "--lang", "fr", "--players", "Ada,Bob", "--seed", "1", "--save", str(save)]
+    completed = subprocess.run(
+        [sys.executable, "-m", "binscrabble", *command],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=60,
+        check=False,
+    )
+    out = completed.stdout
+    assert "Ada, c’est votre tour. Appuyez sur Entrée pour voir votre chevalet." in out
+    assert "Tour 1. Chevalet de Ada : " in out
+    assert "Reprendre un tour est désactivé : lancez la partie avec --allow-undo" in out
+    assert "Refusé : " in out or "Impossible de lire" in out

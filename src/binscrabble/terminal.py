@@ -23,6 +23,7 @@ from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.game import Game, SetupError
+from binscrabble.i18n import _, ngettext
 from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
 from binscrabble.record import RecordError, read_record_file, write_record_file
@@ -405,7 +406,11 @@ class TerminalGame:
             self.stdout.write(_CLEAR_SCREEN_AND_SCROLLBACK)
         else:
             self.say("\n" + "-" * 64)
-        answer = self.ask(f"{self.name(seat)}, it is your turn. Press Enter to see your rack. ")
+        answer = self.ask(
+            _("{name}, it is your turn. Press Enter to see your rack. ").format(
+                name=self.name(seat)
+            )
+        )
         if answer.strip().lower() in _QUIT_COMMANDS:
             raise _Quit
 
@@ -432,35 +437,52 @@ class TerminalGame:
         name = self.name(seat)
         label = _style(name, _BOLD, self.color)
         rack = render_rack("".join(sorted(game.rack(seat), key=CODE_ORDER.index)), self.color)
-        self.say(f"Turn {len(game.history) + 1}. {label}'s rack: {rack}")
+        turn = len(game.history) + 1
+        self.say(_("Turn {turn}. {name}'s rack: {rack}").format(turn=turn, name=label, rack=rack))
         if game.is_first_play():
-            self.say("The first play covers H8, the centre, with at least 3 tiles (e.g. 8G 1=1).")
+            self.say(
+                _("The first play covers H8, the centre, with at least 3 tiles (e.g. 8G 1=1).")
+            )
 
     def computer_turn(self, seat: int) -> None:
         game = self.game
         name = self.name(seat)
-        self.say(f"{name} is thinking…")
+        self.say(_("{name} is thinking…").format(name=name))
         try:
             move = self.computers[seat].choose(game.copy(), None)
         except Exception as error:  # an engine's bug must not end a person's game
             self.say(
-                f"{name} could not choose a move ({type(error).__name__}: {error}); it passes."
+                _("{name} could not choose a move ({problem}); it passes.").format(
+                    name=name, problem=f"{type(error).__name__}: {error}"
+                )
             )
             move = Pass()
         if not game.is_legal(move):
             # A seam for engines to come: never let a computer's mistake stop the game.
-            self.say(f"{name} chose an illegal move ({game.illegal_reason(move)}); it passes.")
+            self.say(
+                _("{name} chose an illegal move ({problem}); it passes.").format(
+                    name=name, problem=game.illegal_reason(move)
+                )
+            )
             move = Pass()
         notation = move.notation(game.board)
         game.push(move)
         turn = game.history[-1]
         if isinstance(move, Exchange):
             count = len(move.tiles)
-            self.announce(f"{name} exchanges {count} tile{'s' if count > 1 else ''}.")
+            self.announce(
+                ngettext(
+                    "{name} exchanges {count} tile.", "{name} exchanges {count} tiles.", count
+                ).format(name=name, count=count)
+            )
         elif isinstance(move, Pass):
-            self.announce(f"{name} passes.")
+            self.announce(_("{name} passes.").format(name=name))
         else:
-            self.announce(f"{name} plays {notation} for {turn.score} (total {turn.scores[seat]}).")
+            self.announce(
+                _("{name} plays {move} for {score} (total {total}).").format(
+                    name=name, move=notation, score=turn.score, total=turn.scores[seat]
+                )
+            )
         self.save()
 
     def human_turn(self, seat: int) -> str:
@@ -471,7 +493,7 @@ class TerminalGame:
             line = self.ask(f"{self.name(seat)}> ").strip()
             if not line:
                 continue
-            word, _, rest = line.partition(" ")
+            word, _space, rest = line.partition(" ")
             command = word.lower()
             rest = rest.strip()
             if command in ("help", "h"):
@@ -481,11 +503,14 @@ class TerminalGame:
             elif command == "board":
                 self.show(seat)
             elif command == "rules":
-                self.say("The rules in force (house rules of docs/rules.md §10):")
+                self.say(_("The rules in force (house rules of docs/rules.md §10):"))
                 self.say(_indent(game.rules.describe()))
             elif command == "unseen":
+                unseen = game.unseen(seat)
                 self.say(
-                    f"Unseen tiles ({len(game.unseen(seat))}): {describe_tiles(game.unseen(seat))}"
+                    _("Unseen tiles ({count}): {tiles}").format(
+                        count=len(unseen), tiles=describe_tiles(unseen)
+                    )
                 )
             elif command in ("preview", "?") or (line.startswith("?") and command != "?"):
                 self.preview(rest if command in ("preview", "?") else line[1:].strip())
@@ -498,18 +523,22 @@ class TerminalGame:
     def read_move(self, text: str) -> Move | None:
         """The move typed, or ``None`` after saying why it cannot be played."""
         if not text:
-            self.say("Give a move, e.g. 8D 1+1=10.")
+            self.say(_("Give a move, e.g. 8D 1+1=10."))
             return None
         try:
             move = parse_move(text, self.game.board)
         except NotationError as error:
             # A long paste is not echoed whole: the reason names the position at fault.
             shown = text if len(text) <= 40 else text[:39] + "…"
-            self.say(f"Cannot read {shown!r}: {error}. Type help for the notation.")
+            self.say(
+                _("Cannot read {move}: {problem}. Type help for the notation.").format(
+                    move=repr(shown), problem=error
+                )
+            )
             return None
         problem = self.game.illegal_reason(move)
         if problem is not None:
-            self.say(f"Not allowed: {problem}.")
+            self.say(_("Not allowed: {problem}.").format(problem=problem))
             return None
         return move
 
@@ -518,10 +547,12 @@ class TerminalGame:
         if move is None:
             return
         if isinstance(move, Place):
-            self.say(f"{move.notation(self.game.board)} would score:")
+            self.say(_("{move} would score:").format(move=move.notation(self.game.board)))
             self.say(_indent(str(self.game.score_breakdown(move))))
         else:
-            self.say(f"{move.notation(self.game.board)} is allowed and scores 0.")
+            self.say(
+                _("{move} is allowed and scores 0.").format(move=move.notation(self.game.board))
+            )
 
     def try_move(self, text: str, seat: int) -> bool:
         game = self.game
@@ -533,30 +564,43 @@ class TerminalGame:
             breakdown = game.score_breakdown(move)
             self.say(_indent(str(breakdown)))
             while True:
-                answer = self.ask(f"Play {notation} for {breakdown.total}? [Y/n] ").strip()
+                question = _("Play {move} for {score}? [Y/n] ")
+                answer = self.ask(question.format(move=notation, score=breakdown.total)).strip()
                 if answer.lower() in _YES:
                     break
                 if answer.lower() in _NO:
-                    self.say("Not played.")
+                    self.say(_("Not played."))
                     return False
                 if answer.lower() in _QUIT_COMMANDS:
                     raise _Quit
                 # Most likely a move typed too early: neither play nor drop it silently.
-                self.say(f"{answer!r} is no answer: type y (or Enter) to play it, n not to.")
+                self.say(
+                    _("{answer} is no answer: type y (or Enter) to play it, n not to.").format(
+                        answer=repr(answer)
+                    )
+                )
         game.push(move)
         turn = game.history[-1]
         if isinstance(move, Exchange):
             count = len(move.tiles)
-            tiles = f"{count} tile{'s' if count > 1 else ''}"
+            name = self.name(seat)
             self.announce(
-                f"{self.name(seat)} exchanges {tiles}: {' '.join(move.tiles)}.",
-                public=f"{self.name(seat)} exchanged {tiles}.",
+                ngettext(
+                    "{name} exchanges {count} tile: {tiles}.",
+                    "{name} exchanges {count} tiles: {tiles}.",
+                    count,
+                ).format(name=name, count=count, tiles=" ".join(move.tiles)),
+                public=ngettext(
+                    "{name} exchanged {count} tile.", "{name} exchanged {count} tiles.", count
+                ).format(name=name, count=count),
             )
         elif isinstance(move, Pass):
-            self.announce(f"{self.name(seat)} passes.")
+            self.announce(_("{name} passes.").format(name=self.name(seat)))
         else:
             self.announce(
-                f"{self.name(seat)} plays {notation} for {turn.score} (total {turn.scores[seat]})."
+                _("{name} plays {move} for {score} (total {total}).").format(
+                    name=self.name(seat), move=notation, score=turn.score, total=turn.scores[seat]
+                )
             )
         self.save()
         return True
@@ -564,14 +608,14 @@ class TerminalGame:
     def undo(self) -> bool:
         game = self.game
         if not self.allow_undo:
-            self.say("Undo is off: start the game with --allow-undo to allow it.")
+            self.say(_("Undo is off: start the game with --allow-undo to allow it."))
             return False
         if not game.history:
-            self.say("There is no turn to take back.")
+            self.say(_("There is no turn to take back."))
             return False
         if all(turn.seat in self.computers for turn in game.history):
             # Taking back only computers' turns would just let them play again.
-            self.say("There is no turn of yours to take back.")
+            self.say(_("There is no turn of yours to take back."))
             return False
         taken = [game.pop()]
         # Behind a computer's turn is the person's own: take both back, or the computer
@@ -579,8 +623,11 @@ class TerminalGame:
         while game.to_move in self.computers and game.history:
             taken.append(game.pop())
         self.announce(
-            f"Took back {len(taken)} turn{'s' if len(taken) > 1 else ''}; "
-            f"{self.name(game.to_move)} to move."
+            ngettext(
+                "Took back {count} turn; {name} to move.",
+                "Took back {count} turns; {name} to move.",
+                len(taken),
+            ).format(count=len(taken), name=self.name(game.to_move))
         )
         self.save()
         return True
@@ -594,18 +641,24 @@ class TerminalGame:
         self.say()
         if outcome.reason == "out":
             out = game.history[-1].seat
-            self.say(f"Game over: {self.name(out)} played out with the bag empty.")
+            self.say(
+                _("Game over: {name} played out with the bag empty.").format(name=self.name(out))
+            )
         else:
-            self.say("Game over: six scoreless turns in a row.")
-        self.say("End-of-game adjustments:")
+            self.say(_("Game over: six scoreless turns in a row."))
+        self.say(_("End-of-game adjustments:"))
         for seat in range(len(game.players)):
             rack = game.racks[seat]
             points = sum(TILE_POINTS[code] for code in rack)
             # Tiles spaced apart and their worth given: a lone "-" tile must not read as a dash.
             left = (
-                f"tiles left {' '.join(rack)} ({points} point{'' if points == 1 else 's'})"
+                ngettext(
+                    "tiles left {tiles} ({count} point)",
+                    "tiles left {tiles} ({count} points)",
+                    points,
+                ).format(tiles=" ".join(rack), count=points)
                 if rack
-                else "no tiles left"
+                else _("no tiles left")
             )
             self.say(
                 f"  {self.name(seat)}: {left}, {outcome.adjustments[seat]:+d} → "
@@ -614,7 +667,7 @@ class TerminalGame:
         shown = escape_controls(str(outcome))
         self.say(shown.capitalize() if outcome.draw else f"{shown}.")
         self.save()
-        self.say(f"The record of the game is in {self.save_path}.")
+        self.say(_("The record of the game is in {path}.").format(path=self.save_path))
 
 
 def _indent(text: str) -> str:
