@@ -135,7 +135,7 @@ class RunScore:
             else str(tile.points)
             for tile in self.tiles
         ]
-        inner = " + ".join([*terms, f"bonus {self.bonus}"])
+        inner = " + ".join([*terms, _("bonus {bonus}").format(bonus=self.bonus)])
         if self.word_multiplier > 1:
             return f"({inner}) × {self.word_multiplier} = {self.score}"
         return f"{inner} = {self.score}"
@@ -158,13 +158,17 @@ class ScoreBreakdown:
 
     def __str__(self) -> str:
         lines = [
-            f"{square_name(run.squares[0])}-{square_name(run.squares[-1])} {run.text} "
-            f"(value {run.value}): {run.explain()}"
+            _("{squares} {run} (value {value}): {sum}").format(
+                squares=f"{square_name(run.squares[0])}-{square_name(run.squares[-1])}",
+                run=run.text,
+                value=run.value,
+                sum=run.explain(),
+            )
             for run in self.runs
         ]
         if self.bingo:
-            lines.append(f"bingo +{self.bingo}")
-        lines.append(f"total {self.total}")
+            lines.append(_("bingo +{bingo}").format(bingo=self.bingo))
+        lines.append(_("total {total}").format(total=self.total))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
