@@ -7,11 +7,12 @@ import { t } from "./i18n.js";
 export const SIZE = 15;
 export const COLUMNS = "ABCDEFGHIJKLMNO";
 
+// The premium squares' short labels, as the board shows them (TW: triple word...).
 const SHORT = {
-  "triple word": "TW",
-  "double word": "DW",
-  "triple letter": "TL",
-  "double letter": "DL",
+  "triple word": t("TW"),
+  "double word": t("DW"),
+  "triple letter": t("TL"),
+  "double letter": t("DL"),
 };
 
 // A premium square's name as people read it ("double letter": INTERFACES.md §6).
