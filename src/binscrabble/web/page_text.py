@@ -52,6 +52,11 @@ _JS_STRING: Final = r'"((?:[^"\\\n]|\\.)*)"'
 _JS_MESSAGE: Final = re.compile(rf"\b(?:t\(\s*{_JS_STRING}|tn\(\s*{_JS_STRING}\s*,\s*{_JS_STRING})")
 
 
+def _replacement(text: str) -> str:
+    """``text`` as the replacement of a regular-expression substitution (no group refs)."""
+    return text.replace("\\", "\\\\")
+
+
 def is_message(text: str) -> bool:
     """Whether a text is a message: it has two letters in a row."""
     return WORDS.search(text) is not None
@@ -116,17 +121,18 @@ class _Pass(HTMLParser):
         self.emit(self.start_tag(tag, attrs, closed=True))
 
     def start_tag(self, tag: str, attrs: list[tuple[str, str | None]], closed: bool) -> str:
+        """The start tag as written (the parser lowercases names: ``viewBox`` must stay),
+        each attribute people read replaced by its translation."""
         self.flush()
-        parts = [tag]
+        raw = self.get_starttag_text() or ""
         for name, value in attrs:
-            if value is None:
-                parts.append(name)
+            if value is None or name not in READ_ATTRIBUTES or self.skip or not is_message(value):
                 continue
-            if name in READ_ATTRIBUTES and not self.skip and is_message(value):
-                self.found.append((self.getpos()[0], collapsed(value)))
-                value = self.translate(collapsed(value))
-            parts.append(f'{name}="{html.escape(value)}"')
-        return "<" + " ".join(parts) + (" />" if closed else ">")
+            self.found.append((self.getpos()[0], collapsed(value)))
+            shown = html.escape(self.translate(collapsed(value)))
+            written = re.compile(rf"""(\s{name}\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""", re.I)
+            raw = written.sub(rf'\g<1>"{_replacement(shown)}"', raw, count=1)
+        return raw
 
     def handle_endtag(self, tag: str) -> None:
         self.flush()

@@ -67,9 +67,11 @@ export class Clocks {
     const waiting = (view.clock && !view.over && view.clock.waiting) || [];
     line.hidden = waiting.length === 0;
     if (!waiting.length) return;
-    const names = waiting.map((seat) => (seat === view.seat ? "you" : view.players[seat].name));
-    const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-    line.textContent = `Waiting for ${who} to open the game: the clocks start then.`;
+    const names = waiting.map((seat) => (seat === view.seat ? t("you") : view.players[seat].name));
+    const who = names.length > 1
+      ? t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] })
+      : names[0];
+    line.textContent = t("Waiting for {names} to open the game: the clocks start then.", { names: who });
   }
 
   build(view) {

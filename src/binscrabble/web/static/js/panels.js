@@ -143,8 +143,8 @@ function finalScores(names, result) {
   const penalties = result.penalties || [];
   const overtime = penalties.some((points) => points);
   const table = el("table", { class: "adjustments" },
-    el("thead", {}, el("tr", {}, el("th", { text: "Player" }),
-      overtime ? el("th", { text: "Overtime" }) : null, el("th", { text: "Final" }))));
+    el("thead", {}, el("tr", {}, el("th", { text: t("Player") }),
+      overtime ? el("th", { text: t("Overtime") }) : null, el("th", { text: t("Final") }))));
   const rows = el("tbody");
   names.forEach((name, seat) => {
     const penalty = penalties[seat] || 0;
