@@ -281,3 +281,31 @@ def test_games_stored_before_the_rate_windows_migrate_and_migrate_back(
     with engine.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM moves")).scalar() == 2
     engine.dispose()
+
+
+def test_a_start_is_a_pause_only_when_no_process_was_serving(any_database: Path | str) -> None:
+    """A server's start makes the time since the last heartbeat a pause of every clock; on a
+    shared database (PostgreSQL) a process that starts while another beats makes none (the
+    clocks ran: the other process was serving), and a start after every process stopped does."""
+    url = database_url(str(any_database))
+    first, second = Storage(url), Storage(url)
+    try:
+        assert first.resume(1_000_000) is None  # a new database: no heartbeat yet
+        first.beat(1_010_000)
+        # 20 s after the first process's heartbeat, a second process starts.
+        pause = second.resume(1_030_000)
+        if second.shared:
+            assert pause is None
+            assert second.pauses() == ()
+        else:
+            assert pause == (1_010_000, 1_030_000)
+        # Every process stopped; one starts ten minutes after the last heartbeat.
+        late = Storage(url)
+        try:
+            assert late.resume(1_630_000) == (1_030_000, 1_630_000)
+            assert late.pauses()[-1] == (1_030_000, 1_630_000)
+        finally:
+            late.close()
+    finally:
+        first.close()
+        second.close()

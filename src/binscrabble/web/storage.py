@@ -154,6 +154,10 @@ rate_windows = Table(
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
+#: A heartbeat younger than this means a server process is alive (they beat every 30 s,
+#: ``web/timers.py``): a process that starts then on a shared database adds no pause.
+ALIVE_MS = 75_000
+
 #: The PostgreSQL channel on which every stored change of a game is announced, in the
 #: transaction that stores it (so at its commit, and never for a change rolled back):
 #: ``ORIGIN GAME_ID MOVES DEADLINE``, ``ORIGIN`` the :attr:`Storage.origin` of the process
@@ -680,13 +684,18 @@ class Storage:
 
     def resume(self, now: int) -> tuple[int, int] | None:
         """A server starts at ``now``: the time since the last heartbeat becomes a pause,
-        in which no clock ran. Answers the pause (``None``: no heartbeat stored, a new
-        database). The stored deadlines stay: those that fell in the pause ring early,
-        and the alarm stores each game's new one (a clock knows the pauses)."""
+        in which no clock ran (on a shared database, only when no process beat within
+        :data:`ALIVE_MS`: a process that joins others serving makes no pause). Answers the
+        pause (``None``: no heartbeat stored, a new database, or another process serving).
+        The stored deadlines stay: those that fell in the pause ring early, and the alarm
+        stores each game's new one (a clock knows the pauses)."""
         with self.engine.begin() as connection:
             last = connection.execute(select(heartbeat.c.at).where(heartbeat.c.id == 1)).scalar()
             pause = None
-            if last is not None and now > last:
+            # On a shared database another process beating within ALIVE_MS is serving: the
+            # games' clocks ran, so this start is no pause.
+            alive = self.shared and last is not None and now - last < ALIVE_MS
+            if last is not None and now > last and not alive:
                 pause = (int(last), now)
                 connection.execute(pauses.insert().values(down_from=pause[0], down_to=pause[1]))
         self._pauses = None
