@@ -19,7 +19,14 @@ connection pays (a missing TCP_NODELAY on the server shows here as some 40 ms ea
 Prints figures (targets: p95 <= 50 ms, keep-alive p50 <= 5 ms, zero errors, zero lost
 moves); exits 1 only when moves were lost or errors happened, never on time.
 
+With ``--db URL`` the servers use that database (a new, empty PostgreSQL database), and with
+``--processes N`` the script starts N servers on it: each game submits its moves to one of
+them, in turn, and its WebSocket clients follow it on that one and the next ones, so that a
+move reaches most of its clients through another process (bench_web_processes.py compares
+1 and 2 processes on PostgreSQL with 1 on SQLite under the same load).
+
     .venv/bin/python bench/bench_web_load.py [--seconds 60] [--games 50] [--hard-games 10]
+        [--db postgresql+psycopg://USER@HOST/DATABASE] [--processes 2]
 """
 
 from __future__ import annotations
@@ -90,15 +97,20 @@ class ServeProcess:
     """`binscrabble serve` on a free port of 127.0.0.1, its output drained by a thread."""
 
     def __init__(
-        self, database: Path, workers: int, options: tuple[str, ...] = ("--rate-limit", "all=off")
+        self,
+        database: str,
+        folder: Path,
+        workers: int,
+        options: tuple[str, ...] = ("--rate-limit", "all=off"),
     ) -> None:
-        """``options`` go to ``serve``; by default no rate limit: this script's one address
+        """``serve`` on ``database`` (a file's path or a URL), its log in ``folder``;
+        ``options`` go to ``serve``; by default no rate limit: this script's one address
         stands for the people of every game it plays."""
         command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
-        command += ["--port", "0", "--db", str(database), "--workers", str(workers), *options]
-        self.log = (database.parent / "server.log").open("a")
+        command += ["--port", "0", "--db", database, "--workers", str(workers), *options]
+        self.log = (folder / "server.log").open("a")
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=database.parent
+            command, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=folder
         )
         self.url = ""
         ready = threading.Event()
@@ -284,7 +296,7 @@ def http_client(base: str, source: str = "127.0.0.1") -> httpx.AsyncClient:
 
 
 async def keep_a_game_going(
-    base: str,
+    bases: list[str],
     thinker: ProcessPoolExecutor,
     hard: bool,
     deadline: float,
@@ -295,13 +307,14 @@ async def keep_a_game_going(
     """One of the concurrent games: when it ends, the next one starts, until time is up.
 
     Each runs from an address of its own (``source``), as the people of a game would: the
-    server bounds the connections of one address."""
-    async with http_client(base, source) as http:
-        await play_games(base, http, thinker, hard, deadline, totals, finished, source)
+    server bounds the connections of one address. Its moves go to the first of ``bases``
+    (the servers' addresses), its WebSocket clients to each in turn."""
+    async with http_client(bases[0], source) as http:
+        await play_games(bases, http, thinker, hard, deadline, totals, finished, source)
 
 
 async def play_games(
-    base: str,
+    bases: list[str],
     http: httpx.AsyncClient,
     thinker: ProcessPoolExecutor,
     hard: bool,
@@ -315,8 +328,10 @@ async def play_games(
         game = await start_game(http, hard, totals)
         if game is None:
             return
+        # Each client of the game on the next process in turn: with several processes, a
+        # move submitted to one reaches clients of the others.
         game.tasks = [
-            asyncio.create_task(follow(game, client, base, totals, source))
+            asyncio.create_task(follow(game, client, bases[client % len(bases)], totals, source))
             for client in range(len(game.clients))
         ]
         try:
@@ -363,7 +378,10 @@ async def watch_loop_lag(totals: Totals, until: float) -> None:
         totals.loop_lag.append(time.perf_counter() - asked - 0.01)
 
 
-async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> list[LiveGame]:
+async def run_load(bases: list[str], options: argparse.Namespace, totals: Totals) -> list[LiveGame]:
+    """The load on the servers at ``bases``: game ``i`` submits its moves to server ``i``
+    (in turn), and its clients follow it on that server and the next ones."""
+    base = bases[0]
     games: list[LiveGame] = []
     thinkers = options.thinkers
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -384,7 +402,7 @@ async def run_load(base: str, options: argparse.Namespace, totals: Totals) -> li
             keepalive_gets(base, KEEPALIVE_REQUESTS, pause, totals.keepalive_loaded, totals),
             *(
                 keep_a_game_going(
-                    base,
+                    bases[index % len(bases) :] + bases[: index % len(bases)],
                     thinker,
                     index < options.hard_games,
                     deadline,
@@ -451,6 +469,8 @@ def report(
     options: argparse.Namespace, totals: Totals, clients: int, lost: list[str], stored: int
 ) -> None:
     moves = len(totals.acknowledged)
+    kind = "SQLite" if not options.db else options.db.partition(":")[0].partition("+")[0]
+    print(f"servers: {options.processes} process(es) on {kind}")
     print(f"games: {options.games} at once ({options.hard_games} against hard), ", end="")
     print(f"{totals.games_started} started, {totals.games_finished} finished")
     print(f"WebSocket clients at once: {clients}")
@@ -514,30 +534,48 @@ def main() -> int:
         default=max(1, (os.cpu_count() or 2) - 1),
         help="processes finding this script's moves (default: one less than the cores)",
     )
+    parser.add_argument(
+        "--db",
+        help="the database's URL (postgresql+psycopg://USER@HOST/DATABASE, new and empty); "
+        "default: a new SQLite file",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="serve processes on the database, each game's clients spread over them "
+        "(more than one: --db must be PostgreSQL)",
+    )
     options = parser.parse_args()
     if not 1 <= options.games <= 254:
         parser.error("--games must be between 1 and 254 (each game has an address 127.0.2.N)")
     if not 0 <= options.hard_games <= options.games:
         parser.error("--hard-games must be between 0 and --games")
+    if options.processes > 1 and not (options.db or "").startswith("postgresql"):
+        parser.error("several --processes share one PostgreSQL database: give its --db URL")
     clients = 2 * options.games
     totals = Totals()
     with tempfile.TemporaryDirectory(prefix="binscrabble-load-") as folder:
-        database = Path(folder) / "load.sqlite3"
-        server = ServeProcess(database, options.workers)
-        # After the server has started, so that it keeps the normal priority (the server
-        # started again below to count the stored moves is niced too: it is not timed).
-        yield_to_the_server()
+        database = options.db or str(Path(folder) / "load.sqlite3")
+        servers: list[ServeProcess] = []
         try:
+            for _ in range(options.processes):
+                servers.append(ServeProcess(database, Path(folder), options.workers))
+            # After the servers have started, so that they keep the normal priority (the
+            # server started again below to count the stored moves is niced: not timed).
+            yield_to_the_server()
             started = resource.getrusage(resource.RUSAGE_SELF)
-            asyncio.run(run_load(server.url, options, totals))
+            asyncio.run(run_load([server.url for server in servers], options, totals))
             ended = resource.getrusage(resource.RUSAGE_SELF)
             totals.script_cpu = (ended.ru_utime + ended.ru_stime) - (
                 started.ru_utime + started.ru_stime
             )
-            totals.server_cpu = server.cpu_seconds()
+            times = [server.cpu_seconds() for server in servers]
+            totals.server_cpu = None if None in times else sum(time or 0.0 for time in times)
         finally:
-            server.stop()
-        again = ServeProcess(database, options.workers)
+            for server in servers:
+                server.stop()
+        again = ServeProcess(database, Path(folder), options.workers)
         try:
             lost, stored = lost_moves(again.url, totals.acknowledged)
         finally:
