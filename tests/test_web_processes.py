@@ -29,11 +29,14 @@ from nginx_support import Nginx
 from web_api_support import Served, bearer, best_play, store_three_blanks_game, whole_analysis
 from websockets.sync.client import ClientConnection, connect
 
+from binscrabble.web.connections import MAX_PER_ADDRESS
 from binscrabble.web.storage import Departure, NewGame, SeatRecord, Standing, Storage
 
 #: Two processes and nginx for each test: they run in `make test-full` (docs/deploy.md).
 pytestmark = pytest.mark.full
 
+#: How docs/deploy.md starts each process behind nginx.
+PROXIED = ("--proxy", "127.0.0.1")
 #: The longest any wait for a view lasts, in seconds.
 WAIT = 60.0
 #: How long after its deadline a clock that ran out must be settled, in seconds (a bound,
@@ -103,7 +106,7 @@ def running(database: str, folder: Path, *options: str) -> Iterator[Site]:
 
 @pytest.fixture
 def site(postgres_url: str, tmp_path: Path) -> Iterator[Site]:
-    with running(postgres_url, tmp_path) as both:
+    with running(postgres_url, tmp_path, *PROXIED) as both:
         yield both
 
 
@@ -326,7 +329,7 @@ def test_behind_nginx_each_client_has_one_budget_across_both_processes(
     postgres_url: str, tmp_path: Path
 ) -> None:
     # nginx passes each client's address on (X-Forwarded-For); the processes count it together.
-    options = ("--rate-limit", "all=off", "--rate-limit", "create=3/minute")
+    options = (*PROXIED, "--rate-limit", "all=off", "--rate-limit", "create=3/minute")
     body = {"players": [{"name": "Ann"}, {"name": "Bo"}]}
     with running(postgres_url, tmp_path, *options) as both:
         with nginx_client(both, "127.0.0.2") as client:
@@ -346,3 +349,29 @@ def nginx_client(site: Site, address: str) -> httpx.Client:
     return httpx.Client(
         base_url=site.nginx.url, transport=transport, limits=limits, trust_env=False, timeout=WAIT
     )
+
+
+def test_behind_nginx_a_process_takes_more_connections_than_one_address_may_open(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # Every connection nginx opens comes from its one address; a process started with
+    # --proxy (as docs/deploy.md starts them) does not bound that address's connections as
+    # a client's (nginx bounds each client's own: limit_conn).
+    many = 2 * MAX_PER_ADDRESS + 10
+    with running(postgres_url, tmp_path, *PROXIED) as both:
+        created = create(both.client(both.nginx.url), [{"name": "Ann"}, {"name": "Bo"}])
+        with contextlib.ExitStack() as stack:
+            sockets = []
+            for index in range(many):
+                source = f"127.0.3.{index % 200 + 1}"  # many clients, each under nginx's bound
+                sockets.append(
+                    stack.enter_context(live_from(both.nginx.url, created["id"], source))
+                )
+            for socket in sockets:
+                view_until(socket, lambda view: view["turn"] == 0)
+
+
+def live_from(base: str, game_id: str, source: str) -> ClientConnection:
+    """A WebSocket spectator of a game at ``base``, its connection from ``source``."""
+    url = f"{base.replace('http://', 'ws://', 1)}/api/games/{game_id}/live"
+    return connect(url, open_timeout=WAIT, proxy=None, source_address=(source, 0))

@@ -68,3 +68,12 @@ def test_a_busy_port_says_how_to_choose_another(tmp_path: Path) -> None:
     assert said.count("\n") == 1 and "Traceback" not in said
     assert said.startswith(f"binscrabble serve: 127.0.0.1:{port} is in use by another program")
     assert f"--port {port + 1}" in said and f"make play PORT={port + 1}" in said
+
+
+def test_a_proxy_that_is_not_an_ip_address_gets_a_sentence_and_exit_2(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0", "--proxy", "nginx"]
+    command += ["--db", str(tmp_path / "games.db")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--proxy 'nginx' is not an IP address" in done.stderr
+    assert not (tmp_path / "games.db").exists()

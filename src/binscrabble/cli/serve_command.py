@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import ipaddress
 import os
 import stat
 import sys
@@ -62,6 +63,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "analysis, record or all; LIMIT is e.g. 30/minute, 30/minute,500/hour, or off "
         "(repeat the option for several; the defaults are in docs/web.md)",
     )
+    parser.add_argument(
+        "--proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="the IP address of a reverse proxy in front of this server (nginx; repeat for "
+        "several): its connections are not bounded as one client's, and the client's address "
+        "is read from its X-Forwarded-For (see docs/deploy.md)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -98,13 +108,39 @@ def run(args: argparse.Namespace) -> int:
     except RateLimitError as problem:
         print(f"binscrabble serve: {problem}", file=sys.stderr)
         return 2
-    unusable = host_problem(args.host) or database_problem(args.db)
+    unusable = proxy_problem(args.proxy) or host_problem(args.host) or database_problem(args.db)
     if unusable is not None:
         raise CliError(unusable)
     from binscrabble.web.serve import serve
 
     options = {} if args.max_games is None else {"max_games": args.max_games}
-    return serve(args.host, args.port, args.db, args.workers, rate_limits=rate_limits, **options)
+    proxies = frozenset(str(ipaddress.ip_address(proxy)) for proxy in args.proxy)
+    return serve(
+        args.host,
+        args.port,
+        args.db,
+        args.workers,
+        rate_limits=rate_limits,
+        proxies=proxies,
+        **options,
+    )
+
+
+def proxy_problem(proxies: list[str]) -> str | None:
+    """Why a ``--proxy`` is not an IP address, or None.
+
+    >>> proxy_problem(["127.0.0.1", "::1"]) is None, proxy_problem(["nginx"])
+    (True, "--proxy 'nginx' is not an IP address: give the proxy's, e.g. --proxy 127.0.0.1")
+    """
+    for proxy in proxies:
+        try:
+            ipaddress.ip_address(proxy)
+        except ValueError:
+            return (
+                f"--proxy {quoted(proxy)} is not an IP address: give the proxy's, "
+                "e.g. --proxy 127.0.0.1"
+            )
+    return None
 
 
 #: The longest host name (DNS allows 253 characters).

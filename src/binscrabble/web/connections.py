@@ -65,14 +65,26 @@ class ConnectionLimits:
     max_per_address: int = MAX_PER_ADDRESS
     write_stall_timeout: float = WRITE_STALL_TIMEOUT
     ws_max_size: int = WS_MAX_SIZE
+    #: The addresses of the reverse proxies in front of the server (``serve --proxy``):
+    #: their connections carry many clients', so the bound per address does not apply to
+    #: them (the proxy bounds each client's), and uvicorn takes the client's address from
+    #: their ``X-Forwarded-For`` (by default it does from 127.0.0.1 only).
+    proxies: frozenset[str] = frozenset()
 
 
 class ConnectionCount:
     """The connections one server serves: in all, and per address (``client_key``)."""
 
-    def __init__(self, most: int = MAX_CONNECTIONS, most_per_address: int = MAX_PER_ADDRESS):
+    def __init__(
+        self,
+        most: int = MAX_CONNECTIONS,
+        most_per_address: int = MAX_PER_ADDRESS,
+        proxies: frozenset[str] = frozenset(),
+    ):
         self.most = most
         self.most_per_address = most_per_address
+        #: Addresses whose connections count in the total only (reverse proxies).
+        self.proxies = proxies
         self.total = 0
         self.per_address: dict[str, int] = {}
 
@@ -84,10 +96,13 @@ class ConnectionCount:
         (None, None, False)
         >>> count.release("192.0.2.1"); count.take("192.0.2.1") is None
         True
+        >>> proxied = ConnectionCount(most=3, most_per_address=1, proxies=frozenset({"10.0.0.1"}))
+        >>> [proxied.take("10.0.0.1") for _ in range(4)][-2:] == [None, BUSY_MESSAGE]
+        True
         """
         if self.total >= self.most:
             return BUSY_MESSAGE
-        if self.per_address.get(key, 0) >= self.most_per_address:
+        if key not in self.proxies and self.per_address.get(key, 0) >= self.most_per_address:
             return ADDRESS_MESSAGE.format(most=self.most_per_address)
         self.total += 1
         self.per_address[key] = self.per_address.get(key, 0) + 1
@@ -332,7 +347,11 @@ def guarded_protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
             "header_timeout": limits.header_timeout,
             "body_timeout": limits.body_timeout,
             "write_stall_timeout": limits.write_stall_timeout,
-            "count": ConnectionCount(limits.max_connections, limits.max_per_address),
+            "count": ConnectionCount(
+                limits.max_connections,
+                limits.max_per_address,
+                frozenset(client_key((proxy, 0)) for proxy in limits.proxies),
+            ),
         },
     )
 
@@ -347,4 +366,5 @@ def server_config(app: Any, limits: ConnectionLimits) -> uvicorn.Config:
         timeout_keep_alive=limits.keep_alive,
         ws_max_size=limits.ws_max_size,
         ws_ping_interval=20,
+        forwarded_allow_ips=sorted(limits.proxies) or None,
     )

@@ -109,9 +109,11 @@ def serve(
     *,
     max_games: int = DEFAULT_MAX_GAMES,
     rate_limits: RateLimits | None = None,
+    proxies: frozenset[str] = frozenset(),
 ) -> int:
     """Serve the web app until interrupted; the exit status. ``rate_limits`` ``None``: the
-    defaults (:data:`~binscrabble.web.ratelimit.DEFAULT_LIMITS`)."""
+    defaults (:data:`~binscrabble.web.ratelimit.DEFAULT_LIMITS`); ``proxies``: the
+    addresses of the reverse proxies in front (:class:`ConnectionLimits`)."""
     try:
         sock = bound_socket(host, port)
     except OSError as problem:
@@ -122,7 +124,7 @@ def serve(
     if rate_limits is None:
         rate_limits = RateLimits.parse([])
     app = create_app(database, workers, max_games=max_games, rate_limits=rate_limits)
-    config = server_config(app, ConnectionLimits())
+    config = server_config(app, ConnectionLimits(proxies=proxies))
     server = AnnouncingServer(config, f"http://{shown_host}:{real_port}/")
     # What start-up made lives as long as the server: out of the garbage collector's way,
     # its full collections (which stop every request while they run) walk only the games.
