@@ -375,3 +375,10 @@ def live_from(base: str, game_id: str, source: str) -> ClientConnection:
     """A WebSocket spectator of a game at ``base``, its connection from ``source``."""
     url = f"{base.replace('http://', 'ws://', 1)}/api/games/{game_id}/live"
     return connect(url, open_timeout=WAIT, proxy=None, source_address=(source, 0))
+
+
+def test_a_process_that_starts_beside_a_running_one_stops_no_clock(site: Site) -> None:
+    # The second process started while the first was alive (its heartbeat fresh): the
+    # site was never down, so no pause (a time in which no clock runs) may be stored.
+    assert site.query("SELECT count(*) FROM heartbeat") == [(1,)]
+    assert site.query("SELECT down_from, down_to FROM pauses") == []

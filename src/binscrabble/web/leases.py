@@ -31,7 +31,7 @@ from sqlalchemy import BigInteger, Column, Integer, String, Table, Text, delete,
 from sqlalchemy.dialects.postgresql import insert
 
 from binscrabble.web.active_games import now_ms
-from binscrabble.web.storage import Storage, games, metadata, seats
+from binscrabble.web.storage import TO_MOVE_NOW, Storage, games, metadata, seats
 
 LOG = logging.getLogger("binscrabble.web")
 
@@ -154,7 +154,7 @@ class Leases:
         """Take on (claim) at most ``limit`` games whose computer is to move and whose
         computer claim is missing or expired; their ids."""
         now = now_ms()
-        on_move = (seats.c.game_id == games.c.id) & (seats.c.seat == games.c.to_move)
+        on_move = (seats.c.game_id == games.c.id) & (seats.c.seat == TO_MOVE_NOW)
         claimed = (claims.c.game_id == games.c.id) & (claims.c.kind == COMPUTER)
         query = (
             select(games.c.id)
