@@ -421,3 +421,28 @@ def test_the_408_and_503_carry_the_security_headers(tmp_path: Path) -> None:
                 assert header in answer.lower(), (header, answer)
 
     serve_and(tmp_path, ConnectionLimits(header_timeout=0.3, max_connections=1), check)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "he", "bg"])
+def test_a_refused_websocket_is_closed_with_its_code_in_every_language(
+    tmp_path: Path, language: str
+) -> None:
+    """A wrong token or game is told by a close frame (4401, 4404) whose reason, in the
+    reader's language, fits the 123 bytes a close frame allows (Hebrew and Bulgarian
+    sentences take two bytes a letter)."""
+
+    async def check(server: Any) -> None:
+        game_id, _token = await new_game(server)
+        base = f"ws://127.0.0.1:{server.port}/api/games"
+        for url, code in [
+            (f"{base}/{game_id}/live?token=forged&lang={language}", 4401),
+            (f"{base}/{'x' * 200}/live?lang={language}", 4404),
+        ]:
+            async with connect(url, proxy=None) as socket_:
+                with pytest.raises(ConnectionClosed) as closed:
+                    await asyncio.wait_for(socket_.recv(), GUARD)
+            assert closed.value.rcvd is not None, "the server sent no close frame"
+            assert closed.value.rcvd.code == code
+            assert closed.value.rcvd.reason
+
+    serve_and(tmp_path, ConnectionLimits(), check)

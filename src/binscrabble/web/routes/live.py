@@ -13,6 +13,19 @@ from binscrabble.web.views import build_view
 
 router = APIRouter()
 
+#: The longest reason a close frame carries: 125 bytes of payload less the 2 of the code.
+CLOSE_REASON_BYTES = 123
+
+
+def close_reason(sentence: str) -> str:
+    """``sentence`` cut to fit a close frame: at most :data:`CLOSE_REASON_BYTES` bytes of
+    UTF-8, cut between characters (Hebrew and Bulgarian take two bytes a letter).
+
+    >>> close_reason("ok"), len(close_reason("я" * 100).encode())
+    ('ok', 122)
+    """
+    return sentence.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
+
 
 @router.websocket("/api/games/{game_id}/live")
 async def live(
@@ -29,7 +42,7 @@ async def live(
         view = build_view(held, seat)
     except RefereeError as problem:
         # 4000 + the HTTP status, so a page can tell a wrong link from a wrong token.
-        await websocket.close(code=4000 + problem.status, reason=problem.message[:120])
+        await websocket.close(code=4000 + problem.status, reason=close_reason(problem.message))
         return
     listener = server.hub.join(game_id, seat)
     listener.offer(view)
