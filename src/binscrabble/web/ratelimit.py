@@ -173,7 +173,7 @@ def read_limits(name: str, text: str) -> list[limits.RateLimitItem]:
 class RateLimit:
     """ASGI middleware: counts each limited request against its client's limits and
     answers one past them ``429`` before the app sees it. The counts are kept in
-    ``storage`` when it is shared by several processes (:attr:`Storage.shares_counts`),
+    ``storage`` when it is shared by several processes (:attr:`Storage.shared`),
     else in this process's memory."""
 
     def __init__(
@@ -182,7 +182,7 @@ class RateLimit:
         self.app = app
         self.rate_limits = rate_limits
         self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self.shared = storage if storage is not None and storage.shares_counts else None
+        self.shared = storage if storage is not None and storage.shared else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         name = endpoint_of(scope["method"], scope["path"]) if scope["type"] == "http" else None

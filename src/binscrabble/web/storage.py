@@ -16,7 +16,7 @@ move stores the seat to move after it in its own row (``next_seat``), and writes
 row only when the ending or the deadline changes: an untimed game's move is one statement.
 
 The counting windows of the rate limits live here too (:meth:`Storage.count_request`),
-for the databases that several processes share (:attr:`Storage.shares_counts`).
+for the databases that several processes share (:attr:`Storage.shared`).
 
 The schema is made by the Alembic migrations in ``migrations/``, applied when a
 :class:`Storage` opens the database.
@@ -449,21 +449,15 @@ class Storage:
         #: When this process last deleted the rate limits' windows past their use (ms).
         self.swept = 0
         #: Whether several server processes may share this database (PostgreSQL): then
-        #: each change is announced on :data:`NEWS_CHANNEL`, and work is claimed
-        #: (``web/leases.py``). An SQLite file has one server process.
+        #: each change is announced on :data:`NEWS_CHANNEL`, work is claimed
+        #: (``web/leases.py``) and the rate limits are counted here (:meth:`count_request`).
+        #: An SQLite file has one server process.
         self.shared = self.engine.dialect.name == "postgresql"
         #: This storage's name in the announcements it makes (one a process).
         self.origin = secrets.token_hex(8)
         self._pauses: tuple[tuple[int, int], ...] | None = None
         #: The same database, each statement committed by itself.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-
-    @property
-    def shares_counts(self) -> bool:
-        """Whether counts that must hold across processes (the rate limits) are kept here:
-        a database several server processes share, which is any but SQLite (one process,
-        which counts in its memory)."""
-        return self.engine.dialect.name != "sqlite"
 
     def news_url(self) -> str | None:
         """Where to listen for the announcements of every process's changes (a libpq URL),
