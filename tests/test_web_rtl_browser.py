@@ -11,6 +11,7 @@ Screenshots are written under test-artifacts/screenshots/ (rtl-*.png).
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -59,7 +60,7 @@ TEXT_BOXES = """(node, wanted) => {
       range.setStart(text, at);
       range.setEnd(text, at + 1);
       const box = range.getBoundingClientRect();
-      boxes.push([text.data[at], box.x, box.width]);
+      boxes.push([text.data[at], box.x, box.width, box.y]);
     }
     return boxes;
   }
@@ -90,11 +91,18 @@ def reads_left_to_right(locator: Any) -> str:
 
 def text_drawn_left_to_right(locator: Any, text: str) -> None:
     """`text` is in the element's DOM text as written (logical order), and its characters
-    are drawn from left to right, one after the other, in a page of either direction."""
+    are drawn from left to right, one after the other, in a page of either direction: an
+    equation, a notation, a sum. Where it wraps, each line's part reads left to right and
+    the parts follow each other down the lines. A Hebrew word inside it (the "bonus" of a
+    sum) is drawn right to left, as Hebrew is, and left out of the check."""
     boxes: list[list[Any]] | None = locator.evaluate(TEXT_BOXES, text)
     assert boxes is not None, f"{text!r} is not in {locator.text_content()!r}"
-    lefts = [left for _, left, _ in boxes]
-    assert lefts == sorted(lefts) and len(set(lefts)) == len(lefts), f"{text!r} drawn as {boxes}"
+    drawn = [box for box in boxes if unicodedata.bidirectional(box[0]) not in ("R", "FSI", "PDI")]
+    tops = [round(top) for _, _, _, top in drawn]
+    assert tops == sorted(tops), f"{text!r} goes back up a line: {drawn}"
+    for line in sorted(set(tops)):
+        lefts = [left for (_, left, _, _), top in zip(drawn, tops, strict=True) if top == line]
+        assert lefts == sorted(lefts) and len(set(lefts)) == len(lefts), f"{text!r}: {drawn}"
 
 
 def check_board_left_to_right(page: Any) -> None:
