@@ -82,7 +82,13 @@ async def analysis(held: GameDep, server: ServerDep) -> AnalysisAnswer:
     return AnalysisAnswer.model_validate(answer | {"end": held.game.end_view()})
 
 
-@router.post("/api/records/view", response_model=RecordAnswer, responses=errors(400))
+@router.post(
+    "/api/records/view",
+    response_model=RecordAnswer,
+    # an end's ``cause`` is there only when the game was aborted for a seat, as in a view
+    response_model_exclude_unset=True,
+    responses=errors(400),
+)
 async def view_record(body: RecordRequest) -> RecordAnswer:
     """Every turn of an uploaded record, each with its board."""
     try:
