@@ -94,6 +94,10 @@ class Leases:
         del self.elsewhere[kind, game_id]
         return False
 
+    def forget(self, kind: str, game_id: str) -> None:
+        """Forget that another process held the claim (the game moved on: it may be free)."""
+        self.elsewhere.pop((kind, game_id), None)
+
     def lease_end(self, kind: str, game_id: str) -> int | None:
         """When another process's lease on the claim ends, as last seen (``None``: not
         known to be held elsewhere)."""
@@ -187,6 +191,8 @@ class Leases:
         loop = asyncio.get_running_loop()
         next_sweep = loop.time()
         while True:
+            now = now_ms()
+            self.elsewhere = {key: until for key, until in self.elsewhere.items() if until > now}
             try:
                 await asyncio.to_thread(self._renew)
                 if loop.time() >= next_sweep:

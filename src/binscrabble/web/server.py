@@ -108,7 +108,9 @@ class Server:
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
 
     def changed(self, active: ActiveGame) -> None:
-        """A game changed: send its listeners the new view and set its clock's alarm."""
+        """A game changed: send its listeners the new view and set its clock's alarm (and
+        forget who held its computer's claim: it may be free now)."""
+        self.leases.forget(COMPUTER, active.game_id)
         self.publish(active)
         self.set_alarm(active)
 
@@ -197,6 +199,10 @@ class Server:
         game_id = tidings.game_id
         if game_id in self.timers.deadlines or (deadline is not None and deadline <= horizon):
             self.timers.set(game_id, deadline)
+        self.read_again(game_id)
+
+    def read_again(self, game_id: str) -> None:
+        """Bring the game up to the database in the background if it is held here."""
         if game_id not in self.table.active_games and game_id not in self.tables.held:
             return
         if game_id in self.hearing:
@@ -233,7 +239,7 @@ class Server:
         """News may have been missed (the listening connection was down): every held game
         that someone watches is brought up to the database."""
         for game_id in list(self.hub.listeners):
-            self.hear(Tidings("", game_id, -1, None))
+            self.read_again(game_id)
 
     async def take_up(self) -> None:
         """Let each computer to move play, and mend the games whose standing or deadline
