@@ -4,8 +4,8 @@ the coordinates, the chart of the game (one point a turn, a click goes to that t
 written with the tiles' faces, pages no wider than the screen at 360 and 1366 px, and the
 theme switch of every page, remembered.
 
-The finished game is one the server's computers play against each other, so it has real
-plays. Screenshots are written under test-artifacts/screenshots/ (analysis-*.png,
+The finished game is one between two computers stored from a fixed seed, so it has the same
+real plays on every run. Screenshots are written under test-artifacts/screenshots/ (analysis-*.png,
 viewer-*.png, theme-*.png).
 """
 
@@ -29,34 +29,39 @@ from test_web_browser import (
     server,  # noqa: F401  (a fixture)
     shoot,
 )
+from web_api_support import store_played_game
 
-# Seconds the computers of a game between two computers have to finish it, and to analyse it.
-GAME_SECONDS = 240
+from binscrabble.web.storage import SeatRecord
+
+# Seconds the analysis of the finished game has to finish.
+ANALYSIS_SECONDS = 480
 # Codes a person never reads: the faces are written instead (OR, AND, NOT, XOR, ×, ÷, −).
 CODES = re.compile(r"[|&~^x/]|\d-|-\d")
 
 
+#: The bag of the stored game between computers: 39 turns, 31 of them plays.
+FINISHED_SEED = "7"
+
+
 class Finished:
-    """A game between two computers, over: its id, its record file and its analysis."""
+    """A game between two computers, over, stored from a fixed seed (a weak play every turn,
+    :func:`web_api_support.weak_play`, so the analysis finds better ones): its id, its record
+    file and its analysis."""
 
     def __init__(self, running: Server, folder: Path) -> None:
-        players = [
-            {"name": "Ro", "computer": "beginner"},
-            {"name": "Bo", "computer": "beginner"},
-        ]
-        self.id = str(running.new_game(players)["id"])
-        deadline = time.monotonic() + GAME_SECONDS
-        while not running.api("GET", f"/api/games/{self.id}")["over"]:
-            assert time.monotonic() < deadline, "the computers did not finish their game"
-            time.sleep(1)
+        self.id = "computers"
+        seats = [SeatRecord(0, "Ro", "beginner", None), SeatRecord(1, "Bo", "beginner", None)]
+        store_played_game(running.database, self.id, FINISHED_SEED, seats, plays=None)
+        assert running.api("GET", f"/api/games/{self.id}")["over"], "the stored game is not over"
         with DIRECT.open(f"{running.url}/api/games/{self.id}/record", timeout=30) as answer:
             self.record = folder / "computers.bsr"
             self.record.write_bytes(answer.read())
+        deadline = time.monotonic() + ANALYSIS_SECONDS
         while True:
             self.analysis: dict[str, Any] = running.api("GET", f"/api/games/{self.id}/analysis")
             if self.analysis["complete"]:
                 break
-            assert time.monotonic() < deadline + GAME_SECONDS, "the analysis did not finish"
+            assert time.monotonic() < deadline, "the analysis did not finish"
             time.sleep(1)
         self.turns: list[dict[str, Any]] = self.analysis["turns"]
 

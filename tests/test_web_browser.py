@@ -73,7 +73,9 @@ class Server:
 
     def __init__(self, folder: Path) -> None:
         command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
-        command += ["--port", "0", "--db", str(folder / "games.sqlite3"), "--workers", "1"]
+        #: The server's SQLite file (tests may store finished games in it directly).
+        self.database = folder / "games.sqlite3"
+        command += ["--port", "0", "--db", str(self.database), "--workers", "1"]
         # One address plays every test's games back to back, many a minute (a person plays
         # one): new games (the blank's test draws up to 40), moves and previews get ten
         # times the default limits; hints, analyses and record uploads keep them.

@@ -22,14 +22,14 @@ from test_web_browser import (
     browser,  # noqa: F401  (a fixture)
     check_fits,
     expect,
-    game_of_view,
-    generate_moves,
-    move_notation,
     new_page,
     screenshot_folder,  # noqa: F401  (a fixture)
     server,  # noqa: F401  (a fixture)
     shoot,
 )
+from web_api_support import store_played_game
+
+from binscrabble.web.storage import SeatRecord
 
 HINTS_NOTE = "Hints come with the Learning rules"
 
@@ -70,37 +70,27 @@ def test_a_game_without_hints_says_they_come_with_the_learning_rules(
     page.context.close()
 
 
-def weak_move(view: dict[str, Any]) -> str:
-    """A legal play of at most four tiles from the middle of the ranking (so the analysis
-    finds a better one), one without a blank if there is one, else a pass."""
-    game = game_of_view(view)
-    fitting = [move for move in generate_moves(game)[:2000] if len(move.place.tiles) <= 4]
-    plain = [move for move in fitting if not any(tile.blank for tile in move.place.tiles)]
-    chosen = plain or fitting
-    return move_notation(chosen[len(chosen) // 2].place, game.board) if chosen else "pass"
-
-
 def both_marks(turn: dict[str, Any]) -> bool:
     """Whether a turn's play and best play differ and both put tiles down."""
     played, best = turn["played"]["tiles"], turn["best"]["tiles"]
     return bool(played and best and played != best)
 
 
-class Played:
-    """A finished game of Ann and Bo: a few plays each, then six passes; its record file and
-    its analysis."""
+#: The bag of the stored game: with six weak plays, Ann and Bo each put tiles down three
+#: times, each time with a better play left for the analysis to find.
+PLAYED_SEED = "3"
 
-    def __init__(self, running: Server, folder: Path, plays: int = 6) -> None:
-        created = running.new_game([{"name": "Ann"}, {"name": "Bo"}])
-        self.id = str(created["id"])
-        tokens = [seat["token"] for seat in created["seats"]]
+
+class Played:
+    """A finished game of Ann and Bo stored from a fixed seed: three weak plays each
+    (:func:`web_api_support.weak_play`), then six passes; its record file and its analysis."""
+
+    def __init__(self, running: Server, folder: Path) -> None:
+        self.id = "played"
+        seats = [SeatRecord(0, "Ann", None, "a" * 64), SeatRecord(1, "Bo", None, "b" * 64)]
+        moves = store_played_game(running.database, self.id, PLAYED_SEED, seats, plays=6)
+        assert "pass" not in moves[:6], f"a seat of the stored game had no play: {moves}"
         path = f"/api/games/{self.id}"
-        for turn in range(plays + 6):
-            view = running.api("GET", path, token=tokens[turn % 2])
-            if view["over"]:  # a seat with no play passed: the passes came sooner
-                break
-            move = weak_move(view) if turn < plays else "pass"
-            running.api("POST", f"{path}/moves", {"move": move, "turn": turn}, tokens[turn % 2])
         self.view: dict[str, Any] = running.api("GET", path)
         assert self.view["over"], "six passes did not end the game"
         with DIRECT.open(f"{running.url}{path}/record", timeout=30) as answer:
@@ -115,14 +105,7 @@ class Played:
 
 @pytest.fixture(scope="module")
 def played(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:  # noqa: F811
-    # The analysis runs at the lowest priority within 3 s a turn: on a machine busy with
-    # other work a turn may go unanalysed (its best is then the move played). A game with a
-    # turn whose best differs from its play is wanted; at most three games are tried.
-    for _attempt in range(3):
-        game = Played(server, tmp_path_factory.mktemp("played"))
-        if any(both_marks(turn) for turn in game.turns):
-            break
-    yield game
+    yield Played(server, tmp_path_factory.mktemp("played"))
 
 
 def open_record(page: Any, server: Server, record: Path) -> None:  # noqa: F811

@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -20,9 +20,10 @@ from sqlalchemy import bindparam, create_engine, text
 
 from binscrabble.board import Board
 from binscrabble.game import Game
-from binscrabble.move import move_notation
+from binscrabble.move import move_notation, parse_move
 from binscrabble.movegen import generate_moves
 from binscrabble.rules import Rules
+from binscrabble.web.active_games import standing
 from binscrabble.web.app import create_app
 from binscrabble.web.computer import Fairness
 from binscrabble.web.storage import NewGame, SeatRecord, Storage, database_url
@@ -219,3 +220,53 @@ def whole_analysis(client: TestClient, game_id: str) -> dict[str, Any]:
         if analysis["complete"] or time.monotonic() > deadline:
             return analysis
         time.sleep(0.1)
+
+
+def weak_play(game: Game) -> str:
+    """A legal play for the seat to move of at most four tiles, without a blank when there
+    is one, from the middle of the ranking (so an analysis finds a better one); ``pass``
+    when the seat has no play."""
+    fitting = [move for move in generate_moves(game)[:2000] if len(move.place.tiles) <= 4]
+    plain = [move for move in fitting if not any(tile.blank for tile in move.place.tiles)]
+    chosen = plain or fitting
+    return move_notation(chosen[len(chosen) // 2].place, game.board) if chosen else "pass"
+
+
+def store_game(
+    database: Path | str,
+    game_id: str,
+    seed: str,
+    seats: list[SeatRecord],
+    choose: Callable[[Game, int], str],
+) -> list[str]:
+    """Store a finished game of ``seats`` under the default rules on the bag of ``seed``,
+    each turn's move in notation given by ``choose(game, turn)`` (the game as it stands,
+    knowing every rack) until the game ends. The same seed and choices always give the same
+    game. Its moves, in order."""
+    game = Game(tuple(seat.name for seat in seats), Rules(), seed=int(seed))
+    storage = Storage(database_url(str(database)))
+    try:
+        storage.create_game(NewGame(game_id, dict(Rules().to_mapping()), seed, seats))
+        turn = 0
+        while not game.is_over() and turn < MAX_TURNS:
+            seat = game.to_move
+            notation = choose(game, turn)
+            game.push(parse_move(notation, game.board))
+            assert storage.append_move(game_id, turn, seat, notation, standing=standing(game))
+            turn += 1
+        assert game.is_over(), f"the game of seed {seed} did not end in {MAX_TURNS} turns"
+        return game.notations()
+    finally:
+        storage.close()
+
+
+def store_played_game(
+    database: Path | str, game_id: str, seed: str, seats: list[SeatRecord], plays: int | None
+) -> list[str]:
+    """:func:`store_game` with :func:`weak_play` for the first ``plays`` turns (every turn
+    when ``None``), then passes until the game ends."""
+
+    def choose(game: Game, turn: int) -> str:
+        return weak_play(game) if plays is None or turn < plays else "pass"
+
+    return store_game(database, game_id, seed, seats, choose)
