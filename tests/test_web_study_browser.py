@@ -27,8 +27,9 @@ from test_web_browser import (
     server,  # noqa: F401  (a fixture)
     shoot,
 )
-from web_api_support import store_played_game
+from web_api_support import store_game, store_played_game
 
+from binscrabble.game import Game
 from binscrabble.web.storage import SeatRecord
 
 HINTS_NOTE = "Hints come with the Learning rules"
@@ -382,4 +383,154 @@ def test_the_boards_are_sized_before_the_script_runs(
     page.goto(f"{server.url}/table/{table['id']}")
     expect(page.locator("#log tr")).to_have_count(1)
     check_fits(page, f"a table game at {width}x{height}", settled=True)
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def narrated(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:  # noqa: F811
+    """A stored game of Ann and Bo: Ann passes, Bo exchanges three tiles, then four passes
+    end it, both final scores below 0 (the tiles left on the racks); analysed. Its record."""
+    seats = [SeatRecord(0, "Ann", None, "c" * 64), SeatRecord(1, "Bo", None, "d" * 64)]
+
+    def choose(game: Game, turn: int) -> str:
+        return "-" + game.rack()[:3] if turn == 1 else "pass"
+
+    moves = store_game(server.database, "narrated", PLAYED_SEED, seats, choose)
+    assert moves[0] == "pass" and moves[1].startswith("-") and len(moves) == 6, moves
+    with DIRECT.open(f"{server.url}/api/games/narrated/record", timeout=30) as answer:
+        record = tmp_path_factory.mktemp("narrated") / "narrated.bsr"
+        record.write_bytes(answer.read())
+    deadline = time.monotonic() + 120
+    while not server.api("GET", "/api/games/narrated/analysis")["complete"]:
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.5)
+    yield record
+
+
+def test_a_pass_and_an_exchange_are_said_as_such(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    narrated: Path,
+) -> None:
+    """The viewer's status line read "Ann played pass for 0 points" (and the analysis and
+    the charts' turns the same): a pass and an exchange are said as such, in English and
+    in French."""
+    page = new_page(browser, 1366, 768)
+    open_record(page, server, narrated)
+    status = page.locator("#status")
+    expect(status).to_have_text("Ann passed.")
+    expect(page.locator(".chart-turn[data-turn='1']")).to_have_accessible_name(
+        re.compile(r"^Turn 1: Ann passed; scores: ")
+    )
+    page.get_by_role("button", name="Forward", exact=True).click()
+    expect(status).to_have_text("Bo exchanged 3 tiles.")
+    expect(page.locator(".chart-turn[data-turn='2']")).to_have_accessible_name(
+        re.compile(r"^Turn 2: Bo exchanged 3 tiles; scores: ")
+    )
+    for lang, passed, exchanged in (
+        ("en", "Turn 1: Ann passed, ", "Turn 2: Bo exchanged 3 tiles, "),
+        ("fr", "Tour 1 : Ann a passé, ", "Tour 2 : Bo a échangé 3 jetons, "),
+    ):
+        page.goto(f"{server.url}/games/narrated/analysis?lang={lang}")
+        expect(status).to_contain_text(passed)
+        page.locator("#forward").click()
+        expect(status).to_contain_text(exchanged)
+        expect(page.locator(".chart-turn[data-turn='2']")).to_have_accessible_name(
+            re.compile(f"^{re.escape(exchanged[:-2])} ?; ")
+        )
+    shoot(page, "study-narrated-analysis")
+    page.context.close()
+
+
+def chart_geometry(page: Any) -> dict[str, Any]:
+    """The chart's points (their heights), the top and bottom of its lines' panel (the
+    columns' hit areas of a chart without bars), its bars' tops and its labels."""
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+          const chart = document.querySelector("#chart svg.chart-svg");
+          const all = (selector, read) => [...chart.querySelectorAll(selector)].map(read);
+          const number = (name) => (node) => Number(node.getAttribute(name));
+          return {
+            points: all(".chart-point", number("cy")),
+            lines: all(".chart-line", (line) => line.getAttribute("points")),
+            hits: all(".chart-hit", (hit) => [Number(hit.getAttribute("y")),
+              Number(hit.getAttribute("y")) + Number(hit.getAttribute("height"))]),
+            bars: all(".chart-bar", number("y")),
+            labels: all(".chart-label", (label) => label.textContent),
+          };
+        }"""
+    )
+    return found
+
+
+def test_the_chart_draws_scores_below_zero_inside_it(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    narrated: Path,
+) -> None:
+    """The viewer's and the analysis's chart drew final scores below 0 (tiles left on the
+    racks) under its own bottom, over the bars and off the chart: its scale now runs from
+    the lowest score, labelled, to the highest."""
+    page = new_page(browser, 1366, 768)
+    open_record(page, server, narrated)
+    expect(page.locator("#chart .chart-point")).to_have_count(6)
+    viewer = chart_geometry(page)
+    top, bottom = viewer["hits"][0]
+    heights = viewer["points"] + [
+        float(pair.split(",")[1]) for line in viewer["lines"] for pair in line.split()
+    ]
+    assert all(top <= height <= bottom for height in heights), (heights, top, bottom)
+    assert "−10" in viewer["labels"], viewer["labels"]
+    page.goto(f"{server.url}/games/narrated/analysis")
+    expect(page.locator("#chart .chart-point")).to_have_count(6)
+    analysis = chart_geometry(page)
+    assert "−10" in analysis["labels"], analysis["labels"]
+    assert analysis["bars"], "no turn of the analysed game lost points"
+    assert max(analysis["points"]) < min(analysis["bars"]), analysis
+    shoot(page, "study-negative-chart")
+    page.context.close()
+
+
+def test_each_departure_has_its_line_in_the_log(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """In a game of three, a resignation while the others played on got no line in the
+    moves log (only the departure that ended the game did). Each departure is now said at
+    its place, on the game page and in the analysis."""
+    created = server.new_game([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    ann, bo, cy = (seat["token"] for seat in created["seats"])
+    path = f"/api/games/{created['id']}"
+    server.api("POST", f"{path}/moves", {"move": "pass", "turn": 0}, token=ann)
+    server.api("POST", f"{path}/moves", {"move": "pass", "turn": 1}, token=bo)
+    server.api("POST", f"{path}/resign", token=bo)
+    page = new_page(browser, 1366, 768)
+    page.goto(server.url + created["seats"][2]["url"])
+    rows = page.locator("#log tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(2)).to_have_text("—Bo resigned.")
+    server.api("POST", f"{path}/moves", {"move": "pass", "turn": 2}, token=cy)
+    server.api("POST", f"{path}/resign", token=ann)
+    page.reload()
+    expect(rows).to_have_count(5)
+    texts = [text.strip() for text in rows.all_inner_texts()]
+    assert texts[2] == "—\tBo resigned.", texts
+    assert texts[3].startswith("3\tCy\t"), texts
+    assert texts[4] == "—\tAnn resigned.", texts
+    shoot(page, "study-departures-log")
+    deadline = time.monotonic() + 120
+    while not server.api("GET", f"{path}/analysis")["complete"]:
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.5)
+    page.goto(f"{server.url}/games/{created['id']}/analysis")
+    turns = page.locator("#turns tr")
+    expect(turns).to_have_count(4)
+    expect(turns.nth(2)).to_have_text("—Bo resigned.")
+    expect(page.locator("#position")).to_have_text("Turn 1 of 3")
+    page.locator("#forward").click()
+    page.locator("#forward").click()
+    expect(page.locator("#position")).to_have_text("Turn 3 of 3")
+    expect(turns.nth(3)).to_have_attribute("aria-current", "true")
+    expect(page.locator("#ending")).to_contain_text("Ann resigned.")
+    shoot(page, "study-departures-analysis")
     page.context.close()

@@ -1141,6 +1141,11 @@ class Game:
             "result": outcome.view() if outcome is not None else None,
             # How the game ended (INTERFACES.md §7): set exactly when ``over``.
             "end": outcome.end_view() if outcome is not None else None,
+            # Each seat that left (resigned, ran out of time, aborted), after how many moves.
+            "departures": [
+                {"turn": turns, "seat": left, "reason": reason}
+                for turns, left, reason in self._departures
+            ],
         }
         if seat is not None:
             view["seat"] = seat

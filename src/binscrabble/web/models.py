@@ -553,6 +553,14 @@ class GameEnd(Answer):
     cause: Literal["time", "absent"] | None = None
 
 
+class DepartureView(Answer):
+    """A seat that left the game (INTERFACES.md §7) and when: after ``turn`` moves."""
+
+    turn: int
+    seat: int
+    reason: Literal["resigned", "time", "aborted"]
+
+
 class TableView(Answer):
     """What a game at a real table adds to its view: its house rule on refused plays, the
     seats still to enter the tiles left on their rack, and those entered."""
@@ -589,6 +597,9 @@ class GameView(Answer):
     clock: ClockView | None = None
     #: How the game ended, ``None`` while it goes on; ``over`` is true exactly when set.
     end: GameEnd | None = None
+    #: Each seat that left the game, in order, with the number of moves played then (the
+    #: moves log says each at its place).
+    departures: list[DepartureView] = []
 
 
 class ScoredMove(Answer):

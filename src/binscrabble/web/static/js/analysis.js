@@ -7,7 +7,7 @@
 import { ApiError, getJson, loadMeta } from "./api.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard, withTiles } from "./marks.js";
-import { el, endSentence, points, winnersSentence } from "./panels.js";
+import { departureRow, departuresAmid, el, endSentence, moveClause, points, winnersSentence } from "./panels.js";
 import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
 import { t } from "./i18n.js";
@@ -40,16 +40,14 @@ function turnRow(turn, index, names, controls) {
 function describe(turn, index, names) {
   const values = {
     turn: index + 1,
-    name: names[turn.seat],
-    move: turn.played.display,
-    points: points(turn.played.score),
+    event: moveClause(names[turn.seat], turn.played),
     lost: points(turn.lost),
     best: turn.best.display,
     best_points: points(turn.best.score),
   };
   const played = turn.lost
-    ? t("Turn {turn}: {name} played {move} for {points}, {lost} below the best.", values)
-    : t("Turn {turn}: {name} played {move} for {points}, as good as the best.", values);
+    ? t("Turn {turn}: {event}, {lost} below the best.", values)
+    : t("Turn {turn}: {event}, as good as the best.", values);
   const text = `${played} ${t("The computer's best: {best} for {best_points}.", values)}`;
   return turn.analysed ? text : `${text} ${t("This turn was {reason}.", { reason: turn.reason })}`;
 }
@@ -61,12 +59,7 @@ function chartTurns(turns, names) {
     scores: turn.scores,
     lost: turn.lost,
     analysed: turn.analysed,
-    text: t("Turn {turn}: {name} played {move} for {points}", {
-      turn: index + 1,
-      name: names[turn.seat],
-      move: turn.played.display,
-      points: points(turn.played.score),
-    }),
+    text: t("Turn {turn}: {event}", { turn: index + 1, event: moveClause(names[turn.seat], turn.played) }),
   }));
 }
 
@@ -101,12 +94,13 @@ async function main() {
   // aborted), as the end screen says it.
   if (view.result) $("ending").textContent = `${winnersSentence(view)} ${endSentence(view)}`.trim();
   const body = $("turns");
+  const amid = departuresAmid(view);
   const turns = [];
   let total = 0;
   const chart = gameChart($("chart"));
   const controls = stepper({
     count: () => turns.length,
-    rows: () => [...body.children],
+    rows: () => [...body.children].filter((row) => !row.classList.contains("log-departure")),
     show: (index) => {
       const turn = turns[index];
       const marks = { played: turn.played.tiles, best: turn.best.tiles };
@@ -133,8 +127,14 @@ async function main() {
     }
     const first = turns.length === 0;
     for (const turn of analysis.turns.slice(turns.length)) {
+      // A seat that left while the others played on is said at its place, before the
+      // first turn after it (the one that ended the game is said under the title).
+      body.append(...amid.filter((left) => left.turn === turns.length).map((left) => departureRow(view, left)));
       turns.push(turn);
       body.append(turnRow(turn, turns.length - 1, names, controls));
+    }
+    if (analysis.complete) {
+      body.append(...amid.filter((left) => left.turn >= turns.length).map((left) => departureRow(view, left)));
     }
     showProgress(turns.length, total, analysis.complete);
     if (first && turns.length) controls.go(0);

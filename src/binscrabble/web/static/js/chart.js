@@ -68,8 +68,13 @@ function draw(host, { names, turns, current, onTurn }) {
   const height = TOP + LINES + (withBars ? GAP + BARS : 0) + BOTTOM;
   const plot = width - LEFT - RIGHT;
   const x = (turn) => LEFT + (count ? (turn / count) * plot : 0);
-  const most = roundUp(Math.max(1, ...turns.flatMap((turn) => turn.scores)));
-  const y = (score) => TOP + LINES - (score / most) * LINES;
+  // The scale runs from the lowest score (below 0 when tiles left on a rack or overtime
+  // took more than a player had: the scores' axis then sits above the bottom) to the highest.
+  const allScores = turns.flatMap((turn) => turn.scores);
+  const most = roundUp(Math.max(1, ...allScores));
+  const lowest = Math.min(0, ...allScores);
+  const least = lowest < 0 ? -roundUp(-lowest) : 0;
+  const y = (score) => TOP + LINES - ((score - least) / (most - least)) * LINES;
   const barsTop = TOP + LINES + GAP;
   const mostLost = roundUp(Math.max(1, ...turns.map((turn) => turn.lost || 0)));
   const chart = svg("svg", {
@@ -83,11 +88,18 @@ function draw(host, { names, turns, current, onTurn }) {
       : t("Chart of every player's score through the game"),
   });
   chart.append(
-    svg("line", { x1: LEFT, y1: TOP + LINES, x2: width - RIGHT, y2: TOP + LINES, class: "chart-axis" }),
+    svg("line", { x1: LEFT, y1: y(0), x2: width - RIGHT, y2: y(0), class: "chart-axis" }),
     svg("line", { x1: LEFT, y1: y(most), x2: width - RIGHT, y2: y(most), class: "chart-grid" }),
     label(LEFT - 4, y(most) + 4, String(most)),
-    label(LEFT - 4, TOP + LINES + 4, "0"),
   );
+  // The lowest score's line and label; the 0 label gives way when the two would touch.
+  if (least < 0) {
+    chart.append(
+      svg("line", { x1: LEFT, y1: y(least), x2: width - RIGHT, y2: y(least), class: "chart-grid" }),
+      label(LEFT - 4, y(least) + 4, `−${-least}`),
+    );
+  }
+  if (least === 0 || y(least) - y(0) >= 12) chart.append(label(LEFT - 4, y(0) + 4, "0"));
   if (withBars) {
     chart.append(
       svg("line", { x1: LEFT, y1: barsTop, x2: width - RIGHT, y2: barsTop, class: "chart-axis" }),

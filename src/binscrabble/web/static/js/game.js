@@ -4,7 +4,7 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, points } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, moveSentence, points } from "./panels.js";
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
@@ -701,14 +701,16 @@ function lastMoveSentence(view) {
   const name = view.players[last.seat].name;
   // The server writes each move for people (display, in the page's language); the kind of
   // move is read from its notation.
-  if (last.notation === "pass") return `${mine ? t("You passed.") : t("{name} passed.", { name })} `;
-  if (/^exchange \d+$/.test(last.notation)) return `${t("{name} made an {exchange}.", { name, exchange: last.display })} `;
-  if (last.notation.startsWith("exchange ") || last.notation.startsWith("-")) {
+  // Your own exchange names its tiles (you know them); another seat's says how many.
+  if (mine && last.notation === "pass") return `${t("You passed.")} `;
+  if (mine && exchangedCount(last.notation) !== null && !/^exchange \d+$/.test(last.notation)) {
     const tiles = last.display.slice(last.display.indexOf(" ") + 1);
-    return `${mine ? t("You exchanged {tiles}.", { tiles }) : t("{name} exchanged {tiles}.", { name, tiles })} `;
+    return `${t("You exchanged {tiles}.", { tiles })} `;
   }
-  const played = { name, move: last.display, points: points(last.score) };
-  return `${mine ? t("You played {move} for {points}.", played) : t("{name} played {move} for {points}.", played)} `;
+  if (mine && exchangedCount(last.notation) === null) {
+    return `${t("You played {move} for {points}.", { move: last.display, points: points(last.score) })} `;
+  }
+  return `${moveSentence(name, last)} `;
 }
 
 function statusText(view) {

@@ -82,7 +82,10 @@ export function drawLog(head, body, view) {
       el("th", { scope: "col" }, ...joined(view.players.map((player) => named(player.name)), " – "))),
   );
   body.replaceChildren();
+  const amid = departuresAmid(view);
+  const departed = (turn) => amid.filter((left) => left.turn === turn).map((left) => departureRow(view, left));
   view.moves.forEach((move, index) => {
+    body.append(...departed(index));
     const player = view.players[move.seat];
     const running = Array.isArray(move.running) ? joined(move.running.map((total) => ltr(String(total))), " – ") : [];
     body.append(
@@ -91,6 +94,7 @@ export function drawLog(head, body, view) {
         el("td", {}, ...running)),
     );
   });
+  body.append(...amid.filter((left) => left.turn >= view.moves.length).map((left) => departureRow(view, left)));
   // A game a seat ended (resigned, ran out of time, aborted) ends its log with a line
   // saying so, after the last move.
   if (view.end && Number.isInteger(view.end.seat)) {
@@ -98,6 +102,25 @@ export function drawLog(head, body, view) {
   }
   const scroller = body.closest(".log-scroll");
   if (scroller) scroller.scrollTop = scroller.scrollHeight;
+}
+
+// The seats that left a game of three or four (resigned, ran out of time) while the others
+// played on: every departure but the one that ended the game, which the end line says.
+export function departuresAmid(view) {
+  const all = view.departures || [];
+  const ended = view.end && Number.isInteger(view.end.seat) && all.length && all[all.length - 1].seat === view.end.seat;
+  return ended ? all.slice(0, -1) : all;
+}
+
+// A departure as a sentence: "Ann resigned.", "Ann ran out of time.".
+export function departureSentence(name, reason) {
+  return reason === "time" ? t("{name} ran out of time.", { name }) : t("{name} resigned.", { name });
+}
+
+// A departure's line in a log of moves, at its place.
+export function departureRow(view, left) {
+  const name = view.players[left.seat] ? view.players[left.seat].name : "";
+  return el("tr", { class: "log-departure" }, el("td", { text: "—" }), el("td", { colSpan: 4, text: departureSentence(name, left.reason) }));
 }
 
 export function drawResult(box, view) {
@@ -158,6 +181,34 @@ function finalScores(names, result) {
 
 export function points(number) {
   return tn("{count} point", "{count} points", number);
+}
+
+// How many tiles an exchange gave back, from its notation (`-01?`, or `exchange 3` as
+// another seat's exchange is logged); null for any other move.
+export function exchangedCount(notation) {
+  const hidden = /^exchange (\d+)$/.exec(notation);
+  if (hidden) return Number(hidden[1]);
+  if (notation.startsWith("exchange ")) return notation.slice("exchange ".length).replace(/\s/g, "").length;
+  if (notation.startsWith("-") && notation.length > 1) return notation.length - 1;
+  return null;
+}
+
+// A move ({notation, display, score}) said as what the player did, without a full stop, to
+// go inside a longer sentence: "Ann passed", "Ann exchanged 3 tiles", "Ann played 8H 1=1
+// for 4 points". A pass or an exchange is never said as "played pass for 0 points".
+export function moveClause(name, move) {
+  if (move.notation === "pass" || move.notation === "-") return t("{name} passed", { name });
+  const count = exchangedCount(move.notation);
+  if (count !== null) return t("{name} exchanged {tiles}", { name, tiles: tileCount(count) });
+  return t("{name} played {move} for {points}", { name, move: move.display, points: points(move.score) });
+}
+
+// The same move as a sentence of its own: "Ann passed.", "Ann exchanged 3 tiles.".
+export function moveSentence(name, move) {
+  if (move.notation === "pass" || move.notation === "-") return t("{name} passed.", { name });
+  const count = exchangedCount(move.notation);
+  if (count !== null) return t("{name} exchanged {tiles}.", { name, tiles: tileCount(count) });
+  return t("{name} played {move} for {points}.", { name, move: move.display, points: points(move.score) });
 }
 
 // Who won a finished game: "Ann wins.", a draw, or nobody (an aborted game).

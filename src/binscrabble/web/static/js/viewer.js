@@ -6,7 +6,7 @@ import { ApiError, loadMeta, postJson } from "./api.js";
 import { drawStaticBoard } from "./board.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard } from "./marks.js";
-import { el, points } from "./panels.js";
+import { el, moveClause, moveSentence } from "./panels.js";
 import { stepper } from "./stepper.js";
 import { t } from "./i18n.js";
 
@@ -59,7 +59,7 @@ function chartTurns() {
     scores: turn.scores,
     lost: null,
     analysed: true,
-    text: t("Turn {turn}: {name} played {move} for {points}", { turn: index + 1, name: names()[turn.seat], move: turn.display, points: points(turn.score) }),
+    text: t("Turn {turn}: {event}", { turn: index + 1, event: moveClause(names()[turn.seat], turn) }),
   }));
 }
 
@@ -109,7 +109,7 @@ async function main() {
       $("position").textContent = t("Turn {turn} of {total}", { turn: index, total: record.turns.length });
       const players = names().reduce((first, second) => t("{first} vs {second}", { first, second }));
       $("status").textContent = turn
-        ? t("{name} played {move} for {points}.", { name: names()[turn.seat], move: turn.display, points: points(turn.score) })
+        ? moveSentence(names()[turn.seat], turn)
         : t("{players}: the start of the game.", { players });
       chart.update({ names: names(), turns: chartTurns(), current: index, onTurn: (number) => controls.go(number) });
     },
