@@ -9,6 +9,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +220,22 @@ def test_a_persons_replies_come_while_addresses_flood_max_games(
     assert len(attack.games) >= len(addresses)
     assert between[0] <= len(addresses) + 1, between
     assert all(count <= 2 for count in between[1:]), between
+
+
+def test_parallel_creations_of_one_address_stay_within_its_bound(tmp_path: Path) -> None:
+    """Attack audit F10: 12 games with a ``max`` computer asked for at once by one address
+    (the rate limits off) were all accepted: the bound was checked before any of them had
+    queued its move. The check and the count are one step: at most the bound (4)."""
+    with serving(tmp_path / "games.db", "--rate-limit", "all=off") as served:
+        body = {"players": ATTACK_GAME, "rules": PERMISSIVE}
+        start = threading.Barrier(12)
+
+        def create(_: int) -> int:
+            with served.client("127.0.0.20") as client:
+                start.wait(timeout=60)
+                return client.post("/api/games", json=body).status_code
+
+        with ThreadPoolExecutor(12) as pool:
+            statuses = list(pool.map(create, range(12)))
+    assert set(statuses) == {201, 503}, statuses
+    assert statuses.count(201) <= Fairness().address_moves, statuses

@@ -160,6 +160,11 @@ class Computer:
         #: Games whose last person left, waiting for a place among them, in order.
         self._waiting: list[Place] = []
         self._admitted = 0
+        #: The games with a person in them whose computers are playing (their moves
+        #: waiting or thinking), each with the client address charged for it.
+        self.people_games: dict[str, str] = {}
+        #: Per address, its games with a computer and a person being created.
+        self._reserved: Counter[str] = Counter()
 
     @contextlib.contextmanager
     def admitting(self, computers: list[str | None]) -> Iterator[None]:
@@ -188,11 +193,14 @@ class Computer:
         person in it was admitted (:meth:`admitting`): it takes its place at once."""
         if no_person_seat(active):
             self.computer_games[active.game_id] = address
+        else:
+            self.people_games[active.game_id] = address
 
     def stopped(self, active: ActiveGame) -> None:
         """A game's computers stopped playing (the game is over, or waits for a person):
         its place goes to a game waiting for one."""
         self.computer_games.pop(active.game_id, None)
+        self.people_games.pop(active.game_id, None)
         self._hand_on()
 
     def waiting_games(self) -> set[str]:
@@ -229,15 +237,22 @@ class Computer:
                 self.computer_games[place.game_id] = place.address
                 place.granted.set_result(None)
 
-    def check_address(self, address: str, computers: list[str | None]) -> None:
-        """Before a new game from ``address`` with a computer and a person in it: refuse it
-        when the address has as many of the computer's moves waiting or thinking on the
-        people's lane, and of its games left to their computers waiting for a place, as
-        the bound."""
+    @contextlib.contextmanager
+    def reserving(self, address: str, computers: list[str | None]) -> Iterator[None]:
+        """Around creating a game from ``address`` with a computer and a person in it:
+        refuse it when the address has as many games whose computer is to move (waiting
+        or thinking on the people's lane, or being created), and of its games left to
+        their computers waiting for a place, as the bound; else hold its place until the
+        block ends, by when the game's computer, if it moves first, is counted
+        (:meth:`started`). The check and the count are one step, so requests made at once
+        cannot all pass the check before any is counted."""
         if not any(computers) or all(computers):
+            yield
             return
+        playing = sum(1 for charged in self.people_games.values() if charged == address)
         waiting = sum(1 for place in self._waiting if place.address == address)
-        if self.people.held(address) + waiting >= self.fairness.address_moves:
+        held = max(playing, self.people.held(address)) + self._reserved[address]
+        if held + waiting >= self.fairness.address_moves:
             raise Busy(
                 _(
                     "the computer is already thinking for {count} of your games: wait for "
@@ -245,6 +260,13 @@ class Computer:
                 ).format(count=self.fairness.address_moves),
                 5,
             )
+        self._reserved[address] += 1
+        try:
+            yield
+        finally:
+            self._reserved[address] -= 1
+            if not self._reserved[address]:
+                del self._reserved[address]
 
     async def move(self, active: ActiveGame, level: str, address: str) -> str:
         """The notation of the computer's move in the game, thought on its game's lane and

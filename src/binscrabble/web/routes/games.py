@@ -66,9 +66,8 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     tokens = [new_token() for player in body.players if player.computer is None]
     computers = [player.computer for player in body.players]
     address = client_key(request.client)
-    server.computer.check_address(address, computers)
     try:
-        with server.computer.admitting(computers):
+        with server.computer.reserving(address, computers), server.computer.admitting(computers):
             active = await server.table.create(names, computers, rules, tokens, clock, address)
             server.set_alarm(active)
             server.wake_computer(active, address)
