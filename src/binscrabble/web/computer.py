@@ -193,7 +193,7 @@ class Computer:
         person in it was admitted (:meth:`admitting`): it takes its place at once."""
         if no_person_seat(active):
             self.computer_games[active.game_id] = address
-        else:
+        elif active.person_plays():
             self.people_games[active.game_id] = address
 
     def stopped(self, active: ActiveGame) -> None:
@@ -213,6 +213,7 @@ class Computer:
     async def place(self, active: ActiveGame, address: str) -> None:
         """Before a move of a game its computers play alone: its place among the
         computer-only games, waiting for one while they are at their bound."""
+        self.people_games.pop(active.game_id, None)  # its moves leave the people's lane
         if active.game_id in self.computer_games:
             return
         if self._room() and not self._waiting:
