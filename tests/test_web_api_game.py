@@ -51,11 +51,13 @@ VIEW_KEYS = {
     "rematch",
     "clock",
     "end",
+    "departures",
 }
 CLOCK_KEYS = {"kind", "remaining_ms", "running", "waiting"}
 END_KEYS = {"reason", "seat", "winners"}
 PLAYER_KEYS = {"name", "score", "computer", "tiles", "left"}
 MOVE_KEYS = {"seat", "notation", "display", "score", "squares", "running"}
+DEPARTURE_KEYS = {"turn", "seat", "reason"}
 
 
 @pytest.fixture
@@ -73,6 +75,7 @@ def check_no_leak(message: dict[str, Any], seat: int | None, client: TestClient)
         assert message["seat"] == seat and message["rack"] == racks[seat]
     assert all(set(player) == PLAYER_KEYS for player in message["players"])
     assert all(set(move) == MOVE_KEYS for move in message["moves"])
+    assert all(set(left) == DEPARTURE_KEYS for left in message["departures"])
     for move in message["moves"]:
         # Another seat's exchange shows its size only, in its display too.
         hidden = re.fullmatch(r"exchange (\d)", move["notation"])

@@ -1143,7 +1143,7 @@ class Game:
             "end": outcome.end_view() if outcome is not None else None,
             # Each seat that left (resigned, ran out of time, aborted), after how many moves.
             "departures": [
-                {"turn": turns, "seat": left, "reason": reason}
+                {"turn": turns, "seat": left, "reason": departure_reason(reason)}
                 for turns, left, reason in self._departures
             ],
         }
@@ -1154,6 +1154,16 @@ class Game:
 
 
 # -- views (the parts a table game's view shares with :meth:`Game.view_for`) -----------------
+
+
+def departure_reason(reason: str) -> str:
+    """How a departure is shown: ``resigned``, ``time``, or ``aborted`` for every abort
+    (its cause, a first move's time or a seat never come, is the view's ``end``).
+
+    >>> departure_reason("time"), departure_reason("time-first-move")
+    ('time', 'aborted')
+    """
+    return reason if reason in ("resigned", "time") else "aborted"
 
 
 def board_view(rules: Rules, board: Board) -> dict[str, Any]:

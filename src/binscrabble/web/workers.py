@@ -209,8 +209,7 @@ def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any
 def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:
     """The game before turn ``number`` (from 1), and the turn's facts, not analysed: its
     move and score, its best play so far (the move played), the board before it and every
-    total after it, the final scores after the last move of a finished game
-    (:func:`~binscrabble.web.shown.shown_move` writes the moves)."""
+    total after it (:func:`~binscrabble.web.shown.shown_move` writes the moves)."""
     before = GameJob(
         job.players,
         job.rules,
@@ -223,10 +222,6 @@ def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:
     played = shown_move(notation, game.score(parse_move(notation, game.board)), game.board)
     scores = list(game.scores)
     scores[game.to_move] += played["score"]
-    if number == len(job.moves) and (whole := replay(job)).is_over():
-        # The last turn's totals are the final scores, the racks' points settled, as a
-        # record's are: the chart ends where the game did (below 0 when the racks took more).
-        scores = list(whole.scores)
     turn: dict[str, Any] = {
         "turn": number,
         "seat": game.to_move,
