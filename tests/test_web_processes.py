@@ -382,3 +382,23 @@ def test_a_process_that_starts_beside_a_running_one_stops_no_clock(site: Site) -
     # site was never down, so no pause (a time in which no clock runs) may be stored.
     assert site.query("SELECT count(*) FROM heartbeat") == [(1,)]
     assert site.query("SELECT down_from, down_to FROM pauses") == []
+
+
+def test_a_join_on_one_process_starts_the_clock_in_the_others_views(site: Site) -> None:
+    # Attack audit F11: Bo's join stored by the second process never reached the first,
+    # whose views said "waiting for Bo, no clock runs" while Bo's time ran out.
+    first, second = (site.client(process.url) for process in site.processes)
+    clock = {"kind": "live", "seconds": 60}
+    created = create(first, [{"name": "Ann"}, {"name": "Bo"}], clock=clock)
+    game_id = created["id"]
+    ann, bo = tokens(created)
+    assert seat_view(first, game_id, ann)["clock"]["waiting"] == [1]
+    with live(site.processes[0].url, game_id, ann) as socket:
+        view_until(socket, lambda view: view["clock"]["waiting"] == [1])
+        assert seat_view(second, game_id, bo)["clock"]["running"] == 0
+        # The first process hears of the join and tells its WebSocket listeners at once.
+        heard = view_until(socket, lambda view: not view["clock"]["waiting"])
+        assert heard["clock"]["running"] == 0
+    # Its reads say so too.
+    clock_now = seat_view(first, game_id, ann)["clock"]
+    assert clock_now["waiting"] == [] and clock_now["running"] == 0

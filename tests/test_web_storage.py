@@ -57,7 +57,7 @@ def test_a_game_goes_in_and_comes_back_the_same(storage: Storage) -> None:
     assert stored.move_times == [1_700_000_001_000, None]
     assert stored.departures == [Departure(1, 2, "resigned", 1_700_000_002_000)]
     assert (stored.clock, stored.created_at, stored.client) == (LIVE, 1_700_000_000_000, "::1")
-    assert storage.progress("g1") == (2, None, 1)
+    assert storage.progress("g1") == (2, None, 1, 0)
     assert storage.move_count("g1") == 2
     assert storage.load_game("nope") is None and storage.progress("nope") is None
 
@@ -95,7 +95,7 @@ def test_open_games_due_deadlines_and_rematches(storage: Storage) -> None:
     assert storage.due(100_000, 1) == [("person", 61_000)]
     assert storage.set_rematch("person", "again") == "again"
     assert storage.set_rematch("person", "other") == "again"
-    assert storage.progress("person") == (0, "again", 0)
+    assert storage.progress("person") == (0, "again", 0, 1)
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

@@ -387,15 +387,25 @@ async def join(active: ActiveGame, storage: Storage, seat: int) -> bool:
 
 async def depart(active: ActiveGame, storage: Storage, seat: int, reason: str) -> None:
     """``seat`` resigns or aborts (``reason``: ``resigned`` or ``aborted``), judged by the
-    core, stored, then applied; a ``RefereeError`` 409 when the game does not allow it."""
+    core, stored, then applied; a ``RefereeError`` 409 when the game does not allow it.
+    A departure that loses a race with a change stored by another process is judged
+    again on the game reloaded, as a move is."""
     async with active.lock:
-        at = now_ms()
-        await expire_locked(active, storage, at)
-        await depart_locked(active, storage, Departure(seat, active.turn, reason, at))
+        for _attempt in range(DEPART_ATTEMPTS):
+            at = now_ms()
+            await expire_locked(active, storage, at)
+            if await depart_locked(active, storage, Departure(seat, active.turn, reason, at)):
+                return
+    raise RefereeError(409, _("the game moved on meanwhile: reload it and try again"))
 
 
-async def depart_locked(active: ActiveGame, storage: Storage, departure: Departure) -> None:
-    """Store and apply a departure, under the game's lock (see :func:`depart`)."""
+#: How many times a departure is judged again after another process changed the game.
+DEPART_ATTEMPTS = 5
+
+
+async def depart_locked(active: ActiveGame, storage: Storage, departure: Departure) -> bool:
+    """Store and apply a departure, under the game's lock (see :func:`depart`); ``False``
+    when another process changed the game first (it is then reloaded)."""
     after = active.game.copy()
     try:
         leave(after, departure.seat, departure.reason)
@@ -409,10 +419,11 @@ async def depart_locked(active: ActiveGame, storage: Storage, departure: Departu
     stored = await asyncio.to_thread(storage.add_departure, active.game_id, departure, stand)
     if not stored:
         await reload(active, storage)
-        raise RefereeError(409, _("the game moved on meanwhile: reload it and try again"))
+        return False
     leave(active.game, departure.seat, departure.reason)
     active.stored.departures.append(departure)
     clock_after(active.game, active.clock, departure.seat, at, False, since)
+    return True
 
 
 async def expire(active: ActiveGame, storage: Storage) -> bool:
@@ -455,20 +466,25 @@ async def expire_locked(active: ActiveGame, storage: Storage, now: int) -> bool:
     assert deadline is not None and seat is not None
     left = Departure(seat, active.turn, reason, deadline, settled=now)
     try:
-        await depart_locked(active, storage, left)
+        return await depart_locked(active, storage, left)
     except RefereeError:
         return False
-    return True
 
 
-def behind(active: ActiveGame, progress: tuple[int, str | None, int]) -> bool:
+def joined_count(stored: StoredGame) -> int:
+    """How many seats of the game have joined it."""
+    return sum(1 for seat in stored.seats if seat.joined is not None)
+
+
+def behind(active: ActiveGame, progress: tuple[int, str | None, int, int]) -> bool:
     """Whether the database holds more of the game than ``active``: ``progress`` is its
-    stored move count, rematch and departures
+    stored move count, rematch, departures and seats joined
     (:meth:`~binscrabble.web.storage.Storage.progress`)."""
-    moves, rematch, departures = progress
+    moves, rematch, departures, joined = progress
     return (
         moves > len(active.stored.moves)
         or departures > len(active.stored.departures)
+        or joined > joined_count(active.stored)
         or (rematch is not None and rematch != active.stored.rematch)
     )
 
@@ -575,10 +591,14 @@ class GameTable:
         ``reloaded`` is told; whether it was behind."""
         async with active.lock:
             known = len(active.stored.moves)
-            found, left, rematch = await asyncio.to_thread(
+            found, left, rematch, joined = await asyncio.to_thread(
                 self.storage.moves_after, active.game_id, known
             )
-            if left != len(active.stored.departures) or rematch != active.stored.rematch:
+            if (
+                left != len(active.stored.departures)
+                or rematch != active.stored.rematch
+                or joined != joined_count(active.stored)
+            ):
                 await reload(active, self.storage)
             elif found:
                 try:

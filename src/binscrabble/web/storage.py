@@ -30,7 +30,7 @@ The schema is made by the Alembic migrations in ``migrations/``, applied when a
 >>> stored.moves, stored.seats[0].name
 (['pass'], 'Ann')
 >>> storage.progress("g1"), storage.progress("nope")
-((1, None, 0), None)
+((1, None, 0, 0), None)
 """
 
 from __future__ import annotations
@@ -189,6 +189,10 @@ PROGRESS = select(
     select(func.count())
     .select_from(departures)
     .where(departures.c.game_id == games.c.id)
+    .scalar_subquery(),
+    select(func.count())
+    .select_from(seats)
+    .where(seats.c.game_id == games.c.id, seats.c.joined.is_not(None))
     .scalar_subquery(),
 ).where(games.c.id == bindparam("game_id"))
 
@@ -653,7 +657,10 @@ class Storage:
             ).rowcount
             if joined and standing is not None:
                 self._stand(connection, game_id, standing)
-                self._announce(connection, game_id, -1, standing.deadline)
+            if joined:
+                # The other processes holding the game read its seats and clock again.
+                deadline = None if standing is None else standing.deadline
+                self._announce(connection, game_id, -1, deadline)
         return bool(joined)
 
     def pauses(self) -> tuple[tuple[int, int], ...]:
@@ -752,9 +759,9 @@ class Storage:
             kept = connection.execute(select(games.c.rematch).where(games.c.id == game_id)).scalar()
         return str(kept)
 
-    def progress(self, game_id: str) -> tuple[int, str | None, int] | None:
-        """How many moves the game has stored, its rematch's id and how many seats left it
-        (``None``: no such game).
+    def progress(self, game_id: str) -> tuple[int, str | None, int, int] | None:
+        """How many moves the game has stored, its rematch's id, how many seats left it and
+        how many joined it (``None``: no such game).
 
         One query on two keys, built once: cheap enough to ask on every read of a game.
         """
@@ -762,7 +769,7 @@ class Storage:
             row = connection.execute(PROGRESS, {"game_id": game_id}).first()
         if row is None:
             return None
-        return int(row[0]), row[1], int(row[2])
+        return int(row[0]), row[1], int(row[2]), int(row[3])
 
     def count_request(self, limits: Sequence[RateWindow], now: int) -> tuple[int, int] | None:
         """Count one request made at ``now`` (ms since the epoch) against each of ``limits``
@@ -846,10 +853,11 @@ class Storage:
 
     def moves_after(
         self, game_id: str, known: int
-    ) -> tuple[list[tuple[str, int | None]], int, str | None]:
+    ) -> tuple[list[tuple[str, int | None]], int, str | None, int]:
         """The game's stored moves after the first ``known`` (notation and time of each),
-        how many seats left it and its rematch's id: what a process that holds the game's
-        first ``known`` moves needs to catch up. One transaction."""
+        how many seats left it, its rematch's id and how many seats joined it: what a
+        process that holds the game's first ``known`` moves needs to catch up. One
+        transaction."""
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(moves.c.notation, moves.c.at)
@@ -858,8 +866,8 @@ class Storage:
             ).all()
             row = connection.execute(PROGRESS, {"game_id": game_id}).first()
         if row is None:
-            return [], 0, None
-        return [(move.notation, move.at) for move in rows], int(row[2]), row[1]
+            return [], 0, None, 0
+        return [(move.notation, move.at) for move in rows], int(row[2]), row[1], int(row[3])
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""
