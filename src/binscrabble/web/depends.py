@@ -29,8 +29,22 @@ from binscrabble.web.table_games import ActiveTable
 
 #: A game the app holds: with a bag, or at a real table (INTERFACES.md §9).
 Held: TypeAlias = ActiveGame | ActiveTable
-#: The ``Authorization`` header of a request, if any.
-Authorization = Annotated[str | None, Header()]
+
+
+def one_authorization(
+    connection: HTTPConnection, authorization: Annotated[str | None, Header()] = None
+) -> str | None:
+    """The request's ``Authorization`` header, if any; 400 when it gives two (a request
+    with two credentials is ambiguous: a proxy or another reader may take the other)."""
+    if len(connection.headers.getlist("authorization")) > 1:
+        raise RefereeError(
+            400, _("the request has two Authorization headers: send one, with your seat's token")
+        )
+    return authorization
+
+
+#: The ``Authorization`` header of a request, if any (400 for two).
+Authorization = Annotated[str | None, Depends(one_authorization)]
 
 
 def server_of(connection: HTTPConnection) -> Server:

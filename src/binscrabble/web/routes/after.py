@@ -16,7 +16,14 @@ from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import RulesError
 from binscrabble.table import write_table_record
 from binscrabble.web.active_games import ActiveGame, RefereeError, rematch_seats
-from binscrabble.web.depends import Authorization, GameDep, SeatDep, ServerDep, bearer_token
+from binscrabble.web.depends import (
+    Authorization,
+    GameDep,
+    NoBody,
+    SeatDep,
+    ServerDep,
+    bearer_token,
+)
 from binscrabble.web.models import AnalysisAnswer, GameCreated, RecordAnswer, RecordRequest
 from binscrabble.web.ratelimit import client_key
 from binscrabble.web.records import record_turns
@@ -42,9 +49,9 @@ def finished(over: bool, what: str) -> None:
         raise RefereeError(409, _(NOT_YET[what]))
 
 
-async def rematched_game(held: GameDep, _seat: SeatDep) -> ActiveGame:
-    """The game of a rematch: 401 without a seat's token, then 409 for a game at a
-    table."""
+async def rematched_game(_body: NoBody, held: GameDep, _seat: SeatDep) -> ActiveGame:
+    """The game of a rematch: 400 for a body (it takes none, like resign), 401 without a
+    seat's token, then 409 for a game at a table."""
     if not isinstance(held, ActiveGame):
         raise RefereeError(409, _("a game at a table has no rematch here: start a new one"))
     return held
