@@ -144,3 +144,80 @@ def test_each_live_listener_gets_views_in_its_own_language() -> None:
         "he": {"said": "המשחק הסתיים: אי אפשר לשחק עוד מהלכים"},
     }
     assert sorted(built) == ["en", "fr", "he"]  # one view a seat and language
+
+
+#: Bodies the API refuses before any route runs (web/limits.py): Pydantic's errors, the
+#: JSON reader's, the size limit's.
+BAD_BODIES = {
+    "isolated name": {"players": [{"name": "\u2068P\u2069"}, {"name": "Bo"}]},
+    "one player": {"players": [{"name": "Ann"}]},
+    "a fraction": {
+        "players": [{"name": "A"}, {"name": "B"}],
+        "clock": {"kind": "live", "seconds": 5.5},
+    },
+    "too short": {
+        "players": [{"name": "A"}, {"name": "B"}],
+        "clock": {"kind": "live", "seconds": 1},
+    },
+    "too long": {"players": [{"name": "A" * 41}, {"name": "B"}]},
+    "level": {"players": [{"name": "A"}, {"name": "B", "computer": "god"}]},
+    "unknown": {"players": [{"name": "A"}, {"name": "B"}], "x": 1},
+    "missing": {},
+    "null clock": {"players": [{"name": "A"}, {"name": "B"}], "clock": None},
+}
+#: What each language says of the first body (a name holding U+2068/U+2069, as the Hebrew
+#: lobby once sent): the field in words, the sentence translated.
+NAME_REFUSED = {
+    "en": "player 1's name is wrong: a name needs a character that is not a space",
+    "fr": "le nom du joueur 1 est incorrect : un nom a besoin d’un caractère",
+    "he": "השם של שחקן \u20681\u2069\u2069 — ערך שגוי",
+    "bg": "името на играч 1: грешна стойност – името трябва да съдържа знак",
+}
+#: English a translated sentence never holds: Pydantic's wording and the API's own.
+ENGLISH = ("Input should", "String should", "List should", "the field", "the body", "players.")
+
+
+@pytest.mark.parametrize("language", ["fr", "he", "bg"])
+def test_body_errors_follow_the_language(tmp_path: Path, language: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        said = {}
+        for name, body in BAD_BODIES.items():
+            answer = client.post(f"/api/games?lang={language}", json=body)
+            assert answer.status_code == 400, (name, answer.text)
+            said[name] = answer.json()["error"]
+        not_json = client.post(
+            f"/api/games?lang={language}",
+            content=b"{",
+            headers={"Content-Type": "application/json"},
+        )
+        said["not json"] = not_json.json()["error"]
+        twice = client.post(
+            f"/api/games?lang={language}",
+            content=b'{"players": [], "players": []}',
+            headers={"Content-Type": "application/json"},
+        )
+        said["twice"] = twice.json()["error"]
+        huge = client.post(f"/api/games?lang={language}", json={"x": "1" * 70_000})
+        assert huge.status_code == 413
+        said["huge"] = huge.json()["error"]
+    assert NAME_REFUSED[language] in said["isolated name"], said["isolated name"]
+    english = {name: text for name, text in said.items() if any(word in text for word in ENGLISH)}
+    assert not english, english
+    assert "'god'" in said["level"]
+
+
+def test_body_errors_name_fields_in_words_in_english(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.post("/api/games", json=BAD_BODIES["isolated name"])
+        level = client.post("/api/games", json=BAD_BODIES["level"])
+        fraction = client.post("/api/games", json=BAD_BODIES["a fraction"])
+        null = client.post(
+            "/api/games",
+            json={"players": [{"name": "A"}, {"name": "B"}], "rules": {"preset": None}},
+        )
+    assert answer.json()["error"].startswith(NAME_REFUSED["en"])
+    assert level.json()["error"].startswith("player 2's computer level is wrong: it takes one of")
+    assert fraction.json()["error"] == (
+        "the field 'clock.live.seconds' is wrong: it takes a whole number"
+    )
+    assert null.json()["error"].endswith("not null"), null.json()

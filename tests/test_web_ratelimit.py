@@ -51,7 +51,7 @@ def assert_refused(answer: httpx.Response, called: str) -> None:
     assert answer.headers["Cache-Control"] == "no-store"
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
     message = answer.json()["error"]
-    assert message.startswith(f"too many {called} from your address (at most 2 per 1 minute)")
+    assert message.startswith(f"too many {called} from your address (at most 2 in 60 seconds)")
     assert "try again in" in message
 
 

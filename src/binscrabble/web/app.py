@@ -35,7 +35,7 @@ from binscrabble.web.computer import Busy, Fairness
 from binscrabble.web.headers import ResponseHeaders
 from binscrabble.web.languages import Languages
 from binscrabble.web.limits import NOT_JSON, UNPARSABLE_BODY, BodyLimit, validation_message
-from binscrabble.web.models import MAX_BODY, MOVE_TAGS, PATTERN_MEANINGS
+from binscrabble.web.models import CUSTOM_KINDS, MAX_BODY, MOVE_TAGS, PATTERN_MEANINGS
 from binscrabble.web.ratelimit import RateLimit, RateLimits, documented_429
 from binscrabble.web.responses import describe
 from binscrabble.web.routes import after, ending, games, live, moves, pages, playing
@@ -149,7 +149,9 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_request: Request, problem: RequestValidationError) -> JSONResponse:
-        return error(400, validation_message(problem.errors(), MOVE_TAGS, PATTERN_MEANINGS))
+        return error(
+            400, validation_message(problem.errors(), MOVE_TAGS, PATTERN_MEANINGS, CUSTOM_KINDS)
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, problem: StarletteHTTPException) -> JSONResponse:
@@ -159,7 +161,7 @@ def add_error_handlers(app: FastAPI) -> None:
         elif problem.status_code == 405:
             message = _("this address does not take that method: see /openapi.json")
         elif problem.status_code == 400 and message == UNPARSABLE_BODY:
-            message = NOT_JSON
+            message = _(NOT_JSON)
         answer = error(problem.status_code, message)
         answer.headers.update(problem.headers or {})  # a 405's Allow
         if problem.status_code == 405 and isinstance(app, BinscrabbleAPI):

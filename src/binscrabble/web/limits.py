@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from binscrabble.i18n import N_, _
 from binscrabble.limits import quoted
 
 
@@ -43,9 +44,8 @@ class BodyLimit:
                 break
         repeated = repeated_key(bytes(body))
         if repeated is not None:
-            await send_error(
-                send, 400, f"the body gives the key {quoted(repeated)} twice: send each key once"
-            )
+            twice = _("the body gives the key {key} twice: send each key once")
+            await send_error(send, 400, twice.format(key=quoted(repeated)))
             return
         delivered = False
 
@@ -95,7 +95,8 @@ def repeated_key(body: bytes) -> str | None:
 
 async def refuse(send: Send, limit: int) -> None:
     """Answer 413 with the error body."""
-    await send_error(send, 413, f"the body is over {limit // 1024} KiB: send less")
+    message = _("the body is over {size} KiB: send less").format(size=limit // 1024)
+    await send_error(send, 413, message)
 
 
 async def send_error(
@@ -120,24 +121,115 @@ async def send_error(
 
 #: The one answer to a body that is not a JSON object: text that does not parse (bad UTF-8,
 #: a number over Python's digits, nesting past the parser's depth), another content type
-#: read as text, or JSON that is a list, a string or a number.
-NOT_JSON: Final = "the body is not valid JSON: send a JSON object"
+#: read as text, or JSON that is a list, a string or a number (translated where it is said).
+NOT_JSON: Final = N_("the body is not valid JSON: send a JSON object")
 #: Pydantic's error kinds for a whole body of the wrong type.
 NOT_AN_OBJECT: Final = frozenset({"dict_type", "model_type", "model_attributes_type"})
 #: What FastAPI's own 400 says when it cannot parse a body at all.
 UNPARSABLE_BODY: Final = "There was an error parsing the body"
+
+#: What a value of each of Pydantic's error kinds should have been, in the catalogue's
+#: words (Pydantic's own English "Input should be ..." is never shown): the context's
+#: values fill the placeholders.
+KIND_SENTENCES: Final = {
+    "int_type": N_("it takes a whole number"),
+    "int_parsing": N_("it takes a whole number"),
+    "int_from_float": N_("it takes a whole number"),
+    "float_type": N_("it takes a number"),
+    "float_parsing": N_("it takes a number"),
+    "bool_type": N_("it takes true or false"),
+    "bool_parsing": N_("it takes true or false"),
+    "string_type": N_("it takes text"),
+    "list_type": N_("it takes a list"),
+    "dict_type": N_("it takes a JSON object"),
+    "model_type": N_("it takes a JSON object"),
+    "model_attributes_type": N_("it takes a JSON object"),
+    "greater_than_equal": N_("it takes {ge} or more"),
+    "greater_than": N_("it takes more than {gt}"),
+    "less_than_equal": N_("it takes {le} or less"),
+    "less_than": N_("it takes less than {lt}"),
+    "too_short": N_("it holds {actual_length}, at least {min_length}"),
+    "too_long": N_("it holds {actual_length}, at most {max_length}"),
+    "string_too_short": N_("it takes at least {min_length} characters"),
+    "string_too_long": N_("it takes at most {max_length} characters"),
+    "union_tag_invalid": N_("its 'kind' takes {expected_tags}, not {tag}"),
+    "union_tag_not_found": N_("it needs the field 'kind'"),
+}
+#: A value of a kind not in :data:`KIND_SENTENCES`.
+OTHER_KIND: Final = N_("it is not a value this field takes")
+
+
+def _json_text(value: object) -> str:
+    """``value`` as a JSON client wrote it (``null``, ``true``, ``"god"``), quoted."""
+    if isinstance(value, str):
+        return quoted(value)
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return quoted(str(value))
+
+
+def field_words(where: str) -> str:
+    """The field at dotted path ``where`` in people's words, in the current language: a
+    player's name and computer level by the player's number, else the field's path.
+
+    >>> field_words("players.1.name")
+    "player 2's name"
+    >>> field_words("clock.live.seconds")
+    "the field 'clock.live.seconds'"
+    """
+    parts = where.split(".")
+    if len(parts) == 3 and parts[0] == "players" and parts[1].isdigit():
+        number = int(parts[1]) + 1
+        if parts[2] == "name":
+            return _("player {number}'s name").format(number=number)
+        if parts[2] == "computer":
+            return _("player {number}'s computer level").format(number=number)
+    if where == "players":
+        return _("the list of players")
+    return _("the field {field}").format(field=quoted(where))
+
+
+def _detail(
+    first: Mapping[str, Any], patterns: Mapping[str, str] | None, custom: Mapping[str, str] | None
+) -> str:
+    """What the value of Pydantic's error ``first`` should have been, in the current
+    language."""
+    kind = first.get("type", "")
+    context = dict(first.get("ctx") or {})
+    if kind == "string_pattern_mismatch":
+        meaning = (patterns or {}).get(context.get("pattern", ""))
+        return _(meaning) if meaning else _(OTHER_KIND)
+    if kind == "literal_error":
+        choices = str(context.get("expected", "")).replace(" or ", ", ")
+        return _("it takes one of {choices}, not {value}").format(
+            choices=choices, value=_json_text(first.get("input"))
+        )
+    if kind in (custom or {}):
+        return _((custom or {})[kind])
+    if kind in KIND_SENTENCES:
+        values = {name: str(value) for name, value in context.items()}
+        values.setdefault("actual_length", "?")
+        try:
+            return _(KIND_SENTENCES[kind]).format(**values)
+        except (KeyError, IndexError):
+            return _(OTHER_KIND)
+    return _(OTHER_KIND)
 
 
 def validation_message(
     errors: Sequence[Any],
     tags: Collection[str] = (),
     patterns: Mapping[str, str] | None = None,
+    custom: Mapping[str, str] | None = None,
 ) -> str:
-    """One sentence for the first problem Pydantic found in a request.
+    """One sentence, in the current language, for the first problem Pydantic found in a
+    request.
 
     ``tags`` are the names Pydantic gives the shapes of a body that takes several (they are
-    no field of it, and are left out of the location); ``patterns`` say in words what each
-    pattern a text must match means.
+    no field of it, and are left out of the location); ``patterns`` say in words (marked for
+    the catalogue) what each pattern a text must match means; ``custom`` the sentence
+    (marked) of each error kind the models raise themselves.
 
     >>> validation_message([{"type": "missing", "loc": ("body", "turn"), "msg": "Field required"}])
     "the body lacks the field 'turn': add it"
@@ -148,31 +240,22 @@ def validation_message(
     "the body lacks the field 'turn': add it"
     """
     if not errors:
-        return "the request is malformed"
+        return _("the request is malformed")
     first = errors[0]
     kind = first.get("type", "")
     location = list(first.get("loc", ()))
     if len(location) > 1 and location[0] == "body" and location[1] in tags:
         del location[1]
     where = ".".join(str(part) for part in location if part != "body")
-    message = first.get("msg", "malformed")
     if kind == "json_invalid" or (not where and kind in NOT_AN_OBJECT):
-        return NOT_JSON
+        return _(NOT_JSON)
     if kind == "missing":
         if not where:
-            return "the request needs a JSON body"
-        return f"the body lacks the field '{where}': add it"
+            return _("the request needs a JSON body")
+        return _("the body lacks the field {field}: add it").format(field=quoted(where))
     if kind == "extra_forbidden":
-        return f"the body has an unknown field '{where}': remove it"
-    context = first.get("ctx", {})
-    if kind == "string_pattern_mismatch":
-        message = (patterns or {}).get(context.get("pattern", ""), message)
-    elif kind == "too_short":
-        message = f"it holds {context.get('actual_length')}, at least {context.get('min_length')}"
-    elif kind == "too_long":
-        message = f"it holds {context.get('actual_length')}, at most {context.get('max_length')}"
-    elif kind == "literal_error":
-        message = f"it takes {context.get('expected')}, not {quoted(first.get('input'))}"
+        return _("the body has an unknown field {field}: remove it").format(field=quoted(where))
+    detail = _detail(first, patterns, custom)
     if not where:
-        return f"the body is not what this address takes: {message}"
-    return f"the field '{where}' is wrong: {message}"
+        return _("the body is not what this address takes: {detail}").format(detail=detail)
+    return _("{field} is wrong: {detail}").format(field=field_words(where), detail=detail)

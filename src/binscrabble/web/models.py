@@ -41,6 +41,7 @@ from pydantic_core import PydanticCustomError
 from binscrabble.clock import CORRESPONDENCE, KINDS, LIMITS, LIVE, UNTIMED
 from binscrabble.engine.levels import LEVELS
 from binscrabble.game import MAX_PLAYERS, MIN_PLAYERS
+from binscrabble.i18n import N_
 from binscrabble.rules import FACES, INT_RULE_LIMITS, PRECEDENCES, PRESETS, Rules
 
 #: The largest request body accepted, in bytes (INTERFACES.md §5).
@@ -62,9 +63,11 @@ NAME_PATTERN: Final = f"^[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}][^{_CONTROLS}]*$"
 SQUARE_PATTERN: Final = "^[A-Oa-o](?:[1-9]|1[0-5])$"
 #: What each pattern means, for the sentence a refused value gets.
 PATTERN_MEANINGS: Final = {
-    NAME_PATTERN: "a name needs a character that is not a space, and no line break, tab, "
-    "other control character or invisible formatting character",
-    SQUARE_PATTERN: "a square is a column A to O and a row 1 to 15, such as H8",
+    NAME_PATTERN: N_(
+        "a name needs a character that is not a space, and no line break, tab, "
+        "other control character or invisible formatting character"
+    ),
+    SQUARE_PATTERN: N_("a square is a column A to O and a row 1 to 15, such as H8"),
 }
 
 if TYPE_CHECKING:
@@ -182,8 +185,8 @@ class CorrespondenceClock(Strict):
     days: whole_number(*LIMITS[CORRESPONDENCE]["days"][:2])  # type: ignore[valid-type]
 
 
-CLOCK_KINDS: Final = "a clock's 'kind' is 'untimed', 'live' or 'correspondence'"
-CLOCK_NULL: Final = (
+CLOCK_KINDS: Final = N_("a clock's 'kind' is 'untimed', 'live' or 'correspondence'")
+CLOCK_NULL: Final = N_(
     "leave 'clock' out for an untimed game, or send an object such as "
     '{"kind": "live", "seconds": 300}'
 )
@@ -297,7 +300,14 @@ class TilesPreview(Strict):
 IN_NOTATION: Final = "move in notation"
 AS_TILES: Final = "move as tiles"
 MOVE_TAGS: Final = frozenset({IN_NOTATION, AS_TILES})
-MOVE_OR_TILES: Final = "send the move either as 'move' (notation) or as 'tiles': one of the two"
+MOVE_OR_TILES: Final = N_("send the move either as 'move' (notation) or as 'tiles': one of the two")
+#: The sentence of each error kind these models raise themselves (marked; said in the
+#: request's language by web/limits.py).
+CUSTOM_KINDS: Final = {
+    "clock_null": CLOCK_NULL,
+    "clock_kind": CLOCK_KINDS,
+    "move_or_tiles": MOVE_OR_TILES,
+}
 
 
 def _move_kind(body: Any) -> str | None:

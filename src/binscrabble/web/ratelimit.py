@@ -37,6 +37,7 @@ from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.web.limits import send_error
 from binscrabble.web.storage import RateWindow, Storage
 
@@ -52,16 +53,22 @@ class Endpoint:
 
 ENDPOINTS: dict[str, Endpoint] = {
     "create": Endpoint(
-        frozenset({"POST"}), re.compile(r"/api/games(/[^/]+/rematch)?/?"), "new games"
+        frozenset({"POST"}), re.compile(r"/api/games(/[^/]+/rematch)?/?"), N_("new games")
     ),
     # A rack entered at a table (INTERFACES.md §9) is stored as a move is: counted as one.
-    "move": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/(moves|rack)/?"), "moves"),
-    "preview": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
-    "hint": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/hint/?"), "hints"),
-    "analysis": Endpoint(
-        frozenset({"GET", "HEAD"}), re.compile(r"/api/games/[^/]+/analysis/?"), "analyses"
+    "move": Endpoint(
+        frozenset({"POST"}), re.compile(r"/api/games/[^/]+/(moves|rack)/?"), N_("moves")
     ),
-    "record": Endpoint(frozenset({"POST"}), re.compile(r"/api/records/view/?"), "record uploads"),
+    "preview": Endpoint(
+        frozenset({"POST"}), re.compile(r"/api/games/[^/]+/preview/?"), N_("previews")
+    ),
+    "hint": Endpoint(frozenset({"POST"}), re.compile(r"/api/games/[^/]+/hint/?"), N_("hints")),
+    "analysis": Endpoint(
+        frozenset({"GET", "HEAD"}), re.compile(r"/api/games/[^/]+/analysis/?"), N_("analyses")
+    ),
+    "record": Endpoint(
+        frozenset({"POST"}), re.compile(r"/api/records/view/?"), N_("record uploads")
+    ),
 }
 
 #: The limits of ``serve`` when no option changes them: well above what a person playing fast
@@ -228,9 +235,13 @@ async def count_shared(
 async def refuse(send: Send, name: str, past: tuple[limits.RateLimitItem, int]) -> None:
     """Answer 429 with ``Retry-After`` and the error body."""
     item, wait = past
-    message = (
-        f"too many {ENDPOINTS[name].called} from your address (at most {item}): "
-        f"try again in {wait} second{'s' if wait != 1 else ''}"
+    period = item.get_expiry()
+    limit = ngettext(
+        "at most {amount} in {count} second", "at most {amount} in {count} seconds", period
+    ).format(amount=item.amount, count=period)
+    later = ngettext("{count} second", "{count} seconds", wait).format(count=wait)
+    message = _("too many {what} from your address ({limit}): try again in {later}").format(
+        what=_(ENDPOINTS[name].called), limit=limit, later=later
     )
     await send_error(send, 429, message, [(b"retry-after", str(wait).encode())])
 
