@@ -76,3 +76,64 @@ def test_the_lobby_menus_speak_french(
     assert "sees" not in (page.locator("#level-description").text_content() or "")
     shoot(page, "languages-lobby-fr")
     page.context.close()
+
+
+#: The direction marks, embeddings, overrides and isolates a catalogue's sentence may hold.
+DIRECTION_CHARACTERS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@pytest.mark.parametrize("mode", ["hotseat", "online"])
+def test_the_hebrew_lobby_starts_a_game_with_the_names_it_fills_in(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    mode: str,
+) -> None:
+    page = new_page(browser, 360, 740)
+    page.goto(f"{server.url}/?lang=he")
+    page.locator(f"input[name=mode][value={mode}]").check()
+    names = page.locator("#names input").evaluate_all("inputs => inputs.map(input => input.value)")
+    assert names == ["שחקן 1", "שחקן 2"], names
+    page.get_by_role("button", name="התחלת המשחק").click()
+    if mode == "hotseat":
+        page.wait_for_url("**/games/**")
+    else:
+        expect(page.locator("#invites")).to_be_visible()
+    shoot(page, f"languages-lobby-he-{mode}-started")
+    page.context.close()
+
+
+def test_the_lobby_shows_a_refusal_under_its_button_in_view(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    page = new_page(browser, 360, 740)
+    page.goto(f"{server.url}/?lang=he")
+    page.locator("input[name=mode][value=hotseat]").check()
+    page.locator("#rules summary").click()
+    page.locator("input[name=name1]").fill("נועה\u200b")  # a zero-width space: refused
+    page.get_by_role("button", name="התחלת המשחק").click()
+    error = page.get_by_role("alert")
+    expect(error).to_contain_text("שם")
+    expect(error).to_be_in_viewport()
+    assert "players.1.name" not in (error.text_content() or "")
+    shoot(page, "languages-lobby-he-refused")
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", ["he"])
+def test_accessible_names_hold_no_direction_characters(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    created = server.new_game([{"name": "רוני"}, {"name": "Bo"}])
+    page = new_page(browser, 1280, 900)
+    page.goto(f"{server.url}{created['seats'][0]['url']}&lang={language}")
+    expect(page.locator("#rack button").first).to_be_visible()
+    labels = page.locator("[aria-label], [title], [placeholder]").evaluate_all(
+        "nodes => nodes.flatMap(node => ['aria-label', 'title', 'placeholder']"
+        ".map(name => node.getAttribute(name)).filter(Boolean))"
+    )
+    marked = [label for label in labels if any(mark in label for mark in DIRECTION_CHARACTERS)]
+    assert labels and not marked, marked
+    page.context.close()

@@ -2,7 +2,7 @@
 // plus the tiles being placed. Every square is a button named as INTERFACES.md §6 says.
 
 import { faceGlyph, faceName, pointsOf } from "./tiles.js";
-import { t } from "./i18n.js";
+import { plain, t } from "./i18n.js";
 
 export const SIZE = 15;
 export const COLUMNS = "ABCDEFGHIJKLMNO";
@@ -51,7 +51,7 @@ export class BoardView {
     this.buttons = new Map();
     container.classList.add("board");
     container.setAttribute("role", "grid");
-    container.setAttribute("aria-label", t("board"));
+    container.setAttribute("aria-label", plain(t("board")));
     for (let row = 0; row < SIZE; row += 1) {
       const line = document.createElement("div");
       line.setAttribute("role", "row");
@@ -139,12 +139,12 @@ export class BoardView {
       const rotation = tile.rotated ? ` ${t("rotated")}` : "";
       const description = tile.blank ? t("blank {face}", { face: faceName(tile.face) }) : faceName(tile.face);
       const state = tile.typed ? ` ${t("typed")}` : tile.placed ? ` ${t("placed")}` : "";
-      setAttribute(button, "aria-label", `${name} ${description}${rotation}${state}`);
+      setAttribute(button, "aria-label", plain(`${name} ${description}${rotation}${state}`));
     } else {
       setText(glyph, "");
       setText(points, "");
       setText(label, name === "H8" ? "★" : SHORT[premium] || "");
-      setAttribute(button, "aria-label", premium ? `${name} ${premiumName(premium)}` : name);
+      setAttribute(button, "aria-label", plain(premium ? `${name} ${premiumName(premium)}` : name));
     }
     if (cursor && cursor.square === name) classes.push("cursor", cursor.across ? "across" : "down");
     setClass(button, classes.join(" "));

@@ -8,7 +8,7 @@
 
 import { postJson } from "./api.js";
 import { el } from "./panels.js";
-import { t, tn } from "./i18n.js";
+import { plain, t, tn } from "./i18n.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -79,7 +79,7 @@ export class Clocks {
     if (this.faces.length === names.length && this.faces.every((face, seat) => face.name === names[seat])) return;
     this.faces = names.map((name) => {
       const time = el("span", { class: "clock-time" });
-      const box = el("div", { class: "clock", role: "timer", "aria-label": t("clock {name}", { name }) },
+      const box = el("div", { class: "clock", role: "timer", "aria-label": plain(t("clock {name}", { name })) },
         el("span", { class: "clock-name", text: name }), time);
       return { name, box, time };
     });

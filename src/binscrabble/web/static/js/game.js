@@ -10,7 +10,7 @@ import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 import { noticeTurn } from "./turn-alert.js";
 import { Clocks, EndButtons } from "./clocks.js";
-import { t, tn } from "./i18n.js";
+import { plain, t, tn } from "./i18n.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -165,7 +165,7 @@ function drawRack() {
     if (rack.children[index] !== button) rack.insertBefore(button, rack.children[index] || null);
     const glyph = faceGlyph(tile.code);
     const pressed = state.exchanging ? state.marked.has(tile.id) : state.selected === tile.id;
-    setAttribute(button, "aria-label", t("rack {face}", { face: faceName(tile.code) }));
+    setAttribute(button, "aria-label", plain(t("rack {face}", { face: faceName(tile.code) })));
     setAttribute(button, "aria-pressed", String(pressed));
     button.hidden = used.has(tile.id);
     button.classList.toggle("blank", tile.code === "?");
@@ -225,7 +225,7 @@ function chooseBlankFace() {
     for (const code of options) {
       const label = code === "#" ? t("rotated = (reads 11)") : faceName(code);
       const glyph = code === "#" ? "⦀" : faceGlyph(code);
-      const button = el("button", { type: "button", class: "tile", "aria-label": t("face {face}", { face: label }) },
+      const button = el("button", { type: "button", class: "tile", "aria-label": plain(t("face {face}", { face: label })) },
         el("span", { class: `glyph${glyph.length > 1 ? " word" : ""}`, text: glyph }));
       button.addEventListener("click", () => finish(code));
       faces.append(button);

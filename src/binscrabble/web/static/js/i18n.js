@@ -30,6 +30,17 @@ function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
+// The direction marks, embeddings, overrides and isolates (U+200E, U+200F, U+202A-U+202E,
+// U+2066-U+2069) that the catalogue's sentences put around their values (docs/languages.md).
+const DIRECTION_CHARACTERS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+// `text` without its direction characters: for a value a person edits or sends (a name in a
+// form field, which the server refuses with them) and for a name assistive technology reads
+// (aria-label, title, placeholder). Text shown on the page keeps them, or uses <bdi>.
+export function plain(text) {
+  return String(text).replace(DIRECTION_CHARACTERS, "");
+}
+
 // `message` in the page's language, its {placeholders} filled from `values`.
 export function t(message, values) {
   const shown = Object.hasOwn(data.messages, message) ? data.messages[message] : message;

@@ -4,7 +4,7 @@ import { ApiError, getJson, loadMeta, postJson } from "./api.js";
 import { rememberGame, listGames, forgetGame } from "./store.js";
 import { rulesForm } from "./rules-form.js";
 import { showPlaying } from "./playing.js";
-import { t } from "./i18n.js";
+import { plain, t } from "./i18n.js";
 import { levelName } from "./panels.js";
 
 const form = document.getElementById("new-game");
@@ -12,6 +12,15 @@ const status = document.getElementById("status");
 
 function say(text) {
   status.textContent = text;
+}
+
+// A refusal of the form, under its button, scrolled into view: on a phone the lobby's
+// status line is far below the button the person just pressed.
+const formError = document.getElementById("form-error");
+
+function refuse(text) {
+  formError.textContent = text;
+  if (text) formError.scrollIntoView({ block: "nearest" });
 }
 
 function mode() {
@@ -30,7 +39,7 @@ function drawNames() {
     input.name = `name${seat}`;
     input.maxLength = 40;
     input.required = true;
-    input.value = kept[seat] || t("Player {number}", { number: seat + 1 });
+    input.value = kept[seat] || plain(t("Player {number}", { number: seat + 1 }));
     label.append(input);
     holder.append(label);
   }
@@ -44,14 +53,15 @@ function showMode() {
 
 function playersOfForm() {
   if (mode() === "computer") {
-    const human = { name: form.elements.human.value.trim() || t("Player") };
-    const bot = { name: t("Computer"), computer: form.elements.level.value };
+    const human = { name: plain(form.elements.human.value).trim() || plain(t("Player")) };
+    const bot = { name: plain(t("Computer")), computer: form.elements.level.value };
     return form.elements.computer_first.checked ? [bot, human] : [human, bot];
   }
   const count = Number(form.elements.count.value);
   const players = [];
   for (let seat = 0; seat < count; seat += 1) {
-    players.push({ name: form.elements[`name${seat}`].value.trim() || t("Player {number}", { number: seat + 1 }) });
+    const name = plain(form.elements[`name${seat}`].value).trim();
+    players.push({ name: name || plain(t("Player {number}", { number: seat + 1 })) });
   }
   return players;
 }
@@ -72,11 +82,11 @@ function showInvites(created) {
     const field = document.createElement("input");
     field.readOnly = true;
     field.value = absolute(seat.url);
-    field.setAttribute("aria-label", t("invite link for {name}", { name: seat.name }));
+    field.setAttribute("aria-label", plain(t("invite link for {name}", { name: seat.name })));
     const copy = document.createElement("button");
     copy.type = "button";
     copy.textContent = t("Copy");
-    copy.setAttribute("aria-label", t("Copy the link for {name}", { name: seat.name }));
+    copy.setAttribute("aria-label", plain(t("Copy the link for {name}", { name: seat.name })));
     copy.addEventListener("click", async () => {
       field.select();
       try {
@@ -117,12 +127,14 @@ function clockOfForm() {
 async function startGame(rules) {
   const players = playersOfForm();
   const clock = clockOfForm();
+  refuse("");
   say(t("Starting the game…"));
   let created;
   try {
     created = await postJson("/api/games", { players, rules: rules.value(), ...(clock ? { clock } : {}) });
   } catch (error) {
-    say(error instanceof ApiError ? error.message : String(error));
+    say("");
+    refuse(error instanceof ApiError ? error.message : String(error));
     return;
   }
   const tokens = {};
@@ -181,7 +193,7 @@ function drawGames() {
     const forget = document.createElement("button");
     forget.type = "button";
     forget.textContent = t("Forget");
-    forget.setAttribute("aria-label", t("Forget the game {players}", { players }));
+    forget.setAttribute("aria-label", plain(t("Forget the game {players}", { players })));
     forget.addEventListener("click", () => {
       forgetGame(game.id);
       drawGames();

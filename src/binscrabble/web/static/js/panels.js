@@ -2,7 +2,7 @@
 
 import { joined, ltr, named } from "./bidi.js";
 import { countCodes, faceName, miniTile } from "./tiles.js";
-import { t, tn } from "./i18n.js";
+import { plain, t, tn } from "./i18n.js";
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -31,7 +31,7 @@ export function drawScores(body, view) {
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
       el("th", { scope: "row" }, ...(mover ? [el("span", { class: "to-move-mark", text: "▶" }), " "] : []), named(who), you, tiles),
-      el("td", { class: "score", "aria-label": t("score {name}", { name: player.name }) }, ltr(String(player.score))),
+      el("td", { class: "score", "aria-label": plain(t("score {name}", { name: player.name })) }, ltr(String(player.score))),
     );
     body.append(row);
   });
@@ -62,7 +62,7 @@ export function drawBag(bagLine, unseenBox, view, order) {
   unseenBox.replaceChildren();
   if (typeof view.unseen !== "string") return;
   const title = view.seat === undefined || view.seat === null ? t("Not on the board") : t("Unseen by you");
-  const list = el("ul", { class: "unseen-list", "aria-label": t("{title}: {tiles}", { title, tiles: tileCount(view.unseen.length) }) });
+  const list = el("ul", { class: "unseen-list", "aria-label": plain(t("{title}: {tiles}", { title, tiles: tileCount(view.unseen.length) })) });
   for (const { code, count } of countCodes(view.unseen, order)) {
     list.append(
       el("li", { "aria-label": `${count} ${faceName(code)}` }, miniTile(code), `×${count}`),

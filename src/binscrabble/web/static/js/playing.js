@@ -2,7 +2,7 @@
 // drawn on load, then again every 10 seconds while the page is in view.
 
 import { getJson } from "./api.js";
-import { t, tn } from "./i18n.js";
+import { plain, t, tn } from "./i18n.js";
 import { levelName } from "./panels.js";
 
 const EVERY_MS = 10_000;
@@ -27,7 +27,7 @@ function entry(game) {
   link.href = game.url;
   const players = names.reduce((first, second) => t("{first} vs {second}", { first, second }));
   link.textContent = players;
-  link.setAttribute("aria-label", t("Watch {players}", { players }));
+  link.setAttribute("aria-label", plain(t("Watch {players}", { players })));
   const detail = document.createElement("span");
   detail.className = "hint";
   const scores = game.players.map((player, seat) => `${names[seat]} ${player.score}`).join(", ");

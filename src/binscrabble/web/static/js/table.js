@@ -7,7 +7,7 @@ import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, COLUMNS, parseSquare } from "./board.js";
 import { rulesForm } from "./rules-form.js";
 import { faceGlyph, faceName, miniTile } from "./tiles.js";
-import { t, tn } from "./i18n.js";
+import { plain, t, tn } from "./i18n.js";
 
 const STORE = "binscrabble.table.";
 const FACES = ["0", "1", "=", "+", "-", "x", "/", "&", "|", "~", "^"];
@@ -65,7 +65,7 @@ function nameInputs() {
     input.name = `name-${seat}`;
     input.maxLength = 40;
     input.value = kept[seat] || "";
-    input.placeholder = t("Player {number}", { number: seat + 1 });
+    input.placeholder = plain(t("Player {number}", { number: seat + 1 }));
     input.autocomplete = "off";
     label.append(input);
     names.append(label);
@@ -85,7 +85,7 @@ async function setUp() {
   $("table-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const names = [...$("names").querySelectorAll("input")].map(
-      (input, seat) => input.value.trim() || t("Player {number}", { number: seat + 1 }),
+      (input, seat) => plain(input.value).trim() || plain(t("Player {number}", { number: seat + 1 })),
     );
     const body = {
       players: names.map((name) => ({ name })),
@@ -163,7 +163,7 @@ class TablePage {
       button.type = "button";
       button.className = "tile face-button";
       button.dataset.face = face;
-      button.setAttribute("aria-label", t("face {face}", { face: faceName(face) }));
+      button.setAttribute("aria-label", plain(t("face {face}", { face: faceName(face) })));
       const glyph = document.createElement("span");
       glyph.className = `glyph${faceGlyph(face).length > 1 ? " word" : ""}`;
       glyph.textContent = faceGlyph(face);
@@ -494,7 +494,7 @@ class TablePage {
       tiles.textContent = String(player.tiles);
       const score = document.createElement("td");
       score.className = "score";
-      score.setAttribute("aria-label", t("score {name}", { name: player.name }));
+      score.setAttribute("aria-label", plain(t("score {name}", { name: player.name })));
       score.textContent = String(player.score);
       row.append(name, tiles, score);
       body.append(row);
@@ -614,7 +614,7 @@ class TablePage {
       const input = document.createElement("input");
       input.readOnly = true;
       input.value = new URL(path, location.href).href;
-      input.setAttribute("aria-label", text);
+      input.setAttribute("aria-label", plain(text));
       item.append(label, input);
       list.append(item);
     };

@@ -8,7 +8,7 @@ import { gameChart } from "./chart.js";
 import { drawMarkedBoard } from "./marks.js";
 import { el, moveClause, moveSentence } from "./panels.js";
 import { stepper } from "./stepper.js";
-import { t } from "./i18n.js";
+import { plain, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const EMPTY = Array.from({ length: 15 }, () => ".".repeat(15));
@@ -23,7 +23,7 @@ function showScores(scores) {
   body.replaceChildren();
   names().forEach((name, seat) => {
     body.append(el("tr", {}, el("th", { scope: "row", text: name }),
-      el("td", { class: "score", "aria-label": t("score {name}", { name }), text: String(scores[seat] ?? 0) })));
+      el("td", { class: "score", "aria-label": plain(t("score {name}", { name })), text: String(scores[seat] ?? 0) })));
   });
 }
 
