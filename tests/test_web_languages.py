@@ -221,3 +221,10 @@ def test_body_errors_name_fields_in_words_in_english(tmp_path: Path) -> None:
         "the field 'clock.live.seconds' is wrong: it takes a whole number"
     )
     assert null.json()["error"].endswith("not null"), null.json()
+
+
+def test_the_hebrew_lobby_isolates_the_blank_example_left_to_right() -> None:
+    with i18n.use_language("he"):
+        page = translate_html((STATIC / "index.html").read_text(encoding="utf-8"), _)
+    # U+2066 LEFT-TO-RIGHT ISOLATE: the example reads 1+[1]=10 inside the Hebrew sentence.
+    assert "\u20661+[1]=10\u2069" in page

@@ -4,6 +4,7 @@ menus), in French, Hebrew and Bulgarian as in English, with no request of their 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -136,4 +137,23 @@ def test_accessible_names_hold_no_direction_characters(
     )
     marked = [label for label in labels if any(mark in label for mark in DIRECTION_CHARACTERS)]
     assert labels and not marked, marked
+    page.context.close()
+
+
+def test_a_hebrew_clock_reads_left_to_right(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    body = {
+        "players": [{"name": "נועה"}, {"name": "יואב"}],
+        "clock": {"kind": "live", "seconds": 300},
+    }
+    created = server.api("POST", "/api/games", body)
+    page = new_page(browser, 360, 740)
+    page.goto(f"{server.url}{created['seats'][0]['url']}&lang=he")
+    times = page.locator(".clock .clock-time")
+    expect(times.first).to_have_text(re.compile(r"\d:\d\d"))
+    # An overtime clock, "−0:04", keeps its sign at the left inside the Hebrew page.
+    directions = times.evaluate_all("nodes => nodes.map(node => getComputedStyle(node).direction)")
+    assert directions == ["ltr", "ltr"], directions
     page.context.close()

@@ -78,7 +78,7 @@ export class Clocks {
     const names = view.players.map((player) => player.name);
     if (this.faces.length === names.length && this.faces.every((face, seat) => face.name === names[seat])) return;
     this.faces = names.map((name) => {
-      const time = el("span", { class: "clock-time" });
+      const time = el("bdi", { class: "clock-time", dir: "ltr" }); // "−0:04" in Hebrew too
       const box = el("div", { class: "clock", role: "timer", "aria-label": plain(t("clock {name}", { name })) },
         el("span", { class: "clock-name", text: name }), time);
       return { name, box, time };
