@@ -228,3 +228,29 @@ def test_the_hebrew_lobby_isolates_the_blank_example_left_to_right() -> None:
         page = translate_html((STATIC / "index.html").read_text(encoding="utf-8"), _)
     # U+2066 LEFT-TO-RIGHT ISOLATE: the example reads 1+[1]=10 inside the Hebrew sentence.
     assert "\u20661+[1]=10\u2069" in page
+
+
+#: Hebrew verbs and possessives in the masculine singular (or plural) that a sentence about
+#: a named player used to carry: the player's gender and number are unknown.
+GENDERED = ("ניצח", "פרש", "ביטל", "שיחק", "החליף", "ויתר", "הניח", "עזב", "חושב", "בחר")
+GENDERED += ("הצליח", "פתח", "מחליף", "מוותר", "תורו", "יפתחו", "שלו")
+#: One of those as a whole word (Hebrew letters on neither side: "ניצחון" is a noun).
+GENDERED_WORD = re.compile(rf"(?<![\u05d0-\u05ea])(?:{'|'.join(GENDERED)})(?![\u05d0-\u05ea])")
+
+
+def test_hebrew_sentences_about_a_player_assume_no_gender() -> None:
+    """audit-en-he F6: "<name> won" and the like are said without a gendered verb."""
+    template = (i18n.LOCALE_DIR / "binscrabble.pot").read_text(encoding="utf-8")
+    named = sorted(set(re.findall(r'^msgid "(.*\{names?\}.*)"$', template, re.M)))
+    assert len(named) > 20
+    with i18n.use_language("he"):
+        said = {message: _(message) for message in named}
+        said["exchanged"] = i18n.ngettext("{name} exchanged {count} tile.", "", 3)
+    gendered = {key: text for key, text in said.items() if GENDERED_WORD.search(text)}
+    assert not gendered, gendered
+    with i18n.use_language("he"):
+        assert _("Forget") == "הסרה מהרשימה"
+        assert _("Resign") == "כניעה"
+        assert "בשני שחקנים" not in _(
+            "Resign this game? With two players the other one wins; with more, you place last."
+        )
