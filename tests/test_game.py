@@ -394,12 +394,14 @@ def test_not_on_rack() -> None:
     assert reason_of(game, parse_move("8G 1=1", game.board)) == "not_on_rack"
     message = str(game.illegal_reason(parse_move("8G 1=1", game.board)))
     # The rack is listed in the order the player sees it (codes order), not drawing order.
-    assert message == ("the rack (0 1 =) does not hold these tiles: 2 × 1 needed, 1 on the rack")
+    assert message == (
+        "the rack (0 1 =) does not hold these tiles: 1: 2 tiles needed, 1 on the rack"
+    )
     # blanks are counted: one blank cannot stand for two tiles
     game = game_on(Board(), "1=?")
     assert game.is_legal(parse_move("8G 1=?1", game.board))
     assert reason_of(game, parse_move("8G ?1=?1", game.board)) == "not_on_rack"
-    assert "2 × blank needed, 1 on the rack" in str(
+    assert "blank: 2 tiles needed, 1 on the rack" in str(
         game.illegal_reason(parse_move("8G ?1=?1", game.board))
     )
 
@@ -408,7 +410,7 @@ def test_not_on_rack_says_how_to_use_a_spare_blank() -> None:
     game = game_on(Board(), "=1?0")
     message = str(game.illegal_reason(parse_move("8G 1=1", game.board)))
     assert message == (
-        "the rack (0 1 = blank) does not hold these tiles: 2 × 1 needed, 1 on the rack; "
+        "the rack (0 1 = blank) does not hold these tiles: 1: 2 tiles needed, 1 on the rack; "
         "a blank on the rack can stand in: write ?1 for a blank played as 1"
     )
     # No hint when the blanks are already used, or too few, or for an exchange.

@@ -119,5 +119,5 @@ def test_the_reasons_of_an_illegal_play_name_equations_by_their_faces() -> None:
         "the run G8-J8 1=1× is not an equation: the operator × at position 3 has nothing after it"
     )
     assert reason("8G 1|1=1").startswith(
-        "the rack (0 1 1 = × AND) does not hold these tiles: 1 × OR needed, 0 on the rack"
+        "the rack (0 1 1 = × AND) does not hold these tiles: OR: 1 tile needed, 0 on the rack"
     )

@@ -331,9 +331,11 @@ def rack_problem(
     for code in dict.fromkeys(missing):
         name = face_shown(code)
         shortfalls.append(
-            _("{needed} × {face} needed, {held} on the rack").format(
-                needed=codes.count(code), face=name, held=rack.count(code)
-            )
+            ngettext(
+                "{face}: {count} tile needed, {held} on the rack",
+                "{face}: {count} tiles needed, {held} on the rack",
+                codes.count(code),
+            ).format(count=codes.count(code), face=name, held=rack.count(code))
         )
     # In the order the rack is shown to the player, not the order it was drawn in.
     rack_text = " ".join(face_shown(code) for code in sorted_codes(rack)) or _("(empty)")
