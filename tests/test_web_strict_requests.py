@@ -4,7 +4,9 @@ with two Authorization headers is refused (400), not read as its first."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from web_api_support import bearer, new_game, web_client
 
 
@@ -38,3 +40,25 @@ def test_two_authorization_headers_are_refused(tmp_path: Path) -> None:
         assert moved.status_code == 400, moved.text
         # One is read as before.
         assert client.get(f"/api/games/{game_id}", headers=bearer(ann)).json()["seat"] == 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [
+        ({"rules": None}, "rules"),
+        ({"rules": {"preset": None}}, "rules.preset"),
+        ({"players": [{"name": "A", "computer": None}, {"name": "B"}]}, "players.0.computer"),
+        ({"clock": {"kind": "live", "seconds": 5, "increment": None}}, "clock.live.increment"),
+    ],
+)
+def test_null_is_refused_wherever_a_field_is_an_object_or_a_string(
+    tmp_path: Path, extra: dict[str, Any], where: str
+) -> None:
+    # Attack audit F8: "rules": null and "computer": null were taken as left out while
+    # "clock": null was refused, and one refusal said "not None" to a JSON client.
+    body = {"players": [{"name": "A"}, {"name": "B"}], **extra}
+    with web_client(tmp_path / "games.db") as client:
+        answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert f"'{where}'" in error and "null" in error and "None" not in error, error

@@ -33,6 +33,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     Tag,
+    ValidationInfo,
     create_model,
     field_validator,
 )
@@ -95,10 +96,28 @@ def whole_number(low: int, high: int | None = None) -> Any:
     return Annotated[StrictInt, Field(ge=low, le=high), BeforeValidator(_whole)]
 
 
+#: Why a field given as ``null`` is refused: a body's fields are absent or have a value.
+NULL_REFUSED: Final = "it is null: leave the field out for its default, or give it a value"
+
+
+def refuse_null(value: object, info: ValidationInfo) -> object:
+    """A field given is a value: ``null`` gets 400, one rule for every field of a request
+    body (a ``null`` the route took as absent would let a client believe it said
+    something). The clock says what to send instead (:data:`CLOCK_NULL`)."""
+    if value is None:
+        if info.field_name == "clock":
+            raise PydanticCustomError("clock_null", CLOCK_NULL)
+        raise PydanticCustomError("null", NULL_REFUSED)
+    return value
+
+
 class Strict(BaseModel):
-    """A request body: unknown fields are an error, and "3" is not the number 3."""
+    """A request body: unknown fields are an error, "3" is not the number 3, and a field
+    given is not ``null``."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    refuse_nulls = field_validator("*", mode="before")(refuse_null)
 
 
 class Answer(BaseModel):
@@ -136,6 +155,7 @@ def _switch_models() -> tuple[type[BaseModel], type[BaseModel]]:
         __config__=ConfigDict(extra="forbid", strict=True, json_schema_extra=_no_defaults),
         __doc__="A preset (default `standard`) and any switches of docs/rules.md §10 that "
         "differ from it; a switch left out takes the preset's value.",
+        __validators__={"refuse_nulls": field_validator("*", mode="before")(refuse_null)},
         **wanted,
     )
     answer = create_model(
@@ -159,7 +179,8 @@ class PlayerSpec(Strict):
     read with their ends trimmed, and the players of a game have different names."""
 
     name: str = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
-    computer: Level | None = None
+    #: Absent: a person (``null`` is refused, as everywhere: :func:`refuse_null`).
+    computer: Level = None  # type: ignore[assignment]
 
 
 class UntimedClock(Strict):
@@ -222,7 +243,8 @@ class NewGameRequest(Strict):
     )
 
     players: list[PlayerSpec] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
-    rules: RulesRequest | None = None
+    #: Absent: the standard rules (``null`` is refused, as everywhere).
+    rules: RulesRequest = None  # type: ignore[assignment]
     #: A game at a real table (INTERFACES.md §9): the racks and the bag are not in the
     #: program; people only.
     table: StrictBool = False
@@ -231,14 +253,6 @@ class NewGameRequest(Strict):
     #: The clock (INTERFACES.md §7); absent: untimed (``null`` is refused: §7 takes the
     #: field absent or an object).
     clock: ClockRequest = None  # type: ignore[assignment]
-
-    @field_validator("clock", mode="before")
-    @classmethod
-    def _clock_given(cls, value: object) -> object:
-        """A clock given is an object: ``null`` gets 400, with what to send instead."""
-        if value is None:
-            raise PydanticCustomError("clock_null", CLOCK_NULL)
-        return value
 
 
 class TileSpec(Strict):

@@ -64,7 +64,7 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
             raise RefereeError(400, _("a game at a table has no clock: leave 'clock' out"))
         return await create_table_game(server, body, names, rules)
     tokens = [new_token() for player in body.players if player.computer is None]
-    computers = [player.computer for player in body.players]
+    computers: list[str | None] = [player.computer for player in body.players]
     address = client_key(request.client)
     try:
         with server.computer.reserving(address, computers), server.computer.admitting(computers):
