@@ -97,7 +97,7 @@ def whole_number(low: int, high: int | None = None) -> Any:
 
 
 #: Why a field given as ``null`` is refused: a body's fields are absent or have a value.
-NULL_REFUSED: Final = "it is null: leave the field out for its default, or give it a value"
+NULL_REFUSED: Final = N_("it is null: leave the field out for its default, or give it a value")
 
 
 def refuse_null(value: object, info: ValidationInfo) -> object:
@@ -319,6 +319,7 @@ MOVE_OR_TILES: Final = N_("send the move either as 'move' (notation) or as 'tile
 #: request's language by web/limits.py).
 CUSTOM_KINDS: Final = {
     "clock_null": CLOCK_NULL,
+    "null": NULL_REFUSED,
     "clock_kind": CLOCK_KINDS,
     "move_or_tiles": MOVE_OR_TILES,
 }
