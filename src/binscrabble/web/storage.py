@@ -393,13 +393,15 @@ def _sqlite_engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
+        # First the wait for a lock: setting the journal mode needs one, and a process
+        # migrating the file holds it (``upgrade``); without the wait it fails at once.
+        cursor.execute("PRAGMA busy_timeout=5000")
         # WAL lets readers go on while a move is written. A commit is in the WAL file
         # when it returns, so it survives the server being killed; NORMAL leaves the
         # disk sync to checkpoints (only a crash of the machine can lose the last moves).
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()
 
     return engine
