@@ -24,6 +24,7 @@ two binary operators in a row at position 2 (+ then ×)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from binscrabble.expr.checks import check, equation_value
@@ -92,13 +93,15 @@ def _show_tree(node: Expression) -> str:
     return show(node.format())
 
 
-def explain(text: str, rules: Rules) -> Explanation:
+def explain(text: str, rules: Rules, switch_names: Mapping[str, str] | None = None) -> Explanation:
     """Explain `text` under `rules`: the steps of each side, the verdict, and nearby fixes.
 
     A true equation: every step of each side in binary with the decimals beside it, then
     its value and bonus. A false one: each side's value, and every equation one symbol
     away (one digit flipped or one operator swapped) that would be true. Malformed input:
-    the reason, with a caret under the symbol to blame.
+    the reason, with a caret under the symbol to blame. A house rule is named by its
+    switch (``identity_chains``, as ``--rule`` takes it) unless ``switch_names`` gives
+    the words to use (the web's hint names it as the lobby does).
     """
     result = check(text, rules)
     try:
@@ -116,7 +119,7 @@ def explain(text: str, rules: Rules) -> Explanation:
     values = _explain_sides(tree, rules, lines)
     fragments = identity_fragments(tree)
     if fragments:
-        lines.append(_identity_note(fragments, rules))
+        lines.append(_identity_note(fragments, rules, switch_names or {}))
     if result.valid:
         assert result.value is not None
         lines.append(_value_note(result.value, len(tree.sides)))
@@ -152,22 +155,27 @@ def _value_note(value: int, side_count: int) -> str:
     return sentence.format(count=side_count, binary=binary(value), value=value, bonus=bonus_note)
 
 
-def _identity_note(fragments: tuple[IdentityFragment, ...], rules: Rules) -> str:
-    """Which identity fragments the equation has, and whether the rules in force allow them."""
+def _identity_note(
+    fragments: tuple[IdentityFragment, ...], rules: Rules, names: Mapping[str, str]
+) -> str:
+    """Which identity fragments the equation has, and whether the rules in force allow them
+    (each rule named by ``names``, else by its switch)."""
     parts = []
     for fragment in fragments:
         if getattr(rules, fragment.switch):
             part = _("{fragment} ({switch} is on)")
         else:
             part = _("{fragment} ({switch} is off)")
-        parts.append(part.format(fragment=fragment.text, switch=fragment.switch))
+        switch = names.get(fragment.switch, fragment.switch)
+        parts.append(part.format(fragment=fragment.text, switch=switch))
     note = ngettext("identity fragment: {list}", "identity fragments: {list}", len(parts))
     note = note.format(list=", ".join(parts))
     if len(parts) > 1:
+        chains = names.get("identity_chains", "identity_chains")
         if rules.identity_chains:
-            note += _("; more than one needs identity_chains, which is on")
+            note += _("; more than one needs {switch}, which is on").format(switch=chains)
         else:
-            note += _("; more than one needs identity_chains, which is off")
+            note += _("; more than one needs {switch}, which is off").format(switch=chains)
     return note
 
 
@@ -188,9 +196,11 @@ def _explain_sides(tree: Equation, rules: Rules, lines: list[str]) -> list[int |
         steps: list[tuple[str, str]] = []
         value = _steps(side, rules, steps)
         if isinstance(side, Number):
-            lines.append(f"{name}: {side.digits}   ({int(side.digits, 2)})")
+            shown = f"{side.digits}   ({int(side.digits, 2)})"
         else:
-            lines.append(f"{name}: {_show_tree(side)}")
+            shown = _show_tree(side)
+        lines.append(_("{side}: {expression}").format(side=name, expression=shown))
+        if not isinstance(side, Number):
             width = max(len(binary_part) for binary_part, _ in steps)
             for binary_part, decimal_part in steps:
                 lines.append(f"  {binary_part.ljust(width)}   ({decimal_part})")
@@ -210,14 +220,17 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
         return int(node.digits, 2)
     if isinstance(node, Not):
         value = not_value(node.digits)
-        steps.append(
-            (
-                f"NOT {node.digits} = {binary(value)}",
-                _("NOT {number} = {value}, flipping all {count} digits").format(
-                    number=int(node.digits, 2), value=value, count=len(node.digits)
-                ),
+        count = len(node.digits)
+        if count == 1:
+            flipping = _("NOT {number} = {value}, flipping its one digit")
+        else:
+            flipping = ngettext(
+                "NOT {number} = {value}, flipping its {count} digit",
+                "NOT {number} = {value}, flipping all {count} digits",
+                count,
             )
-        )
+        decimal = flipping.format(number=int(node.digits, 2), value=value, count=count)
+        steps.append((f"NOT {node.digits} = {binary(value)}", decimal))
         return value
     left = _steps(node.left, rules, steps)
     right = _steps(node.right, rules, steps)

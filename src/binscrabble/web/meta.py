@@ -19,6 +19,16 @@ from binscrabble.rules import (
     Rules,
 )
 
+#: Each switch of docs/rules.md §10 named in words, as the lobby names it (the same
+#: messages as ``RULE_NAMES`` of ``js/rules-form.js``): a hint's explanation names the
+#: house rule that allows an identity fragment by these words, not by its switch.
+SWITCH_NAMES: Final = {
+    "identity_times_one": N_("identity times one"),
+    "identity_plus_minus_zero": N_("identity plus minus zero"),
+    "identity_and_one_or_zero": N_("identity and one or zero"),
+    "identity_chains": N_("identity chains"),
+}
+
 #: One sentence per switch of docs/rules.md §10, as the lobby shows it.
 SWITCH_EXPLANATIONS: Final = {
     "precedence": N_(

@@ -487,6 +487,14 @@ class PreviewAnswer(Answer):
     tiles: list[MarkedTile] = []
 
 
+class HintStep(Answer):
+    """One line of a run's explanation; an operation of a side is ``arithmetic``, read
+    left to right in every language."""
+
+    text: str
+    arithmetic: bool
+
+
 class HintRun(Answer):
     """A run of the hinted play, with the equation explained step by step."""
 
@@ -497,16 +505,22 @@ class HintRun(Answer):
     bonus: int
     score: int
     sum: str
+    #: The steps, one a line (``steps``, joined by line breaks).
     explanation: str
+    steps: list[HintStep]
 
 
 class HintAnswer(Answer):
-    """The highest-scoring play (the analysis's search), explained."""
+    """The highest-scoring play (the analysis's search), explained: what the play is
+    (``about``), its runs, the score as a sum, the whole rack's bonus included
+    (``total``), and what it keeps (``explanation``)."""
 
     notation: str
     display: str
     score: int
+    about: str
     runs: list[HintRun]
+    total: str
     explanation: str
 
 

@@ -19,11 +19,12 @@ from binscrabble.engine.levels import player_from_name
 from binscrabble.engine.players import leave_after, ranked_candidates
 from binscrabble.engine.simulation import SimulationPlayer
 from binscrabble.expr import explain
-from binscrabble.game import ABORT_CAUSES, Game
-from binscrabble.i18n import _
+from binscrabble.game import ABORT_CAUSES, Game, ScoreBreakdown
+from binscrabble.i18n import _, ngettext
 from binscrabble.move import Move, Place, display_equation, move_notation, parse_move
 from binscrabble.movegen import GeneratedMove, best_moves, best_placements
 from binscrabble.rules import BLANK, Rules
+from binscrabble.web.meta import SWITCH_NAMES
 from binscrabble.web.pool import memory_budget, progress
 from binscrabble.web.shown import people_notation, shown_move
 
@@ -160,50 +161,135 @@ def hint_search(job: GameJob, memory: int | None) -> dict[str, Any]:
 
 def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any]:
     """The hint's answer for ``move`` (scoring ``score``) in ``game``; ``complete`` says
-    whether the search finished (its explanation then says it is the best there is)."""
+    whether the search finished (its explanation then says it is the best there is).
+
+    A play is explained in parts the page shows one a line: what the play is
+    (``about``), each run with the steps that make it true (``runs[i].steps``: the
+    verdict, each side and its operations, the identity fragments with their house
+    rules named in words, the value and bonus), the score as a sum that adds up to the
+    points shown, the whole rack's bonus included (``total``), and what it keeps
+    (``explanation``).
+    """
     notation = move_notation(move, game.board)
     display = people_notation(notation)
-    runs: list[dict[str, Any]] = []
-    if isinstance(move, Place):
-        for run in game.score_breakdown(move).runs:
-            runs.append(
-                {
-                    "text": run.text,
-                    "display": display_equation(run.text),
-                    "value": run.value,
-                    "binary": format(run.value, "b"),
-                    "bonus": run.bonus,
-                    "score": run.score,
-                    "sum": run.explain(),
-                    "explanation": str(explain(run.text, game.rules)),
-                }
-            )
-        leave = leave_after(game.rack(), move.codes)
-        kept = " ".join(display_equation(code) for code in leave if code != BLANK)
-        kept += (" " + _("blank")) * leave.count(BLANK)
-        if complete:
-            sentence = _(
-                "{move} scores {score}, keeping {kept}: the highest-scoring play there is, as "
-                "the analysis finds it."
-            )
-        else:
-            sentence = _(
-                "{move} scores {score}, keeping {kept}: the highest-scoring play found before "
-                "the search stopped; a better one may exist."
-            )
-        explanation = sentence.format(move=display, score=score, kept=kept.strip() or _("no tiles"))
-    else:
+    if not isinstance(move, Place):
         explanation = _(
             "{move}: no play fits this rack on this board, so changing tiles (or passing) is all "
             "there is."
         ).format(move=display)
+        return {
+            "notation": notation,
+            "display": display,
+            "score": score,
+            "about": "",
+            "runs": [],
+            "total": "",
+            "explanation": explanation,
+        }
+    breakdown = game.score_breakdown(move)
+    names = {
+        switch: _("the house rule “{rule}”").format(rule=_(name))
+        for switch, name in SWITCH_NAMES.items()
+    }
+    runs: list[dict[str, Any]] = []
+    for run in breakdown.runs:
+        lines = explain(run.text, game.rules, names).lines
+        runs.append(
+            {
+                "text": run.text,
+                "display": display_equation(run.text),
+                "value": run.value,
+                "binary": format(run.value, "b"),
+                "bonus": run.bonus,
+                "score": run.score,
+                "sum": run.explain(),
+                "explanation": "\n".join(lines),
+                "steps": [hint_step(line) for line in lines],
+            }
+        )
     return {
         "notation": notation,
         "display": display,
         "score": score,
+        "about": hint_about(display, move),
         "runs": runs,
-        "explanation": explanation,
+        "total": hint_total(breakdown),
+        "explanation": hint_keeps(game, move, display, score, complete),
     }
+
+
+def hint_step(line: str) -> dict[str, Any]:
+    """One line of a run's explanation as the hint shows it: an operation of a side (the
+    explanation indents those: binary, then the decimals) is arithmetic, read left to
+    right in every language; its aligning spaces are not kept."""
+    arithmetic = line.startswith(" ")
+    return {"text": " ".join(line.split()), "arithmetic": arithmetic}
+
+
+def hint_about(display: str, move: Place) -> str:
+    """What the hinted play is: how many tiles it lays, on which squares."""
+    squares = move.squares
+    where = square_name(squares[0])
+    if len(squares) > 1:
+        where = f"{where}–{square_name(squares[-1])}"
+    return ngettext(
+        "{move}: {count} tile from your rack, laid on {squares}.",
+        "{move}: {count} tiles from your rack, laid on {squares}.",
+        len(squares),
+    ).format(move=display, count=len(squares), squares=where)
+
+
+def hint_total(breakdown: ScoreBreakdown) -> str:
+    """The play's score as a sum: each run's points, plus the bonus for the whole rack."""
+    terms = [str(run.score) for run in breakdown.runs]
+    if breakdown.bingo:
+        terms.append(str(breakdown.bingo))
+    total = " + ".join(terms)
+    if len(terms) > 1:
+        total = f"{total} = {breakdown.total}"
+    several = len(breakdown.runs) > 1
+    if breakdown.bingo and several:
+        sentence = _(
+            "Score: {sum} (the equations' points, plus {bingo} for playing the whole rack)."
+        )
+    elif breakdown.bingo:
+        sentence = _(
+            "Score: {sum} (the equation's points, plus {bingo} for playing the whole rack)."
+        )
+    elif several:
+        sentence = _("Score: {sum} (the equations' points added up).")
+    else:
+        sentence = _("Score: {sum} (the equation's points).")
+    return sentence.format(sum=total, bingo=breakdown.bingo)
+
+
+def hint_keeps(game: Game, move: Place, display: str, score: int, complete: bool) -> str:
+    """The hint's last sentence: what the play keeps on the rack, and whether it is the
+    best play there is or the best the search found before it stopped."""
+    leave = leave_after(game.rack(), move.codes)
+    kept = " ".join(display_equation(code) for code in leave if code != BLANK)
+    kept = (kept + (" " + _("blank")) * leave.count(BLANK)).strip()
+    if not kept and complete:
+        return _(
+            "{move} scores {score} and plays every tile of the rack: the highest-scoring play "
+            "there is, as the analysis finds it."
+        ).format(move=display, score=score)
+    if not kept:
+        return _(
+            "{move} scores {score} and plays every tile of the rack: the highest-scoring play "
+            "found before the search stopped; a better one may exist."
+        ).format(move=display, score=score)
+    if complete:
+        sentence = _(
+            "{move} scores {score}, keeping {kept}: the highest-scoring play there is, as "
+            "the analysis finds it."
+        )
+    else:
+        sentence = _(
+            "{move} scores {score}, keeping {kept}: the highest-scoring play found before "
+            "the search stopped; a better one may exist."
+        )
+    return sentence.format(move=display, score=score, kept=kept)
 
 
 def turn_position(job: GameJob, number: int) -> tuple[Game, dict[str, Any]]:

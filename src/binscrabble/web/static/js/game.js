@@ -10,6 +10,7 @@ import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 import { noticeTurn } from "./turn-alert.js";
 import { Clocks, EndButtons } from "./clocks.js";
+import { ltr } from "./bidi.js";
 import { plain, t, tn } from "./i18n.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -590,17 +591,31 @@ async function hint() {
   const panel = $("hint-panel");
   try {
     const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/hint`, {}, state.token);
-    panel.replaceChildren(el("h2", { text: t("Hint: {move} for {points}", { move: answer.display, points: points(answer.score) }) }));
-    const list = el("ul");
-    for (const run of answer.runs || []) {
-      const why = run.explanation ? ` — ${run.explanation}` : "";
-      list.append(el("li", { text: typeof run === "string" ? run : `${describeRun(run)}${why}` }));
-    }
-    panel.append(list, el("p", { text: answer.explanation || "" }));
+    panel.replaceChildren(...hintParts(answer));
     panel.hidden = false;
   } catch (error) {
     say(error.message, "error");
   }
+}
+
+// A hint, one part a line (docs/web.md, "Hints"): what the play is, each equation it makes
+// with the steps that make it true (an operation read left to right in every language),
+// the score as a sum (the whole rack's bonus included), and what the play keeps.
+function hintParts(answer) {
+  const parts = [el("h2", { text: t("Hint: {move} for {points}", { move: answer.display, points: points(answer.score) }) })];
+  if (answer.about) parts.push(el("p", { class: "hint-about", text: answer.about }));
+  const runs = el("ul", { class: "hint-runs" });
+  for (const run of answer.runs || []) {
+    const steps = el("ul", { class: "hint-steps" });
+    for (const step of run.steps || []) {
+      steps.append(step.arithmetic ? el("li", { class: "hint-math" }, ltr(step.text)) : el("li", { text: step.text }));
+    }
+    runs.append(el("li", {}, el("p", { class: "hint-run", text: describeRun(run) }), steps));
+  }
+  if (runs.childElementCount) parts.push(runs);
+  if (answer.total) parts.push(el("p", { class: "hint-total", text: answer.total }));
+  parts.push(el("p", { class: "hint-keeps", text: answer.explanation || "" }));
+  return parts;
 }
 
 // ---- drawing the page --------------------------------------------------------------------
