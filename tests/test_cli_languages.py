@@ -3,15 +3,23 @@ command, the locale otherwise, an unknown language refused with a sentence (exit
 
 from __future__ import annotations
 
+import argparse
+import ast
+import contextlib
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from test_no_loose_strings import template_ids
 
 from binscrabble import i18n
-from binscrabble.cli import main
+from binscrabble.cli import SUBCOMMANDS, build_parser, main
+from binscrabble.cli.arguments import ARGPARSE_MESSAGES
+from binscrabble.expr import explain
+from binscrabble.rules import Rules
 
 
 def run(*arguments: str, **environ: str) -> subprocess.CompletedProcess[str]:
@@ -53,32 +61,18 @@ def test_main_leaves_the_callers_language_as_it_was(capsys: pytest.CaptureFixtur
     assert i18n.language() == "en"
 
 
-EXPLAINED = {
-    "en": [
-        "1 + 1 = 11 is false (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)",
-        "left side: 1 + 1",
-        "the left side is 10 but the right side is 11",
-        "1 + 1 = 10, not 11 — one symbol away, 1 + 1 = 10 would be true",
-    ],
-    "fr": [
-        "1 + 1 = 11 est fausse (ordre habituel : NOT, puis × ÷, puis + −, puis AND, XOR, OR)",
-        "membre de gauche: 1 + 1",
-        "le membre de gauche vaut 10 mais celui de droite vaut 11",
-        "1 + 1 = 10, et non 11 — à un symbole près, 1 + 1 = 10 serait vraie",
-    ],
-    "he": [
-        "\u20681 + 1 = 11\u2069 אינה משוואה נכונה (\u2068הסדר הרגיל: NOT, אחר כך × ÷, אחר כך"
-        " + −, אחר כך AND, XOR, OR\u2069)",
-        "אגף שמאל: 1 + 1",
-        "האגף השמאלי הוא \u206810\u2069 אבל האגף הימני הוא \u206811\u2069",
-    ],
-    "bg": [
-        "1 + 1 = 11 не е вярно (обичайният ред: NOT, после × ÷, после + −, после AND, XOR, OR)",
-        "лява страна: 1 + 1",
-        "лявата страна е 10, а дясната е 11",
-        "1 + 1 = 10, а не 11 — с един символ разлика 1 + 1 = 10 би било вярно",
-    ],
-}
+EXPLAINED_IN_ENGLISH = [
+    "1 + 1 = 11 is false (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)",
+    "left side: 1 + 1",
+    "the left side is 10 but the right side is 11",
+    "1 + 1 = 10, not 11 — one symbol away, 1 + 1 = 10 would be true",
+]
+
+
+def explained(language: str) -> list[str]:
+    """The lines of the core's explanation of 1+1=11 in a language, as the catalogue says it."""
+    with i18n.use_language(language):
+        return str(explain("1+1=11", Rules())).split("\n")
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
@@ -86,8 +80,9 @@ def test_check_explain_in_each_language(language: str) -> None:
     completed = run("check", "--explain", "--lang", language, "1+1=11")
     assert completed.returncode == 1, completed.stderr
     lines = completed.stdout.splitlines()
-    for line in EXPLAINED[language]:
-        assert line in lines, (line, lines)
+    assert [line for line in lines if line] == explained(language)
+    for line in EXPLAINED_IN_ENGLISH:
+        assert (line in lines) == (language == "en"), (line, lines)
 
 
 @pytest.mark.parametrize(
@@ -129,3 +124,188 @@ def test_the_terminal_game_speaks_the_language_of_lang(tmp_path: Path) -> None:
     assert "Tour 1. Chevalet de Ada : " in out
     assert "Reprendre un tour est désactivé : lancez la partie avec --allow-undo" in out
     assert "Refusé : " in out or "Impossible de lire" in out
+
+
+# The command line's own words: argparse's headings and errors, every command's --help,
+# and the sentences of its failures (exit 2), in each language.
+
+TRANSLATED = [language for language in i18n.LANGUAGES if language != "en"]
+
+
+def in_language(language: str, message: str) -> str:
+    with i18n.use_language(language):
+        return i18n._(message)
+
+
+def flat(text: str) -> str:
+    """Text with its line breaks and runs of spaces made single spaces (argparse wraps)."""
+    return " ".join(text.split())
+
+
+def parsed_in(language: str, *arguments: str) -> tuple[int, str, str]:
+    """``binscrabble ARGUMENTS --lang LANGUAGE`` run here: exit status, output, errors."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main([*arguments, "--lang", language])
+        except SystemExit as exit_:
+            status = int(exit_.code or 0)
+    return status, out.getvalue(), err.getvalue()
+
+
+def command_texts(command: str, language: str) -> list[str]:
+    """The description, epilog and help texts of ``command``'s parser in ``language``, in
+    the same order whatever the language."""
+    with i18n.use_language(language):
+        subparsers = build_parser(command)._subparsers
+    assert subparsers is not None
+    parser = subparsers._group_actions[0].choices[command]  # type: ignore[attr-defined]
+    return [parser.description, parser.epilog, *(action.help for action in parser._actions)]
+
+
+#: Help texts that a language writes exactly as English does (file names only).
+SAME_IN = {"FILE.svg, FILE.png, FILE.gif, FILE.webp": {"fr", "he", "bg"}}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_every_commands_help_is_in_the_language(language: str, command: str) -> None:
+    status, out, _err = parsed_in(language, command, "--help")
+    assert status == 0
+    assert out.startswith(in_language(language, "usage: ") + f"binscrabble {command} ")
+    shown = flat(out)
+    english = command_texts(command, "en")
+    for text, translated in zip(english, command_texts(command, language), strict=True):
+        if not text:
+            continue
+        assert translated
+        assert flat(translated) in shown, translated
+        if language != "en" and language not in SAME_IN.get(text, ()):
+            assert translated != text
+    if language != "en":
+        assert "show this help message and exit" not in out
+        assert "usage:" not in out
+
+
+#: argparse's messages that only a mistake in a program's parser can show (a conflicting
+#: option, a bad ``dest``...): never seen by a person running binscrabble.
+ARGPARSE_PROGRAMMERS = {
+    ".__call__() not defined",
+    "conflicting subparser: %s",
+    "conflicting subparser alias: %s",
+    "cannot merge actions - two groups are named %r",
+    "'required' is an invalid argument for positionals",
+    "invalid option string %(option)r: must start with a character %(prefix_chars)r",
+    "dest= is required for options like %r",
+    "invalid conflict_resolution value: %r",
+    "conflicting option string: %s",
+    "mutually exclusive arguments must be optional",
+    "cannot have multiple subparser arguments",
+    "%r is not callable",
+    # Only an option taking a fixed number (2, 3...) of values says it; none does here.
+    "expected %s argument",
+}
+
+
+def test_every_message_argparse_shows_is_in_the_catalogue() -> None:
+    tree = ast.parse(Path(argparse.__file__).read_text(encoding="utf-8"))
+    written = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("_", "ngettext"):
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                written.add(first.value)
+    assert len(written) > 20  # argparse was read
+    shown = written - ARGPARSE_PROGRAMMERS
+    assert shown - set(ARGPARSE_MESSAGES) == set()
+    assert set(ARGPARSE_MESSAGES) <= template_ids()
+
+
+ARGPARSE_ERRORS = {
+    "en": [
+        "binscrabble moves: error: argument --top: expected a whole number, not 'x'",
+        "binscrabble check: error: argument --preset: invalid choice: 'x' (choose from"
+        " 'learning', 'standard', 'expert')",
+        "binscrabble replay: error: the following arguments are required: FILE",
+        "binscrabble: error: unrecognized arguments: '--nope'",
+    ],
+    "fr": [
+        "binscrabble moves : erreur : argument --top : un nombre entier est attendu, pas 'x'",
+        "binscrabble check : erreur : argument --preset : choix invalide : 'x' (choisissez"
+        " parmi 'learning', 'standard', 'expert')",
+        "binscrabble replay : erreur : les arguments suivants sont requis : FILE",
+        "binscrabble : erreur : arguments non reconnus : '--nope'",
+    ],
+    "he": [
+        "\u2068binscrabble moves\u2069: שגיאה: ארגומנט \u2068--top\u2069: צפוי מספר שלם, לא"
+        " \u2068'x'\u2069",
+        "\u2068binscrabble check\u2069: שגיאה: ארגומנט \u2068--preset\u2069: בחירה לא תקינה:"
+        " \u2068'x'\u2069 (יש לבחור מתוך \u2068'learning', 'standard', 'expert'\u2069)",
+        "\u2068binscrabble replay\u2069: שגיאה: הארגומנטים הבאים נדרשים: \u2068FILE\u2069",
+        "\u2068binscrabble\u2069: שגיאה: ארגומנטים לא מוכרים: \u2068'--nope'\u2069",
+    ],
+    "bg": [
+        "binscrabble moves: грешка: аргумент --top: очаква се цяло число, а не 'x'",
+        "binscrabble check: грешка: аргумент --preset: невалиден избор: 'x' (изберете от"
+        " 'learning', 'standard', 'expert')",
+        "binscrabble replay: грешка: нужни са следните аргументи: FILE",
+        "binscrabble: грешка: неразпознати аргументи: '--nope'",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_argparse_errors_are_in_the_language(language: str) -> None:
+    typed = [
+        ["moves", "--top", "x", "p.json"],
+        ["check", "--preset", "x", "1=1"],
+        ["replay"],
+        ["--nope"],
+    ]
+    for arguments, expected in zip(typed, ARGPARSE_ERRORS[language], strict=True):
+        status, out, err = parsed_in(language, *arguments)
+        assert status == 2 and out == ""
+        lines = err.splitlines()
+        assert lines[0].startswith(in_language(language, "usage: ") + "binscrabble")
+        assert lines[-1] == expected
+
+
+COMMAND_ERRORS = {
+    "en": [
+        "binscrabble: error: --top must be 0 or more, not -1",
+        "binscrabble: error: no such file: missing.bsr",
+        "binscrabble: error: cannot tell the format of x.jpg: name it .svg, .png, .gif or .webp",
+    ],
+    "fr": [
+        "binscrabble : erreur : --top doit valoir 0 ou plus, pas -1",
+        "binscrabble : erreur : fichier introuvable : missing.bsr",
+        "binscrabble : erreur : impossible de savoir le format de x.jpg : nommez-le .svg, .png,"
+        " .gif ou .webp",
+    ],
+    "he": [
+        # The program's name and the option isolated: the line's first strong letter is
+        # Hebrew, so a terminal that lays text out by direction reads it right to left.
+        "\u2068binscrabble\u2069: שגיאה: \u2068--top\u2069 חייב להיות 0 או יותר, לא \u2068-1\u2069",
+        "\u2068binscrabble\u2069: שגיאה: אין קובץ כזה: \u2068missing.bsr\u2069",
+        "\u2068binscrabble\u2069: שגיאה: אי אפשר לדעת מה התבנית של \u2068x.jpg\u2069: יש"
+        " לקרוא לו .svg, .png, .gif או .webp",
+    ],
+    "bg": [
+        "binscrabble: грешка: --top трябва да е 0 или повече, а не -1",
+        "binscrabble: грешка: няма такъв файл: missing.bsr",
+        "binscrabble: грешка: форматът на x.jpg не може да се разбере: наречете го .svg, .png,"
+        " .gif или .webp",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_command_failures_are_sentences_in_the_language(language: str) -> None:
+    typed = [
+        ["moves", "--top", "-1", "p.json"],
+        ["replay", "missing.bsr"],
+        ["render", "game.bsr", "-o", "x.jpg"],
+    ]
+    for arguments, expected in zip(typed, COMMAND_ERRORS[language], strict=True):
+        status, out, err = parsed_in(language, *arguments)
+        assert (status, out, err) == (2, "", expected + "\n")

@@ -9,6 +9,7 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 
 from binscrabble import i18n
@@ -222,3 +223,44 @@ def test_no_error_people_read_is_raised_with_a_bare_sentence() -> None:
                 if PEOPLE.search(text.strip()):
                     loose.append((str(relative), node.lineno, text[:60]))
     assert loose == []
+
+
+#: The modules whose every sentence is a message: the command line, and what it shows.
+SPEAKING_MODULES = sorted((SOURCE / "cli").glob("*.py"))
+#: Their strings that look like words but are not shown to people, each with why.
+NOT_SENTENCES = {
+    "binscrabble.cli.",  # a module name's prefix
+    "POSITION.json",  # metavars and file names: written the same in every language
+    "FILE.toml",
+    "FILE.pdf",
+    "binscrabble.db",
+    "games.db",
+}
+MARKERS = {"_", "N_", "ngettext", "pgettext"}
+
+
+def loose_strings(path: Path) -> list[tuple[int, str]]:
+    """The string literals of a module that read as words for people and are neither a
+    docstring nor the message of ``_``, ``N_``, ``ngettext`` or ``pgettext``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            skipped.add(id(body[0].value))  # a docstring
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in MARKERS:
+            skipped.update(id(inner) for argument in node.args for inner in ast.walk(argument))
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value.strip()
+            if PEOPLE.search(text) and text not in NOT_SENTENCES:
+                found.append((node.lineno, text[:70]))
+    return found
+
+
+@pytest.mark.parametrize("path", SPEAKING_MODULES, ids=lambda path: path.name)
+def test_the_command_line_says_nothing_outside_a_message(path: Path) -> None:
+    assert loose_strings(path) == []

@@ -199,7 +199,13 @@ def test_rules_card_is_two_pages_in_its_language(
     output = tmp_path / f"rules-{language}.pdf"
     status, out, err = run(["print-rules", "-o", str(output), "--lang", language], capsys)
     assert status == 0, err
-    assert out == f"wrote {output} (2 pages)\n"
+    wrote = {
+        "en": f"wrote {output} (2 pages)",
+        "fr": f"{output} écrit (2 pages)",
+        "he": f"נכתב \u2068{output}\u2069 (2 דפים)",
+        "bg": f"записан е {output} (2 страници)",
+    }
+    assert out == wrote[language] + "\n"
     pages = pdf_text(output)
     assert len(pages) == 2
     text = "\n".join(pages).replace("\u2066", "").replace("\u2069", "").replace("\u00a0", " ")
@@ -362,4 +368,11 @@ def test_an_unwritable_output_exits_2(
     status, out, err = run([*command, "-o", str(output)], capsys)
     assert status == 2
     assert out == ""
-    assert err == f"binscrabble: error: cannot write {output}: No such file or directory\n"
+    if "he" in command:  # the sentence in the language asked for; the system's reason as it is
+        expected = (
+            f"\u2068binscrabble\u2069: שגיאה: אי אפשר לכתוב את \u2068{output}\u2069: No such file"
+            " or directory\n"
+        )
+    else:
+        expected = f"binscrabble: error: cannot write {output}: No such file or directory\n"
+    assert err == expected

@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from binscrabble import __version__, i18n
-from binscrabble.cli.arguments import Parser, language_option
+from binscrabble.cli.arguments import Parser, language_option, speak_argparse
 from binscrabble.cli.common import CliError, report_error
+from binscrabble.i18n import _
 
 #: Subcommand modules, in the order `binscrabble --help` lists them.
 SUBCOMMANDS = (
@@ -41,11 +42,17 @@ Handler = Callable[[argparse.Namespace], int]
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or with `only` one subcommand (its imports alone: faster)."""
+    speak_argparse()
     parser = Parser(
         prog="binscrabble",
-        description="Binary Scrabble: play, check equations, analyse games.",
+        description=_("Binary Scrabble: play, check equations, analyse games."),
     )
-    parser.add_argument("--version", action="version", version=f"binscrabble {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"binscrabble {__version__}",
+        help=_("show the program's version number and exit"),
+    )
     language_option(parser, default=None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
@@ -139,16 +146,18 @@ def run_command(arguments: list[str]) -> int:
         # Every command's failure found below ends here: one sentence, no traceback.
         return report_error(error)
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return 130
     except MemoryError:
         # Under a memory cap (ulimit, a container) a huge answer ends with a sentence.
-        print(
-            "binscrabble: error: out of memory: the answer is too large for the memory this "
-            "process may use (with `moves`, ask for --top N)",
-            file=sys.stderr,
+        return report_error(
+            CliError(
+                _(
+                    "out of memory: the answer is too large for the memory this process may "
+                    "use (with `moves`, ask for --top N)"
+                )
+            )
         )
-        return 2
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
         sys.stderr.close()

@@ -17,11 +17,12 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import textwrap
 from collections.abc import Sequence
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from binscrabble import i18n
-from binscrabble.i18n import _
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.limits import MAX_DIGITS, escape_controls, quoted
 
 #: The most characters of one thing an error message quotes.
@@ -50,12 +51,83 @@ def clean_message(message: str) -> str:
     return shown if len(shown) <= LONGEST else shown[: LONGEST - 1] + "…"
 
 
+#: The sentences and headings of argparse that a person running the command can read, as
+#: argparse writes them (its ``%`` placeholders kept), so that ``make messages`` puts them in
+#: the catalogue. argparse's other messages are mistakes in a program's parser, never shown
+#: to the person running it. ``tests/test_cli_languages.py`` finds any message argparse
+#: writes that is missing here.
+ARGPARSE_MESSAGES: Final = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_('argument "-" with mode %r'),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+
+
+def speak_argparse() -> None:
+    """Make argparse write its headings and errors in the current language.
+
+    argparse looks each of its messages up with the names ``_`` and ``ngettext`` of its
+    module, which are gettext's global functions (the process's locale, not the language
+    chosen for this run); they are pointed at :mod:`binscrabble.i18n`'s, which read our
+    catalogues in the current language. In English, as for any other program in the same
+    process, they give every message exactly as argparse wrote it.
+    """
+    argparse._ = i18n._  # type: ignore[attr-defined]
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, its lines broken at spaces only: never inside a file name
+    (``binscrabble-game.bsr``) or an option (``--allow-undo``), which a translation may
+    bring to the end of a line."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(
+            textwrap.wrap(
+                " ".join(text.split()),
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent,
+                break_on_hyphens=False,
+            )
+        )
+
+
+class RawDescriptionHelpFormatter(argparse.RawDescriptionHelpFormatter, HelpFormatter):
+    """:class:`HelpFormatter` with the description and epilog kept as written (examples)."""
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors quote what was typed briefly and harmlessly.
 
     Subcommands' parsers are of the same class (argparse makes them with the class of the
-    parser that holds them).
+    parser that holds them), and their help is laid out by :class:`HelpFormatter`.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def parse_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -63,8 +135,12 @@ class Parser(argparse.ArgumentParser):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             named = ", ".join(quoted(extra, QUOTED) for extra in extras[:NAMED])
-            more = f" and {len(extras) - NAMED:,} more" if len(extras) > NAMED else ""
-            self.error(f"unrecognized arguments: {named}{more}")
+            if len(extras) > NAMED:
+                more = len(extras) - NAMED
+                named = ngettext(
+                    "{arguments} and {count} more", "{arguments} and {count} more", more
+                ).format(arguments=named, count=f"{more:,}")
+            self.error(_("unrecognized arguments: {arguments}").format(arguments=named))
         return parsed
 
     def error(self, message: str) -> NoReturn:
@@ -75,11 +151,15 @@ def whole_number(text: str) -> int:
     """A whole number option's value: decimal digits, at most :data:`MAX_DIGITS` of them."""
     written = text.strip()
     if not _WHOLE.fullmatch(written):
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {quoted(text, QUOTED)}")
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number, not {text}").format(text=quoted(text, QUOTED))
+        )
     digits = len(written.lstrip("+-"))
     if digits > MAX_DIGITS:
         raise argparse.ArgumentTypeError(
-            f"expected a whole number of at most {MAX_DIGITS} digits, not one of {digits:,}"
+            _("expected a whole number of at most {most} digits, not one of {digits}").format(
+                most=MAX_DIGITS, digits=f"{digits:,}"
+            )
         )
     return int(written)
 
@@ -89,9 +169,13 @@ def finite_number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {quoted(text, QUOTED)}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a number, not {text}").format(text=quoted(text, QUOTED))
+        ) from None
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, not {quoted(text, QUOTED)}")
+        raise argparse.ArgumentTypeError(
+            _("expected a finite number, not {text}").format(text=quoted(text, QUOTED))
+        )
     return value
 
 

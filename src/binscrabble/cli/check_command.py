@@ -48,24 +48,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``binscrabble check`` to the command line."""
     parser = subparsers.add_parser(
         "check",
-        help="check equations: valid or not, value, bonus, and why",
-        description=(
+        help=_("check equations: valid or not, value, bonus, and why"),
+        description=_(
             "Check equations under the house rules. Give them as arguments, or one per line on "
             "standard input. Input accepts codes (0 1 = + - x / & | ~ ^), the words AND OR NOT "
             "XOR in any case, the symbols − * × ÷ : ∧ ∨ ¬ ! ⊕, and spaces. Exit status: 0 when "
             "all are valid, 1 when any is not, 2 for a usage error."
         ),
     )
-    parser.add_argument("expressions", nargs="*", metavar="EXPR", help="equations to check")
+    parser.add_argument("expressions", nargs="*", metavar="EXPR", help=_("equations to check"))
     add_rules_options(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument(
-        "--json", action="store_true", help="one JSON object per expression, one per line"
+        "--json", action="store_true", help=_("one JSON object per expression, one per line")
     )
     output.add_argument(
         "--explain",
         action="store_true",
-        help="explain each expression step by step (in binary, with decimals beside)",
+        help=_("explain each expression step by step (in binary, with decimals beside)"),
     )
     parser.set_defaults(handler=run)
 
@@ -180,8 +180,10 @@ def _piped_batches(stream: TextIO) -> Iterator[list[str]]:
             if batch:
                 yield batch  # the lines before it are answered
             raise _LineTooLong(
-                f"line {number} of the input is longer than {MAX_LINE_BYTES // 1024} KiB: "
-                "give one expression a line"
+                _(
+                    "line {number} of the input is longer than {size} KiB: give one "
+                    "expression a line"
+                ).format(number=number, size=MAX_LINE_BYTES // 1024)
             )
         line = data.decode("utf-8", errors="replace").removesuffix("\n").removesuffix("\r")
         batch.append(line)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from binscrabble.i18n import _
 from binscrabble.limits import escape_controls, open_for_writing
 from binscrabble.rules import PRECEDENCES, PRESETS, Rules, RulesError, parse_assignment
 
@@ -19,17 +20,19 @@ if TYPE_CHECKING:
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
     """The options every command that needs rules takes: preset, precedence, --rule, --rules."""
-    group = parser.add_argument_group("rules")
-    group.add_argument("--preset", choices=PRESETS, help="start from a preset (default: standard)")
-    group.add_argument("--precedence", choices=PRECEDENCES, help="order of operations")
+    group = parser.add_argument_group(_("rules"))
+    group.add_argument(
+        "--preset", choices=PRESETS, help=_("start from a preset (default: standard)")
+    )
+    group.add_argument("--precedence", choices=PRECEDENCES, help=_("order of operations"))
     group.add_argument(
         "--rule",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="set one house rule, e.g. identity_chains=on (repeatable)",
+        help=_("set one house rule, e.g. identity_chains=on (repeatable)"),
     )
-    group.add_argument("--rules", metavar="FILE.toml", help="read house rules from a TOML file")
+    group.add_argument("--rules", metavar="FILE.toml", help=_("read house rules from a TOML file"))
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -64,7 +67,8 @@ class CliError(Exception):
 def report_error(error: CliError) -> int:
     """Print `error` on standard error; returns its exit status."""
     # Messages quote what was given (a file's text, a name): never raw control characters.
-    print(f"binscrabble: error: {escape_controls(error.message)}", file=sys.stderr)
+    line = _("binscrabble: error: {message}").format(message=escape_controls(error.message))
+    print(line, file=sys.stderr)
     return error.status
 
 
@@ -92,12 +96,13 @@ def use_color(stream: TextIO) -> bool:
 
 
 def _file_problem(path: str, error: OSError, what: str) -> str:
-    """A person's sentence for a file that cannot be read."""
+    """A person's sentence for a file that cannot be read (``what``: the sentence for a
+    folder, with ``{path}``)."""
     if isinstance(error, FileNotFoundError):
-        return f"no such file: {path}"
+        return _("no such file: {path}").format(path=path)
     if isinstance(error, IsADirectoryError):
-        return f"{path} is a folder, not {what}"
-    return f"cannot read {path}: {error.strerror or error}"
+        return what.format(path=path)
+    return _("cannot read {path}: {problem}").format(path=path, problem=error.strerror or error)
 
 
 def write_output(path: Path, make: Callable[[], bytes | str]) -> None:
@@ -116,8 +121,12 @@ def write_output(path: Path, make: Callable[[], bytes | str]) -> None:
             handle.write(data)
     except OSError as error:
         if error.errno == errno.ENXIO:
-            raise CliError(f"cannot write {path}: it is a FIFO that no program reads") from error
-        raise CliError(f"cannot write {path}: {error.strerror or error}") from error
+            raise CliError(
+                _("cannot write {path}: it is a FIFO that no program reads").format(path=path)
+            ) from error
+        raise CliError(
+            _("cannot write {path}: {problem}").format(path=path, problem=error.strerror or error)
+        ) from error
 
 
 def load_position_file(path: str) -> Game:
@@ -129,7 +138,8 @@ def load_position_file(path: str) -> Game:
     except PositionError as error:
         raise CliError(f"{path}: {error}") from error
     except OSError as error:
-        raise CliError(_file_problem(path, error, "a position file")) from error
+        folder = _("{path} is a folder, not a position file")
+        raise CliError(_file_problem(path, error, folder)) from error
 
 
 def load_record_file(path: str) -> Game:
@@ -141,4 +151,5 @@ def load_record_file(path: str) -> Game:
     except RecordError as error:
         raise CliError(f"{path}: {error}") from error
     except OSError as error:
-        raise CliError(_file_problem(path, error, "a game record")) from error
+        folder = _("{path} is a folder, not a game record")
+        raise CliError(_file_problem(path, error, folder)) from error

@@ -20,6 +20,7 @@ from binscrabble.board import square_name
 from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import CliError, load_position_file
 from binscrabble.game import Game
+from binscrabble.i18n import _
 from binscrabble.move import move_notation
 from binscrabble.movegen import GeneratedMove, best_moves, generate_moves
 
@@ -30,19 +31,19 @@ _BATCH = 2048
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "moves",
-        help="list every legal placement on a position, best score first",
-        description=(
+        help=_("list every legal placement on a position, best score first"),
+        description=_(
             "List every legal placement of the rack on a position file (INTERFACES.md §2), "
             "best score first; equal scores: fewer tiles, across before down, top-left "
             "first. Exchanges and passes are not listed. Exit status 0 (also when there is "
             "no legal placement), 2 for a bad file."
         ),
     )
-    parser.add_argument("position", metavar="POSITION.json", help="the position file")
+    parser.add_argument("position", metavar="POSITION.json", help=_("the position file"))
     parser.add_argument(
-        "--top", type=whole_number, metavar="N", help="list only the N best placements (N >= 0)"
+        "--top", type=whole_number, metavar="N", help=_("list only the N best placements (N >= 0)")
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per move per line")
+    parser.add_argument("--json", action="store_true", help=_("one JSON object per move per line"))
     parser.set_defaults(handler=run)
 
 
@@ -71,7 +72,7 @@ def move_to_json(game: Game, move: GeneratedMove) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 0:
-        raise CliError(f"--top must be 0 or more, not {args.top}")
+        raise CliError(_("--top must be 0 or more, not {top}").format(top=args.top))
     game = load_position_file(args.position)
     # With --top the search skips what cannot reach the N best: the whole list is never made.
     moves = generate_moves(game) if args.top is None else best_moves(game, args.top)

@@ -6,8 +6,9 @@ import argparse
 import io
 import sys
 
-from binscrabble.cli.arguments import whole_number
+from binscrabble.cli.arguments import RawDescriptionHelpFormatter, whole_number
 from binscrabble.cli.common import CliError, add_rules_options, rules_from_options, use_color
+from binscrabble.i18n import _
 from binscrabble.terminal import (
     DEFAULT_SAVE,
     GameSetupError,
@@ -16,44 +17,50 @@ from binscrabble.terminal import (
     run_terminal_game,
 )
 
-EPILOG = f"""\
-Players are names separated by commas; cpu:LEVEL makes a seat a computer (levels beginner,
-easy, medium, hard, max; strategies random, greedy, equity, simulation), e.g.
-  binscrabble play --players Alice,cpu:medium
-Without --players the names are asked (Enter: Player 1 and Player 2).
-The game is saved after every turn to {DEFAULT_SAVE} (or --save FILE); `quit` or the end
-of input leaves, and --resume FILE continues. In the game, type help for the commands.
-See docs/playing.md.
-"""
+
+def epilog() -> str:
+    """The text after the options in ``binscrabble play --help``."""
+    return _(
+        "Players are names separated by commas; cpu:LEVEL makes a seat a computer (levels "
+        "beginner,\neasy, medium, hard, max; strategies random, greedy, equity, simulation), "
+        "e.g.\n  binscrabble play --players Alice,cpu:medium\nWithout --players the names are "
+        "asked (Enter: Player 1 and Player 2).\nThe game is saved after every turn to {save} "
+        "(or --save FILE); `quit` or the end\nof input leaves, and --resume FILE continues. In "
+        "the game, type help for the commands.\nSee docs/playing.md.\n"
+    ).format(save=DEFAULT_SAVE)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="play a game at the terminal (hot-seat, or against the computer)",
-        description="Play Binary Scrabble at the terminal: 2 to 4 players, people or computers.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help=_("play a game at the terminal (hot-seat, or against the computer)"),
+        description=_("Play Binary Scrabble at the terminal: 2 to 4 players, people or computers."),
+        epilog=epilog(),
+        formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--players", metavar="A,B,...", help="2 to 4 players, e.g. Alice,Bob or Alice,cpu:medium"
+        "--players",
+        metavar="A,B,...",
+        help=_("2 to 4 players, e.g. Alice,Bob or Alice,cpu:medium"),
     )
     parser.add_argument(
-        "--seed", type=whole_number, help="shuffle the bag with this seed (replayable)"
+        "--seed", type=whole_number, help=_("shuffle the bag with this seed (replayable)")
     )
     parser.add_argument(
-        "--save", metavar="FILE", help=f"save the game to FILE (default: {DEFAULT_SAVE})"
+        "--save",
+        metavar="FILE",
+        help=_("save the game to FILE (default: {save})").format(save=DEFAULT_SAVE),
     )
-    parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    parser.add_argument("--resume", metavar="FILE", help=_("continue the game saved in FILE"))
     parser.add_argument(
         "--allow-undo",
         action="store_true",
-        help="house option: the command undo takes back the last turn",
+        help=_("house option: the command undo takes back the last turn"),
     )
     parser.add_argument(
         "--no-confirm",
         action="store_true",
-        help="play a typed move at once, without showing its score and asking first",
+        help=_("play a typed move at once, without showing its score and asking first"),
     )
     add_rules_options(parser)
     parser.set_defaults(handler=run)
@@ -75,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
         ]
         if fixed:
             raise CliError(
-                f"{', '.join(fixed)} cannot change a saved game: --resume keeps its players, "
-                "rules and seed"
+                _(
+                    "{options} cannot change a saved game: --resume keeps its players, rules "
+                    "and seed"
+                ).format(options=", ".join(fixed))
             )
     rules = rules_from_options(args)
     players = None

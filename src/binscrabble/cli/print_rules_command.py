@@ -12,21 +12,22 @@ from binscrabble.cli.common import (
     rules_from_options,
     write_output,
 )
+from binscrabble.i18n import _
 from binscrabble.limits import escape_controls
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "print-rules",
-        help="the rules in force as a two-page PDF (English, French, Hebrew, Bulgarian)",
-        description=(
+        help=_("the rules in force as a two-page PDF (English, French, Hebrew, Bulgarian)"),
+        description=_(
             "The rules in force on two A4 pages: the tiles, true equations, the order of "
             "operations, scoring with a worked example, the end of the game and the house "
             "rules chosen. Needs the print extra (pip install 'binscrabble[print]')."
         ),
     )
     parser.add_argument(
-        "-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write"
+        "-o", "--output", required=True, metavar="FILE.pdf", help=_("the PDF to write")
     )
     # --lang (every command's, binscrabble.cli.arguments.language_option) chooses the
     # card's language too: English, French, Hebrew or Bulgarian.
@@ -37,10 +38,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
-        raise CliError(f"the rules card is a PDF: name the output FILE.pdf, not {args.output}")
+        raise CliError(
+            _("the rules card is a PDF: name the output FILE.pdf, not {path}").format(
+                path=args.output
+            )
+        )
     rules = rules_from_options(args)
     from binscrabble.print.rules_card import rules_card_pdf
 
     write_output(output, lambda: rules_card_pdf(rules, i18n.language()))
-    print(f"wrote {escape_controls(str(output))} (2 pages)")
+    print(_("wrote {path} (2 pages)").format(path=escape_controls(str(output))))
     return 0

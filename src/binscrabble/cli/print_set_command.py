@@ -13,14 +13,15 @@ from binscrabble.cli.common import (
     rules_from_options,
     write_output,
 )
+from binscrabble.i18n import _, ngettext
 from binscrabble.limits import escape_controls
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "print-set",
-        help="a printable tile set with racks (PDF), or cut paths for a laser cutter (SVG)",
-        description=(
+        help=_("a printable tile set with racks (PDF), or cut paths for a laser cutter (SVG)"),
+        description=_(
             "Every tile of the set the rules give (100 by default; XOR tiles with "
             "--rule xor_tiles=N) at real size with its points and cut lines, then four racks "
             "to fold, on the fewest pages. FILE.pdf to print on paper, FILE.svg for a laser "
@@ -30,27 +31,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "-o", "--output", required=True, metavar="FILE", help="FILE.pdf or FILE.svg"
+        "-o", "--output", required=True, metavar="FILE", help=_("FILE.pdf or FILE.svg")
     )
     parser.add_argument(
         "--tile-mm",
         type=finite_number,
         default=19.0,
         metavar="MM",
-        help="side of a tile (default: 19)",
+        help=_("side of a tile (default: 19)"),
     )
-    parser.add_argument("--paper", choices=("a4", "letter"), default="a4", help="default: a4")
+    parser.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("default: a4"))
     parser.add_argument(
         "--bed",
         metavar="WxH",
-        help="laser file only: the cutter's bed in mm (e.g. 600x400); as many sheets as needed",
+        help=_("laser file only: the cutter's bed in mm (e.g. 600x400); as many sheets as needed"),
     )
     parser.add_argument(
         "--stroke-mm",
         type=finite_number,
         default=0.01,
         metavar="MM",
-        help="laser file only: width of the cut and score lines (default: 0.01, a hairline)",
+        help=_("laser file only: width of the cut and score lines (default: 0.01, a hairline)"),
     )
     add_rules_options(parser)
     parser.set_defaults(handler=run)
@@ -60,9 +61,11 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     suffix = output.suffix.lower()
     if suffix not in (".pdf", ".svg"):
-        raise CliError(f"cannot tell the format of {args.output}: name it .pdf or .svg")
+        raise CliError(
+            _("cannot tell the format of {path}: name it .pdf or .svg").format(path=args.output)
+        )
     if suffix == ".pdf" and args.bed is not None:
-        raise CliError("--bed is for a laser file: name the output FILE.svg")
+        raise CliError(_("--bed is for a laser file: name the output FILE.svg"))
     rules = rules_from_options(args)
     from binscrabble.print import PrintError
     from binscrabble.print.laser import laser_sheets, parse_bed
@@ -77,11 +80,15 @@ def run(args: argparse.Namespace) -> int:
         sheets = laser_sheets(plan, bed, args.stroke_mm) if suffix == ".svg" else []
     except PrintError as error:
         raise CliError(str(error)) from error
-    what = f"{len(plan.codes)} tiles and {RACK_COUNT} racks"
+    what = _("{tiles} tiles and {racks} racks").format(tiles=len(plan.codes), racks=RACK_COUNT)
     if suffix == ".pdf":
         write_output(output, lambda: tile_set_pdf(plan))
-        pages = f"{plan.pages} page{'' if plan.pages == 1 else 's'}"
-        print(f"wrote {escape_controls(str(output))} ({what} on {pages})")
+        wrote = ngettext(
+            "wrote {path} ({what} on {count} page)",
+            "wrote {path} ({what} on {count} pages)",
+            plan.pages,
+        )
+        print(wrote.format(path=escape_controls(str(output)), what=what, count=plan.pages))
         return 0
     if len(sheets) == 1:
         files = [output]
@@ -91,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         ]
     for file, sheet in zip(files, sheets, strict=True):
         write_output(file, partial(str, sheet))
-    where = "one sheet" if len(sheets) == 1 else f"{len(sheets)} sheets"
     shown = ", ".join(escape_controls(str(file)) for file in files)
-    print(f"wrote {shown} ({what} on {where})")
+    wrote = ngettext(
+        "wrote {path} ({what} on one sheet)", "wrote {path} ({what} on {count} sheets)", len(sheets)
+    )
+    print(wrote.format(path=shown, what=what, count=len(sheets)))
     return 0

@@ -12,6 +12,7 @@ from binscrabble.cli.common import (
     load_record_file,
     write_output,
 )
+from binscrabble.i18n import _, ngettext
 from binscrabble.limits import escape_controls
 
 PICTURE_SUFFIXES = (".svg", ".png")
@@ -21,8 +22,8 @@ ANIMATION_SUFFIXES = (".gif", ".webp")
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "render",
-        help="draw a recorded game or a position as a picture or an animation",
-        description=(
+        help=_("draw a recorded game or a position as a picture or an animation"),
+        description=_(
             "Draw the board of a game record (.bsr) or a position file (.json) as an SVG or "
             "PNG picture, at the end of the game or after turn N; with --animate, the whole "
             "recorded game as a GIF or WebP animation, one frame a turn. PNG, GIF and WebP "
@@ -30,31 +31,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "file", metavar="RECORD_OR_POSITION", help="a .bsr record or .json position"
+        "file", metavar="RECORD_OR_POSITION", help=_("a .bsr record or .json position")
     )
     parser.add_argument(
         "-o",
         "--output",
         required=True,
         metavar="FILE",
-        help="FILE.svg, FILE.png, FILE.gif, FILE.webp",
+        help=_("FILE.svg, FILE.png, FILE.gif, FILE.webp"),
     )
     parser.add_argument(
         "--turn",
         type=whole_number,
         metavar="N",
-        help="the game after its first N turns (default: the end)",
+        help=_("the game after its first N turns (default: the end)"),
     )
     parser.add_argument(
-        "--size", type=whole_number, metavar="PX", help="width of the picture in pixels"
+        "--size", type=whole_number, metavar="PX", help=_("width of the picture in pixels")
     )
     parser.add_argument(
-        "--animate", action="store_true", help="the whole game, one frame a turn (.gif or .webp)"
+        "--animate", action="store_true", help=_("the whole game, one frame a turn (.gif or .webp)")
     )
     parser.add_argument(
-        "--no-coordinates", action="store_true", help="leave out the letters and numbers"
+        "--no-coordinates", action="store_true", help=_("leave out the letters and numbers")
     )
-    parser.add_argument("--racks", action="store_true", help="show every player's rack")
+    parser.add_argument("--racks", action="store_true", help=_("show every player's rack"))
     parser.set_defaults(handler=run)
 
 
@@ -62,15 +63,19 @@ def _output_problem(args: argparse.Namespace) -> str | None:
     suffix = Path(args.output).suffix.lower()
     if args.animate:
         if suffix not in ANIMATION_SUFFIXES:
-            return f"--animate writes a .gif or a .webp file, not {args.output}"
+            return _("--animate writes a .gif or a .webp file, not {path}").format(path=args.output)
         if args.turn is not None:
-            return "--animate shows every turn: leave out --turn"
+            return _("--animate shows every turn: leave out --turn")
     elif suffix in ANIMATION_SUFFIXES:
-        return f"{args.output} is an animation: add --animate"
+        return _("{path} is an animation: add --animate").format(path=args.output)
     elif suffix not in PICTURE_SUFFIXES:
-        return f"cannot tell the format of {args.output}: name it .svg, .png, .gif or .webp"
+        return _("cannot tell the format of {path}: name it .svg, .png, .gif or .webp").format(
+            path=args.output
+        )
     if args.size is not None and not 16 <= args.size <= 8000:
-        return f"--size {args.size} is out of range: give a width of 16 to 8000 pixels"
+        return _("--size {size} is out of range: give a width of 16 to 8000 pixels").format(
+            size=args.size
+        )
     return None
 
 
@@ -101,20 +106,28 @@ def run(args: argparse.Namespace) -> int:
             check_animation_size(game, args.size, args.racks)
         except AnimationTooLarge as error:
             raise CliError(
-                f"{error.frames} frames {error.width} pixels wide make "
-                f"{error.pixels / 1e6:,.1f} million pixels, over the "
-                f"{MAX_ANIMATION_PIXELS // 1_000_000} million an animation may have: "
-                f"give --size {error.widest} or less"
+                _(
+                    "{frames} frames {width} pixels wide make {pixels} million pixels, over the "
+                    "{most} million an animation may have: give --size {widest} or less"
+                ).format(
+                    frames=error.frames,
+                    width=error.width,
+                    pixels=f"{error.pixels / 1e6:,.1f}",
+                    most=MAX_ANIMATION_PIXELS // 1_000_000,
+                    widest=error.widest,
+                )
             ) from error
         write_output(output, lambda: animation(game, suffix, args.size, racks=args.racks))
-        detail = f" ({len(game.history) + 1} frames)"
+        frames = len(game.history) + 1
+        wrote = ngettext("wrote {path} ({count} frame)", "wrote {path} ({count} frames)", frames)
     else:
         picture = board(
             game, coordinates=not args.no_coordinates, size=args.size, scores=True, racks=args.racks
         )
         write_output(output, lambda: _picture_file(picture, suffix, args.size))
-        detail = ""
-    print(f"wrote {escape_controls(str(output))}{detail}")
+        frames = 0
+        wrote = _("wrote {path}")
+    print(wrote.format(path=escape_controls(str(output)), count=frames))
     return 0
 
 

@@ -8,6 +8,7 @@ import sys
 
 from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import CliError, load_record_file, use_color
+from binscrabble.i18n import _
 from binscrabble.limits import escape_controls
 from binscrabble.move import Place
 from binscrabble.terminal import render_board, render_recent, render_scores
@@ -16,18 +17,18 @@ from binscrabble.terminal import render_board, render_recent, render_scores
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help="show a recorded game (.bsr) at its end or after any turn",
-        description=(
+        help=_("show a recorded game (.bsr) at its end or after any turn"),
+        description=_(
             "Replay a game record, checking every move, and show the board and the scores "
             "after turn N (default: the end of the record). Format: docs/record-format.md."
         ),
     )
-    parser.add_argument("file", metavar="FILE", help="a game record, e.g. binscrabble-game.bsr")
+    parser.add_argument("file", metavar="FILE", help=_("a game record, e.g. binscrabble-game.bsr"))
     parser.add_argument(
         "--turn",
         type=whole_number,
         metavar="N",
-        help="show the game after its first N turns (0: the empty board; default: the end)",
+        help=_("show the game after its first N turns (0: the empty board; default: the end)"),
     )
     parser.set_defaults(handler=run)
 
@@ -37,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     turns = len(game.history)
     turn = turns if args.turn is None else args.turn
     if not 0 <= turn <= turns:
-        raise CliError(f"--turn {args.turn} is out of range: this game has turns 0 to {turns}")
+        raise CliError(
+            _("--turn {turn} is out of range: this game has turns 0 to {turns}").format(
+                turn=args.turn, turns=turns
+            )
+        )
     while len(game.history) > turn:
         game.pop()
     # A terminal that cannot show ▸ or × gets a placeholder rather than a traceback.
@@ -47,27 +52,32 @@ def run(args: argparse.Namespace) -> int:
     last = game.history[-1].move if game.history else None
     squares = last.squares if isinstance(last, Place) else ()
     out = sys.stdout
-    title = f"turn {turn} of {turns}" + (" (the end of the record)" if turn == turns else "")
     # Names are checked when the record is read; escaped here all the same.
     names = [escape_controls(name) for name in game.players]
-    out.write(f"{' vs '.join(names)}: after {title}\n\n")
+    if turn == turns:
+        title = _("{players}: after turn {turn} of {turns} (the end of the record)")
+    else:
+        title = _("{players}: after turn {turn} of {turns}")
+    players = _(" vs ").join(names)
+    out.write(title.format(players=players, turn=turn, turns=turns) + "\n\n")
     out.write(render_board(game.board, color, squares) + "\n\n")
     out.write(render_scores(game) + "\n")
     # Every rack is shown below, so the tiles exchanged are no secret here.
     out.write(render_recent(game, None, show_exchanges=True) + "\n")
     # Tiles spaced apart: a rack "-1" must not read as a negative number, "-" as a dash.
     racks = "   ".join(
-        f"{name}: {' '.join(rack) or '(none)'}"
+        f"{name}: {' '.join(rack) or _('(none)')}"
         for name, rack in zip(names, game.racks, strict=True)
     )
-    out.write(f"Racks: {racks}\n")
+    out.write(_("Racks: {racks}").format(racks=racks) + "\n")
     outcome = game.outcome()
     if outcome is not None:
         adjustments = ", ".join(
             f"{name} {change:+d}" for name, change in zip(names, outcome.adjustments, strict=True)
         )
-        out.write(f"Game over ({outcome.reason}); end adjustments: {adjustments}\n")
+        line = _("Game over ({reason}); end adjustments: {adjustments}")
+        out.write(line.format(reason=_(outcome.reason), adjustments=adjustments) + "\n")
         out.write(f"{escape_controls(str(outcome))}\n")
     else:
-        out.write(f"{names[game.to_move]} to move.\n")
+        out.write(_("{name} to move.").format(name=names[game.to_move]) + "\n")
     return 0

@@ -12,13 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from binscrabble.cli.arguments import whole_number
+from binscrabble.cli.arguments import RawDescriptionHelpFormatter, whole_number
 from binscrabble.cli.common import (
     CliError,
     add_rules_options,
     check_player_name,
     rules_from_options,
 )
+from binscrabble.i18n import N_, _
 from binscrabble.limits import quoted
 
 if TYPE_CHECKING:
@@ -28,45 +29,49 @@ if TYPE_CHECKING:
 #: The most worker processes a match may ask for.
 MAX_JOBS = 256
 
-EPILOG = """\
+EPILOG = N_(
+    """\
 Players are levels (beginner, easy, medium, hard, max) or strategies (random, greedy,
 equity, simulation). A strategy may carry a time budget per move, as in simulation@0.5.
-Games come in pairs that share the order of the bag, with the seats swapped. The win rate's
-95% interval is Wilson's, with draws counting half a win. A game's result depends only on
-the seed and its number: --jobs and --cluster give the same games.
+Games come in pairs that share the order of the bag, with the seats swapped. The win rate
+has Wilson's interval (95%), with draws counting half a win. A game's result depends only
+on the seed and its number: --jobs and --cluster give the same games.
 """
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "selfplay",
-        help="play games between two computer players and report who wins",
-        description="Play games between two computer players, in pairs with swapped seats.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help=_("play games between two computer players and report who wins"),
+        description=_("Play games between two computer players, in pairs with swapped seats."),
+        epilog=_(EPILOG),
+        formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--players", required=True, metavar="A,B", help="the two players, e.g. equity,greedy"
+        "--players", required=True, metavar="A,B", help=_("the two players, e.g. equity,greedy")
     )
     parser.add_argument(
-        "--games", required=True, type=whole_number, metavar="N", help="games to play"
+        "--games", required=True, type=whole_number, metavar="N", help=_("games to play")
     )
     parser.add_argument(
-        "--seed", type=whole_number, help="seed of the match (default: a random one)"
+        "--seed", type=whole_number, help=_("seed of the match (default: a random one)")
     )
     parser.add_argument(
         "--jobs",
         type=whole_number,
         metavar="J",
-        help="worker processes (default: the number of CPUs)",
+        help=_("worker processes (default: the number of CPUs)"),
     )
     parser.add_argument(
         "--cluster",
         metavar="ADDRESS",
-        help="play the games as Ray tasks on the cluster at ray://HOST:PORT, or on a Ray"
-        " runtime started here with 'local' (needs binscrabble[cluster]; docs/cluster.md)",
+        help=_(
+            "play the games as Ray tasks on the cluster at ray://HOST:PORT, or on a Ray"
+            " runtime started here with 'local' (needs binscrabble[cluster]; docs/cluster.md)"
+        ),
     )
-    parser.add_argument("--json", action="store_true", help="end with one JSON summary line")
+    parser.add_argument("--json", action="store_true", help=_("end with one JSON summary line"))
     add_rules_options(parser)
     parser.set_defaults(handler=run)
 
@@ -78,19 +83,27 @@ def run(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.players.split(",")]
     if len(names) != 2 or not all(names):
         raise CliError(
-            f"--players takes two players separated by a comma, not {quoted(args.players)}"
+            _("--players takes two players separated by a comma, not {players}").format(
+                players=quoted(args.players)
+            )
         )
     for name in names:
         check_player_name(name)
     if args.games < 1:
-        raise CliError(f"--games must be at least 1, not {args.games}")
+        raise CliError(_("--games must be at least 1, not {games}").format(games=args.games))
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         # Each job is a process: a mistyped 100000 would exhaust the machine.
-        raise CliError(f"--jobs takes 1 to {MAX_JOBS} worker processes, not {args.jobs}")
+        raise CliError(
+            _("--jobs takes 1 to {most} worker processes, not {jobs}").format(
+                most=MAX_JOBS, jobs=args.jobs
+            )
+        )
     if args.cluster is not None and args.jobs is not None:
         raise CliError(
-            "--jobs and --cluster do not go together: on a cluster, Ray gives the games to"
-            " every CPU it has"
+            _(
+                "--jobs and --cluster do not go together: on a cluster, Ray gives the games to"
+                " every CPU it has"
+            )
         )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     # On a terminal a bar redrawn in place; otherwise (a log file, a pipe) a line at every
@@ -106,14 +119,19 @@ def run(args: argparse.Namespace) -> int:
         saved = Path(f"selfplay-failure-{failure.seed}-game{failure.index + 1}.json")
         try:
             saved.write_text(json.dumps(failure.position, indent=1) + "\n", encoding="utf-8")
-            where = f"; the position is saved in {saved}"
+            stopped = _("binscrabble: selfplay stopped: {failure}; the position is saved in {path}")
+            problem = ""
         except OSError as error:
-            where = f"; the position could not be saved in {saved} ({error.strerror})"
-        print(f"binscrabble: selfplay stopped: {failure}{where}", file=sys.stderr)
+            stopped = _(
+                "binscrabble: selfplay stopped: {failure}; the position could not be saved in "
+                "{path} ({problem})"
+            )
+            problem = error.strerror or str(error)
+        print(stopped.format(failure=failure, path=saved, problem=problem), file=sys.stderr)
         return 1
     except (ValueError, RuntimeError) as error:
         # A player that breaks the rules is a bug in the engine: say so, without a traceback.
-        print(f"binscrabble: selfplay stopped: {error}", file=sys.stderr)
+        print(_("binscrabble: selfplay stopped: {failure}").format(failure=error), file=sys.stderr)
         return 1
     finally:
         bar.finish()
@@ -166,9 +184,10 @@ class ProgressBar:
         elapsed = time.perf_counter() - self.started
         remaining = elapsed / done * (total - done) if done else 0.0
         bar = "#" * filled + "-" * (self.WIDTH - filled)
-        self.stream.write(
-            f"\r[{bar}] {done}/{total} games, {elapsed:.0f} s, ~{remaining:.0f} s left"
+        progress = _("{done}/{total} games, {elapsed} s, ~{remaining} s left").format(
+            done=done, total=total, elapsed=f"{elapsed:.0f}", remaining=f"{remaining:.0f}"
         )
+        self.stream.write(f"\r[{bar}] {progress}")
         self.stream.flush()
 
     def finish(self) -> None:
@@ -197,9 +216,16 @@ class ProgressLines:
             return
         elapsed = time.perf_counter() - self.started
         remaining = elapsed / done * (total - done) if done else 0.0
+        line = _("selfplay: {done}/{total} games ({percent}%), {elapsed} s, ~{remaining} s left")
         self.stream.write(
-            f"selfplay: {done}/{total} games ({100 * done // max(1, total)}%),"
-            f" {elapsed:.0f} s, ~{remaining:.0f} s left\n"
+            line.format(
+                done=done,
+                total=total,
+                percent=100 * done // max(1, total),
+                elapsed=f"{elapsed:.0f}",
+                remaining=f"{remaining:.0f}",
+            )
+            + "\n"
         )
         self.stream.flush()
 
