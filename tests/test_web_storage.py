@@ -4,6 +4,7 @@ race for it, and the migrations run once when several processes open a new datab
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -238,6 +239,31 @@ def test_processes_opening_a_new_database_together_migrate_it_once(
     finally:
         engine.dispose()
     assert len(versions) == 1
+
+
+def test_a_process_opening_a_new_database_waits_while_another_sets_its_journal(
+    tmp_path: Path,
+) -> None:
+    # Two processes opening a new file both switch it to WAL: each reads the file's
+    # header, then one takes the write lock, and SQLite refuses the other's upgrade from
+    # reading to writing at once, without its busy wait. It must wait and try again.
+    path = tmp_path / "games.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, the file not yet in WAL mode
+    release = threading.Timer(0.5, holder.execute, ["COMMIT"])
+    release.start()
+    try:
+        storage = Storage(database_url(str(path)))
+    finally:
+        release.join()
+        holder.close()
+    try:
+        with storage.engine.connect() as connection:
+            mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
+            versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    finally:
+        storage.close()
+    assert (mode, len(versions)) == ("wal", 1)
 
 
 def migrate(url: str, revision: str, down: bool = False) -> None:

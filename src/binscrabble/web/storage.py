@@ -38,6 +38,8 @@ from __future__ import annotations
 import json
 import math
 import secrets
+import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -382,6 +384,27 @@ SWEEP_EVERY = 60_000
 MIGRATION_LOCK = 0x62696E73  # "bins"
 #: How long (ms) an SQLite process waits for another's migrations before it gives up.
 SQLITE_MIGRATION_WAIT = 120_000
+#: How long (ms) an SQLite statement waits for another process's lock before it fails.
+SQLITE_LOCK_WAIT = 5_000
+#: The pause (s) before trying again to put an SQLite file in WAL mode.
+SQLITE_WAL_RETRY = 0.02
+
+
+def _set_wal(cursor: Any) -> None:
+    """Put the database in WAL mode (it stays so in the file), waiting for another
+    process that holds the file's write lock meanwhile. A file not yet in WAL mode is
+    switched in a transaction that reads its header, then writes it: when two processes
+    open a new file together, SQLite refuses the second one's step from reading to
+    writing at once, without the busy wait, so the switch is tried again here."""
+    deadline = time.monotonic() + SQLITE_LOCK_WAIT / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(SQLITE_WAL_RETRY)
 
 
 def _sqlite_engine(url: str) -> Engine:
@@ -393,13 +416,12 @@ def _sqlite_engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
-        # First the wait for a lock: setting the journal mode needs one, and a process
-        # migrating the file holds it (``upgrade``); without the wait it fails at once.
-        cursor.execute("PRAGMA busy_timeout=5000")
+        # First the wait for a lock: a process migrating the file holds it (``upgrade``).
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_LOCK_WAIT}")
         # WAL lets readers go on while a move is written. A commit is in the WAL file
         # when it returns, so it survives the server being killed; NORMAL leaves the
         # disk sync to checkpoints (only a crash of the machine can lose the last moves).
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _set_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -442,7 +464,7 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
         connection.commit()
         if engine.dialect.name == "sqlite":
-            connection.exec_driver_sql("PRAGMA busy_timeout=5000")
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_LOCK_WAIT}")
 
 
 class Storage:
