@@ -16,6 +16,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 const two = (number) => String(number).padStart(2, "0");
+// Points a seat loses for each minute of overtime it started (INTERFACES.md §7).
+const OVERTIME_PENALTY = 10;
 
 // A time left as a person reads it: "4:05", "1:02:03", "−0:12" in overtime; a
 // correspondence clock in days and hours ("2 days 3 h", "5 h 20 min").
@@ -100,6 +102,30 @@ export class Clocks {
       face.box.classList.toggle("overtime", left < 0);
       face.box.classList.toggle("low", clock.kind === "live" && left >= 0 && left < 10 * SECOND);
     });
+    this.showOvertime(clock, passed);
+  }
+
+  // A running seat in overtime: the page says so, and what it costs so far (10 points for
+  // each minute started, 1 ms over is a minute). The sentence's {time} reads left to right
+  // in Hebrew too (the translation isolates it).
+  showOvertime(clock, passed) {
+    const line = document.getElementById("clock-overtime");
+    if (!line) return;
+    const seat = clock.running;
+    const left = seat === null || this.view.over ? 0 : clock.remaining_ms[seat] - passed;
+    line.hidden = !(clock.kind === "live" && left < 0);
+    if (line.hidden) return;
+    const minutes = Math.ceil(-left / MINUTE);
+    const values = {
+      name: this.view.players[seat].name,
+      time: formatClock(left, clock.kind),
+      cost: OVERTIME_PENALTY,
+      penalty: tn("{count} point", "{count} points", minutes * OVERTIME_PENALTY),
+    };
+    const text = seat === this.view.seat
+      ? t("You are in overtime ({time}): each minute started costs {cost} points, {penalty} so far.", values)
+      : t("{name} is in overtime ({time}): each minute started costs {cost} points, {penalty} so far.", values);
+    if (line.textContent !== text) line.textContent = text;
   }
 
   stop() {
