@@ -237,10 +237,10 @@ ARGPARSE_ERRORS = {
         "binscrabble : erreur : arguments non reconnus : '--nope'",
     ],
     "he": [
-        "\u2068binscrabble moves\u2069: שגיאה: ארגומנט \u2068--top\u2069: צפוי מספר שלם, לא"
+        "\u2068binscrabble moves\u2069: שגיאה: ארגומנט \u2068--top\u2069: נדרש מספר שלם, לא"
         " \u2068'x'\u2069",
         "\u2068binscrabble check\u2069: שגיאה: ארגומנט \u2068--preset\u2069: בחירה לא תקינה:"
-        " \u2068'x'\u2069 (יש לבחור מתוך \u2068'learning', 'standard', 'expert'\u2069)",
+        " \u2068'x'\u2069 (בחרו מתוך \u2068'learning', 'standard', 'expert'\u2069)",
         "\u2068binscrabble replay\u2069: שגיאה: הארגומנטים הבאים נדרשים: \u2068FILE\u2069",
         "\u2068binscrabble\u2069: שגיאה: ארגומנטים לא מוכרים: \u2068'--nope'\u2069",
     ],
@@ -287,8 +287,8 @@ COMMAND_ERRORS = {
         # Hebrew, so a terminal that lays text out by direction reads it right to left.
         "\u2068binscrabble\u2069: שגיאה: \u2068--top\u2069 חייב להיות 0 או יותר, לא \u2068-1\u2069",
         "\u2068binscrabble\u2069: שגיאה: אין קובץ כזה: \u2068missing.bsr\u2069",
-        "\u2068binscrabble\u2069: שגיאה: אי אפשר לדעת מה התבנית של \u2068x.jpg\u2069: יש"
-        " לקרוא לו .svg, .png, .gif או .webp",
+        "\u2068binscrabble\u2069: שגיאה: אי אפשר לדעת מה התבנית של \u2068x.jpg\u2069: תנו"
+        " לו את הסיומת .svg, .png, .gif או .webp",
     ],
     "bg": [
         "binscrabble: грешка: --top трябва да е 0 или повече, а не -1",
