@@ -160,7 +160,7 @@ def test_every_page_message_is_in_the_template() -> None:
     known = template_ids()
     missing = [
         (page.name, line, message)
-        for page in sorted(STATIC.glob("*.html"))
+        for page in sorted([*STATIC.glob("*.html"), *STATIC.glob("parts/*.html")])
         for line, message in html_messages(page.read_text(encoding="utf-8"))
         if message not in known
     ]

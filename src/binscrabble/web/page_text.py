@@ -6,11 +6,12 @@ current language: every text node, and the attributes people read (``aria-label`
 as the message id (whitespace inside collapsed, around it kept); an element marked
 ``data-i18n="html"`` is one message with its inner markup (a sentence with ``<kbd>`` keys in
 it stays one sentence for the translator); ``translate="no"`` keeps an element's text as it
-is, and text without two letters in a row (``A``, ``15``, ``◐``) is no message. ``<html>``
-gets the language's ``lang`` and ``dir``, and ``<head>`` ends with the scripts' messages as
-a JSON object (``<script type="application/json" id="messages">``) that ``js/i18n.js``
-reads: no request, no layout shift, and no inline script for the Content-Security-Policy
-to refuse.
+is, and text without two letters in a row (``A``, ``15``, ``◐``) is no message. A line
+``<!-- part: NAME -->`` takes the part ``static/parts/NAME.html`` (the language menu,
+written once for every page). ``<html>`` gets the language's ``lang`` and ``dir``, and
+``<head>`` ends with the scripts' messages as a JSON object (``<script
+type="application/json" id="messages">``) that ``js/i18n.js`` reads: no request, no layout
+shift, and no inline script for the Content-Security-Policy to refuse.
 
 The same readers give Babel the messages (:func:`extract_html`, :func:`extract_js`, named
 in ``babel.cfg``) and give :func:`script_messages` the ones the scripts ask for, so what is
@@ -261,11 +262,32 @@ def embedded(data: dict[str, Any]) -> str:
 
 
 _HTML_TAG: Final = re.compile(r"<html\b[^>]*>")
+#: Where a page takes a part written once for every page (``static/parts/NAME.html``).
+_PART: Final = re.compile(r"^([ \t]*)<!-- part: ([a-z-]+) -->\n", re.MULTILINE)
+
+
+def with_parts(page: str, static: Path) -> str:
+    """``page`` with each ``<!-- part: NAME -->`` line replaced by ``static/parts/NAME.html``,
+    every line of it indented as the marker was: the language menu, the same in every
+    page, is written once."""
+
+    def part(found: re.Match[str]) -> str:
+        indent, name = found.groups()
+        text = (static / "parts" / f"{name}.html").read_text(encoding="utf-8")
+        return "".join(f"{indent}{line}\n" for line in text.rstrip("\n").split("\n"))
+
+    return _PART.sub(part, page)
+
+
+def _stamp(static: Path, name: str) -> float:
+    """The date of the newest file a page is made of (the page and the parts)."""
+    files = [static / name, *sorted((static / "parts").glob("*.html"))]
+    return max(path.stat().st_mtime for path in files)
 
 
 @functools.lru_cache(maxsize=64)
-def _rendered(name: str, language: str, stamp: float) -> str:
-    page = (STATIC / name).read_text(encoding="utf-8")
+def _rendered(name: str, language: str, stamp: float, static: Path) -> str:
+    page = with_parts((static / name).read_text(encoding="utf-8"), static)
     catalogue = i18n.translations(language)
     shown = translate_html(page, catalogue.gettext)
     tag = f'<html lang="{language}" dir="{i18n.direction(language)}">'
@@ -274,6 +296,6 @@ def _rendered(name: str, language: str, stamp: float) -> str:
 
 
 def render(name: str) -> str:
-    """The page ``name`` of ``static/`` in the current language (kept until the file
-    changes)."""
-    return _rendered(name, i18n.language(), (STATIC / name).stat().st_mtime)
+    """The page ``name`` of ``static/`` in the current language, its parts inserted (kept
+    until one of its files changes)."""
+    return _rendered(name, i18n.language(), _stamp(STATIC, name), STATIC)
