@@ -335,3 +335,58 @@ def test_a_start_is_a_pause_only_when_no_process_was_serving(any_database: Path 
     finally:
         first.close()
         second.close()
+
+
+def test_a_process_reads_the_moves_stored_after_the_ones_it_holds(storage: Storage) -> None:
+    storage.create_game(NewGame("g1", {}, "1", [ANN, BO]))
+    assert storage.moves_after("g1", 0) == ([], 0, None, 0)
+    assert storage.append_move("g1", 0, 0, "pass", 5, Standing(1, None), 0)
+    assert storage.append_move("g1", 1, 1, "exchange 1", 6, Standing(0, None), 0)
+    assert storage.moves_after("g1", 0) == ([("pass", 5), ("exchange 1", 6)], 0, None, 0)
+    assert storage.moves_after("g1", 1) == ([("exchange 1", 6)], 0, None, 0)
+    assert storage.add_departure("g1", Departure(1, 2, "resigned", 7), Standing(None, "resigned"))
+    assert storage.set_rematch("g1", "g2") == "g2"
+    assert storage.moves_after("g1", 2) == ([], 1, "g2", 0)
+    assert storage.moves_after("nope", 0) == ([], 0, None, 0)
+
+
+def departed(url: str) -> list[tuple[str, int]]:
+    """Each game's stored count of departures (migration 0008)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT id, departed FROM games ORDER BY id")).all()
+    finally:
+        engine.dispose()
+    return [(str(game_id), int(count)) for game_id, count in rows]
+
+
+def test_departures_stored_before_their_count_are_counted_by_the_migration(
+    empty_database: Path | str,
+) -> None:
+    url = database_url(str(empty_database))
+    migrate(url, "0005")
+    statements = [
+        "INSERT INTO games (id, rules, seed, to_move) VALUES ('old', '{}', '5', 0)",
+        "INSERT INTO games (id, rules, seed, to_move) VALUES ('new', '{}', '6', 0)",
+        "INSERT INTO seats (game_id, seat, name) VALUES ('old', 0, 'Ann'), ('old', 1, 'Bo')",
+        "INSERT INTO moves (game_id, turn, seat, notation) VALUES ('old', 0, 0, 'pass')",
+        "INSERT INTO departures (game_id, seat, turn, reason) VALUES ('old', 1, 1, 'resigned')",
+    ]
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for statement in statements:
+            connection.execute(text(statement))
+    engine.dispose()
+    Storage(url).close()  # migrates to the newest
+    assert departed(url) == [("new", 0), ("old", 1)]
+    migrate(url, "0005", down=True)
+    migrate(url, "head")
+    assert departed(url) == [("new", 0), ("old", 1)]
+    storage = Storage(url)
+    try:
+        assert storage.add_departure("old", Departure(0, 1, "aborted", None))
+        assert storage.moves_after("old", 0) == ([("pass", None)], 2, None, 0)
+    finally:
+        storage.close()
+    assert departed(url) == [("new", 0), ("old", 2)]

@@ -31,7 +31,7 @@ from sqlalchemy import BigInteger, Column, Integer, String, Table, Text, delete,
 from sqlalchemy.dialects.postgresql import insert
 
 from binscrabble.web.active_games import now_ms
-from binscrabble.web.storage import TO_MOVE_NOW, Storage, games, metadata, seats
+from binscrabble.web.storage import Storage, games, metadata, seats
 
 LOG = logging.getLogger("binscrabble.web")
 
@@ -112,19 +112,13 @@ class Leases:
 
     def _claim(self, kind: str, game_id: str) -> bool:
         now = now_ms()
-        with self.storage.engine.begin() as connection:
-            taken = connection.execute(taking(kind, game_id, self.owner, now)).first()
-            if taken is None:
-                until = connection.execute(
-                    select(claims.c.expires).where(
-                        claims.c.game_id == game_id, claims.c.kind == kind
-                    )
-                ).scalar()
-        if taken is not None:
+        with self.storage.autocommit.connect() as connection:
+            found = connection.execute(claiming(kind, game_id, self.owner, now)).first()
+        if found is not None and found.owner == self.owner:
             self.held.add((kind, game_id))
             self.elsewhere.pop((kind, game_id), None)
             return True
-        self.elsewhere[kind, game_id] = int(until or now)
+        self.elsewhere[kind, game_id] = int(now if found is None else found.expires)
         return False
 
     async def release(self, kind: str, game_id: str) -> None:
@@ -142,7 +136,8 @@ class Leases:
             LOG.exception("releasing the %s claim of game %s failed", kind, game_id)
 
     def _run(self, statement: Any) -> None:
-        with self.storage.engine.begin() as connection:
+        """Run one statement, committed by itself."""
+        with self.storage.autocommit.connect() as connection:
             connection.execute(statement)
 
     def _renew(self) -> None:
@@ -158,7 +153,9 @@ class Leases:
         """Take on (claim) at most ``limit`` games whose computer is to move and whose
         computer claim is missing or expired; their ids."""
         now = now_ms()
-        on_move = (seats.c.game_id == games.c.id) & (seats.c.seat == TO_MOVE_NOW)
+        # A shared database writes the seat to move on the game's row with every move: the
+        # open games are read from their index (migration 0008, games_sweep).
+        on_move = (seats.c.game_id == games.c.id) & (seats.c.seat == games.c.to_move)
         claimed = (claims.c.game_id == games.c.id) & (claims.c.kind == COMPUTER)
         query = (
             select(games.c.id)
@@ -231,6 +228,20 @@ class Leases:
             LOG.exception("storing turn %d of the analysis of game %s failed", turn, game_id)
 
 
+def claiming(kind: str, game_id: str, owner: str, now: int) -> Any:
+    """One statement that takes a claim (:func:`taking`) and, when another holds it, reads
+    its holder and when its lease ends: a row ``(owner, expires)``, the owner this process
+    when taken; no row when another process took it at the same moment (its row not yet
+    visible to the statement)."""
+    took = taking(kind, game_id, owner, now).cte("took")
+    held = select(claims.c.owner, claims.c.expires).where(
+        claims.c.game_id == game_id,
+        claims.c.kind == kind,
+        ~select(took.c.owner).exists(),
+    )
+    return select(took.c.owner, took.c.expires).union_all(held)
+
+
 def taking(kind: str, game_id: str, owner: str, now: int) -> Any:
     """The statement that takes a claim for ``owner`` when nobody holds it, its lease
     expired or ``owner`` holds it already; it returns a row when taken."""
@@ -239,4 +250,4 @@ def taking(kind: str, game_id: str, owner: str, now: int) -> Any:
         index_elements=[claims.c.game_id, claims.c.kind],
         set_={"owner": values.excluded.owner, "expires": values.excluded.expires},
         where=(claims.c.expires < now) | (claims.c.owner == owner),
-    ).returning(claims.c.owner)
+    ).returning(claims.c.owner, claims.c.expires)

@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import secrets
+import select as readiness
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -70,7 +72,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DisconnectionError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import TextClause
 
@@ -93,6 +95,9 @@ games = Table(
     Column("ended", String(20), nullable=True),
     Column("deadline", BigInteger, nullable=True),
     Column("client", Text, nullable=True),
+    #: How many seats left the game (migration 0008): a move on a shared database is
+    #: stored only while it is the count its process knows of.
+    Column("departed", Integer, nullable=False, server_default="0"),
 )
 #: One row a seat: a computer level, or the sha256 of the seat's token (a human).
 seats = Table(
@@ -168,6 +173,43 @@ ALIVE_MS = 75_000
 NEWS_CHANNEL = "binscrabble_games"
 ANNOUNCE = text("SELECT pg_notify(:channel, :news)")
 
+#: PostgreSQL: a move in one statement, committed by itself. The update of the game's row
+#: (its standing) holds only while ``departed`` is the count the storing process knows of;
+#: it waits for another transaction changing that row (a move or a departure of the same
+#: game) and is then judged on the row as that one left it. The move is inserted only when
+#: the row was updated (the key of ``moves`` refuses a second move of a turn), and only
+#: then announced. A row comes back when the move is stored.
+STORE_MOVE = text(
+    """
+WITH stood AS (
+    UPDATE games SET to_move = :to_move, ended = :ended, deadline = :deadline
+    WHERE id = :game_id AND (CAST(:departed AS INTEGER) IS NULL OR departed = :departed)
+    RETURNING id
+), stored AS (
+    INSERT INTO moves (game_id, turn, seat, notation, at, next_seat)
+    SELECT id, :turn, :seat, :notation, :at, :to_move FROM stood
+    RETURNING turn
+)
+SELECT pg_notify(:channel, :news) FROM stored
+"""
+)
+#: The same when the move leaves the game's standing as it was: the row is updated all the
+#: same, for the wait and the judgement on ``departed``.
+STORE_MOVE_KEEPING = text(
+    """
+WITH stood AS (
+    UPDATE games SET departed = departed
+    WHERE id = :game_id AND (CAST(:departed AS INTEGER) IS NULL OR departed = :departed)
+    RETURNING id
+), stored AS (
+    INSERT INTO moves (game_id, turn, seat, notation, at, next_seat)
+    SELECT id, :turn, :seat, :notation, :at, :to_move FROM stood
+    RETURNING turn
+)
+SELECT pg_notify(:channel, :news) FROM stored
+"""
+)
+
 #: PostgreSQL: count a request in its current windows (``{values}``: one row each) and read
 #: the windows before them (a window's period is half its time to expire) in one statement.
 COUNT_AND_READ = """
@@ -183,9 +225,9 @@ LEFT JOIN rate_windows AS earlier
 #: :data:`COUNT_AND_READ` made for each number of limits counted at once.
 COUNTING: dict[int, TextClause] = {}
 
-#: A game's stored move count, rematch and departures (:meth:`Storage.progress`). Built
-#: once: building the statement took three times as long as running it.
-PROGRESS = select(
+#: A game's stored move count, rematch, departures and seats joined, as columns of a query
+#: on ``games`` (:data:`PROGRESS`, :data:`CATCH_UP`).
+PROGRESS_COLUMNS = (
     select(func.count()).select_from(moves).where(moves.c.game_id == games.c.id).scalar_subquery(),
     games.c.rematch,
     select(func.count())
@@ -196,7 +238,23 @@ PROGRESS = select(
     .select_from(seats)
     .where(seats.c.game_id == games.c.id, seats.c.joined.is_not(None))
     .scalar_subquery(),
-).where(games.c.id == bindparam("game_id"))
+)
+#: A game's progress (:meth:`Storage.progress`). Built once: building the statement took
+#: three times as long as running it.
+PROGRESS = select(*PROGRESS_COLUMNS).where(games.c.id == bindparam("game_id"))
+#: A game's progress with each of its moves from turn ``known`` on (notation and time),
+#: in one statement (:meth:`Storage.moves_after`): one row a move, or one row with no move.
+LATER = moves.alias("later")
+CATCH_UP = (
+    select(*PROGRESS_COLUMNS, LATER.c.notation, LATER.c.at)
+    .select_from(
+        games.outerjoin(
+            LATER, (LATER.c.game_id == games.c.id) & (LATER.c.turn >= bindparam("known"))
+        )
+    )
+    .where(games.c.id == bindparam("game_id"))
+    .order_by(LATER.c.turn)
+)
 
 
 def _to_move_now() -> Any:
@@ -229,6 +287,10 @@ def _to_move_now() -> Any:
 
 #: The seat to move in each game as stored (:func:`_to_move_now`).
 TO_MOVE_NOW = _to_move_now()
+
+
+class MovedOn(Exception):
+    """Another process changed the game first: the transaction is rolled back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,11 +432,11 @@ def database_url(path_or_url: str) -> str:
     return "sqlite:///" + str(Path(path_or_url).expanduser().resolve())
 
 
-#: The connections one server process keeps open to PostgreSQL, and how many more it may
-#: open at a burst. Every storage call runs on one of asyncio's worker threads (at most the
-#: machine's cores + 4, up to 32), one connection each; the rest waits for a free one.
-POOL_SIZE = 10
-POOL_OVERFLOW = 10
+#: The connections one server process keeps open to PostgreSQL: one for each of asyncio's
+#: worker threads, on which every storage call runs (the machine's cores + 4, at most 32),
+#: and a few more at a burst for a call made elsewhere (closed when returned).
+POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
+POOL_OVERFLOW = 4
 #: The seconds a connection to PostgreSQL may take to be made before the call fails.
 CONNECT_SECONDS = 10
 #: How often (ms) one process deletes the rate limits' windows past their use.
@@ -433,16 +495,34 @@ def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url)
     if url.startswith("postgresql"):
-        # pool_pre_ping: a connection the server closed (a restart, an idle timeout) is
-        # replaced before use instead of failing the request that drew it.
-        return create_engine(
+        engine = create_engine(
             url,
             pool_size=POOL_SIZE,
             max_overflow=POOL_OVERFLOW,
-            pool_pre_ping=True,
             connect_args={"connect_timeout": CONNECT_SECONDS, "application_name": "binscrabble"},
         )
+        event.listen(engine, "checkout", _drop_if_closed)
+        return engine
     return create_engine(url)
+
+
+def _drop_if_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """Before a pooled PostgreSQL connection is used: replace it when the server closed it
+    (a restart, an idle timeout), instead of failing the call that drew it. A connection at
+    rest in the pool has nothing to read unless the server said something unasked, which
+    is its last word before it closes the connection; looking costs no round trip
+    (SQLAlchemy's ``pool_pre_ping`` sends a query to the server for every call)."""
+    if dbapi_connection.closed or dbapi_connection.broken:
+        raise DisconnectionError("the connection to PostgreSQL was closed")
+    try:
+        # poll, not select: a server with many WebSockets has descriptors past select's 1024.
+        looking = readiness.poll()
+        looking.register(dbapi_connection.pgconn.socket, readiness.POLLIN)
+        said = looking.poll(0)
+    except Exception as problem:
+        raise DisconnectionError("the connection to PostgreSQL is unusable") from problem
+    if said:
+        raise DisconnectionError("PostgreSQL closed the connection")
 
 
 def upgrade(engine: Engine) -> None:
@@ -486,6 +566,9 @@ class Storage:
         self._pauses: tuple[tuple[int, int], ...] | None = None
         #: The same database, each statement committed by itself.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        #: Where a read of one statement goes: on PostgreSQL without a transaction around
+        #: it (no BEGIN and ROLLBACK to send); SQLite begins none for a read anyway.
+        self.reads = self.autocommit if self.shared else self.engine
 
     def news_url(self) -> str | None:
         """Where to listen for the announcements of every process's changes (a libpq URL),
@@ -499,8 +582,12 @@ class Storage:
     ) -> None:
         """Announce a change of a game to the other processes, at the commit (shared only)."""
         if self.shared:
-            news = f"{self.origin} {game_id} {moves} {'-' if deadline is None else deadline}"
+            news = self._news(game_id, moves, deadline)
             connection.execute(ANNOUNCE, {"channel": NEWS_CHANNEL, "news": news})
+
+    def _news(self, game_id: str, moves: int, deadline: int | None) -> str:
+        """An announcement's payload (:data:`NEWS_CHANNEL`)."""
+        return f"{self.origin} {game_id} {moves} {'-' if deadline is None else deadline}"
 
     def close(self) -> None:
         """Release the database's connections."""
@@ -600,12 +687,11 @@ class Storage:
 
         Committed when this returns ``True``: the move survives the process being killed.
         """
+        if self.shared:
+            return self._store_move(game_id, turn, seat, notation, at, standing, departures)
         next_seat = None if standing is None else standing.to_move
         try:
             with self.engine.begin() as connection:
-                behind = self.shared and departures is not None
-                if behind and self._left(connection, game_id) != departures:
-                    return False
                 connection.execute(
                     moves.insert().values(
                         game_id=game_id,
@@ -616,29 +702,68 @@ class Storage:
                         next_seat=next_seat,
                     )
                 )
-                if changed or self.shared:
-                    # Shared: the other processes find the computers to move (their
-                    # leases, web/leases.py) by the game's row, so every move writes it.
+                if changed:
                     self._stand(connection, game_id, standing)
-                self._announce(connection, game_id, turn + 1, deadline_of(standing))
         except IntegrityError:
             return False
         return True
+
+    def _store_move(
+        self,
+        game_id: str,
+        turn: int,
+        seat: int,
+        notation: str,
+        at: int | None,
+        standing: Standing | None,
+        departures: int | None,
+    ) -> bool:
+        """A shared database: :meth:`append_move` in one statement (:data:`STORE_MOVE`),
+        committed by itself; the game's row is written with every move (the other
+        processes find the computers to move by it, web/leases.py)."""
+        deadline = deadline_of(standing)
+        parameters: dict[str, Any] = {
+            "game_id": game_id,
+            "departed": departures,
+            "turn": turn,
+            "seat": seat,
+            "notation": notation,
+            "at": at,
+            "to_move": None if standing is None else standing.to_move,
+            "ended": None if standing is None else standing.ended,
+            "deadline": deadline,
+            "channel": NEWS_CHANNEL,
+            "news": self._news(game_id, turn + 1, deadline),
+        }
+        statement = STORE_MOVE_KEEPING if standing is None else STORE_MOVE
+        try:
+            with self.autocommit.connect() as connection:
+                stored = connection.execute(statement, parameters).first()
+        except IntegrityError:
+            return False
+        return stored is not None
 
     def add_departure(
         self, game_id: str, departure: Departure, standing: Standing | None = None
     ) -> bool:
         """Store a seat's leaving, if the game has exactly ``departure.turn`` moves stored
         and the seat did not leave before, and how the game stands after it; ``False``
-        when not (another process moved the game on first)."""
+        when not (another process moved the game on first).
+
+        The game's row is updated first (its count of departures goes up), which waits for
+        a move of the game that another process is storing; the moves are counted after
+        it, so that move is counted, and a move stored after it finds the count changed
+        (:data:`STORE_MOVE`)."""
         try:
             with self.engine.begin() as connection:
-                self._hold(connection, game_id)
+                connection.execute(
+                    update(games).where(games.c.id == game_id).values(departed=games.c.departed + 1)
+                )
                 stored = connection.execute(
                     select(func.count()).select_from(moves).where(moves.c.game_id == game_id)
                 ).scalar()
                 if stored != departure.turn:
-                    return False
+                    raise MovedOn  # rolls the count back
                 connection.execute(
                     departures.insert().values(
                         game_id=game_id,
@@ -651,24 +776,9 @@ class Storage:
                 )
                 self._stand(connection, game_id, standing)
                 self._announce(connection, game_id, departure.turn, deadline_of(standing))
-        except IntegrityError:
+        except (IntegrityError, MovedOn):
             return False
         return True
-
-    def _hold(self, connection: Any, game_id: str) -> None:
-        """On a shared database, lock the game's row until the transaction ends: a move and
-        a departure of one game, stored by two processes at once, are stored one after the
-        other, each seeing the other's (on SQLite one process stores, under the game's lock)."""
-        if self.shared:
-            connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
-
-    def _left(self, connection: Any, game_id: str) -> int:
-        """How many seats left the game, under its row's lock (:meth:`_hold`)."""
-        self._hold(connection, game_id)
-        left = connection.execute(
-            select(func.count()).select_from(departures).where(departures.c.game_id == game_id)
-        ).scalar()
-        return int(left or 0)
 
     def join(self, game_id: str, seat: int, at: int, standing: Standing | None = None) -> bool:
         """Store that ``seat`` joined the game at ``at`` (its first request with its
@@ -767,7 +877,7 @@ class Storage:
             .order_by(games.c.deadline)
             .limit(limit)
         )
-        with self.engine.connect() as connection:
+        with self.reads.connect() as connection:
             rows = connection.execute(query).all()
         return [(str(row[0]), int(row[1])) for row in rows]
 
@@ -789,7 +899,7 @@ class Storage:
 
         One query on two keys, built once: cheap enough to ask on every read of a game.
         """
-        with self.engine.connect() as connection:
+        with self.reads.connect() as connection:
             row = connection.execute(PROGRESS, {"game_id": game_id}).first()
         if row is None:
             return None
@@ -881,17 +991,14 @@ class Storage:
         """The game's stored moves after the first ``known`` (notation and time of each),
         how many seats left it, its rematch's id and how many seats joined it: what a
         process that holds the game's first ``known`` moves needs to catch up. One
-        transaction."""
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(moves.c.notation, moves.c.at)
-                .where(moves.c.game_id == game_id, moves.c.turn >= known)
-                .order_by(moves.c.turn)
-            ).all()
-            row = connection.execute(PROGRESS, {"game_id": game_id}).first()
-        if row is None:
+        statement (:data:`CATCH_UP`)."""
+        with self.reads.connect() as connection:
+            rows = connection.execute(CATCH_UP, {"game_id": game_id, "known": known}).all()
+        if not rows:
             return [], 0, None, 0
-        return [(move.notation, move.at) for move in rows], int(row[2]), row[1], int(row[3])
+        found = [(row.notation, row.at) for row in rows if row.notation is not None]
+        first = rows[0]
+        return found, int(first[2]), first[1], int(first[3])
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""
