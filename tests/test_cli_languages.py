@@ -19,10 +19,14 @@ from binscrabble import i18n
 from binscrabble.cli import SUBCOMMANDS, build_parser, main
 from binscrabble.cli.arguments import ARGPARSE_MESSAGES
 from binscrabble.expr import explain
+from binscrabble.game import Outcome
 from binscrabble.rules import Rules
+from binscrabble.terminal import outcome_sentence
 
 
-def run(*arguments: str, **environ: str) -> subprocess.CompletedProcess[str]:
+def run(
+    *arguments: str, cwd: Path | None = None, input: str | None = None, **environ: str
+) -> subprocess.CompletedProcess[str]:
     clean = {key: value for key, value in os.environ.items() if not key.startswith("LC_")}
     for name in ("LANG", "LANGUAGE"):
         clean.pop(name, None)
@@ -31,6 +35,8 @@ def run(*arguments: str, **environ: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         env={**clean, "PYTHONIOENCODING": "utf-8", **environ},
+        cwd=cwd,
+        input=input,
         timeout=60,
         check=False,
     )
@@ -309,3 +315,163 @@ def test_command_failures_are_sentences_in_the_language(language: str) -> None:
     for arguments, expected in zip(typed, COMMAND_ERRORS[language], strict=True):
         status, out, err = parsed_in(language, *arguments)
         assert (status, out, err) == (2, "", expected + "\n")
+
+
+# The terminal game: its questions, help, screens and endings in each language (the words
+# typed, `help`, `quit`, `y`/`n`, stay English).
+
+
+def play(tmp_path: Path, language: str, typed: str, *options: str) -> str:
+    save = tmp_path / "game.bsr"
+    completed = run("play", "--lang", language, "--save", str(save), *options, input=typed)
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout
+
+
+TERMINAL = {
+    "en": [
+        "Players, 2 to 4 names separated by commas (cpu:LEVEL for a computer, e.g. cpu:medium)"
+        " [Player 1,Player 2]: ",
+        "Binary Scrabble: Player 1, Player 2",
+        "Type a move in notation, or a command:",
+        "No moves yet.",
+        "bag: 82 tiles",
+        "(points ",
+        "Game saved in ",
+    ],
+    "fr": [
+        "Joueurs, 2 à 4 noms séparés par des virgules (cpu:LEVEL pour l’ordinateur, par exemple"
+        " cpu:medium) [Joueur 1,Joueur 2] : ",
+        "Scrabble binaire : Joueur 1, Joueur 2",
+        "Tapez un coup en notation, ou une commande :",
+        "Aucun coup pour l’instant.",
+        "sac : 82 jetons",
+        "(points ",
+        "Partie enregistrée dans ",
+    ],
+    "he": [
+        # The default names carry no isolate: a name holds no invisible character.
+        "[\u2068שחקן 1,שחקן 2\u2069]: ",
+        "סקראבל בינארי: \u2068שחקן 1, שחקן 2\u2069",
+        "הקלידו מהלך בכתיב המהלכים, או פקודה:",
+        "עדיין אין מהלכים.",
+        "שק: 82 אריחים",
+        "(נקודות ",
+        "המשחק נשמר בקובץ ",
+    ],
+    "bg": [
+        "Играчи, от 2 до 4 имена, разделени със запетаи (cpu:LEVEL за компютър, например"
+        " cpu:medium) [Играч 1,Играч 2]: ",
+        "Двоичен скрабъл: Играч 1, Играч 2",
+        "Напишете ход в нотация или команда:",
+        "Още няма ходове.",
+        "торбичка: 82 плочки",
+        "(точки ",
+        "Играта е записана в ",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_terminal_games_questions_and_screens_are_in_the_language(
+    tmp_path: Path, language: str
+) -> None:
+    # Enter: the default names; Enter at the first player's privacy screen; help; quit.
+    out = play(tmp_path, language, "\n\nhelp\nquit\n")
+    for line in TERMINAL[language]:
+        assert line in out, (line, out)
+    if language != "en":
+        assert "Type a move in notation" not in out and "No moves yet" not in out
+
+
+RESUMING = {
+    "en": [
+        "Resume it? [Y/n] (n starts a new game and keeps that one aside) ",
+        "'maybe' is no answer: y (or Enter) resumes it, n not.",
+        "is kept in ",
+    ],
+    "fr": [
+        "La reprendre ? [Y/n] (n commence une nouvelle partie et met celle-ci de côté) ",
+        "'maybe' n’est pas une réponse : y (ou Entrée) la reprend, n non.",
+        "est gardée dans ",
+    ],
+    "he": [
+        "להמשיך אותו? [Y/n] (n מתחיל משחק חדש ושומר את הקודם בצד) ",
+        "\u2068'maybe'\u2069 אינה תשובה: y (או Enter) ממשיך אותו, n לא.",
+        "נשמר בקובץ ",
+    ],
+    "bg": [
+        "Да продължи ли? [Y/n] (n започва нова игра и оставя тази настрана) ",
+        "'maybe' не е отговор: y (или Enter) я продължава, n — не.",
+        "е запазена в ",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_resuming_a_saved_game_is_asked_in_the_language(tmp_path: Path, language: str) -> None:
+    save = tmp_path / "binscrabble-game.bsr"
+    first = run("play", "--players", "Ada,Bob", cwd=tmp_path, input="\nquit\n")
+    assert first.returncode == 0 and save.exists()
+    again = run(
+        "play", "--lang", language, "--players", "Ada,Bob", cwd=tmp_path, input="maybe\nn\n"
+    )
+    for line in RESUMING[language]:
+        assert line in again.stdout, (line, again.stdout)
+
+
+SETUP_ERRORS = {
+    "en": "binscrabble: error: a game has 2 to 4 players, not 5",
+    "fr": "binscrabble : erreur : une partie a de 2 à 4 joueurs, pas 5",
+    "he": "\u2068binscrabble\u2069: שגיאה: במשחק יש 2 עד 4 שחקנים, לא 5",
+    "bg": "binscrabble: грешка: в игра има от 2 до 4 играчи, а не 5",
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_game_that_cannot_start_says_why_in_the_language(language: str) -> None:
+    completed = run("play", "--lang", language, "--players", "A,B,C,D,E")
+    assert (completed.returncode, completed.stderr) == (2, SETUP_ERRORS[language] + "\n")
+
+
+def ended(reason: str, scores: tuple[int, ...], seat: int | None = None) -> Outcome:
+    left = () if seat is None else (seat,)  # a seat that resigned leaves the game
+    outcome = Outcome.settled(
+        reason, (0,) * len(scores), scores, ("Ann", "Bo"), seat=seat, left=left
+    )
+    assert outcome is not None
+    return outcome
+
+
+ENDINGS = {
+    "en": [
+        "Ann wins (Ann 12, Bo 3)",
+        "draw between Ann and Bo (Ann 5, Bo 5)",
+        "Bo resigned. Ann wins (Ann 0, Bo 0)",
+    ],
+    "fr": [
+        "Ann gagne (Ann 12, Bo 3)",
+        "égalité entre Ann et Bo (Ann 5, Bo 5)",
+        "Bo a abandonné. Ann gagne (Ann 0, Bo 0)",
+    ],
+    "he": [
+        "ניצחון ל־\u2068Ann\u2069 (\u2068Ann 12, Bo 3\u2069)",
+        "תיקו בין \u2068\u2068Ann\u2069 ו־\u2068Bo\u2069\u2069 (\u2068Ann 5, Bo 5\u2069)",
+        "\u2068Bo\u2069: כניעה. ניצחון ל־\u2068Ann\u2069 (\u2068Ann 0, Bo 0\u2069)",
+    ],
+    "bg": [
+        "Ann печели (Ann 12, Bo 3)",
+        "равен резултат между Ann и Bo (Ann 5, Bo 5)",
+        "Bo се предаде. Ann печели (Ann 0, Bo 0)",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_how_a_game_ended_is_said_in_the_language(language: str) -> None:
+    outcomes = [ended("out", (12, 3)), ended("scoreless", (5, 5)), ended("resigned", (0, 0), 1)]
+    with i18n.use_language(language):
+        said = [outcome_sentence(outcome) for outcome in outcomes]
+    assert said == ENDINGS[language]
+    # In English a game that was played out reads as its record keeps it.
+    assert ENDINGS["en"][0] == str(outcomes[0])

@@ -143,9 +143,9 @@ def test_an_unknown_language_is_a_sentence() -> None:
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_catalogue_has_every_message_of_the_template(language: str) -> None:
-    wanted = {message.id for message in template() if message.id}
+    wanted = {(message.id, message.context) for message in template() if message.id}
     translated = catalogue(language)
-    missing = sorted(str(key) for key in wanted if translated.get(key) is None)
+    missing = sorted(str(key) for key in wanted if translated.get(*key) is None)
     assert missing == []
     empty = [
         str(message.id) for message in translated if message.id and not all(forms(message.string))

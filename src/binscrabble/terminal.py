@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
-from binscrabble.game import Game, SetupError
-from binscrabble.i18n import _, ngettext
+from binscrabble.game import Game, Outcome, SetupError
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
 from binscrabble.record import RecordError, read_record_file, write_record_file
@@ -56,7 +56,10 @@ _CLEAR_SCREEN: Final = "\x1b[2J\x1b[H"
 _CLEAR_SCREEN_AND_SCROLLBACK: Final = "\x1b[2J\x1b[3J\x1b[H"
 _PREMIUM_LABELS: Final[Mapping[str, str]] = {"TW": "3W", "DW": "2W", "TL": "3L", "DL": "2L"}
 
-HELP: Final = """\
+#: The help text (``help`` in the game), translated where it is shown: the commands and
+#: the tiles are typed as they are in every language.
+HELP: Final = N_(
+    """\
 Type a move in notation, or a command:
   8D 1+1=10          a play across from D8 (row first); D8 1+1=10 plays down (column first)
   8D 1+?1=10         ?1 is a blank played as 1; (…) marks tiles already on the board
@@ -70,6 +73,7 @@ Type a move in notation, or a command:
   quit               save the game and leave (resume with --resume FILE)
 Tiles: 0 1 = + - x(×) /(÷) &(AND) |(OR) ~(NOT) ^(XOR) and ? (blank). Words AND OR NOT XOR
 and spaces are fine in moves: 8D 1 or 1 = 1."""
+)
 
 
 class ComputerPlayer(Protocol):
@@ -127,10 +131,10 @@ def render_rack(rack: str, color: bool) -> str:
     '1  0  x  ?   (points 1 1 2 0)'
     """
     if not rack:
-        return "(empty)"
+        return _("(empty)")
     tiles = "  ".join(_style(f" {code} ", _TILE_STYLE, True) if color else code for code in rack)
     points = " ".join(str(TILE_POINTS[code]) for code in rack)
-    return f"{tiles}   (points {points})"
+    return f"{tiles}   " + _("(points {points})").format(points=points)
 
 
 def describe_tiles(codes: str) -> str:
@@ -140,7 +144,7 @@ def describe_tiles(codes: str) -> str:
     '0:2  1:1  ?:1'
     """
     counts = Counter(codes)
-    return "  ".join(f"{code}:{counts[code]}" for code in CODE_ORDER if counts[code]) or "none"
+    return "  ".join(f"{code}:{counts[code]}" for code in CODE_ORDER if counts[code]) or _("none")
 
 
 def _last_squares(game: Game) -> tuple[int, ...]:
@@ -155,7 +159,8 @@ def render_scores(game: Game) -> str:
     for seat, name in enumerate(game.players):
         marker = "▸ " if seat == game.to_move and not game.is_over() else ""
         parts.append(f"{marker}{escape_controls(name)} {game.scores[seat]}")
-    return "   ".join(parts) + f"   |   bag: {game.bag_size} tiles"
+    bag = ngettext("bag: {count} tile", "bag: {count} tiles", game.bag_size)
+    return "   ".join(parts) + "   |   " + bag.format(count=game.bag_size)
 
 
 def render_recent(
@@ -165,18 +170,49 @@ def render_recent(
     unless ``show_exchanges``: a replay shows every rack anyway)."""
     history = game.view_for(seat)["moves"][-count:]
     if not history:
-        return "No moves yet."
+        return _("No moves yet.")
     start = len(game.history) - len(history) + 1
     notations = game.notations()[start - 1 :] if show_exchanges else None
-    lines = ["Last moves:"]
+    lines = [_("Last moves:")]
     for index, entry in enumerate(history):
         notation = entry["notation"] if notations is None else notations[index]
+        total = _("(total {total})").format(total=entry["running"][entry["seat"]])
         lines.append(
             f"  {start + index:>3}. {escape_controls(game.players[entry['seat']])}: {notation}  "
-            f"+{entry['score']} "
-            f"(total {entry['running'][entry['seat']]})"
+            f"+{entry['score']} {total}"
         )
     return "\n".join(lines)
+
+
+def outcome_sentence(outcome: Outcome) -> str:
+    """How a game ended, in the reader's language: who ended it, if a player did
+    (``Bo resigned.``), then who wins with the final totals (``Ann wins (Ann 0, Bo 0)``).
+    In English, a game played out or ended by scoreless turns reads as ``str(outcome)``,
+    which records keep."""
+    names = [escape_controls(name) for name in outcome.players]
+    totals = ", ".join(f"{name} {score}" for name, score in zip(names, outcome.scores, strict=True))
+    if not outcome.winners:
+        result = _("nobody wins ({totals})").format(totals=totals)
+    elif outcome.draw:
+        winners = [names[seat] for seat in outcome.winners]
+        together = _("{first} and {second}").format(
+            first=", ".join(winners[:-1]), second=winners[-1]
+        )
+        result = _("draw between {names} ({totals})").format(names=together, totals=totals)
+    else:
+        result = _("{name} wins ({totals})").format(name=names[outcome.winners[0]], totals=totals)
+    if outcome.seat is None:
+        return result
+    why = {
+        "resigned": _("{name} resigned."),
+        "time": _("{name} ran out of time."),
+        "aborted": _("{name} aborted the game."),
+    }.get(outcome.reason, "")
+    if outcome.cause == "time":
+        why = _("{name}'s time ran out before their first move: the game is aborted.")
+    elif outcome.cause == "absent":
+        why = _("{name} never opened the game: it is aborted.")
+    return f"{why.format(name=names[outcome.seat])} {result}".lstrip()
 
 
 # -- players ----------------------------------------------------------------------------------
@@ -196,14 +232,22 @@ def parse_players(text: str) -> list[str]:
     """
     names = [name.strip() for name in text.split(",")]
     if any(not name for name in names):
-        raise GameSetupError(f"--players takes names separated by commas, not {quoted(text)}")
+        raise GameSetupError(
+            _("--players takes names separated by commas, not {players}").format(
+                players=quoted(text)
+            )
+        )
     if not 2 <= len(names) <= 4:
-        raise GameSetupError(f"a game has 2 to 4 players, not {len(names)}")
+        raise GameSetupError(_("a game has 2 to 4 players, not {count}").format(count=len(names)))
     result: list[str] = []
     for name in names:
         problem = name_problem(name)
         if problem is not None:
-            raise GameSetupError(f"{quoted(name)} cannot be a player's name: {problem}")
+            raise GameSetupError(
+                _("{name} cannot be a player's name: {problem}").format(
+                    name=quoted(name), problem=problem
+                )
+            )
         if is_computer_name(name):
             unique, number = name, 1
             while unique in result:
@@ -211,12 +255,16 @@ def parse_players(text: str) -> list[str]:
                 unique = f"{name}#{number}"
             result.append(unique)
         elif name in result:
-            raise GameSetupError(f"two players are named {quoted(name)}: give them different names")
+            raise GameSetupError(
+                _("two players are named {name}: give them different names").format(
+                    name=quoted(name)
+                )
+            )
         else:
             result.append(name)
     if all(is_computer_name(name) for name in result):
         raise GameSetupError(
-            "every seat is a computer: use `binscrabble selfplay` to watch computers play"
+            _("every seat is a computer: use `binscrabble selfplay` to watch computers play")
         )
     return result
 
@@ -231,7 +279,7 @@ def engine_computer(name: str) -> ComputerPlayer:
         from binscrabble.engine.levels import PlayerNameError, player_from_name
     except ImportError:  # pragma: no cover - the engine ships with the package
         raise GameSetupError(
-            f"{name}: computer players are not available in this installation"
+            _("{name}: computer players are not available in this installation").format(name=name)
         ) from None
     try:
         return player_from_name(level)
@@ -267,8 +315,11 @@ def _typed_line(stdin: TextIO, stdout: TextIO) -> str:
     line = stdin.readline(MAX_TYPED_LINE + 1)
     if len(line) > MAX_TYPED_LINE and not line.endswith("\n"):
         stdout.write(
-            f"\nA line of more than {MAX_TYPED_LINE} characters is not typed input: "
-            "the input ends here.\n"
+            "\n"
+            + _(
+                "A line of more than {most} characters is not typed input: the input ends here."
+            ).format(most=MAX_TYPED_LINE)
+            + "\n"
         )
         return ""
     return line
@@ -325,9 +376,8 @@ class TerminalGame:
         changed = self.game.rules.differences()
         if not changed:
             return ""
-        return "House rules: " + ", ".join(
-            f"{name}={_rule_value(value)}" for name, value in changed.items()
-        )
+        rules = ", ".join(f"{name}={_rule_value(value)}" for name, value in changed.items())
+        return _("House rules: {rules}").format(rules=rules)
 
     def announce(self, text: str, public: str | None = None) -> None:
         """Say ``text`` now and show it again on the next screen (``public`` instead, when
@@ -341,15 +391,20 @@ class TerminalGame:
             write_record_file(self.game, self.save_path)
         except OSError as error:
             # The error names the temporary file; the player knows only the save file.
-            return f"cannot save the game to {self.save_path}: {error.strerror or error}"
+            problem = error.strerror or str(error)
         except RecordError as error:
-            return f"cannot save the game to {self.save_path}: {error}"
+            problem = str(error)
+        else:
+            return None
+        return _("cannot save the game to {path}: {problem}").format(
+            path=self.save_path, problem=problem
+        )
         return None
 
     def save(self) -> bool:
         problem = self.save_problem()
         if problem is not None:
-            self.say(f"Warning: {problem}.")
+            self.say(_("Warning: {problem}.").format(problem=problem))
             return False
         return True
 
@@ -362,17 +417,21 @@ class TerminalGame:
     def run(self) -> int:
         """Play until the game ends or a player quits; returns the exit status (0)."""
         game = self.game
-        self.say(
-            "Binary Scrabble: "
-            + ", ".join(
-                f"{self.name(seat)}{' (computer)' if seat in self.computers else ''}"
-                for seat, name in enumerate(game.players)
-            )
+        players = ", ".join(
+            _("{name} (computer)").format(name=self.name(seat))
+            if seat in self.computers
+            else self.name(seat)
+            for seat in range(len(game.players))
         )
+        self.say(_("Binary Scrabble: {players}").format(players=players))
         house_rules = self.house_rules()
         if house_rules:
             self.say(house_rules)
-        self.say(f"The game is saved in {self.save_path} after every turn. Type help for help.")
+        self.say(
+            _("The game is saved in {path} after every turn. Type help for help.").format(
+                path=self.save_path
+            )
+        )
         self.save()
         previous_human: int | None = None
         try:
@@ -390,13 +449,17 @@ class TerminalGame:
             saved = self.save()
             if saved:
                 self.say(
-                    f"Game saved in {self.save_path}. Continue it with: "
-                    f"binscrabble play --resume {self.save_path}"
+                    _("Game saved in {path}. Continue it with: {command}").format(
+                        path=self.save_path,
+                        command=f"binscrabble play --resume {self.save_path}",
+                    )
                 )
             return 0
         except KeyboardInterrupt:
             self.save()
-            self.say(f"\nInterrupted. The game is saved in {self.save_path}.")
+            self.say(
+                "\n" + _("Interrupted. The game is saved in {path}.").format(path=self.save_path)
+            )
             return 130
         self.game_over()
         return 0
@@ -497,7 +560,7 @@ class TerminalGame:
             command = word.lower()
             rest = rest.strip()
             if command in ("help", "h"):
-                self.say(HELP)
+                self.say(_(HELP))
             elif command in _QUIT_COMMANDS:
                 raise _Quit
             elif command == "board":
@@ -664,8 +727,8 @@ class TerminalGame:
                 f"  {self.name(seat)}: {left}, {outcome.adjustments[seat]:+d} → "
                 f"{outcome.scores[seat]}"
             )
-        shown = escape_controls(str(outcome))
-        self.say(shown.capitalize() if outcome.draw else f"{shown}.")
+        shown = outcome_sentence(outcome)
+        self.say(f"{shown[:1].upper()}{shown[1:]}.")
         self.save()
         self.say(_("The record of the game is in {path}.").format(path=self.save_path))
 
@@ -711,7 +774,7 @@ def run_terminal_game(
         game, save_path = _prepare(options, stdin, stdout, factory)
         computers = computers_for(game.players, factory)
     except GameSetupError as error:
-        stderr.write(f"binscrabble: error: {error}\n")
+        stderr.write(_("binscrabble: error: {message}").format(message=error) + "\n")
         return 2
     except _Quit:
         return 0
@@ -727,14 +790,15 @@ def run_terminal_game(
         clear_screen=interactive,
     )
     if game.is_over():
-        terminal.say("This game is already over.")
+        terminal.say(_("This game is already over."))
         terminal.game_over()
         return 0
     # A game that cannot be saved would be lost on the first crash or quit: say so now,
     # not after an hour of play.
     problem = terminal.save_problem()
     if problem is not None:
-        stderr.write(f"binscrabble: error: {problem}; save it elsewhere with --save FILE\n")
+        problem = _("{problem}; save it elsewhere with --save FILE").format(problem=problem)
+        stderr.write(_("binscrabble: error: {message}").format(message=problem) + "\n")
         return 2
     return terminal.run()
 
@@ -743,11 +807,17 @@ def _read_saved(path: Path) -> Game:
     try:
         return read_record_file(path)
     except FileNotFoundError:
-        raise GameSetupError(f"no saved game at {path}") from None
+        raise GameSetupError(_("no saved game at {path}").format(path=path)) from None
     except OSError as error:
-        raise GameSetupError(f"cannot read {path}: {error.strerror}") from None
+        raise GameSetupError(
+            _("cannot read {path}: {problem}").format(path=path, problem=error.strerror)
+        ) from None
     except RecordError as error:
-        raise GameSetupError(f"{path} is not a game this program can continue: {error}") from None
+        raise GameSetupError(
+            _("{path} is not a game this program can continue: {problem}").format(
+                path=path, problem=error
+            )
+        ) from None
 
 
 def _prepare(
@@ -777,10 +847,13 @@ def _prepare(
                 for name, score in zip(saved.players, saved.scores, strict=True)
             )
             stdout.write(
-                f"A game is saved in {save_path} (turn {len(saved.history) + 1}: {scores}).\n"
+                _("A game is saved in {path} (turn {turn}: {scores}).").format(
+                    path=save_path, turn=len(saved.history) + 1, scores=scores
+                )
+                + "\n"
             )
             while True:
-                stdout.write("Resume it? [Y/n] (n starts a new game and keeps that one aside) ")
+                stdout.write(_("Resume it? [Y/n] (n starts a new game and keeps that one aside) "))
                 stdout.flush()
                 line = _typed_line(stdin, stdout)
                 answer = line.strip().lower()
@@ -794,7 +867,10 @@ def _prepare(
                 # A typo (or players' names typed too early) neither resumes nor sets the
                 # game aside: asked again.
                 stdout.write(
-                    f"{line.strip()[:40]!r} is no answer: y (or Enter) resumes it, n not.\n"
+                    _("{answer} is no answer: y (or Enter) resumes it, n not.").format(
+                        answer=repr(line.strip()[:40])
+                    )
+                    + "\n"
                 )
     players = options.players
     if players is None:
@@ -816,20 +892,24 @@ def _saved_game_in(path: Path) -> Game:
         return read_record_file(path)
     except OSError as error:
         raise GameSetupError(
-            f"{path} exists and cannot be read ({error.strerror or error}); use --save FILE "
-            "to save elsewhere"
+            _(
+                "{path} exists and cannot be read ({problem}); use --save FILE to save elsewhere"
+            ).format(path=path, problem=error.strerror or error)
         ) from None
     except RecordError as error:
         raise GameSetupError(
-            f"{path} exists and is not a saved game ({error}); use --save FILE to save "
-            "elsewhere, or move that file away"
+            _(
+                "{path} exists and is not a saved game ({problem}); use --save FILE to save "
+                "elsewhere, or move that file away"
+            ).format(path=path, problem=error)
         ) from None
 
 
 def _set_aside(path: Path, stdout: TextIO) -> None:
     """Keep the game saved in `path` under another name, and say where."""
     kept = _keep_aside(path)
-    stdout.write(f"The game that was in {path} is kept in {kept}.\n")
+    stdout.write(_("The game that was in {path} is kept in {kept}.").format(path=path, kept=kept))
+    stdout.write("\n")
 
 
 def _same_file(first: Path, second: Path) -> bool:
@@ -851,18 +931,39 @@ def _keep_aside(path: Path) -> Path:
         path.rename(kept)
     except OSError as error:
         raise GameSetupError(
-            f"cannot keep the game saved in {path} as {kept} ({error.strerror}); "
-            "use --save FILE to save the new game elsewhere"
+            _(
+                "cannot keep the game saved in {path} as {kept} ({problem}); use --save FILE "
+                "to save the new game elsewhere"
+            ).format(path=path, kept=kept, problem=error.strerror)
         ) from None
     return kept
 
 
+#: Direction marks, embeddings, overrides and isolates: in a translation, never in a value.
+_DIRECTION_MARKS: Final = dict.fromkeys(
+    [0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
+
+
+def plain(text: str) -> str:
+    """``text`` without its direction marks and isolates (a value made from a message).
+
+    >>> plain("\u2068Player\u2069 1")
+    'Player 1'
+    """
+    return text.translate(_DIRECTION_MARKS)
+
+
 def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> list[str]:
-    default = "Player 1,Player 2"
+    # The default names in the reader's language, without the direction isolates of a
+    # translation: a name holds no invisible formatting character.
+    default = ",".join(plain(_("Player {number}").format(number=number)) for number in (1, 2))
     while True:
         stdout.write(
-            "Players, 2 to 4 names separated by commas (cpu:LEVEL for a computer, e.g. "
-            f"cpu:medium) [{default}]: "
+            _(
+                "Players, 2 to 4 names separated by commas (cpu:LEVEL for a computer, e.g. "
+                "cpu:medium) [{default}]: "
+            ).format(default=default)
         )
         stdout.flush()
         line = _typed_line(stdin, stdout)

@@ -8,10 +8,10 @@ import sys
 
 from binscrabble.cli.arguments import whole_number
 from binscrabble.cli.common import CliError, load_record_file, use_color
-from binscrabble.i18n import _
+from binscrabble.i18n import _, pgettext
 from binscrabble.limits import escape_controls
 from binscrabble.move import Place
-from binscrabble.terminal import render_board, render_recent, render_scores
+from binscrabble.terminal import outcome_sentence, render_board, render_recent, render_scores
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +31,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=_("show the game after its first N turns (0: the empty board; default: the end)"),
     )
     parser.set_defaults(handler=run)
+
+
+#: How a game ended, as ``Outcome.reason`` writes it, marked for the catalogue (the
+#: English is the code itself: ``Game over (out)``).
+REASONS = (
+    pgettext("how a game ended", "out"),
+    pgettext("how a game ended", "scoreless"),
+    pgettext("how a game ended", "resigned"),
+    pgettext("how a game ended", "time"),
+    pgettext("how a game ended", "aborted"),
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
             f"{name} {change:+d}" for name, change in zip(names, outcome.adjustments, strict=True)
         )
         line = _("Game over ({reason}); end adjustments: {adjustments}")
-        out.write(line.format(reason=_(outcome.reason), adjustments=adjustments) + "\n")
-        out.write(f"{escape_controls(str(outcome))}\n")
+        reason = pgettext("how a game ended", outcome.reason)
+        out.write(line.format(reason=reason, adjustments=adjustments) + "\n")
+        out.write(outcome_sentence(outcome) + "\n")
     else:
         out.write(_("{name} to move.").format(name=names[game.to_move]) + "\n")
     return 0
