@@ -195,3 +195,24 @@ def test_the_focus_ring_is_drawn_above_its_neighbours(
     assert ring[0] == "solid" and ring[1] == "3px"
     assert int(ring[2]) > 0 and ring[3] != "static", f"the ring can hide under a neighbour: {ring}"
     page.context.close()
+
+
+def test_every_page_has_one_h1(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    finished: Finished,
+) -> None:
+    """Each page has exactly one first-level heading (axe-core's moderate
+    "page-has-heading-one" is not found either): the game and table pages' is the site's
+    name in the header, the lobby's its title, the analysis and viewer's the page's title."""
+    missing: list[str] = []
+    for name, opener in pages(server, finished).items():
+        page = new_page(browser, 1280, 900)
+        opener(page)
+        headings = page.get_by_role("heading", level=1)
+        count = headings.count()
+        found = {v["id"] for v in AXE.run(page).response["violations"]}
+        if count != 1 or "page-has-heading-one" in found:
+            missing.append(f"{name}: {count} h1 ({headings.all_inner_texts()})")
+        page.context.close()
+    assert missing == [], "\n".join(missing)

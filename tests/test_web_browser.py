@@ -533,7 +533,7 @@ def test_a_typed_move_is_drawn_and_every_move_is_written_with_faces(
     bob = created["seats"][1]["token"]
     rack = server.api("GET", f"/api/games/{game_id}", token=bob)["rack"]
     server.api("POST", f"/api/games/{game_id}/moves", {"move": f"-{rack[0]}", "turn": 1}, bob)
-    expect(page.locator("#log tr td.notation").nth(1)).to_have_text("exchange of 1 tile")
+    expect(page.locator("#log tr").nth(1).locator("td").nth(2)).to_have_text("exchanged 1 tile")
     expect(status).to_contain_text("Bob exchanged 1 tile.")
     page.context.close()
 

@@ -411,6 +411,29 @@ def test_overtime_costs_ten_points_a_started_minute(client: TestClient) -> None:
     assert ended["clock"]["remaining_ms"][0] < 0 and ended["clock"]["running"] is None
 
 
+def test_an_aborted_game_takes_no_overtime_penalty(client: TestClient) -> None:
+    """Ann passes at once; Bo, in overtime before his first move, aborts: the game has no
+    result, so his started minute of overtime costs him nothing (final scores and the
+    penalties all zero), where a game played on would take 10 points."""
+    created = create(client, clock={"kind": "live", "seconds": 5, "overtime": 120})
+    ann, bo = tokens(created)
+    game_id = created["id"]
+    join_all(client, created)
+    passes(client, game_id, [ann])
+    wait_for(
+        lambda: seat_view(client, game_id, bo)["clock"]["remaining_ms"][1] < -100,
+        "Bo to be in overtime",
+    )
+    ended = client.post(f"/api/games/{game_id}/abort", headers=bearer(bo))
+    assert ended.status_code == 200, ended.text
+    view = seat_view(client, game_id, ann)
+    assert view["end"] == {"reason": "aborted", "seat": 1, "winners": []}
+    assert view["clock"]["remaining_ms"][1] < 0
+    assert view["result"]["penalties"] == [0, 0]
+    assert view["result"]["final"] == [0, 0]
+    assert [player["score"] for player in view["players"]] == [0, 0]
+
+
 def test_the_computer_does_not_lose_on_time_in_a_five_second_game(database: Path | str) -> None:
     """A person answers ``max`` at once (with the library's best play) in a 5-second live
     game on a real server: the computer keeps within the time it has left, so the game

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from test_web_browser import CHROMIUM, CHROMIUM_FLAGS, Server, new_page, sync_api
 
+from binscrabble.i18n import _, use_language
+
 expect = sync_api.expect
 SHOTS = Path("/tmp/shots-clocks")
 
@@ -106,7 +108,8 @@ def test_the_clocks_start_only_when_the_second_seat_opens_its_link(
     game (no rematch, no table of zeros) and the log says what happened."""
     game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5})
     page = seat_page(browser, server, game_id, ann)
-    waiting = page.locator("#clock-waiting")
+    # The status line says whom the game waits for, in place of the turn's prompt.
+    waiting = page.locator("#status")
     expect(waiting).to_have_text("Waiting for Bo to open the game: the clocks start then.")
     ann_clock = page.get_by_role("timer", name="clock Ann")
     expect(ann_clock).to_have_text(re.compile(r"0:05$"))
@@ -118,7 +121,7 @@ def test_the_clocks_start_only_when_the_second_seat_opens_its_link(
     phone = seat_page(browser, server, game_id, bo, width=360, height=740, has_touch=True)
     for seen in (page, phone):
         expect(seen.get_by_role("timer", name="clock Ann")).to_have_class(re.compile("running"))
-        expect(seen.locator("#clock-waiting")).to_be_hidden()
+        expect(seen.locator("#status")).not_to_contain_text("Waiting for")
     reason = "Ann's time ran out before their first move: the game is aborted."
     for seen, name in ((page, "ann"), (phone, "bo-phone")):
         expect(seen.locator(".end-reason")).to_have_text(reason, timeout=15_000)
@@ -223,4 +226,37 @@ def test_a_seat_of_three_that_resigned_is_marked_and_skipped(browser: Any, serve
     expect(page.locator("#turn-info")).to_have_text("Your turn")
     expect(page.locator("#result")).to_be_hidden()
     shoot(page, "three-seats-one-resigned")
+    page.context.close()
+
+
+ABORT_NOTE = (
+    "A game can be aborted until every player has moved once; it then has no winner, and the"
+    " moves already played do not count."
+)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "he", "bg"])
+def test_the_player_who_moved_is_told_why_an_aborted_game_has_no_result(
+    browser: Any, server: Server, language: str
+) -> None:
+    """Ann passes (her first move) and Bo lets his 5 seconds and 5 of overtime run out
+    before his first move: the game is aborted (docs/web.md). Ann's page says, on the end
+    card and in the log's last line, in her language, why her move no longer counts; and
+    Bo's started minute of overtime takes no 10 points in a game with no result."""
+    game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5, "overtime": 5})
+    server.api("GET", f"/api/games/{game_id}", token=bo)  # Bo opens it: the clocks run
+    server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
+    page.goto(f"{server.url}/games/{game_id}?token={ann}&lang={language}")
+    with use_language(language):
+        note = _(ABORT_NOTE)
+    assert language == "en" or note != ABORT_NOTE, f"{language}: the note is not translated"
+    expect(page.locator("#result")).to_be_visible(timeout=30_000)
+    expect(page.locator("#result .abort-note")).to_have_text(note)
+    expect(page.locator("#log .log-end")).to_contain_text(note)
+    expect(page.locator("#scores td.score")).to_have_text(["0", "0"])
+    shoot(page, f"aborted-after-a-move-{language}")
+    view = server.api("GET", f"/api/games/{game_id}")
+    assert view["end"] == {"reason": "aborted", "seat": 1, "winners": [], "cause": "time"}
+    assert view["result"]["penalties"] == [0, 0]
     page.context.close()

@@ -653,11 +653,20 @@ class Game:
 
     def settle_overtime(self, penalties: Sequence[int]) -> None:
         """Take each seat's overtime penalty (points, see :mod:`binscrabble.clock`) from its
-        final score; once the game is over, once."""
+        final score; once the game is over, once. An aborted game has no result, so it
+        takes no penalty either: its scores count for nothing, and a -10 on one seat would
+        read as a result.
+
+        >>> game = Game(["Ann", "Bo"], seed=1)
+        >>> game.abort(1, cause="time"); game.settle_overtime([0, 10]); game.scores
+        [0, 0]
+        """
         if self._end_reason is None or self._penalties is not None:
             raise ValueError("overtime is settled once, when the game is over")
         if len(penalties) != len(self.players):
             raise ValueError(f"{len(self.players)} players but {len(penalties)} penalties")
+        if self._end_reason == "aborted":
+            penalties = [0] * len(self.players)
         for seat, points in enumerate(penalties):
             self.scores[seat] -= points
         self._penalties = tuple(penalties)

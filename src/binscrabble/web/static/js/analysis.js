@@ -7,7 +7,7 @@
 import { ApiError, getJson, loadMeta } from "./api.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard, withTiles } from "./marks.js";
-import { departureRow, departuresAmid, el, endSentence, moveClause, points, winnersSentence } from "./panels.js";
+import { departureRow, departuresAmid, el, endSentence, moveCellElement, moveClause, points, winnersSentence } from "./panels.js";
 import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
 import { t } from "./i18n.js";
@@ -22,12 +22,18 @@ const MAX_REQUESTS = 600;
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
+// A move and its score in a cell: "8D 1+1=10 (6)", "passed (0)", "exchanged 3 tiles (0)".
+function scoredCell(move) {
+  const cell = moveCellElement(move);
+  cell.append(` (${move.score})`);
+  return cell;
+}
+
 function turnRow(turn, index, names, controls) {
   const lost = turn.analysed ? String(turn.lost) : `≥ ${turn.lost}`;
   const row = el("tr", {},
     el("td", { text: String(index + 1) }), el("td", { text: names[turn.seat] || "", title: names[turn.seat] || "" }),
-    el("td", { class: "notation", text: `${turn.played.display} (${turn.played.score})` }),
-    el("td", { class: "notation", text: `${turn.best.display} (${turn.best.score})` }),
+    scoredCell(turn.played), scoredCell(turn.best),
     el("td", { text: lost }));
   if (!turn.analysed) {
     row.title = turn.reason;

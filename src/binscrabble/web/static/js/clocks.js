@@ -38,6 +38,19 @@ export function formatClock(ms, kind) {
   return over && seconds > 0 ? `−${text}` : text;
 }
 
+// Until every person has opened the game no clock runs: the sentence that says whom the
+// game waits for (the status line says it in place of whose turn it is), or "" when no
+// clock waits.
+export function waitingSentence(view) {
+  const waiting = (view.clock && !view.over && view.clock.waiting) || [];
+  if (!waiting.length) return "";
+  const names = waiting.map((seat) => (seat === view.seat ? t("you") : view.players[seat].name));
+  const who = names.length > 1
+    ? t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] })
+    : names[0];
+  return t("Waiting for {names} to open the game: the clocks start then.", { names: who });
+}
+
 export class Clocks {
   // `box` is where the clocks go (hidden for an untimed game).
   constructor(box) {
@@ -54,26 +67,11 @@ export class Clocks {
     this.arrived = performance.now();
     const clock = view.clock;
     this.box.hidden = !clock;
-    this.showWaiting(view);
     if (!clock) return this.stop();
     this.build(view);
     this.tick();
     if (clock.running === null) this.stop();
     else if (!this.timer) this.timer = setInterval(() => this.tick(), 250);
-  }
-
-  // Until every person has opened the game no clock runs: the page says whom it waits for.
-  showWaiting(view) {
-    const line = document.getElementById("clock-waiting");
-    if (!line) return;
-    const waiting = (view.clock && !view.over && view.clock.waiting) || [];
-    line.hidden = waiting.length === 0;
-    if (!waiting.length) return;
-    const names = waiting.map((seat) => (seat === view.seat ? t("you") : view.players[seat].name));
-    const who = names.length > 1
-      ? t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] })
-      : names[0];
-    line.textContent = t("Waiting for {names} to open the game: the clocks start then.", { names: who });
   }
 
   build(view) {

@@ -4,12 +4,12 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, moveSentence, points } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, exchangedFaces, moveSentence, points } from "./panels.js";
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 import { noticeTurn } from "./turn-alert.js";
-import { Clocks, EndButtons } from "./clocks.js";
+import { Clocks, EndButtons, waitingSentence } from "./clocks.js";
 import { ltr } from "./bidi.js";
 import { plain, t, tn } from "./i18n.js";
 
@@ -718,10 +718,8 @@ function lastMoveSentence(view) {
   // move is read from its notation.
   // Your own exchange names its tiles (you know them); another seat's says how many.
   if (mine && last.notation === "pass") return `${t("You passed.")} `;
-  if (mine && exchangedCount(last.notation) !== null && !/^exchange \d+$/.test(last.notation)) {
-    const tiles = last.display.slice(last.display.indexOf(" ") + 1);
-    return `${t("You exchanged {tiles}.", { tiles })} `;
-  }
+  const faces = mine ? exchangedFaces(last.notation) : null;
+  if (faces !== null) return `${t("You exchanged {tiles}.", { tiles: faces })} `;
   if (mine && exchangedCount(last.notation) === null) {
     return `${t("You played {move} for {points}.", { move: last.display, points: points(last.score) })} `;
   }
@@ -730,6 +728,10 @@ function lastMoveSentence(view) {
 
 function statusText(view) {
   if (view.over) return t("The game is over.");
+  // Until every person has opened the game, whom it waits for is what comes next (the
+  // header's turn still says whose turn it is).
+  const waiting = waitingSentence(view);
+  if (waiting) return waiting;
   if (!isSeat()) return t("You are watching: {turn}.", { turn: turnText(view) });
   if (myTurn()) return t("Your turn: place tiles, or type a move in the Move box.");
   return t("{turn}.", { turn: turnText(view) }).replace("….", "…");
@@ -742,7 +744,9 @@ function applyView(view) {
   // nothing on the page: it is not drawn again, nor is the preview asked again. Its clock's
   // times are as of when it was built, so they differ anyway: the clocks take them.
   clocks.show(view);
-  if (previous && JSON.stringify({ ...view, clock: null }) === JSON.stringify({ ...previous, clock: null })) return;
+  // (A clock that stops waiting for a seat changes the status line: that is drawn again.)
+  const drawn = (shown) => JSON.stringify({ ...shown, clock: waitingSentence(shown) });
+  if (previous && drawn(view) === drawn(previous)) return;
   state.view = view;
   render();
 }

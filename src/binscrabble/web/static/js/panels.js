@@ -90,7 +90,7 @@ export function drawLog(head, body, view) {
     const running = Array.isArray(move.running) ? joined(move.running.map((total) => ltr(String(total))), " – ") : [];
     body.append(
       el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : t("seat {seat}", { seat: move.seat }) }),
-        el("td", { class: "notation" }, ltr(move.display)), el("td", {}, ltr(String(move.score))),
+        moveCellElement(move), el("td", {}, ltr(String(move.score))),
         el("td", {}, ...running)),
     );
   });
@@ -98,7 +98,8 @@ export function drawLog(head, body, view) {
   // A game a seat ended (resigned, ran out of time, aborted) ends its log with a line
   // saying so, after the last move.
   if (view.end && Number.isInteger(view.end.seat)) {
-    body.append(el("tr", { class: "log-end" }, el("td", { text: "—" }), el("td", { colSpan: 4, text: endSentence(view) })));
+    const line = [endSentence(view), abortNote(view)].filter(Boolean).join(" ");
+    body.append(el("tr", { class: "log-end" }, el("td", { text: "—" }), el("td", { colSpan: 4, text: line })));
   }
   const scroller = body.closest(".log-scroll");
   if (scroller) scroller.scrollTop = scroller.scrollHeight;
@@ -131,6 +132,8 @@ export function drawResult(box, view) {
   box.append(el("p", { class: "headline", text: winnersSentence(view) }));
   const why = endSentence(view);
   if (why) box.append(el("p", { class: "end-reason", text: why }));
+  const note = abortNote(view);
+  if (note) box.append(el("p", { class: "abort-note", text: note }));
   // An aborted game's scores count for nothing: no table. A game a seat ended by
   // resigning or running out of time had no rack adjustments: its scores only.
   if (result.reason === "aborted") return;
@@ -193,6 +196,36 @@ export function exchangedCount(notation) {
   return null;
 }
 
+// The tiles of an exchange the reader knows (the seat's own: `-01?`, `exchange 01?`), by
+// their faces ("0 1 blank"); null for another seat's (`exchange 3`, its size only) or any
+// other move.
+export function exchangedFaces(notation) {
+  if (/^exchange \d+$/.test(notation) || exchangedCount(notation) === null) return null;
+  const codes = notation.startsWith("-") ? notation.slice(1) : notation.slice("exchange ".length);
+  return [...codes.replace(/\s/g, "")].map(faceName).join(" ");
+}
+
+// A move as a cell of a table of moves (the moves log, the analysis and the viewer) says
+// it: a play by its tiles' faces as the server writes it (`display`); a pass and an
+// exchange in words, after the player's name in the cell before ("passed", "exchanged 3
+// tiles", "exchanged 2 tiles: 0 NOT" when the reader knows them), never the notation's
+// words "pass" and "exchange".
+export function moveCell(move) {
+  if (move.notation === "pass" || move.notation === "-") return t("passed");
+  const count = exchangedCount(move.notation);
+  if (count === null) return move.display;
+  const tiles = exchangedFaces(move.notation);
+  if (tiles === null) return tn("exchanged {count} tile", "exchanged {count} tiles", count);
+  return tn("exchanged {count} tile: {tiles}", "exchanged {count} tiles: {tiles}", count, { tiles });
+}
+
+// That cell: a play left to right in its notation's font, words in the page's direction.
+export function moveCellElement(move) {
+  const text = moveCell(move);
+  if (text !== move.display) return el("td", { class: "move-words", text });
+  return el("td", { class: "notation" }, ltr(move.display));
+}
+
 // A move ({notation, display, score}) said as what the player did, without a full stop, to
 // go inside a longer sentence: "Ann passed", "Ann exchanged 3 tiles", "Ann played 8H 1=1
 // for 4 points". A pass or an exchange is never said as "played pass for 0 points".
@@ -241,6 +274,15 @@ export function endSentence(view) {
   const out = view.players.findIndex((player) => player.tiles === 0);
   if (out < 0) return t("A player went out with the bag empty and gains the points of the tiles left on the other racks.");
   return t("{name} went out with the bag empty and gains the points of the tiles left on the other racks.", { name: view.players[out].name });
+}
+
+// Why the moves of an aborted game count for nothing, said when some were played (the
+// player who moved first sees the score of that move vanish with the result): "" for any
+// other game. An abort is allowed until every seat has moved once, whether a seat chose it
+// or the server aborted the game for a seat that ran out of time before its first move.
+export function abortNote(view) {
+  if (!view.end || view.end.reason !== "aborted" || !view.moves.length) return "";
+  return t("A game can be aborted until every player has moved once; it then has no winner, and the moves already played do not count.");
 }
 
 // One run of a preview or hint as a sentence: the equation, its value in binary and decimal.

@@ -6,7 +6,7 @@ import { ApiError, loadMeta, postJson } from "./api.js";
 import { drawStaticBoard } from "./board.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard } from "./marks.js";
-import { el, moveClause, moveSentence } from "./panels.js";
+import { el, moveCellElement, moveClause, moveSentence } from "./panels.js";
 import { stepper } from "./stepper.js";
 import { plain, t } from "./i18n.js";
 
@@ -82,7 +82,7 @@ async function open(file, controls) {
   body.append(start);
   record.turns.forEach((turn, index) => {
     const row = el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: names()[turn.seat] || "", title: names()[turn.seat] || "" }),
-      el("td", { class: "notation", text: turn.display }), el("td", { text: String(turn.score) }));
+      moveCellElement(turn), el("td", { text: String(turn.score) }));
     row.addEventListener("click", () => controls.go(index + 1));
     body.append(row);
   });

@@ -1,0 +1,136 @@
+"""What a turn needs is on the first screen, in every language and every state of a game, in
+a real browser (Debian's Chromium, as tests/test_web_browser.py).
+
+On a 360×740 phone (touch) and at 1366×768, in English, French, Hebrew and Bulgarian, a live
+game between two people goes through every state the game page has while it is played:
+waiting for the other seat to open the game (the header's two-line notice), the seat's own
+turn, its turn in overtime, its turn after a move the server refused (the status box holds
+the reason), and the other seat's turn. In each: the page at its top and no wider than the
+screen, the rack, every button of the turn and the Move box wholly inside the viewport, and
+the scores and clocks inside it too, above the board on a phone.
+
+Screenshots: test-artifacts/screenshots/fit-LANG-STATE-WIDTHxHEIGHT.png.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import (
+    SCREENSHOTS,
+    Server,
+    browser,  # noqa: F401  (a fixture)
+    check_fits,
+    expect,
+    new_page,
+    screenshot_folder,  # noqa: F401  (a fixture)
+    server,  # noqa: F401  (a fixture)
+)
+
+LANGUAGES = {"en": ("Ann", "Bo"), "fr": ("Amélie", "Hugo"), "he": ("נועה", "יואב"), "bg": ("Мария", "Иван")}
+SIZES = {"phone": (360, 740), "desktop": (1366, 768)}
+# A move that reads well and that the server refuses, whatever the rack: a false equation (or,
+# when the rack lacks its tiles, the longer sentence naming them), in the status box.
+REFUSED = "8G 1+1=0"
+
+# Each part of the page that must be in view, by selector, and whether there may be several.
+IN_VIEW = ("#rack", "#play", "#recall", "#shuffle", "#exchange", "#pass", "#hint", "#move")
+ABOVE_THE_BOARD = ("#scores", "#clocks")
+
+
+def boxes(page: Any) -> dict[str, Any]:
+    """The box of each part (null when it is not drawn), of the board, and the scroll."""
+    found: dict[str, Any] = page.evaluate(
+        """(selectors) => {
+          const box = (selector) => {
+            const node = document.querySelector(selector);
+            if (!node || !node.getClientRects().length) return null;
+            const r = node.getBoundingClientRect();
+            return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+          };
+          const out = {scrollY: window.scrollY, board: box("#board")};
+          for (const selector of selectors) out[selector] = box(selector);
+          return out;
+        }""",
+        [*IN_VIEW, *ABOVE_THE_BOARD],
+    )
+    return found
+
+
+def check_in_view(page: Any, what: str) -> None:
+    """Everything a turn needs inside the screen, as the page is at its top."""
+    check_fits(page, what)
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    found = boxes(page)
+    assert found["scrollY"] == 0, f"{what}: the page is scrolled by {found['scrollY']} px"
+    outside = []
+    for selector in (*IN_VIEW, *ABOVE_THE_BOARD):
+        box = found[selector]
+        assert box is not None, f"{what}: {selector} is not shown"
+        if box["left"] < 0 or box["top"] < 0 or box["right"] > width or box["bottom"] > height:
+            outside.append(f"{selector} {box['top']:.0f}-{box['bottom']:.0f}")
+    assert not outside, f"{what}: outside the {width}x{height} screen: {', '.join(outside)}"
+    if width < 600:
+        board = found["board"]["top"]
+        for selector in ABOVE_THE_BOARD:
+            bottom = found[selector]["bottom"]
+            assert bottom <= board + 0.5, f"{what}: {selector} ends at {bottom} under the board's top {board}"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_turn_fits_the_first_screen_in_every_state(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+    size: str,
+) -> None:
+    width, height = SIZES[size]
+    names = LANGUAGES[language]
+    players = [{"name": name} for name in names]
+    clock = {"kind": "live", "seconds": 5, "overtime": 120}
+    created = server.api("POST", "/api/games", {"players": players, "clock": clock})
+    game_id = created["id"]
+    first, second = (seat["token"] for seat in created["seats"])
+    options: dict[str, Any] = {}
+    if width < 600:
+        options = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+    page = new_page(browser, width, height, **options)
+    page.goto(f"{server.url}/games/{game_id}?token={first}&lang={language}")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    where = f"{language} {width}x{height}"
+
+    def state(name: str) -> None:
+        shoot_top(page, f"fit-{language}-{name}-{width}x{height}")
+        check_in_view(page, f"{where} {name}")
+
+    # The other seat has not opened the game: the header says the clocks wait for it.
+    expect(page.locator("#status")).to_contain_text(names[1])
+    expect(page.locator("#play")).to_be_enabled()
+    state("waiting")
+    # The other seat opens it: the clocks run, the first seat's turn.
+    server.api("GET", f"/api/games/{game_id}", token=second)
+    expect(page.locator("#status")).not_to_contain_text(names[1])
+    state("your-turn")
+    # Five seconds later, the seat's time is in overtime.
+    expect(page.locator(".clock.overtime")).to_have_count(1, timeout=30_000)
+    state("overtime")
+    # A move the server refuses: the reason in the status box.
+    page.locator("#move").fill(REFUSED)
+    page.locator("#move").press("Enter")
+    expect(page.locator("#status")).to_have_attribute("data-kind", "error")
+    expect(page.locator("#status")).not_to_be_empty()
+    state("refused")
+    # The seat passes: the other's turn.
+    page.locator("#pass").click()
+    expect(page.locator("#play")).to_be_disabled()
+    expect(page.locator("#log tr")).to_have_count(1)
+    state("their-turn")
+    page.context.close()
+
+
+def shoot_top(page: Any, name: str) -> None:
+    """The first screen only: what the person sees without scrolling."""
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
