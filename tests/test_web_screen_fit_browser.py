@@ -28,7 +28,12 @@ from test_web_browser import (
     server,  # noqa: F401  (a fixture)
 )
 
-LANGUAGES = {"en": ("Ann", "Bo"), "fr": ("Amélie", "Hugo"), "he": ("נועה", "יואב"), "bg": ("Мария", "Иван")}
+LANGUAGES = {
+    "en": ("Ann", "Bo"),
+    "fr": ("Amélie", "Hugo"),
+    "he": ("נועה", "יואב"),
+    "bg": ("Мария", "Иван"),
+}
 SIZES = {"phone": (360, 740), "desktop": (1366, 768)}
 # A move that reads well and that the server refuses, whatever the rack: a false equation (or,
 # when the rack lacks its tiles, the longer sentence naming them), in the status box.
@@ -75,7 +80,8 @@ def check_in_view(page: Any, what: str) -> None:
         board = found["board"]["top"]
         for selector in ABOVE_THE_BOARD:
             bottom = found[selector]["bottom"]
-            assert bottom <= board + 0.5, f"{what}: {selector} ends at {bottom} under the board's top {board}"
+            where = f"ends at {bottom} under the board's top {board}"
+            assert bottom <= board + 0.5, f"{what}: {selector} {where}"
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -133,4 +139,3 @@ def test_a_turn_fits_the_first_screen_in_every_state(
 def shoot_top(page: Any, name: str) -> None:
     """The first screen only: what the person sees without scrolling."""
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-
