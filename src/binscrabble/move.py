@@ -332,6 +332,17 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
     match = _COORDINATE.match(text)
     if match is None:
         head = text.split()[0] if text.split() else text
+        if not any(symbol.isdigit() for symbol in head):
+            # A word, not a square: someone who typed "passe" or "ויתור" learns the words.
+            raise NotationError(
+                "coordinate",
+                _(
+                    "{text} is not a move: write a play (8D 1+1=10), pass, or exchange and the "
+                    "tiles (exchange 01); pass and exchange are written in English in every "
+                    "language"
+                ).format(text=quoted(head)),
+                0,
+            )
         raise NotationError(
             "coordinate",
             _(

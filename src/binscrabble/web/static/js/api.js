@@ -1,6 +1,6 @@
 // Talking to the server: JSON in, JSON out, and one error shape ({"error": "..."}).
 
-import { t } from "./i18n.js";
+import { sentence, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -12,7 +12,7 @@ export class ApiError extends Error {
 async function readError(response) {
   try {
     const body = await response.json();
-    if (body && typeof body.error === "string") return body.error;
+    if (body && typeof body.error === "string") return sentence(body.error);
     if (body && body.detail) return JSON.stringify(body.detail);
   } catch {
     // The body was not JSON: fall back to the status line.

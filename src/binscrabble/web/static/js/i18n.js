@@ -55,3 +55,16 @@ export function tn(singular, plural, count, values) {
   const shown = Object.hasOwn(data.plurals, singular) ? forms[index] : english;
   return fill(shown, { count, ...values });
 }
+
+// The server's sentences are written to be joined into others ("the move ... cannot be
+// read: ..."); shown on their own they begin with a capital and end with a full stop, in
+// every language (a Hebrew one has no capitals: only the stop is added). A sentence that
+// starts with a quote ('8H 1+1=11' ...) keeps it as written.
+export function sentence(text) {
+  const found = /[^\s\u2066-\u2069]/u.exec(text);
+  let shown = text;
+  if (found && found[0] !== found[0].toUpperCase() && /\p{L}/u.test(found[0])) {
+    shown = text.slice(0, found.index) + found[0].toUpperCase() + text.slice(found.index + 1);
+  }
+  return /[.!?…]["'’”»)\u2069]*\s*$/u.test(shown) ? shown.trimEnd() : `${shown.trimEnd()}.`;
+}
