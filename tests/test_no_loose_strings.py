@@ -40,7 +40,16 @@ NOT_FOR_PEOPLE = {
 #: The errors whose sentences reach people (the page's status, the API's answers, the
 #: terminal). The equation checker's reasons are English by design and said in the
 #: reader's language where they are shown (binscrabble.expr.sentences).
-PEOPLES_ERRORS = {"RefereeError", "Busy", "IllegalMoveError", "NotationError"}
+PEOPLES_ERRORS = {
+    "RefereeError",
+    "Busy",
+    "IllegalMoveError",
+    "NotationError",
+    "CliError",
+    "GameSetupError",
+    "RecordError",
+    "RulesError",
+}
 
 
 def template_ids() -> set[str]:
@@ -226,7 +235,12 @@ def test_no_error_people_read_is_raised_with_a_bare_sentence() -> None:
 
 
 #: The modules whose every sentence is a message: the command line, and what it shows.
-SPEAKING_MODULES = [*sorted((SOURCE / "cli").glob("*.py")), SOURCE / "terminal.py"]
+SPEAKING_MODULES = [
+    *sorted((SOURCE / "cli").glob("*.py")),
+    SOURCE / "terminal.py",
+    SOURCE / "record.py",
+    SOURCE / "rules.py",
+]
 #: Their strings that look like words but are not shown to people, each with why.
 NOT_SENTENCES = {
     "binscrabble.cli.",  # a module name's prefix
@@ -237,6 +251,9 @@ NOT_SENTENCES = {
     "games.db",
     "binscrabble-game.bsr",
     "binscrabble play --resume",  # a command to type, inside a translated sentence
+    # record.py: lines of a record file, which is written in English whatever the language
+    "# Binary Scrabble game record (format: docs/record-format.md)",
+    "points of overtime",
 }
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
 

@@ -50,6 +50,7 @@ from binscrabble.game import (
     Outcome,
     SetupError,
 )
+from binscrabble.i18n import _
 from binscrabble.limits import (
     MAX_RECORD_LINE,
     InputLimitError,
@@ -83,7 +84,9 @@ class RecordError(ValueError):
     """
 
     def __init__(self, line: int | None, reason: str) -> None:
-        super().__init__(reason if line is None else f"line {line}: {reason}")
+        super().__init__(
+            reason if line is None else _("line {line}: {reason}").format(line=line, reason=reason)
+        )
         self.line = line
         self.reason = reason
 
@@ -210,7 +213,7 @@ def _create_temporary(target: Path) -> tuple[int, Path]:
     """A new empty file next to ``target``, opened for writing, with the permissions the
     file should end with: ``target``'s own when it exists, else those of any new file (the
     umask applies). ``tempfile.mkstemp`` would leave every save readable by its owner only."""
-    for _ in range(100):
+    for _attempt in range(100):
         temporary = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
         try:
             handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -225,7 +228,7 @@ def _create_temporary(target: Path) -> tuple[int, Path]:
             temporary.unlink(missing_ok=True)
             raise
         return handle, temporary
-    raise FileExistsError(f"cannot create a temporary file next to {target}")
+    raise FileExistsError(_("cannot create a temporary file next to {path}").format(path=target))
 
 
 def _rule_text(value: object) -> str:
@@ -247,11 +250,13 @@ def _check_recordable(game: Game) -> None:
     if placed != len(game.board) or list(final) != scored:
         raise RecordError(
             None,
-            "this game started from a set-up position (tiles on the board or scores at the "
-            "start); a record starts from an empty board",
+            _(
+                "this game started from a set-up position (tiles on the board or scores at the "
+                "start); a record starts from an empty board"
+            ),
         )
     if game.history and game.history[0].seat != 0:
-        raise RecordError(None, "a record starts with the first player to move")
+        raise RecordError(None, _("a record starts with the first player to move"))
     for name in game.players:
         _check_recordable_name(name)
 
@@ -261,8 +266,9 @@ def _check_recordable_name(name: str) -> None:
     if name != name.strip() or problem is not None:
         raise RecordError(
             None,
-            f"player name {quoted(name)} cannot be written in a record: "
-            f"{problem or 'it has spaces at its ends'}",
+            _("player name {name} cannot be written in a record: {problem}").format(
+                name=quoted(name), problem=problem or _("it has spaces at its ends")
+            ),
         )
 
 
@@ -326,11 +332,13 @@ def read_record_file(path: str | os.PathLike[str]) -> Game:
         data = read_limited(path)
     except InputLimitError as error:
         # The callers name the file already (``replay``, ``play --resume``).
-        raise RecordError(None, f"not a game record: {error}") from None
+        raise RecordError(None, _("not a game record: {error}").format(error=error)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise RecordError(None, f"not a UTF-8 text file ({error.reason})") from None
+        raise RecordError(
+            None, _("not a UTF-8 text file ({reason})").format(reason=error.reason)
+        ) from None
     return read_record(text)
 
 
@@ -345,7 +353,7 @@ def read_record(text: str) -> Game:
     try:
         check_text_size(text)
     except InputLimitError as error:
-        raise RecordError(None, f"not a game record: {error}") from None
+        raise RecordError(None, _("not a game record: {error}").format(error=error)) from None
     parsed = _parse(text)
     _check_turn_order(parsed)
     game = _start(parsed)
@@ -360,7 +368,7 @@ def read_record(text: str) -> Game:
         _replay_left(game, entry)
     _check_end(game, parsed)
     for rack_line in parsed.racks:
-        _check_rack(game, rack_line.seat, rack_line.rack, rack_line.line, "rack")
+        _check_rack(game, rack_line.seat, rack_line.rack, rack_line.line)
     return game
 
 
@@ -380,7 +388,10 @@ def _check_turn_order(parsed: _Parsed) -> None:
             continue
         if entry.seat != expected:
             raise RecordError(
-                entry.line, f"it is {players[expected]}'s turn here, not {players[entry.seat]}'s"
+                entry.line,
+                _("it is {expected}'s turn here, not {name}'s").format(
+                    expected=players[expected], name=players[entry.seat]
+                ),
             )
         expected = _seat_after(expected, len(players), gone)
 
@@ -388,7 +399,7 @@ def _check_turn_order(parsed: _Parsed) -> None:
 def _seat_after(seat: int, count: int, gone: set[int]) -> int:
     """The seat that moves after ``seat`` of ``count``, skipping those ``gone``."""
     following = (seat + 1) % count
-    for _ in range(count):
+    for _turn in range(count):
         if following not in gone:
             return following
         following = (following + 1) % count
@@ -405,7 +416,10 @@ def _replay_left(game: Game, entry: _LeftLine) -> None:
             game.resign(entry.seat, reason=entry.reason)
     except IllegalMoveError as error:
         raise RecordError(
-            entry.line, f"{game.players[entry.seat]} cannot leave the game here: {error}"
+            entry.line,
+            _("{name} cannot leave the game here: {error}").format(
+                name=game.players[entry.seat], error=error
+            ),
         ) from None
 
 
@@ -436,65 +450,84 @@ class _Header:
 
     def read(self, line: str, number: int) -> None:
         """Take one header line (already known to be one)."""
-        keyword, _, argument = line.partition(" ")
+        keyword, _space, argument = line.partition(" ")
         argument = argument.strip()
         player_match = _PLAYER_PRAGMA.fullmatch(line)
         if player_match is not None:
             self._read_player(player_match, number)
         elif keyword == "#preset":
             if self.overrides:
-                raise RecordError(number, "#preset must come before the #rule lines")
+                raise RecordError(number, _("#preset must come before the #rule lines"))
             if self.preset is not None:
-                raise RecordError(number, "the record names two presets")
+                raise RecordError(number, _("the record names two presets"))
             try:
                 Rules.preset(argument)
             except RulesError as error:
                 raise RecordError(number, str(error)) from None
             self.preset = argument
         elif keyword == "#rule":
-            name, _, value = argument.partition(" ")
+            name, _space, value = argument.partition(" ")
             if not value.strip():
-                raise RecordError(number, "a rule line is '#rule NAME VALUE'")
+                raise RecordError(number, _("a rule line is '#rule NAME VALUE'"))
             if name not in RULE_NAMES:
                 raise RecordError(
-                    number, f"unknown rule {quoted(name)}: the rules are {', '.join(RULE_NAMES)}"
+                    number,
+                    _("unknown rule {name}: the rules are {rules}").format(
+                        name=quoted(name), rules=", ".join(RULE_NAMES)
+                    ),
                 )
             self.overrides.append((number, name, value.strip()))
         else:
             if self.seed_seen:
-                raise RecordError(number, "the record gives two seeds")
+                raise RecordError(number, _("the record gives two seeds"))
             self.seed_seen = True
             self.seed = _parse_seed(argument, number)
 
     def _read_player(self, match: re.Match[str], number: int) -> None:
         seat_text = match.group(1)
         if len(seat_text) > 1:
-            raise RecordError(number, f"#player{seat_text}: seats are numbered 1 to 4")
+            raise RecordError(
+                number,
+                _("#player{seat_text}: seats are numbered 1 to 4").format(seat_text=seat_text),
+            )
         seat = int(seat_text)
         name = (match.group(2) or "").strip()
         if not 1 <= seat <= 4:
-            raise RecordError(number, f"#player{seat}: seats are numbered 1 to 4")
+            raise RecordError(
+                number, _("#player{seat}: seats are numbered 1 to 4").format(seat=seat)
+            )
         if not name:
-            raise RecordError(number, f"#player{seat} needs a name")
+            raise RecordError(number, _("#player{seat} needs a name").format(seat=seat))
         problem = name_problem(name)
         if problem is not None:
-            raise RecordError(number, f"#player{seat}: {quoted(name)}: {problem}")
+            raise RecordError(
+                number,
+                _("#player{seat}: {name}: {problem}").format(
+                    seat=seat, name=quoted(name), problem=problem
+                ),
+            )
         if seat in self.players:
-            raise RecordError(number, f"#player{seat} is named twice")
+            raise RecordError(number, _("#player{seat} is named twice").format(seat=seat))
         if name in self.players.values():
-            raise RecordError(number, f"two players are named {quoted(name)}")
+            raise RecordError(number, _("two players are named {name}").format(name=quoted(name)))
         self.players[seat] = name
 
     def finish(self, line: int) -> tuple[list[str], Rules]:
         """The players' names in seat order and the rules; `line` is blamed for gaps."""
         seats = sorted(self.players)
         if seats != list(range(1, len(seats) + 1)) or not 2 <= len(seats) <= 4:
-            raise RecordError(
-                line,
-                "the players must be #player1 to #player2, #player3 or #player4 (2 to 4 "
-                f"players, numbered from 1 without gaps); this record has "
-                f"{', '.join(f'#player{seat}' for seat in seats) or 'none'}",
-            )
+            if seats:
+                reason = _(
+                    "the players must be #player1 to #player2, #player3 or #player4 (2 to 4 "
+                    "players, numbered from 1 without gaps); this record has {seats}"
+                )
+            else:
+                reason = _(
+                    "the players must be #player1 to #player2, #player3 or #player4 (2 to 4 "
+                    "players, numbered from 1 without gaps); this record names none"
+                )
+            shown = ", ".join(f"#player{seat}" for seat in seats)
+            raise RecordError(line, reason.format(seats=shown))
         names = [self.players[seat] for seat in seats]
         base_line = line
         try:
@@ -519,16 +552,22 @@ class _Body:
     def read_left_line(self, argument: str, number: int, names: Sequence[str]) -> None:
         """Take a ``#left NAME REASON`` line (its argument): a seat that left the game."""
         if self.ends or self.racks:
-            raise RecordError(number, "a #left line comes before the end lines and #rack lines")
-        name, _, reason = argument.rpartition(" ")
+            raise RecordError(number, _("a #left line comes before the end lines and #rack lines"))
+        name, _space, reason = argument.rpartition(" ")
         name = name.strip()
         if reason not in LEFT_REASONS or not name:
             raise RecordError(
-                number, f"a #left line is '#left NAME REASON', REASON {', '.join(LEFT_REASONS)}"
+                number,
+                _("a #left line is '#left NAME REASON', REASON {reasons}").format(
+                    reasons=", ".join(LEFT_REASONS)
+                ),
             )
         if name not in names:
             raise RecordError(
-                number, f"unknown player {quoted(name)}: the players are {', '.join(names)}"
+                number,
+                _("unknown player {name}: the players are {players}").format(
+                    name=quoted(name), players=", ".join(names)
+                ),
             )
         self.left.append(_LeftLine(number, names.index(name), reason))
 
@@ -536,12 +575,21 @@ class _Body:
         """Take a ``>`` line: a turn, or an end-of-game line."""
         entry = _parse_turn_or_end(line, number, names)
         if self.racks:
-            kind = "a turn" if isinstance(entry, _TurnLine) else "an end line"
-            raise RecordError(number, f"{kind} after the final racks (line {self.racks[0].line})")
+            if isinstance(entry, _TurnLine):
+                after = _("a turn after the final racks (line {line})")
+            else:
+                after = _("an end line after the final racks (line {line})")
+            raise RecordError(
+                number,
+                after.format(line=self.racks[0].line),
+            )
         if isinstance(entry, _TurnLine):
             if self.ends:
                 raise RecordError(
-                    number, f"a turn after the end of the game (line {self.ends[0].line})"
+                    number,
+                    _("a turn after the end of the game (line {line})").format(
+                        line=self.ends[0].line
+                    ),
                 )
             self.turns.append(entry)
         else:
@@ -552,7 +600,7 @@ class _Body:
         if self.ends:
             raise RecordError(
                 number,
-                "a #rack line after the end of the game (the end lines give the final racks)",
+                _("a #rack line after the end of the game (the end lines give the final racks)"),
             )
         self.racks.append(_parse_rack_line(argument, number, names))
 
@@ -565,7 +613,7 @@ def _magic_line(lines: Sequence[str]) -> int:
     if number >= len(lines) or lines[number].strip() != MAGIC:
         raise RecordError(
             number + 1 if number < len(lines) else None,
-            f"not a binscrabble record: the first line must be {MAGIC!r}",
+            _("not a binscrabble record: the first line must be {magic}").format(magic=repr(MAGIC)),
         )
     return number
 
@@ -582,17 +630,24 @@ def _read_header_line(
     if not line.startswith("#"):
         raise RecordError(
             number,
-            f"cannot read {quoted(line)}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', "
-            "an end line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty",
+            _(
+                "cannot read {line}: a line is a turn '>NAME: RACK MOVE +SCORE TOTAL', an end "
+                "line '>NAME: (RACK) +/-POINTS TOTAL', a '#' header or comment, or empty"
+            ).format(line=quoted(line)),
         )
     if not _is_header_line(line):
         raise RecordError(
             number,
-            f"unknown header {quoted(keyword)}: headers are #playerN, #preset, #rule, #seed, "
-            "#rack, #left; a comment starts with '# ' (a space after the #)",
+            _(
+                "unknown header {keyword}: headers are #playerN, #preset, #rule, #seed, #rack, "
+                "#left; a comment starts with '# ' (a space after the #)"
+            ).format(keyword=quoted(keyword)),
         )
     if not in_header:
-        raise RecordError(number, f"{keyword} belongs in the header, before the first turn")
+        raise RecordError(
+            number,
+            _("{keyword} belongs in the header, before the first turn").format(keyword=keyword),
+        )
     header.read(line, number)
 
 
@@ -610,10 +665,12 @@ def _parse(text: str) -> _Parsed:
         if len(line) > MAX_RECORD_LINE:
             raise RecordError(
                 number,
-                f"the line has {len(line)} characters; a record's lines have at most "
-                f"{MAX_RECORD_LINE} (comments, which start with '# ', excepted)",
+                _(
+                    "the line has {count} characters; a record's lines have at most {most} "
+                    "(comments, which start with '# ', excepted)"
+                ).format(count=len(line), most=MAX_RECORD_LINE),
             )
-        keyword, _, argument = line.partition(" ")
+        keyword, _space, argument = line.partition(" ")
         if line.startswith(">") or keyword in ("#rack", "#left"):
             if started is None:
                 started = header.finish(number)
@@ -646,10 +703,12 @@ def _parse_seed(text: str, line: int) -> int | str:
             value = None
         if isinstance(value, str):
             return value
-        raise RecordError(line, f"seed {text} is not a quoted text")
+        raise RecordError(line, _("seed {text} is not a quoted text").format(text=text))
     if _TOTAL.fullmatch(text):
         return _number(text, line, "seed")
-    raise RecordError(line, f"seed {quoted(text)} is not a whole number (or a quoted text)")
+    raise RecordError(
+        line, _("seed {text} is not a whole number (or a quoted text)").format(text=quoted(text))
+    )
 
 
 def _match_player(text: str, names: Sequence[str], line: int) -> tuple[int, str]:
@@ -658,16 +717,22 @@ def _match_player(text: str, names: Sequence[str], line: int) -> tuple[int, str]
         if text.startswith(name + ":"):
             return names.index(name), text[len(name) + 1 :].strip()
     shown = text.split(":", 1)[0]
-    raise RecordError(line, f"unknown player {quoted(shown)}: the players are {', '.join(names)}")
+    raise RecordError(
+        line,
+        _("unknown player {name}: the players are {players}").format(
+            name=quoted(shown), players=", ".join(names)
+        ),
+    )
 
 
-def _check_codes(rack: str, line: int, what: str) -> str:
+def _check_codes(rack: str, line: int) -> str:
     for code in rack:
         if code not in CODE_ORDER:
             raise RecordError(
                 line,
-                f"{what} {quoted(rack)} holds {code!r}, which is not a tile code "
-                f"({' '.join(CODE_ORDER)})",
+                _("the rack {rack} holds {code}, which is not a tile code ({codes})").format(
+                    rack=quoted(rack), code=repr(code), codes=" ".join(CODE_ORDER)
+                ),
             )
     return rack
 
@@ -678,16 +743,21 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
         match = _END_LINE.fullmatch(rest)
         if match is None:
             raise RecordError(
-                line, "an end line is '>NAME: (RACK) +/-POINTS TOTAL', e.g. '>Bob: (1=) -2 31'"
+                line, _("an end line is '>NAME: (RACK) +/-POINTS TOTAL', e.g. '>Bob: (1=) -2 31'")
             )
         adjustment, total = match.group("adjustment"), match.group("total")
         if not _SIGNED.fullmatch(adjustment):
             raise RecordError(
-                line, f"adjustment {quoted(adjustment)} must be signed, e.g. +3 or -2"
+                line,
+                _("adjustment {adjustment} must be signed, e.g. +3 or -2").format(
+                    adjustment=quoted(adjustment)
+                ),
             )
         if not _TOTAL.fullmatch(total):
-            raise RecordError(line, f"total {quoted(total)} is not a whole number")
-        rack = _check_codes(match.group("tiles").replace(" ", ""), line, "rack")
+            raise RecordError(
+                line, _("total {total} is not a whole number").format(total=quoted(total))
+            )
+        rack = _check_codes(match.group("tiles").replace(" ", ""), line)
         return _EndLine(
             line, seat, rack, _number(adjustment, line, "adjustment"), _number(total, line, "total")
         )
@@ -695,15 +765,21 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
     if len(tokens) < 4:
         raise RecordError(
             line,
-            "a turn line is '>NAME: RACK MOVE +SCORE TOTAL', e.g. '>Ada: 111+=0&~1 8D 1+1=10 "
-            "+18 18'",
+            _(
+                "a turn line is '>NAME: RACK MOVE +SCORE TOTAL', e.g. '>Ada: 111+=0&~1 8D 1+1=10 "
+                "+18 18'"
+            ),
         )
     rack, score, total = tokens[0], tokens[-2], tokens[-1]
-    _check_codes(rack, line, "rack")
+    _check_codes(rack, line)
     if not _TURN_SCORE.fullmatch(score):
-        raise RecordError(line, f"score {quoted(score)} must be written +N, e.g. +18")
+        raise RecordError(
+            line, _("score {score} must be written +N, e.g. +18").format(score=quoted(score))
+        )
     if not _TOTAL.fullmatch(total):
-        raise RecordError(line, f"total {quoted(total)} is not a whole number")
+        raise RecordError(
+            line, _("total {total} is not a whole number").format(total=quoted(total))
+        )
     return _TurnLine(
         line,
         seat,
@@ -715,15 +791,18 @@ def _parse_turn_or_end(text: str, line: int, names: Sequence[str]) -> _TurnLine 
 
 
 def _parse_rack_line(argument: str, line: int, names: Sequence[str]) -> _RackLine:
-    name, _, rack = argument.rpartition(" ")
+    name, _space, rack = argument.rpartition(" ")
     name = name.strip()
     if not name or not rack:
-        raise RecordError(line, "a rack line is '#rack NAME TILES'")
+        raise RecordError(line, _("a rack line is '#rack NAME TILES'"))
     if name not in names:
         raise RecordError(
-            line, f"unknown player {quoted(name)}: the players are {', '.join(names)}"
+            line,
+            _("unknown player {name}: the players are {players}").format(
+                name=quoted(name), players=", ".join(names)
+            ),
         )
-    return _RackLine(line, names.index(name), _check_codes(rack, line, "rack"))
+    return _RackLine(line, names.index(name), _check_codes(rack, line))
 
 
 def _line_of(entry: _Entry | _LeftLine) -> int:
@@ -744,8 +823,9 @@ def _check_first_rack(entry: _Entry, name: str, rack_size: int) -> None:
     if len(entry.rack) != rack_size:
         raise RecordError(
             entry.line,
-            f"{name}'s first rack {entry.rack} has {len(entry.rack)} tiles; every rack starts "
-            f"with {rack_size}",
+            _(
+                "{name}'s first rack {rack} has {count} tiles; every rack starts with {rack_size}"
+            ).format(name=name, rack=entry.rack, count=len(entry.rack), rack_size=rack_size),
         )
 
 
@@ -776,7 +856,9 @@ def _start(parsed: _Parsed) -> Game:
         except SetupError as error:
             raise RecordError(
                 entry.line,
-                f"{parsed.players[entry.seat]}'s first rack {entry.rack} cannot be dealt: {error}",
+                _("{name}'s first rack {rack} cannot be dealt: {error}").format(
+                    name=parsed.players[entry.seat], rack=entry.rack, error=error
+                ),
             ) from None
     if all(rack is None for rack in known):
         game = Game.from_setup(rules, Board(), known, players=parsed.players, seed=parsed.seed)
@@ -794,28 +876,48 @@ def _used_codes(move: Move) -> str:
 def _replay_turn(game: Game, turn: _TurnLine, next_rack: _Entry | None) -> None:
     name = game.players[turn.seat]
     if game.is_over():
-        raise RecordError(turn.line, f"the game is already over ({game.outcome()})")
+        raise RecordError(
+            turn.line, _("the game is already over ({outcome})").format(outcome=game.outcome())
+        )
     if turn.seat != game.to_move:
         raise RecordError(
-            turn.line, f"it is {game.players[game.to_move]}'s turn here, not {name}'s"
+            turn.line,
+            _("it is {expected}'s turn here, not {name}'s").format(
+                expected=game.players[game.to_move], name=name
+            ),
         )
-    _check_rack(game, turn.seat, turn.rack, turn.line, "rack")
+    _check_rack(game, turn.seat, turn.rack, turn.line)
     try:
         move = parse_move(turn.move, game.board)
     except NotationError as error:
-        raise RecordError(turn.line, f"cannot read the move {quoted(turn.move)}: {error}") from None
+        raise RecordError(
+            turn.line,
+            _("cannot read the move {move}: {error}").format(move=quoted(turn.move), error=error),
+        ) from None
     problem = game.illegal_reason(move)
     if problem is not None:
-        raise RecordError(turn.line, f"illegal move {turn.move}: {problem}")
+        raise RecordError(
+            turn.line, _("illegal move {move}: {problem}").format(move=turn.move, problem=problem)
+        )
     score = game.score(move)
     if score != turn.score:
-        raise RecordError(turn.line, f"{turn.move} scores {score}, not {turn.score}")
+        raise RecordError(
+            turn.line,
+            _("{move} scores {score}, not {written}").format(
+                move=turn.move, score=score, written=turn.score
+            ),
+        )
     if next_rack is not None:
         _arrange_draws(game, move, turn, next_rack)
     game.push(move)
     total = game.history[-1].scores[turn.seat]
     if total != turn.total:
-        raise RecordError(turn.line, f"{name}'s total after this turn is {total}, not {turn.total}")
+        raise RecordError(
+            turn.line,
+            _("{name}'s total after this turn is {total}, not {written}").format(
+                name=name, total=total, written=turn.total
+            ),
+        )
 
 
 def _draw_count(game: Game, move: Move) -> int:
@@ -850,8 +952,15 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
     if len(wanted) != len(kept) + count:
         raise RecordError(
             next_rack.line,
-            f"{name}'s rack {wanted or '()'} has {len(wanted)} tiles, but after line {turn.line} "
-            f"{name} holds {len(kept) + count}",
+            _(
+                "{name}'s rack {rack} has {count} tiles, but after line {line} {name} holds {held}"
+            ).format(
+                name=name,
+                rack=wanted or "()",
+                count=len(wanted),
+                line=turn.line,
+                held=len(kept) + count,
+            ),
         )
     kept_text = "".join(kept)
     if wanted.startswith(kept_text):
@@ -861,8 +970,12 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
         if missing:
             raise RecordError(
                 next_rack.line,
-                f"{name}'s rack {wanted or '()'} lacks {''.join(sorted(missing.elements()))}, "
-                f"which {name} kept at line {turn.line}",
+                _("{name}'s rack {rack} lacks {tiles}, which {name} kept at line {line}").format(
+                    name=name,
+                    rack=wanted or "()",
+                    tiles="".join(sorted(missing.elements())),
+                    line=turn.line,
+                ),
             )
         drawn = _beyond(wanted, kept)
     try:
@@ -870,17 +983,23 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
     except SetupError as error:
         raise RecordError(
             next_rack.line,
-            f"{name}'s rack {wanted} cannot be: after line {turn.line} {name} draws {drawn}, "
-            f"but {error}",
+            _(
+                "{name}'s rack {wanted} cannot be: after line {line} {name} draws {drawn}, but "
+                "{error}"
+            ).format(name=name, wanted=wanted, line=turn.line, drawn=drawn, error=error),
         ) from None
 
 
-def _check_rack(game: Game, seat: int, rack: str, line: int, what: str) -> None:
+def _check_rack(game: Game, seat: int, rack: str, line: int, *, final: bool = False) -> None:
     actual = game.racks[seat]
     if Counter(actual) != Counter(rack):
+        if final:
+            reason = _("{name}'s final rack is {rack} here, not {written}")
+        else:
+            reason = _("{name}'s rack is {rack} here, not {written}")
         raise RecordError(
             line,
-            f"{game.players[seat]}'s {what} is {actual or '()'} here, not {rack or '()'}",
+            reason.format(name=game.players[seat], rack=actual or "()", written=rack or "()"),
         )
 
 
@@ -891,25 +1010,34 @@ def _check_end(game: Game, parsed: _Parsed) -> None:
     if outcome is None:
         raise RecordError(
             parsed.ends[0].line,
-            "the game is not over here: end lines '(RACK)' come after the last turn",
+            _("the game is not over here: end lines '(RACK)' come after the last turn"),
         )
     seen: set[int] = set()
     for end in parsed.ends:
         name = game.players[end.seat]
         if end.seat in seen:
-            raise RecordError(end.line, f"a second end line for {name}")
+            raise RecordError(end.line, _("a second end line for {name}").format(name=name))
         seen.add(end.seat)
-        _check_rack(game, end.seat, end.rack, end.line, "final rack")
+        _check_rack(game, end.seat, end.rack, end.line, final=True)
         if end.adjustment != outcome.adjustments[end.seat]:
             raise RecordError(
                 end.line,
-                f"{name}'s end-of-game adjustment is {outcome.adjustments[end.seat]:+d}, "
-                f"not {end.adjustment:+d}",
+                _("{name}'s end-of-game adjustment is {adjustment}, not {written}").format(
+                    name=name,
+                    adjustment=f"{outcome.adjustments[end.seat]:+d}",
+                    written=f"{end.adjustment:+d}",
+                ),
             )
         if end.total != outcome.scores[end.seat]:
             raise RecordError(
-                end.line, f"{name}'s final total is {outcome.scores[end.seat]}, not {end.total}"
+                end.line,
+                _("{name}'s final total is {total}, not {written}").format(
+                    name=name, total=outcome.scores[end.seat], written=end.total
+                ),
             )
     missing = [game.players[seat] for seat in range(len(game.players)) if seat not in seen]
     if missing:
-        raise RecordError(parsed.ends[-1].line, f"the end lines leave out {', '.join(missing)}")
+        raise RecordError(
+            parsed.ends[-1].line,
+            _("the end lines leave out {names}").format(names=", ".join(missing)),
+        )

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from binscrabble.i18n import N_, _
 from binscrabble.limits import InputLimitError, check_structure, quoted, read_limited
 
 Precedence = Literal["standard", "left-to-right"]
@@ -149,7 +150,10 @@ class Rules:
                 identity_and_one_or_zero=False,
             )
         raise RulesError(
-            "preset", f"unknown preset {quoted(name)}: choose one of {', '.join(PRESETS)}"
+            "preset",
+            _("unknown preset {name}: choose one of {presets}").format(
+                name=quoted(name), presets=", ".join(PRESETS)
+            ),
         )
 
     def preset_name(self) -> str | None:
@@ -196,7 +200,10 @@ class Rules:
         """
         preset = data.get("preset", "standard")
         if not isinstance(preset, str):
-            raise RulesError("preset", f"preset must be a name, one of {', '.join(PRESETS)}")
+            raise RulesError(
+                "preset",
+                _("preset must be a name, one of {presets}").format(presets=", ".join(PRESETS)),
+            )
         rest = {key: value for key, value in data.items() if key != "preset"}
         return cls.preset(preset).with_overrides(rest, strict=strict)
 
@@ -209,24 +216,41 @@ class Rules:
             data = tomllib.loads(text)
         except OSError as error:
             raise RulesError(
-                "file", f"cannot read rules file {path}: {error.strerror or error}"
+                "file",
+                _("cannot read rules file {path}: {problem}").format(
+                    path=path, problem=error.strerror or error
+                ),
             ) from None
         except UnicodeDecodeError as error:
             raise RulesError(
-                "file", f"rules file {path} is not a UTF-8 text file ({error.reason})"
+                "file",
+                _("rules file {path} is not a UTF-8 text file ({reason})").format(
+                    path=path, reason=error.reason
+                ),
             ) from None
         except InputLimitError as error:
-            raise RulesError("file", f"rules file {path} cannot be read: {error}") from None
+            raise RulesError(
+                "file",
+                _("rules file {path} cannot be read: {error}").format(path=path, error=error),
+            ) from None
         except tomllib.TOMLDecodeError as error:
-            raise RulesError("file", f"rules file {path} is not valid TOML: {error}") from None
+            raise RulesError(
+                "file",
+                _("rules file {path} is not valid TOML: {error}").format(path=path, error=error),
+            ) from None
         except (RecursionError, ValueError):
             # Nesting or a number hidden from check_structure by a malformed string.
             raise RulesError(
-                "file", f"rules file {path} nests too deeply or holds too long a number"
+                "file",
+                _("rules file {path} nests too deeply or holds too long a number").format(
+                    path=path
+                ),
             ) from None
         table = data.get("rules", data)
         if not isinstance(table, dict):
-            raise RulesError("rules", f"rules file {path}: [rules] must be a table")
+            raise RulesError(
+                "rules", _("rules file {path}: [rules] must be a table").format(path=path)
+            )
         return cls.from_mapping(table)
 
     def to_mapping(self) -> dict[str, object]:
@@ -241,15 +265,48 @@ class Rules:
         }
 
     def describe(self) -> str:
-        """A short human summary of the rules in force, one rule a line."""
+        """The rules in force, one a line in the reader's language: the rule as the lobby
+        and the printed card name it, its value, and its switch for ``--rule``.
+
+        >>> print(Rules(xor_tiles=2).describe().splitlines()[9])
+        xor tiles — 2 (xor_tiles)
+        """
         lines = []
         for name, value in self.to_mapping().items():
-            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-            lines.append(f"{name:<26} {shown}")
+            if isinstance(value, bool):
+                shown = _("on") if value else _("off")
+            elif name == "precedence":
+                shown = _(PRECEDENCE_LABELS[str(value)])
+            else:
+                shown = str(value)
+            label = _(RULE_LABELS[name])
+            lines.append(
+                _("{rule} — {value} ({switch})").format(rule=label, value=shown, switch=name)
+            )
         return "\n".join(lines)
 
 
 RULE_NAMES: Final = tuple(field.name for field in dataclasses.fields(Rules))
+#: Each rule named in words, as the lobby (``js/rules-form.js``) and the printed card name it.
+RULE_LABELS: Final[Mapping[str, str]] = {
+    "precedence": N_("precedence"),
+    "identity_times_one": N_("identity times one"),
+    "identity_plus_minus_zero": N_("identity plus minus zero"),
+    "identity_and_one_or_zero": N_("identity and one or zero"),
+    "identity_chains": N_("identity chains"),
+    "allow_negatives": N_("allow negatives"),
+    "leading_zeros": N_("leading zeros"),
+    "parallel_numbers": N_("parallel numbers"),
+    "rotated_equals": N_("rotated equals"),
+    "xor_tiles": N_("xor tiles"),
+    "rack_size": N_("rack size"),
+    "bingo_bonus": N_("bingo bonus"),
+}
+#: The choices of ``precedence`` in words, as the lobby names them.
+PRECEDENCE_LABELS: Final[Mapping[str, str]] = {
+    "standard": N_("standard order"),
+    "left-to-right": N_("left-to-right"),
+}
 _BOOL_RULES: Final = frozenset(
     field.name for field in dataclasses.fields(Rules) if field.type in ("bool", bool)
 )
@@ -267,23 +324,39 @@ _FALSE_WORDS: Final = frozenset({"off", "false", "no", "0"})
 
 
 def _unknown_rule(name: str) -> RulesError:
-    return RulesError(name, f"unknown rule {quoted(name)}: the rules are {', '.join(RULE_NAMES)}")
+    return RulesError(
+        name,
+        _("unknown rule {name}: the rules are {rules}").format(
+            name=quoted(name), rules=", ".join(RULE_NAMES)
+        ),
+    )
 
 
 def _check_value(name: str, value: object) -> None:
     if name == "precedence":
         if value not in PRECEDENCES:
             raise RulesError(
-                name, f"rule precedence takes {' or '.join(PRECEDENCES)}, not {quoted(value)}"
+                name,
+                _("rule precedence takes {first} or {second}, not {value}").format(
+                    first=PRECEDENCES[0], second=PRECEDENCES[1], value=quoted(value)
+                ),
             )
     elif name in _BOOL_RULES:
         if not isinstance(value, bool):
-            raise RulesError(name, f"rule {name} takes on or off, not {quoted(value)}")
+            raise RulesError(
+                name,
+                _("rule {name} takes on or off, not {value}").format(
+                    name=name, value=quoted(value)
+                ),
+            )
     elif name in _INT_LIMITS:
         low, high = _INT_LIMITS[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RulesError(
-                name, f"rule {name} takes a whole number from {low} to {high}, not {quoted(value)}"
+                name,
+                _("rule {name} takes a whole number from {low} to {high}, not {value}").format(
+                    name=name, low=low, high=high, value=quoted(value)
+                ),
             )
     else:
         raise _unknown_rule(name)
@@ -300,7 +373,12 @@ def _coerce(name: str, value: object) -> object:
                 return True
             if text.lower() in _FALSE_WORDS:
                 return False
-            raise RulesError(name, f"rule {name} takes on or off, not {quoted(value)}")
+            raise RulesError(
+                name,
+                _("rule {name} takes on or off, not {value}").format(
+                    name=name, value=quoted(value)
+                ),
+            )
         if name in _INT_LIMITS:
             low, high = _INT_LIMITS[name]
             try:
@@ -308,7 +386,9 @@ def _coerce(name: str, value: object) -> object:
             except ValueError:
                 raise RulesError(
                     name,
-                    f"rule {name} takes a whole number from {low} to {high}, not {quoted(value)}",
+                    _("rule {name} takes a whole number from {low} to {high}, not {value}").format(
+                        name=name, low=low, high=high, value=quoted(value)
+                    ),
                 ) from None
             _check_value(name, number)
             return number
@@ -326,7 +406,7 @@ def parse_assignment(text: str) -> tuple[str, str]:
     """
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise RulesError(text, f"expected NAME=VALUE, not {quoted(text)}")
+        raise RulesError(text, _("expected NAME=VALUE, not {text}").format(text=quoted(text)))
     return name.strip(), value.strip()
 
 
@@ -340,7 +420,7 @@ def tile_counts(rules: Rules) -> dict[str, int]:
 
 def tile_bag(rules: Rules) -> list[str]:
     """Every tile of the set, as codes, in a fixed order (shuffle before drawing)."""
-    return [code for code, count in tile_counts(rules).items() for _ in range(count)]
+    return [code for code, count in tile_counts(rules).items() for _copy in range(count)]
 
 
 def faces_in_game(rules: Rules) -> tuple[str, ...]:
