@@ -292,3 +292,49 @@ def test_the_theme_follows_the_system_and_the_switch_is_remembered(
     assert theme_of(page) == "light"
     assert page.evaluate("localStorage.getItem('binscrabble.theme')") is None
     page.context.close()
+
+
+# Each seat's line's last vertex, and the heights of the scores' 0 and of its top.
+CHART_ENDS = """() => {
+  const chart = document.querySelector("#chart svg.chart-svg");
+  const lines = [...chart.querySelectorAll(":scope > polyline.chart-line")];
+  const lastY = (line) => line.getAttribute("points").trim().split(" ").pop().split(",")[1];
+  const ends = lines.map((line) => Number(lastY(line)));
+  const axis = chart.querySelector(":scope > line.chart-axis");
+  const grid = chart.querySelector(":scope > line.chart-grid");
+  const top = [...chart.querySelectorAll(":scope > text.chart-label")].map((l) => l.textContent)[0];
+  return {ends, zero: Number(axis.getAttribute("y1")), top: Number(grid.getAttribute("y1")),
+          most: Number(top)};
+}"""
+
+
+@pytest.mark.parametrize("where", ["analysis", "viewer"])
+def test_the_charts_last_point_is_the_final_score_with_the_racks_settled(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    finished: Finished,
+    where: str,
+) -> None:
+    """The stored game is played out: the tiles left on the racks move the final scores
+    away from the last turn's totals. The chart's lines end at the final scores (a point
+    below the last turn's for the seat left with tiles), and the last column's name says
+    that its point is the final scores, the end settled."""
+    view = server.api("GET", f"/api/games/{finished.id}")
+    final = view["result"]["final"]
+    last = finished.turns[-1]["scores"]
+    assert final != last, "the stored game's end changes no score"
+    opener = open_analysis if where == "analysis" else open_viewer
+    page = opener(browser, server, finished, 1366, 768)
+    found = page.evaluate(CHART_ENDS)
+    scale = (found["zero"] - found["top"]) / found["most"]
+    for seat, score in enumerate(final):
+        drawn = (found["zero"] - found["ends"][seat]) / scale
+        assert abs(drawn - score) < 0.5, f"{where}: seat {seat}'s line ends at {drawn}, not {score}"
+    names = [player["name"] for player in view["players"]]
+    settled = ", ".join(f"{name} {score}" for name, score in zip(names, final, strict=True))
+    column = page.locator(f"#chart .chart-turn[data-turn='{len(finished.turns)}']")
+    expect(column).to_have_accessible_name(
+        re.compile(re.escape(f"the final scores, the end of the game settled: {settled}") + "$")
+    )
+    shoot(page, f"{where}-chart-settled")
+    page.context.close()

@@ -113,7 +113,9 @@ async function main() {
       drawMarkedBoard($("board"), meta, withTiles(turn, turn.played.tiles), marks);
       $("position").textContent = t("Turn {turn} of {total}", { turn: index + 1, total });
       $("status").textContent = describe(turn, index, names);
-      chart.update({ names, turns: chartTurns(turns, names), current: index + 1, onTurn: (number) => controls.go(number - 1) });
+      // Once every turn is in, the lines end at the final scores (the end settled).
+      const final = view.result && turns.length === total ? view.result.final : null;
+      chart.update({ names, turns: chartTurns(turns, names), current: index + 1, onTurn: (number) => controls.go(number - 1), final });
     },
   });
   for (let asked = 0; asked < MAX_REQUESTS; asked += 1) {

@@ -43,6 +43,13 @@ function turnName(turn, names) {
   return known ? `${named}; ${lost}` : named;
 }
 
+// The last column's name says that its point is the final scores, the end of the game
+// settled (the tiles left on the racks, overtime), where the turn's own totals were before.
+function finalName(named, final, names) {
+  const scores = names.map((name, seat) => `${name} ${final[seat] || 0}`).join(", ");
+  return t("{turn}; the chart's last point: the final scores, the end of the game settled: {scores}", { turn: named, scores });
+}
+
 // A round number at or above `value` for the top of an axis (10, 20, 50, 100, 200, ...).
 function roundUp(value) {
   if (value <= 10) return 10;
@@ -60,9 +67,14 @@ function tickEvery(count, width) {
 
 // turns: [{seat, scores: [every seat's total after the turn], lost: number or null,
 // analysed: bool, text: what the turn was, for its tooltip}]; current: the turn shown (1 for
-// the first turn, 0 for the start); onTurn(number): a turn's column was clicked.
-function draw(host, { names, turns, current, onTurn }) {
+// the first turn, 0 for the start); onTurn(number): a turn's column was clicked; final:
+// every seat's final score once the game is over and all its turns are charted (the end's
+// settlement included: racks, overtime), else null. The lines end at the final scores, so
+// the chart's last point is the result the viewer and the end card show, below 0 too.
+function draw(host, { names, turns, current, onTurn, final = null }) {
   const count = turns.length;
+  const settled = final && count ? final : null;
+  const scoresAt = (at) => (settled && at === count - 1 ? settled : turns[at].scores);
   const width = Math.max(240, Math.floor(host.clientWidth));
   const withBars = turns.some((turn) => turn.lost !== null && turn.lost !== undefined);
   const height = TOP + LINES + (withBars ? GAP + BARS : 0) + BOTTOM;
@@ -70,7 +82,7 @@ function draw(host, { names, turns, current, onTurn }) {
   const x = (turn) => LEFT + (count ? (turn / count) * plot : 0);
   // The scale runs from the lowest score (below 0 when tiles left on a rack or overtime
   // took more than a player had: the scores' axis then sits above the bottom) to the highest.
-  const allScores = turns.flatMap((turn) => turn.scores);
+  const allScores = turns.flatMap((turn, at) => scoresAt(at));
   const most = roundUp(Math.max(1, ...allScores));
   const lowest = Math.min(0, ...allScores);
   const least = lowest < 0 ? -roundUp(-lowest) : 0;
@@ -108,14 +120,14 @@ function draw(host, { names, turns, current, onTurn }) {
     );
   }
   names.forEach((name, seat) => {
-    const points = [`${x(0)},${y(0)}`, ...turns.map((turn, at) => `${x(at + 1)},${y(turn.scores[seat] || 0)}`)];
+    const points = [`${x(0)},${y(0)}`, ...turns.map((turn, at) => `${x(at + 1)},${y(scoresAt(at)[seat] || 0)}`)];
     chart.append(svg("polyline", { points: points.join(" "), class: `chart-line seat-${seat}` }));
   });
   const every = tickEvery(count, plot);
   const column = count ? plot / count : plot;
   turns.forEach((turn, at) => {
     const number = at + 1;
-    const name = turnName(turn, names);
+    const name = settled && number === count ? finalName(turnName(turn, names), settled, names) : turnName(turn, names);
     const group = svg("g", {
       class: "chart-turn",
       "data-turn": number,
@@ -126,7 +138,7 @@ function draw(host, { names, turns, current, onTurn }) {
     if (number === current) group.setAttribute("aria-current", "step");
     group.append(svg("title", {}, name));
     group.append(svg("rect", { x: x(number) - column / 2, y: TOP, width: column, height: height - TOP - BOTTOM + 4, class: "chart-hit" }));
-    group.append(svg("circle", { cx: x(number), cy: y(turn.scores[turn.seat] || 0), r: 3.5, class: `chart-point seat-${turn.seat}` }));
+    group.append(svg("circle", { cx: x(number), cy: y(scoresAt(at)[turn.seat] || 0), r: 3.5, class: `chart-point seat-${turn.seat}` }));
     if (withBars && turn.lost) {
       const tall = (turn.lost / mostLost) * BARS;
       const bar = Math.max(2, Math.min(14, column * 0.7));

@@ -111,7 +111,8 @@ async function main() {
       $("status").textContent = turn
         ? moveSentence(names()[turn.seat], turn)
         : t("{players}: the start of the game.", { players });
-      chart.update({ names: names(), turns: chartTurns(), current: index, onTurn: (number) => controls.go(number) });
+      const final = record.result ? record.result.final : null; // the end settled
+      chart.update({ names: names(), turns: chartTurns(), current: index, onTurn: (number) => controls.go(number), final });
     },
   });
   // Listening before anything is awaited: a file chosen at once is not missed.
