@@ -334,7 +334,10 @@ def test_the_charts_last_point_is_the_final_score_with_the_racks_settled(
     settled = ", ".join(f"{name} {score}" for name, score in zip(names, final, strict=True))
     column = page.locator(f"#chart .chart-turn[data-turn='{len(finished.turns)}']")
     expect(column).to_have_accessible_name(
-        re.compile(re.escape(f"the final scores, the end of the game settled: {settled}") + "$")
+        re.compile(
+            re.escape(f"the chart ends at the final scores, the end of the game settled: {settled}")
+            + "$"
+        )
     )
     shoot(page, f"{where}-chart-settled")
     page.context.close()

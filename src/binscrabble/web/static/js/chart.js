@@ -47,7 +47,7 @@ function turnName(turn, names) {
 // settled (the tiles left on the racks, overtime), where the turn's own totals were before.
 function finalName(named, final, names) {
   const scores = names.map((name, seat) => `${name} ${final[seat] || 0}`).join(", ");
-  return t("{turn}; the chart's last point: the final scores, the end of the game settled: {scores}", { turn: named, scores });
+  return t("{turn}; the chart ends at the final scores, the end of the game settled: {scores}", { turn: named, scores });
 }
 
 // A round number at or above `value` for the top of an axis (10, 20, 50, 100, 200, ...).
