@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 import subprocess
 import sys
@@ -444,5 +445,81 @@ def test_a_refused_websocket_is_closed_with_its_code_in_every_language(
             assert closed.value.rcvd is not None, "the server sent no close frame"
             assert closed.value.rcvd.code == code
             assert closed.value.rcvd.reason
+
+    serve_and(tmp_path, ConnectionLimits(), check)
+
+
+def answer_body(answer: bytes) -> dict[str, Any]:
+    """The JSON body of a whole answer read to its connection's close."""
+    body: dict[str, Any] = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    return body
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [b"GARBAGE\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n"],
+    ids=["no request line", "a NUL in the target"],
+)
+def test_a_malformed_request_gets_a_json_400_with_the_security_headers(
+    tmp_path: Path, request_bytes: bytes
+) -> None:
+    # uvicorn's own answer was plain text without the headers every answer carries.
+    async def check(server: Any) -> None:
+        reader, writer = await open_stream(server)
+        writer.write(request_bytes)
+        answer = await read_to_end(reader)
+        writer.close()
+        assert answer.startswith(b"HTTP/1.1 400 ")
+        assert b"content-type: application/json\r\n" in answer.lower()
+        for header in SECURITY_HEADERS:
+            assert header in answer.lower(), (header, answer)
+        assert "not valid HTTP/1.1" in answer_body(answer)["error"]
+
+    serve_and(tmp_path, ConnectionLimits(), check)
+
+
+def test_a_request_with_both_content_length_and_transfer_encoding_is_refused(
+    tmp_path: Path,
+) -> None:
+    # A proxy that frames the body by one header and this server by the other would see
+    # two requests where this server sees one (request smuggling): refused, closed.
+    smuggled = b"GET /api/games/nothing HTTP/1.1\r\nHost: test\r\n\r\n"
+    chunked = b"2\r\n{}\r\n0\r\n\r\n"
+
+    async def check(server: Any) -> None:
+        for order in (b"Content-Length", b"Transfer-Encoding"):
+            headers = {
+                b"Content-Length": f"Content-Length: {len(chunked)}\r\n".encode(),
+                b"Transfer-Encoding": b"Transfer-Encoding: chunked\r\n",
+            }
+            both = headers[order] + b"".join(v for k, v in headers.items() if k != order)
+            reader, writer = await open_stream(server)
+            writer.write(
+                b"POST /api/games HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                + both
+                + b"\r\n"
+                + chunked
+                + smuggled
+            )
+            answer = await read_to_end(reader)
+            writer.close()
+            assert answer.startswith(b"HTTP/1.1 400 "), answer
+            assert answer.count(b"HTTP/1.1 ") == 1, answer  # the smuggled request unanswered
+            assert "Content-Length or Transfer-Encoding" in answer_body(answer)["error"]
+            for header in SECURITY_HEADERS:
+                assert header in answer.lower(), (header, answer)
+        # Transfer-Encoding alone is served as before.
+        body = json.dumps({"players": [{"name": "Ann"}, {"name": "Bo"}]}).encode()
+        reader, writer = await open_stream(server)
+        writer.write(
+            b"POST /api/games HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            + f"{len(body):x}\r\n".encode()
+            + body
+            + b"\r\n0\r\n\r\n"
+        )
+        alone = await read_to_end(reader)
+        writer.close()
+        assert alone.startswith(b"HTTP/1.1 201 "), alone
 
     serve_and(tmp_path, ConnectionLimits(), check)

@@ -141,6 +141,34 @@ def plain_answer(status: int, reason: str, message: str, extra: str = "") -> byt
 
 
 BUSY_MESSAGE = "the server is serving as many connections as it can: try again in a few seconds"
+MALFORMED_MESSAGE = "the request is not valid HTTP/1.1: check its request line and headers"
+BOTH_FRAMINGS_MESSAGE = (
+    "a request carries Content-Length or Transfer-Encoding, not both: send only one of them"
+)
+
+
+class StrictConnection(h11.Connection):
+    """h11's server side, which also refuses a request that carries both
+    ``Content-Length`` and ``Transfer-Encoding``.
+
+    h11 frames such a body by ``Transfer-Encoding`` alone, as RFC 9112 allows; a proxy in
+    front that frames it by ``Content-Length`` would take what follows the chunks for
+    another request (request smuggling). RFC 9112 lets a server refuse it: this one does.
+    """
+
+    #: Why this connection refused the request it read (``None``: h11 could not read it).
+    refusal: str | None = None
+
+    def next_event(self) -> Any:
+        event = super().next_event()
+        if isinstance(event, h11.Request):
+            names = {name for name, _value in event.headers}  # lower case in h11
+            if b"content-length" in names and b"transfer-encoding" in names:
+                self.refusal = BOTH_FRAMINGS_MESSAGE
+                raise h11.RemoteProtocolError(self.refusal, 400)
+        return event
+
+
 ADDRESS_MESSAGE = (
     "this address has {most} connections open, as many as the server serves to one address: "
     "close one, or try again in a few seconds"
@@ -169,6 +197,10 @@ class GuardedH11Protocol(H11Protocol):
         self.counted_as: str | None = None  # the address key while the connection counts
         self.refused = False
         self.upgraded = False
+        size = self.config.h11_max_incomplete_event_size
+        self.conn = (
+            StrictConnection(h11.SERVER) if size is None else StrictConnection(h11.SERVER, size)
+        )
         if self.ws_protocol_class is not None:
             self.ws_protocol_class = released_on_close(self.ws_protocol_class)
 
@@ -184,12 +216,36 @@ class GuardedH11Protocol(H11Protocol):
 
     def refuse(self, message: str) -> None:
         """Answer 503 at once; close when the client does, or after :data:`REFUSED_LINGER`."""
-        self.refused = True
         extra = f"retry-after: {RETRY_AFTER}\r\n"
-        self.transport.write(plain_answer(503, "Service Unavailable", message, extra))
+        self.answer_and_close(plain_answer(503, "Service Unavailable", message, extra))
+
+    def answer_and_close(self, answer: bytes) -> None:
+        """Send ``answer`` (one that closes the connection) and read nothing more."""
+        self.refused = True
+        self.stop_timer()
+        self.transport.write(answer)
         # Closed at once, a request that arrived meanwhile would make the kernel reset the
-        # connection, and the client could lose the answer: what it sends is read and dropped.
+        # connection, and the client could lose the answer: what it sends is read and dropped;
+        # the connection closes when the client closes it, or after REFUSED_LINGER.
         self.request_timer = self.loop.call_later(REFUSED_LINGER, self.transport.close)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot read (or :class:`StrictConnection` refuses): 400 with an
+        ``{"error"}`` body and the headers every answer carries (uvicorn's own is plain
+        text without them), then the connection closes. An answer already under way is
+        cut short instead."""
+        if self.answering():
+            self.transport.close()
+            return
+        conn = self.conn
+        refusal = conn.refusal if isinstance(conn, StrictConnection) else None
+        refusal = refusal or MALFORMED_MESSAGE
+        self.answer_and_close(plain_answer(400, "Bad Request", refusal))
+
+    def answering(self) -> bool:
+        """Whether an answer has begun and is not finished."""
+        cycle = self.cycle
+        return cycle is not None and cycle.response_started and not cycle.response_complete
 
     def release(self) -> None:
         """The connection no longer counts against the bounds (it closed)."""
@@ -260,6 +316,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def follow_request(self) -> None:
         """Set the timer for the part of a request still to arrive, if any."""
+        if self.refused:
+            return  # answered and closing: its linger timer runs
         if self.upgraded or self.transport.is_closing():
             self.stop_timer()
             return
@@ -293,9 +351,7 @@ class GuardedH11Protocol(H11Protocol):
         self.waiting_for = ""
         if self.transport.is_closing():
             return
-        cycle = self.cycle
-        answering = cycle is not None and cycle.response_started and not cycle.response_complete
-        if not answering:
+        if not self.answering():
             seconds = self.header_timeout if part == "headers" else self.body_timeout
             self.transport.write(
                 plain_answer(
