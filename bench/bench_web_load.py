@@ -509,7 +509,8 @@ def report(
     if totals.server_cpu is not None:
         print(
             f"CPU: server {totals.server_cpu:.1f} s "
-            f"({1000 * totals.server_cpu / max(1, moves):.1f} ms a move acknowledged), "
+            f"({1000 * totals.server_cpu / max(1, moves):.1f} ms a move acknowledged, "
+            "start-up excluded), "
             f"this script's move finding {totals.thinking_cpu:.1f} s, "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
@@ -565,13 +566,18 @@ def main() -> int:
             # server started again below to count the stored moves is niced: not timed).
             yield_to_the_server()
             started = resource.getrusage(resource.RUSAGE_SELF)
+            # The servers' CPU from here on: their start-up is not the load's.
+            before = [server.cpu_seconds() for server in servers]
             asyncio.run(run_load([server.url for server in servers], options, totals))
             ended = resource.getrusage(resource.RUSAGE_SELF)
             totals.script_cpu = (ended.ru_utime + ended.ru_stime) - (
                 started.ru_utime + started.ru_stime
             )
-            times = [server.cpu_seconds() for server in servers]
-            totals.server_cpu = None if None in times else sum(time or 0.0 for time in times)
+            after = [server.cpu_seconds() for server in servers]
+            if None not in before and None not in after:
+                totals.server_cpu = sum(
+                    (end or 0.0) - (start or 0.0) for start, end in zip(before, after, strict=True)
+                )
         finally:
             for server in servers:
                 server.stop()

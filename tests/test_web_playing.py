@@ -21,7 +21,7 @@ from web_api_support import (
     web_client,
 )
 
-from binscrabble.web.playing import LISTED, PER_CLIENT
+from binscrabble.web.playing import LISTED, PER_CLIENT, SHARED_SECONDS
 
 ENTRY_KEYS = {"id", "url", "players", "to_move", "turn", "idle_seconds"}
 PLAYER_KEYS = {"name", "computer", "score"}
@@ -191,3 +191,23 @@ def test_the_list_is_documented(client: TestClient) -> None:
     answer = description["paths"]["/api/games"]["get"]["responses"]["200"]
     schema = answer["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     assert set(description["components"]["schemas"][schema]["properties"]) == {"games"}
+
+
+def test_each_process_of_a_shared_database_lists_the_games_played_through_the_others(
+    postgres_url: str,
+) -> None:
+    """docs/deploy.md, "Several processes": the list is read from the database, so a game
+    played through one process is listed by the other, with its scores and turn."""
+    with web_client(postgres_url) as here, web_client(postgres_url) as there:
+        created = new_game(here, [{"name": "Ann"}, {"name": "Bo"}])
+        pass_once(here, created)
+        listed = playing(there)
+        assert [entry["id"] for entry in listed] == [created["id"]]
+        assert listed == playing(here)
+        assert (listed[0]["turn"], listed[0]["to_move"]) == (1, 1)
+        # A game over leaves the other's list too (once its list is read again).
+        token = created["seats"][1]["token"]
+        resigned = here.post(f"/api/games/{created['id']}/resign", headers=bearer(token))
+        assert resigned.status_code == 200, resigned.text
+        time.sleep(SHARED_SECONDS)
+        assert playing(there) == []

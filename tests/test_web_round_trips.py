@@ -17,7 +17,8 @@ import pytest
 from postgres_server import USER, PostgresServer
 from sqlalchemy import text
 
-from binscrabble.web.leases import COMPUTER, Leases
+from binscrabble.web.active_games import now_ms
+from binscrabble.web.leases import ANALYSIS_KEPT_MS, CLAIM_KEPT_MS, COMPUTER, Leases
 from binscrabble.web.storage import Departure, NewGame, SeatRecord, Standing, Storage
 
 ANN = SeatRecord(0, "Ann", None, "a" * 64)
@@ -140,3 +141,33 @@ def gone(postgres: PostgresServer, pid: int) -> None:
                 return
             time.sleep(0.1)
     raise AssertionError(f"the server process {pid} did not end")
+
+
+def test_old_analyses_and_dead_claims_are_let_go(postgres_url: str) -> None:
+    """docs/deploy.md, "What the database keeps": a turn of an analysis stored over a week
+    ago is deleted (the game's analysis is computed again when asked for), and so is a
+    claim whose lease ended over an hour ago; what is newer stays."""
+    storage = Storage(postgres_url)
+    try:
+        leases = Leases(storage)
+        asyncio.run(leases.store_turn("old", 1, {"turn": 1}))
+        asyncio.run(leases.store_turn("new", 1, {"turn": 1}))
+        assert leases._claim(COMPUTER, "dead") and leases._claim(COMPUTER, "alive")
+        now = now_ms()
+        with storage.engine.begin() as connection:
+            connection.execute(
+                text("UPDATE analysed SET at = :at WHERE game_id = 'old'"),
+                {"at": now - ANALYSIS_KEPT_MS - 1000},
+            )
+            connection.execute(
+                text("UPDATE claims SET expires = :at WHERE game_id = 'dead'"),
+                {"at": now - CLAIM_KEPT_MS - 1000},
+            )
+        leases.prune(now)
+        assert asyncio.run(leases.analysed_turns("old")) == []
+        assert asyncio.run(leases.analysed_turns("new")) == [{"turn": 1}]
+        with storage.engine.connect() as connection:
+            kept = connection.execute(text("SELECT game_id FROM claims")).scalars().all()
+        assert kept == ["alive"]
+    finally:
+        storage.close()

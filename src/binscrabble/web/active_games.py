@@ -17,6 +17,7 @@ import copy
 import dataclasses
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -308,6 +309,17 @@ def check_turn(active: ActiveGame, seat: int, turn: int | None) -> None:
         )
 
 
+def listed_after(active: ActiveGame, after: Game) -> str:
+    """What the lobby's list shows of a game once ``after`` (its game after a move) is
+    stored: its players with their computer levels and scores, and its move count (JSON,
+    stored on a shared database: web/playing.py)."""
+    players = [
+        [seat.name, seat.computer, score]
+        for seat, score in zip(active.stored.seats, after.scores, strict=True)
+    ]
+    return json.dumps({"players": players, "turn": len(after.history)})
+
+
 async def submit(
     active: ActiveGame, storage: Storage, seat: int, move: MoveOrReader, turn: int | None
 ) -> Accepted:
@@ -339,7 +351,16 @@ async def submit(
         was = standing(game, active.clock)
         changed = (was.ended, was.deadline) != (stand.ended, stand.deadline)
         stored = await asyncio.to_thread(
-            storage.append_move, active.game_id, number, seat, notation, at, stand, left, changed
+            storage.append_move,
+            active.game_id,
+            number,
+            seat,
+            notation,
+            at,
+            stand,
+            left,
+            changed,
+            listed=listed_after(active, after) if storage.shared else None,
         )
         if not stored:
             await reload(active, storage)

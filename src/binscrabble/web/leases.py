@@ -48,6 +48,14 @@ RENEW_SECONDS = 2.0
 SWEEP_SECONDS = 4.0
 #: The most games one sweep takes on.
 SWEEP_LIMIT = 20
+#: How long a stored turn of an analysis is kept (ms): past it, it is deleted, and the
+#: game's analysis, asked for again, is computed again from its stored moves.
+ANALYSIS_KEPT_MS = 7 * 24 * 3600 * 1000
+#: How long the claim of a process that died is kept once its lease ended (ms): a claim
+#: nobody took over (the game ended meanwhile) is deleted then.
+CLAIM_KEPT_MS = 3600 * 1000
+#: How often (seconds) each process deletes what is kept no longer (:meth:`Leases.prune`).
+PRUNE_SECONDS = 600.0
 
 #: One row a piece of work taken on (see migration 0007).
 claims = Table(
@@ -58,13 +66,15 @@ claims = Table(
     Column("owner", String(32), nullable=False),
     Column("expires", BigInteger, nullable=False),
 )
-#: One row a turn of a game's analysis, as the analysis answers it (JSON).
+#: One row a turn of a game's analysis, as the analysis answers it (JSON), and when it was
+#: stored (migration 0009; kept :data:`ANALYSIS_KEPT_MS`).
 analysed = Table(
     "analysed",
     metadata,
     Column("game_id", String(32), primary_key=True),
     Column("turn", Integer, primary_key=True),
     Column("facts", Text, nullable=False),
+    Column("at", BigInteger, nullable=True),
 )
 
 
@@ -184,9 +194,16 @@ class Leases:
         if self.shared and (self._task is None or self._task.done()):
             self._task = asyncio.get_running_loop().create_task(self._keep(take_on))
 
+    def prune(self, now: int) -> None:
+        """Delete the turns of analyses stored over :data:`ANALYSIS_KEPT_MS` ago and the
+        claims whose lease ended over :data:`CLAIM_KEPT_MS` ago (the turns found by their
+        index; the claims are one row a piece of work under way)."""
+        self._run(delete(analysed).where(analysed.c.at < now - ANALYSIS_KEPT_MS))
+        self._run(delete(claims).where(claims.c.expires < now - CLAIM_KEPT_MS))
+
     async def _keep(self, take_on: Callable[[str], Awaitable[None]]) -> None:
         loop = asyncio.get_running_loop()
-        next_sweep = loop.time()
+        next_sweep = next_prune = loop.time()
         while True:
             now = now_ms()
             self.elsewhere = {key: until for key, until in self.elsewhere.items() if until > now}
@@ -196,6 +213,9 @@ class Leases:
                     next_sweep = loop.time() + SWEEP_SECONDS
                     for game_id in await asyncio.to_thread(self._orphans, SWEEP_LIMIT):
                         await take_on(game_id)
+                if loop.time() >= next_prune:
+                    next_prune = loop.time() + PRUNE_SECONDS
+                    await asyncio.to_thread(self.prune, now_ms())
             except Exception:
                 LOG.exception("renewing the leases or looking for work nobody does failed")
             await asyncio.sleep(RENEW_SECONDS)
@@ -219,7 +239,7 @@ class Leases:
         """Store one turn of a game's analysis (once: a turn stored already stays)."""
         statement = (
             insert(analysed)
-            .values(game_id=game_id, turn=turn, facts=json.dumps(facts))
+            .values(game_id=game_id, turn=turn, facts=json.dumps(facts), at=now_ms())
             .on_conflict_do_nothing()
         )
         try:

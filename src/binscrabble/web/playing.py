@@ -10,8 +10,17 @@ in it for :data:`ABANDONED_SECONDS`, or when nobody has moved in it for
 :data:`IDLE_SECONDS` (it comes back with its next move). The list holds at most
 :data:`LISTED` games, the least recently moved let go first, and at most
 :data:`PER_CLIENT` games made by one client address, its most recently moved, so that one
-client cannot fill it: answering it costs the same on any database, and nothing is read
-from the database for it.
+client cannot fill it.
+
+That is the list of one process on SQLite, where one process serves every game. On a
+shared database (PostgreSQL, several processes) every move stores what the list shows of
+its game (``games.listed``, and when, ``games.moved_at``, on the database's clock) in the
+move's own statement, and each process answers the list from the database by the same
+rules (:meth:`~binscrabble.web.storage.Storage.playing_now`, one query; "a seat connected"
+is one connected to the process asked), so every process lists the games played through
+any of them. A process reads it at most once every :data:`SHARED_SECONDS`, and again at
+once after a change it stored, so the list it answers is at most that late for the moves
+other processes stored.
 
 Each entry is what a spectator of the game sees anyway (names, computer levels, scores,
 whose turn) and its spectator's address: never a token, a rack, the bag or its seed.
@@ -38,7 +47,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +63,8 @@ IDLE_SECONDS = 3600
 #: abandoned: not being played now (any clock: a correspondence game waiting days for
 #: its next move is not being played now either).
 ABANDONED_SECONDS = 600
+#: On a shared database, how long (seconds) a process answers the list it last read.
+SHARED_SECONDS = 1.0
 
 
 def nobody_connected(_game_id: str) -> bool:
@@ -81,17 +92,35 @@ class Listed:
 
     def answer(self, now: float) -> dict[str, Any]:
         """The entry as ``GET /api/games`` answers it."""
-        return {
-            "id": self.game_id,
-            "url": f"/games/{self.game_id}",
-            "players": [
-                {"name": name, "computer": computer, "score": score}
-                for name, computer, score in self.players
-            ],
-            "to_move": self.to_move,
-            "turn": self.turn,
-            "idle_seconds": max(0, int(now - self.moved_at)),
-        }
+        return entry(self.game_id, self.players, self.to_move, self.turn, now - self.moved_at)
+
+
+def entry(
+    game_id: str,
+    players: Iterable[Sequence[Any]],
+    to_move: int,
+    turn: int,
+    idle: float,
+) -> dict[str, Any]:
+    """A game's entry as ``GET /api/games`` answers it: ``players`` each ``(name, computer
+    level, score)``, ``idle`` the seconds since its last move."""
+    return {
+        "id": game_id,
+        "url": f"/games/{game_id}",
+        "players": [
+            {"name": name, "computer": computer, "score": score}
+            for name, computer, score in players
+        ],
+        "to_move": to_move,
+        "turn": turn,
+        "idle_seconds": max(0, int(idle)),
+    }
+
+
+def stored_entry(game_id: str, listed: dict[str, Any], to_move: int, idle: float) -> dict[str, Any]:
+    """The entry of a game read from a shared database (``games.listed``, written with
+    each of its moves: :meth:`~binscrabble.web.storage.Storage.playing_now`)."""
+    return entry(game_id, listed["players"], to_move, listed["turn"], idle)
 
 
 class Playing:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -27,7 +28,15 @@ from binscrabble.web.computer import Computer, Fairness
 from binscrabble.web.leases import CLOCK, COMPUTER, Leases
 from binscrabble.web.live import Hub
 from binscrabble.web.news import News, Tidings
-from binscrabble.web.playing import Playing
+from binscrabble.web.playing import (
+    ABANDONED_SECONDS,
+    IDLE_SECONDS,
+    LISTED,
+    PER_CLIENT,
+    SHARED_SECONDS,
+    Playing,
+    stored_entry,
+)
 from binscrabble.web.ratelimit import UNKNOWN_CLIENT
 from binscrabble.web.storage import Storage
 from binscrabble.web.table_games import ActiveTable, TableGames
@@ -54,6 +63,8 @@ class Server:
         self.charged: dict[str, str] = {}
         #: The games being played now, for the lobby (kept up to date by :meth:`publish`).
         self.playing = Playing(connected=self.seat_connected)
+        #: On a shared database, the list last read from it and when (:meth:`listing`).
+        self.listed: tuple[float, list[dict[str, Any]]] | None = None
         #: The alarm of the timed games (INTERFACES.md §7).
         self.timers = Timers(self.ring, self.due)
         #: What other processes on the same database store (``None``: none can).
@@ -105,7 +116,25 @@ class Server:
         real board, not watched here, so it is not listed)."""
         if isinstance(active, ActiveGame):
             self.playing.saw(active)
+            self.listed = None  # a shared database's list is read again
         self.hub.publish(active.game_id, lambda seat: build_view(active, seat))
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """The games being played now, as ``GET /api/games`` answers them (web/playing.py):
+        this process's list, or on a shared database the list read from it (at most once
+        every :data:`~binscrabble.web.playing.SHARED_SECONDS`, unless a game changed)."""
+        if not self.storage.shared:
+            return self.playing.listing()
+        now = time.monotonic()
+        if self.listed is not None and now - self.listed[0] < SHARED_SECONDS:
+            return self.listed[1]
+        connected = [game_id for game_id in self.hub.listeners if self.seat_connected(game_id)]
+        rows = await asyncio.to_thread(
+            self.storage.playing_now, LISTED, PER_CLIENT, IDLE_SECONDS, ABANDONED_SECONDS, connected
+        )
+        answer = [stored_entry(*row) for row in rows]
+        self.listed = (now, answer)
+        return answer
 
     def changed(self, active: ActiveGame) -> None:
         """A game changed: send its listeners the new view and set its clock's alarm (and

@@ -98,6 +98,11 @@ games = Table(
     #: How many seats left the game (migration 0008): a move on a shared database is
     #: stored only while it is the count its process knows of.
     Column("departed", Integer, nullable=False, server_default="0"),
+    #: A shared database (migration 0009): what the lobby's list shows of the game after
+    #: its last move (JSON: ``players``, each ``[name, computer, score]``, and ``turn``)
+    #: and when that move was stored (microseconds, on the database server's clock).
+    Column("listed", Text, nullable=True),
+    Column("moved_at", BigInteger, nullable=True),
 )
 #: One row a seat: a computer level, or the sha256 of the seat's token (a human).
 seats = Table(
@@ -182,7 +187,8 @@ ANNOUNCE = text("SELECT pg_notify(:channel, :news)")
 STORE_MOVE = text(
     """
 WITH stood AS (
-    UPDATE games SET to_move = :to_move, ended = :ended, deadline = :deadline
+    UPDATE games SET to_move = :to_move, ended = :ended, deadline = :deadline,
+        listed = :listed, moved_at = CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1e6 AS BIGINT)
     WHERE id = :game_id AND (CAST(:departed AS INTEGER) IS NULL OR departed = :departed)
     RETURNING id
 ), stored AS (
@@ -207,6 +213,36 @@ WITH stood AS (
     RETURNING turn
 )
 SELECT pg_notify(:channel, :news) FROM stored
+"""
+)
+
+#: PostgreSQL: the games being played now, for the lobby (:meth:`Storage.playing_now`):
+#: going on, with a person seat that has not left, moved within ``idle`` µs (and within
+#: ``abandoned`` µs unless among ``connected``), at most ``per_client`` of one creating
+#: address (its most recently moved), most recently moved first; with how long ago (µs).
+PLAYING_NOW = text(
+    """
+WITH now AS (SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1e6 AS BIGINT) AS at),
+recent AS (
+    SELECT games.id, games.listed, games.to_move, games.moved_at, now.at - games.moved_at AS idle,
+        row_number() OVER (PARTITION BY games.client ORDER BY games.moved_at DESC) AS rank,
+        games.client
+    FROM games, now
+    WHERE games.ended IS NULL AND games.listed IS NOT NULL
+        AND games.moved_at > now.at - :idle
+        AND (games.moved_at > now.at - :abandoned OR games.id = ANY(:connected))
+        AND EXISTS (
+            SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.computer IS NULL
+                AND NOT EXISTS (
+                    SELECT 1 FROM departures
+                    WHERE departures.game_id = games.id AND departures.seat = seats.seat
+                )
+        )
+)
+SELECT id, listed, to_move, idle FROM recent
+WHERE client IS NULL OR rank <= :per_client
+ORDER BY moved_at DESC
+LIMIT :size
 """
 )
 
@@ -675,6 +711,7 @@ class Storage:
         standing: Standing | None = None,
         departures: int | None = None,
         changed: bool = True,
+        listed: str | None = None,
     ) -> bool:
         """Store the move of ``turn``, made at ``at``, with the seat to move after it
         (``standing.to_move``), and how the game stands after it when its ending or
@@ -685,10 +722,13 @@ class Storage:
         time-out first. (On SQLite one process stores, and its
         copy of a game is never behind.)
 
+        ``listed``: what the lobby's list shows of the game after the move (JSON, see
+        ``games.listed``), kept on a shared database.
+
         Committed when this returns ``True``: the move survives the process being killed.
         """
         if self.shared:
-            return self._store_move(game_id, turn, seat, notation, at, standing, departures)
+            return self._store_move(game_id, turn, seat, notation, at, standing, departures, listed)
         next_seat = None if standing is None else standing.to_move
         try:
             with self.engine.begin() as connection:
@@ -717,6 +757,7 @@ class Storage:
         at: int | None,
         standing: Standing | None,
         departures: int | None,
+        listed: str | None = None,
     ) -> bool:
         """A shared database: :meth:`append_move` in one statement (:data:`STORE_MOVE`),
         committed by itself; the game's row is written with every move (the other
@@ -732,6 +773,7 @@ class Storage:
             "to_move": None if standing is None else standing.to_move,
             "ended": None if standing is None else standing.ended,
             "deadline": deadline,
+            "listed": listed,
             "channel": NEWS_CHANNEL,
             "news": self._news(game_id, turn + 1, deadline),
         }
@@ -999,6 +1041,26 @@ class Storage:
         found = [(row.notation, row.at) for row in rows if row.notation is not None]
         first = rows[0]
         return found, int(first[2]), first[1], int(first[3])
+
+    def playing_now(
+        self, size: int, per_client: int, idle: float, abandoned: float, connected: list[str]
+    ) -> list[tuple[str, dict[str, Any], int, float]]:
+        """A shared database: the games being played now (:data:`PLAYING_NOW`), at most
+        ``size``: ``(id, listed, to move, seconds since the last move)`` each; ``idle`` and
+        ``abandoned`` are seconds, ``connected`` the games with a seat connected here."""
+        parameters = {
+            "size": size,
+            "per_client": per_client,
+            "idle": int(idle * 1e6),
+            "abandoned": int(abandoned * 1e6),
+            "connected": connected,
+        }
+        with self.reads.connect() as connection:
+            rows = connection.execute(PLAYING_NOW, parameters).all()
+        return [
+            (str(row.id), json.loads(row.listed), int(row.to_move), max(0, row.idle) / 1e6)
+            for row in rows
+        ]
 
     def move_count(self, game_id: str) -> int:
         """How many moves the game has stored."""

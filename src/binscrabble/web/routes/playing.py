@@ -16,4 +16,4 @@ async def games_playing(server: ServerDep) -> GamesPlaying:
     """The games being played now, most recently moved first (at most 30, and 3 made by one
     client), each with its spectator's address: a game is listed from its first move until
     it is over or no person is left to play in it."""
-    return GamesPlaying.model_validate({"games": server.playing.listing()})
+    return GamesPlaying.model_validate({"games": await server.listing()})
