@@ -476,3 +476,98 @@ def test_how_a_game_ended_is_said_in_the_language(language: str) -> None:
     assert said == ENDINGS[language]
     # In English a game that was played out reads as its record keeps it.
     assert ENDINGS["en"][0] == str(outcomes[0])
+
+
+# Every other command's words: a position file that cannot be read, a player that does not
+# exist, `replay`'s summary and `selfplay`'s table, in each language.
+
+POSITION_ERRORS = {
+    "en": "p.json: rack: the rack holds 12 tiles; racks hold at most 9",
+    "fr": "p.json : rack: le chevalet contient 12 jetons ; un chevalet en contient au plus 9",
+    "he": "p.json\u2069: rack: על המעמד יש 12 אריחים; על מעמד יש לכל היותר \u20689\u2069",
+    "bg": "p.json: rack: поставката съдържа 12 плочки; поставките побират най-много 9",
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_position_that_cannot_be_read_is_said_in_the_language(
+    tmp_path: Path, language: str
+) -> None:
+    position = tmp_path / "p.json"
+    position.write_text(
+        '{"board": [' + ", ".join(['"' + "." * 15 + '"'] * 15) + '], "rack": "111111111111"}'
+    )
+    status, out, err = parsed_in(language, "moves", str(position))
+    assert (status, out) == (2, "")
+    assert err.endswith(POSITION_ERRORS[language] + "\n"), err
+
+
+UNKNOWN_PLAYER = {
+    "en": "unknown player 'wizard': choose a level (",
+    "fr": "joueur inconnu 'wizard' : choisissez un niveau (",
+    "he": "שחקן לא מוכר \u2068'wizard'\u2069: יש לבחור רמה (",
+    "bg": "непознат играч 'wizard': изберете ниво (",
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_an_unknown_computer_player_is_refused_in_the_language(language: str) -> None:
+    status, _out, err = parsed_in(
+        language, "selfplay", "--players", "wizard,greedy", "--games", "2"
+    )
+    assert status == 2
+    assert UNKNOWN_PLAYER[language] in err
+
+
+SELFPLAY_TABLE = {
+    "en": ["player", "wins", "mean score", "draws", "paired 95% interval over 10 pairs"],
+    "fr": ["joueur", "victoires", "score moyen", "égalités", "intervalle apparié à 95% sur 10"],
+    "he": ["שחקן", "ניצחונות", "ניקוד ממוצע", "תיקו", "רווח סמך מזווג של \u206895%\u2069"],
+    "bg": ["играч", "победи", "средни точки", "равни", "сдвоен интервал 95% върху 10 двойки"],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_selfplay_table_is_in_the_language(language: str) -> None:
+    from binscrabble.engine.selfplay import GameResult, MatchResult
+
+    scores = [(10, 5), (5, 9)] * 10
+    games = tuple(
+        GameResult(index, 0, ("a", "b"), score, 10, 0.1) for index, score in enumerate(scores)
+    )
+    with i18n.use_language(language):
+        table = MatchResult(("a", "b"), 0, games, 1.0).table()
+    for words in SELFPLAY_TABLE[language]:
+        assert words in table, (words, table)
+    heading, first = table.splitlines()[:2]
+    # The columns are as wide as their headings in every language.
+    assert len(heading) == len(first)
+
+
+REPLAY = {
+    "en": ["Ann vs Bo: after turn 1 of 1 (the end of the record)", "Racks: Ann: ", "Bo to move."],
+    "fr": [
+        "Ann contre Bo : après le tour 1 sur 1 (la fin de la feuille de partie)",
+        "Chevalets : Ann: ",
+        "Au tour de Bo.",
+    ],
+    "he": ["\u2068Ann נגד Bo\u2069: אחרי תור \u20681\u2069 מתוך \u20681\u2069", "מעמדים: "],
+    "bg": ["Ann срещу Bo: след ход 1 от 1 (краят на записа)", "Поставки: Ann: ", "На ход е Bo."],
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_replay_says_where_the_game_is_in_the_language(tmp_path: Path, language: str) -> None:
+    from binscrabble.game import Game
+    from binscrabble.movegen import best_moves
+    from binscrabble.record import write_record
+    from binscrabble.rules import Rules
+
+    game = Game(["Ann", "Bo"], Rules(), seed=1)
+    game.push(best_moves(game, 1)[0].place)
+    record = tmp_path / "game.bsr"
+    record.write_text(write_record(game), encoding="utf-8")
+    status, out, _err = parsed_in(language, "replay", str(record))
+    assert status == 0
+    for words in REPLAY[language]:
+        assert words in out, (words, out)

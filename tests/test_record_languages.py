@@ -106,7 +106,7 @@ def test_the_command_line_says_why_a_record_cannot_be_read(tmp_path: Path) -> No
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         assert main(["replay", str(record), "--lang", "fr"]) == 2
-    assert err.getvalue() == f"binscrabble : erreur : {record}: {WRONG_SCORE['fr']}\n"
+    assert err.getvalue() == f"binscrabble : erreur : {record} : {WRONG_SCORE['fr']}\n"
 
 
 DESCRIBED = {

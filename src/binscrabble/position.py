@@ -39,6 +39,7 @@ from binscrabble.board import (
 )
 from binscrabble.expr import EquationError, equation_value, normalize, number_value
 from binscrabble.game import Game, SetupError
+from binscrabble.i18n import _
 from binscrabble.limits import (
     InputLimitError,
     check_structure,
@@ -105,30 +106,48 @@ def read_position_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         text = read_limited(path).decode("utf-8")
     except FileNotFoundError:
-        raise PositionError("file", f"no such file: {path}") from None
+        raise PositionError("file", _("no such file: {path}").format(path=path)) from None
     except OSError as error:
-        raise PositionError("file", f"cannot read {path}: {error.strerror or error}") from None
+        raise PositionError(
+            "file",
+            _("cannot read {path}: {problem}").format(path=path, problem=error.strerror or error),
+        ) from None
     except UnicodeDecodeError:
-        raise PositionError("file", f"{path} is not a UTF-8 text file") from None
+        raise PositionError(
+            "file", _("{path} is not a UTF-8 text file").format(path=path)
+        ) from None
     except InputLimitError as error:
-        raise PositionError("file", f"{path} is not a position file: {error}") from None
+        raise PositionError(
+            "file", _("{path} is not a position file: {error}").format(path=path, error=error)
+        ) from None
     # Some editors (Windows Notepad) start a UTF-8 file with a byte order mark.
     text = text.removeprefix("\ufeff")
     try:
         check_structure(text, "json")
         data = json.loads(text)
     except InputLimitError as error:
-        raise PositionError("file", f"{path} is not a position file: {error}") from None
+        raise PositionError(
+            "file", _("{path} is not a position file: {error}").format(path=path, error=error)
+        ) from None
     except RecursionError:
         # Nesting hidden from check_structure by a malformed string.
-        raise PositionError("file", f"{path} nests too deeply to be a position file") from None
+        raise PositionError(
+            "file", _("{path} nests too deeply to be a position file").format(path=path)
+        ) from None
     except json.JSONDecodeError as error:
         raise PositionError(
             "file",
-            f"{path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
+            _("{path} is not valid JSON: {msg} (line {lineno}, column {colno})").format(
+                path=path, msg=error.msg, lineno=error.lineno, colno=error.colno
+            ),
         ) from None
     if not isinstance(data, dict):
-        raise PositionError("file", f"{path} must hold a JSON object {{...}}, not {_kind(data)}")
+        raise PositionError(
+            "file",
+            _("{path} must hold a JSON object {{...}}, not {kind}").format(
+                path=path, kind=_kind(data)
+            ),
+        )
     return data
 
 
@@ -143,7 +162,10 @@ def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
     for key in data:
         if key not in KNOWN_KEYS:
             raise PositionError(
-                str(key), f"unknown key {quoted(key)}: a position has {', '.join(KNOWN_KEYS)}"
+                str(key),
+                _("unknown key {key}: a position has {keys}").format(
+                    key=quoted(key), keys=", ".join(KNOWN_KEYS)
+                ),
             )
     rules = _read_rules(data.get("rules"))
     board = _read_board(data.get("board"), rules)
@@ -152,12 +174,15 @@ def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
     _check_board(board, rules)
     if "rack" not in data:
         raise PositionError(
-            "rack", "missing: give the tiles of the player to move, e.g. '1101=+x0?'"
+            "rack", _("missing: give the tiles of the player to move, e.g. '1101=+x0?'")
         )
     rack = _read_tiles(data["rack"], "rack", rules)
     if len(rack) > rules.rack_size:
         raise PositionError(
-            "rack", f"the rack holds {len(rack)} tiles; racks hold at most {rules.rack_size}"
+            "rack",
+            _("the rack holds {count} tiles; racks hold at most {rack_size}").format(
+                count=len(rack), rack_size=rules.rack_size
+            ),
         )
     unseen = _read_tiles(data["unseen"], "unseen", rules) if "unseen" in data else None
     _check_tile_counts(board, rack, unseen, rules)
@@ -176,16 +201,18 @@ def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
 
 
 def _kind(value: object) -> str:
+    """What a JSON value is, in words (``null`` and ``true/false`` as JSON writes them)."""
     if value is None:
         return "null"
-    return {
+    kinds = {
         bool: "true/false",
-        int: "a number",
-        float: "a number",
-        str: "a text",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
+        int: _("a number"),
+        float: _("a number"),
+        str: _("a text"),
+        list: _("a list"),
+        dict: _("an object"),
+    }
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _read_rules(value: object) -> Rules:
@@ -193,7 +220,10 @@ def _read_rules(value: object) -> Rules:
         return Rules()
     if not isinstance(value, Mapping):
         raise PositionError(
-            "rules", f'must be an object such as {{"preset": "expert"}}, not {_kind(value)}'
+            "rules",
+            _('must be an object such as {{"preset": "expert"}}, not {kind}').format(
+                kind=_kind(value)
+            ),
         )
     try:
         return Rules.from_mapping(value)
@@ -207,19 +237,27 @@ def _board_code(char: str) -> str:
 
 def _read_board(value: object, rules: Rules) -> Board:
     if value is None:
-        raise PositionError("board", "missing: give 15 strings of 15 characters, '.' for empty")
+        raise PositionError("board", _("missing: give 15 strings of 15 characters, '.' for empty"))
     if not isinstance(value, list) or not all(isinstance(row, str) for row in value):
-        raise PositionError("board", f"must be a list of 15 texts, not {_kind(value)}")
+        raise PositionError(
+            "board", _("must be a list of 15 texts, not {kind}").format(kind=_kind(value))
+        )
     if len(value) != SIZE:
         raise PositionError(
-            "board", f"the board has {len(value)} rows; it needs {SIZE} (row 1 first)"
+            "board",
+            _("the board has {count} rows; it needs {size} (row 1 first)").format(
+                count=len(value), size=SIZE
+            ),
         )
     faces = faces_in_game(rules)
     rows = []
     for row_index, row in enumerate(value):
         if len(row) != SIZE:
             raise PositionError(
-                "board", f"row {row_index + 1} has {len(row)} characters; every row has {SIZE}"
+                "board",
+                _("row {row} has {count} characters; every row has {size}").format(
+                    row=row_index + 1, count=len(row), size=SIZE
+                ),
             )
         codes = [
             _board_square_code(char, square_name(row_index * SIZE + column), faces)
@@ -235,35 +273,46 @@ def _board_square_code(char: str, where: str, faces: Sequence[str]) -> str:
     if code == BLANK:
         raise PositionError(
             "board",
-            f"{where} holds '?': write the face a blank shows, and list the square in blanks",
+            _(
+                "{where} holds '?': write the face a blank shows, and list the square in blanks"
+            ).format(where=where),
         )
     if code != EMPTY and code not in FACES:
         raise PositionError(
             "board",
-            f"{where} holds {char!r}, which is not a tile code ({' '.join(FACES)}) or '.'",
+            _("{where} holds {char}, which is not a tile code ({codes}) or '.'").format(
+                where=where, char=repr(char), codes=" ".join(FACES)
+            ),
         )
     if code != EMPTY and code not in faces:
-        raise PositionError("board", f"{where} holds an XOR tile, but the rule xor_tiles is 0")
+        raise PositionError(
+            "board", _("{where} holds an XOR tile, but the rule xor_tiles is 0").format(where=where)
+        )
     return code
 
 
 def _read_squares(value: object, field: str, board: Board) -> list[int]:
     if not isinstance(value, list):
         raise PositionError(
-            field, f'must be a list of square names such as "H8", not {_kind(value)}'
+            field,
+            _('must be a list of square names such as "H8", not {kind}').format(kind=_kind(value)),
         )
     squares = []
     for item in value:
         if not isinstance(item, str):
-            raise PositionError(field, f'{quoted(item)} is not a square name such as "H8"')
+            raise PositionError(
+                field, _('{item} is not a square name such as "H8"').format(item=quoted(item))
+            )
         try:
             sq = parse_square(item)
         except SquareError as error:
             raise PositionError(field, str(error)) from None
         if sq in squares:
-            raise PositionError(field, f"{square_name(sq)} is listed twice")
+            raise PositionError(field, _("{square} is listed twice").format(square=square_name(sq)))
         if board[sq] is None:
-            raise PositionError(field, f"{square_name(sq)} is an empty square on the board")
+            raise PositionError(
+                field, _("{square} is an empty square on the board").format(square=square_name(sq))
+            )
         squares.append(sq)
     return squares
 
@@ -278,13 +327,16 @@ def _read_rotated(value: object, board: Board, rules: Rules) -> None:
     squares = _read_squares(value, "rotated", board)
     if squares and not rules.rotated_equals:
         raise PositionError(
-            "rotated", 'rotated tiles need the rule rotated_equals ("rotated_equals": true)'
+            "rotated", _('rotated tiles need the rule rotated_equals ("rotated_equals": true)')
         )
     for sq in squares:
         tile = board.remove(sq)
         if tile.face != EQUALS:
             raise PositionError(
-                "rotated", f"{square_name(sq)} holds {tile.face!r}; only an = can be rotated"
+                "rotated",
+                _("{square} holds {face}; only an = can be rotated").format(
+                    square=square_name(sq), face=repr(tile.face)
+                ),
             )
         board.place(sq, make_tile(tile.face, tile.blank, True))
 
@@ -295,12 +347,15 @@ def _check_board(board: Board, rules: Rules) -> None:
     if board.is_empty():
         return
     if board[CENTER] is None:
-        raise PositionError("board", "H8 is empty, but every game's first play covers it")
+        raise PositionError("board", _("H8 is empty, but every game's first play covers it"))
     seen = _reached_from_center(board)
     apart = [sq for sq, _ in board if sq not in seen]
     if apart:
         raise PositionError(
-            "board", f"{square_name(apart[0])} is not connected to the tiles through H8"
+            "board",
+            _("{square} is not connected to the tiles through H8").format(
+                square=square_name(apart[0])
+            ),
         )
     for run in board.runs():
         _check_run(run.squares, run.text, rules)
@@ -308,7 +363,9 @@ def _check_board(board: Board, rules: Rules) -> None:
         # Two tiles make a run, caught above; a lone tile on H8 makes none.
         raise PositionError(
             "board",
-            f"the board holds {board.tile_count} tile, but the first play alone puts at least 3",
+            _("the board holds {tile_count} tile, but the first play alone puts at least 3").format(
+                tile_count=board.tile_count
+            ),
         )
 
 
@@ -334,7 +391,10 @@ def _check_run(squares: Sequence[int], text: str, rules: Rules) -> None:
     except EquationError as error:
         where = f"{square_name(squares[0])}-{square_name(squares[-1])}"
         raise PositionError(
-            "board", f"the run {where} {text} is not an equation: {error}"
+            "board",
+            _("the run {where} {text} is not an equation: {error}").format(
+                where=where, text=text, error=error
+            ),
         ) from None
 
 
@@ -342,23 +402,33 @@ def _read_tiles(value: object, field: str, rules: Rules) -> str:
     """Tile codes from a text: codes, aliases, words (any case), spaces; ``?`` a blank."""
     if not isinstance(value, str):
         raise PositionError(
-            field, f"must be a text of tile codes such as '1101=+x0?', not {_kind(value)}"
+            field,
+            _("must be a text of tile codes such as '1101=+x0?', not {kind}").format(
+                kind=_kind(value)
+            ),
         )
     if len(value) > MAX_TILES_TEXT:
         raise PositionError(
-            field, f"is {len(value)} characters long; tiles take at most {MAX_TILES_TEXT}"
+            field,
+            _("is {count} characters long; tiles take at most {max_tiles_text}").format(
+                count=len(value), max_tiles_text=MAX_TILES_TEXT
+            ),
         )
     try:
         codes = BLANK.join(normalize(part) if part.strip() else "" for part in value.split(BLANK))
     except EquationError as error:
         reason = _POSITION_SUFFIX.sub("", str(error))
         raise PositionError(
-            field, f"{quoted(value)}: {reason} (tiles are {' '.join(FACES)}, '?' for a blank)"
+            field,
+            _("{tiles}: {reason} (tiles are {codes}, '?' for a blank)").format(
+                tiles=quoted(value), reason=reason, codes=" ".join(FACES)
+            ),
         ) from None
     faces = faces_in_game(rules)
     if any(code != BLANK and code not in faces for code in codes):
         raise PositionError(
-            field, f"{quoted(value)} holds an XOR tile, but the rule xor_tiles is 0"
+            field,
+            _("{tiles} holds an XOR tile, but the rule xor_tiles is 0").format(tiles=quoted(value)),
         )
     return codes
 
@@ -367,29 +437,40 @@ def _check_tile_counts(board: Board, rack: str, unseen: str | None, rules: Rules
     """Board, rack and unseen tiles may not use more tiles of a kind than the set has."""
     counts = tile_counts(rules)
     used: Counter[str] = Counter()
-    parts = [("board", "".join(tile.code for _, tile in board)), ("rack", rack)]
+    parts = [("board", "".join(tile.code for _square, tile in board)), ("rack", rack)]
     if unseen is not None:
         parts.append(("unseen", unseen))
     for field, codes in parts:
         used.update(codes)
         for code in codes:
             if used[code] > counts.get(code, 0):
-                shown = "blank" if code == BLANK else repr(code)
-                together = "the board holds"
+                shown = _("blank") if code == BLANK else repr(code)
                 if field == "rack":
-                    together = "the board and the rack hold"
+                    reason = _(
+                        "the board and the rack hold {count} {tile} tiles; the set has {most}"
+                    )
                 elif field == "unseen":
-                    together = "the board, the rack and the unseen tiles hold"
+                    reason = _(
+                        "the board, the rack and the unseen tiles hold {count} {tile} tiles; the "
+                        "set has {most}"
+                    )
+                else:
+                    reason = _("the board holds {count} {tile} tiles; the set has {most}")
                 raise PositionError(
                     field,
-                    f"{together} {used[code]} {shown} tiles; the set has {counts.get(code, 0)}",
+                    reason.format(count=used[code], tile=shown, most=counts.get(code, 0)),
                 )
 
 
 def _check_player_name(name: str) -> None:
     problem = name_problem(name)
     if problem is not None:
-        raise PositionError("players", f"the name {quoted(name)} cannot be a player's: {problem}")
+        raise PositionError(
+            "players",
+            _("the name {name} cannot be a player's: {problem}").format(
+                name=quoted(name), problem=problem
+            ),
+        )
 
 
 def _read_players(value: object, scores: object) -> list[str]:
@@ -397,13 +478,17 @@ def _read_players(value: object, scores: object) -> list[str]:
         count = len(scores) if isinstance(scores, list) and 2 <= len(scores) <= 4 else 2
         return [f"Player {seat + 1}" for seat in range(count)]
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise PositionError("players", f"must be a list of names, not {_kind(value)}")
+        raise PositionError(
+            "players", _("must be a list of names, not {kind}").format(kind=_kind(value))
+        )
     if not 2 <= len(value) <= 4:
-        raise PositionError("players", f"a game has 2 to 4 players, not {len(value)}")
+        raise PositionError(
+            "players", _("a game has 2 to 4 players, not {count}").format(count=len(value))
+        )
     for name in value:
         _check_player_name(name)
     if len(set(value)) != len(value):
-        raise PositionError("players", "two players have the same name")
+        raise PositionError("players", _("two players have the same name"))
     return list(value)
 
 
@@ -411,22 +496,32 @@ def _read_scores(value: object, players: int) -> list[int]:
     if value is None:
         return [0] * players
     if not isinstance(value, list):
-        raise PositionError("scores", f"must be a list of whole numbers, not {_kind(value)}")
+        raise PositionError(
+            "scores", _("must be a list of whole numbers, not {kind}").format(kind=_kind(value))
+        )
     for score in value:
         if isinstance(score, bool) or not isinstance(score, int):
             shown = json.dumps(score) if isinstance(score, int | float | str) else _kind(score)
-            raise PositionError("scores", f"must be a list of whole numbers, but it holds {shown}")
+            raise PositionError(
+                "scores",
+                _("must be a list of whole numbers, but it holds {shown}").format(shown=shown),
+            )
     if len(value) != players:
-        raise PositionError("scores", f"{len(value)} scores for {players} players")
+        raise PositionError(
+            "scores",
+            _("{count} scores for {players} players").format(count=len(value), players=players),
+        )
     return list(value)
 
 
 def _read_comment(value: object) -> None:
     if not isinstance(value, str):
-        raise PositionError("comment", f"must be a text, not {_kind(value)}")
+        raise PositionError("comment", _("must be a text, not {kind}").format(kind=_kind(value)))
     char = control_character(value.replace("\n", "").replace("\t", ""))
     if char is not None:
-        raise PositionError("comment", f"holds the control character {char!r}")
+        raise PositionError(
+            "comment", _("holds the control character {char}").format(char=repr(char))
+        )
 
 
 def _read_to_move(value: object, players: Sequence[str]) -> int:
@@ -434,15 +529,24 @@ def _read_to_move(value: object, players: Sequence[str]) -> int:
         if value in players:
             return list(players).index(value)
         raise PositionError(
-            "to_move", f"{quoted(value)} is not one of the players ({', '.join(players)})"
+            "to_move",
+            _("{name} is not one of the players ({players})").format(
+                name=quoted(value), players=", ".join(players)
+            ),
         )
     if isinstance(value, bool) or not isinstance(value, int):
         raise PositionError(
-            "to_move", f"must be a seat number from 0 or a player's name, not {_kind(value)}"
+            "to_move",
+            _("must be a seat number from 0 or a player's name, not {kind}").format(
+                kind=_kind(value)
+            ),
         )
     if not 0 <= value < len(players):
         raise PositionError(
-            "to_move", f"seat {value} does not exist (seats 0 to {len(players) - 1})"
+            "to_move",
+            _("seat {seat} does not exist (seats 0 to {last})").format(
+                seat=value, last=len(players) - 1
+            ),
         )
     return value
 

@@ -136,7 +136,7 @@ def load_position_file(path: str) -> Game:
     try:
         return load_position(path)
     except PositionError as error:
-        raise CliError(f"{path}: {error}") from error
+        raise CliError(_("{path}: {problem}").format(path=path, problem=error)) from error
     except OSError as error:
         folder = _("{path} is a folder, not a position file")
         raise CliError(_file_problem(path, error, folder)) from error
@@ -149,7 +149,7 @@ def load_record_file(path: str) -> Game:
     try:
         return read_record_file(path)
     except RecordError as error:
-        raise CliError(f"{path}: {error}") from error
+        raise CliError(_("{path}: {problem}").format(path=path, problem=error)) from error
     except OSError as error:
         folder = _("{path} is a folder, not a game record")
         raise CliError(_file_problem(path, error, folder)) from error

@@ -47,7 +47,7 @@ from binscrabble.engine.players import (
     SamplingPlayer,
 )
 from binscrabble.engine.simulation import DEFAULT_BUDGET, SimulationPlayer
-from binscrabble.i18n import N_
+from binscrabble.i18n import N_, _
 from binscrabble.limits import quoted
 
 #: The levels, weakest first, with a one-line description for menus and help.
@@ -92,15 +92,21 @@ def parse_player_name(text: str) -> tuple[str, float | None]:
     name, at, seconds_text = name.partition("@")
     if name not in LEVELS and name not in STRATEGIES:
         raise PlayerNameError(
-            f"unknown player {quoted(text.strip())}: choose a level ({', '.join(LEVELS)}) "
-            f"or a strategy ({', '.join(STRATEGIES)})"
+            _(
+                "unknown player {name}: choose a level ({levels}) or a strategy ({strategies})"
+            ).format(
+                name=quoted(text.strip()),
+                levels=", ".join(LEVELS),
+                strategies=", ".join(STRATEGIES),
+            )
         )
     if not at:
         return name, None
     if name not in THINKING:
         raise PlayerNameError(
-            f"{name} does not think, so it takes no time budget ({quoted(text.strip())}); "
-            f"only {', '.join(sorted(THINKING))} do"
+            _(
+                "{name} does not think, so it takes no time budget ({given}); only {thinking} do"
+            ).format(name=name, given=quoted(text.strip()), thinking=", ".join(sorted(THINKING)))
         )
     try:
         seconds = float(seconds_text)
@@ -108,8 +114,9 @@ def parse_player_name(text: str) -> tuple[str, float | None]:
         seconds = math.nan
     if not 0 < seconds <= MAX_BUDGET:
         raise PlayerNameError(
-            f"the time budget in {quoted(text.strip())} must be a number of seconds above 0 and at "
-            f"most {MAX_BUDGET:g}"
+            _(
+                "the time budget in {given} must be a number of seconds above 0 and at most {most}"
+            ).format(given=quoted(text.strip()), most=f"{MAX_BUDGET:g}")
         )
     return name, seconds
 

@@ -32,6 +32,7 @@ from typing import Any
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.stats import paired_interval, wilson_interval
 from binscrabble.game import Game
+from binscrabble.i18n import _, ngettext
 from binscrabble.rules import Rules
 
 ProgressCallback = Callable[[int, int], None]
@@ -136,17 +137,31 @@ class MatchResult:
         wins = self.wins
         means = self.mean_scores
         low, high = self.interval()
-        width = max(len(first), len(second), len("player"))
+        player, won, mean, drawn = _("player"), _("wins"), _("mean score"), _("draws")
+        width = max(len(first), len(second), len(player), len(drawn))
+        wide, wider = max(5, len(won)), max(10, len(mean))
         lines = [
-            f"{'player':<{width}}  {'wins':>5}  {'mean score':>10}",
-            f"{first:<{width}}  {wins[0]:>5}  {means[0]:>10.1f}",
-            f"{second:<{width}}  {wins[1]:>5}  {means[1]:>10.1f}",
-            f"{'draws':<{width}}  {self.draws:>5}",
+            f"{player:<{width}}  {won:>{wide}}  {mean:>{wider}}",
+            f"{first:<{width}}  {wins[0]:>{wide}}  {means[0]:>{wider}.1f}",
+            f"{second:<{width}}  {wins[1]:>{wide}}  {means[1]:>{wider}.1f}",
+            f"{drawn:<{width}}  {self.draws:>{wide}}",
             "",
-            f"{first} scores {self.win_rate:.1%} of {len(self.games)} games "
-            f"(95% Wilson interval {low:.1%} to {high:.1%}; draws count half)",
+            ngettext(
+                "{name} scores {rate} of {count} game ({confidence} Wilson interval {low} to "
+                "{high}; draws count half)",
+                "{name} scores {rate} of {count} games ({confidence} Wilson interval {low} to "
+                "{high}; draws count half)",
+                len(self.games),
+            ).format(
+                name=first,
+                rate=f"{self.win_rate:.1%}",
+                confidence="95%",
+                count=len(self.games),
+                low=f"{low:.1%}",
+                high=f"{high:.1%}",
+            ),
             self._paired_line(),
-            f"seed {self.seed}, {self.seconds:.1f} s",
+            _("seed {seed}, {seconds} s").format(seed=self.seed, seconds=f"{self.seconds:.1f}"),
         ]
         return "\n".join(lines)
 
@@ -154,9 +169,13 @@ class MatchResult:
         pairs = len(self.pair_scores())
         if pairs < MIN_PAIRS_FOR_INTERVAL:
             # A normal interval on a handful of pairs would claim far too much.
-            return f"paired interval: not shown for fewer than {MIN_PAIRS_FOR_INTERVAL} pairs"
+            return _("paired interval: not shown for fewer than {least} pairs").format(
+                least=MIN_PAIRS_FOR_INTERVAL
+            )
         low, high = self.paired_interval()
-        return f"paired 95% interval over {pairs} pairs: {low:.1%} to {high:.1%}"
+        return _("paired {confidence} interval over {count} pairs: {low} to {high}").format(
+            confidence="95%", count=pairs, low=f"{low:.1%}", high=f"{high:.1%}"
+        )
 
 
 def pair_seed(seed: int, pair: int) -> int:

@@ -23,6 +23,7 @@ from types import FrameType
 
 import uvicorn
 
+from binscrabble.i18n import _
 from binscrabble.web.active_games import DEFAULT_MAX_GAMES
 from binscrabble.web.app import create_app
 from binscrabble.web.connections import ConnectionLimits, server_config
@@ -89,16 +90,22 @@ def listen_problem(host: str, port: int, problem: OSError) -> str:
     """
     shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     other = port + 1 if 0 < port < 65535 else 8001
-    choose = f"choose another port with --port {other}, or make play PORT={other}"
+    choose = _("choose another port with --port {port}, or make play PORT={port}").format(
+        port=other
+    )
     if problem.errno == errno.EADDRINUSE:
-        return (
-            f"{shown} is in use by another program (another binscrabble serve?): "
-            f"{choose} (--port 0: any free port)"
-        )
+        return _(
+            "{address} is in use by another program (another binscrabble serve?): {choose} "
+            "(--port 0: any free port)"
+        ).format(address=shown, choose=choose)
     if problem.errno == errno.EACCES:
-        return f"{shown} needs privileges this user lacks (ports below 1024 do): {choose}"
+        return _(
+            "{address} needs privileges this user lacks (ports below 1024 do): {choose}"
+        ).format(address=shown, choose=choose)
     reason = problem.strerror or str(problem)
-    return f"cannot listen on {shown}: {reason}; check --host, or {choose}"
+    return _("cannot listen on {address}: {problem}; check --host, or {choose}").format(
+        address=shown, problem=reason, choose=choose
+    )
 
 
 def serve(
@@ -117,7 +124,8 @@ def serve(
     try:
         sock = bound_socket(host, port)
     except OSError as problem:
-        print(f"binscrabble serve: {listen_problem(host, port, problem)}", file=sys.stderr)
+        said = _("binscrabble serve: {problem}").format(problem=listen_problem(host, port, problem))
+        print(said, file=sys.stderr)
         return 2
     real_port = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
