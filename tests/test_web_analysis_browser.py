@@ -341,3 +341,24 @@ def test_the_charts_last_point_is_the_final_score_with_the_racks_settled(
     )
     shoot(page, f"{where}-chart-settled")
     page.context.close()
+
+
+def test_the_viewers_stepper_waits_for_a_record(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    finished: Finished,
+) -> None:
+    """Before a record is opened the viewer's First, Back, Forward and Last are disabled
+    (there is nothing to step through); a record opened at its first turn enables Forward
+    and Last."""
+    page = new_page(browser, 1366, 768)
+    page.goto(server.url + "/viewer")
+    buttons = page.locator(".stepper button")
+    expect(buttons).to_have_count(4)
+    for button in buttons.all():
+        expect(button).to_be_disabled()
+    page.get_by_label("Game record file").set_input_files(str(finished.record))
+    expect(page.locator("#turns tr")).to_have_count(len(finished.turns) + 1)
+    expect(page.locator("#forward")).to_be_enabled()
+    expect(page.locator("#last")).to_be_enabled()
+    page.context.close()

@@ -139,3 +139,55 @@ def test_a_turn_fits_the_first_screen_in_every_state(
 def shoot_top(page: Any, name: str) -> None:
     """The first screen only: what the person sees without scrolling."""
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("language", ["fr", "bg", "he"])
+def test_a_long_name_is_cut_before_its_rack_count_on_a_phone(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """The scores of a 360 px phone: a computer's name with its level ("Ordinateur
+    (компютър, начинаещ)") is cut with an ellipsis, its rack's count ("9 плочки") stays
+    whole inside the row's cell."""
+    players = [{"name": "Élodie"}, {"name": "Ordinateur", "computer": "beginner"}]
+    created = server.api("POST", "/api/games", {"players": players})
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page.goto(f"{server.url}/games/{created['id']}?token={created['seats'][0]['token']}")
+    page.goto(f"{server.url}/games/{created['id']}?lang={language}")
+    expect(page.locator("#scores .rack-count")).to_have_count(2)
+    found = page.locator("#scores tr").evaluate_all(
+        """(rows) => rows.map((row) => {
+          const cell = row.querySelector("th").getBoundingClientRect();
+          const count = row.querySelector(".rack-count");
+          const box = count.getBoundingClientRect();
+          return {text: count.textContent, left: box.left, right: box.right,
+                  cellLeft: cell.left, cellRight: cell.right,
+                  cut: count.scrollWidth > count.clientWidth + 0.5};
+        })"""
+    )
+    for row in found:
+        inside = row["left"] >= row["cellLeft"] - 0.5 and row["right"] <= row["cellRight"] + 0.5
+        assert inside and not row["cut"], f"{language}: {row['text']!r} is cut: {row}"
+    shoot_top(page, f"fit-{language}-long-name-360x740")
+    page.context.close()
+
+
+def test_an_invite_link_reads_from_its_start_in_hebrew(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """On a Hebrew phone the invite links' boxes show the start of the address (http://...),
+    left to right, as in English."""
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
+    page.goto(f"{server.url}/?lang=he")
+    page.locator("input[name=mode][value=online]").check()
+    page.locator("#new-game button[type=submit]").click()
+    fields = page.locator("#invite-list input")
+    expect(fields).to_have_count(2)
+    for field in fields.all():
+        expect(field).to_have_attribute("dir", "ltr")
+        assert field.evaluate("(box) => getComputedStyle(box).direction") == "ltr"
+        assert field.evaluate("(box) => box.scrollLeft") == 0
+    shoot_top(page, "fit-he-invite-links-360x740")
+    page.context.close()

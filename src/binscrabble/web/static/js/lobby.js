@@ -81,6 +81,7 @@ function showInvites(created) {
     link.textContent = t("{name}'s seat", { name: seat.name });
     const field = document.createElement("input");
     field.readOnly = true;
+    field.dir = "ltr"; // an address reads from its start, in a Hebrew page too
     field.value = absolute(seat.url);
     field.setAttribute("aria-label", plain(t("invite link for {name}", { name: seat.name })));
     const copy = document.createElement("button");

@@ -30,7 +30,9 @@ export function drawScores(body, view) {
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },
-      el("th", { scope: "row" }, ...(mover ? [el("span", { class: "to-move-mark", text: "▶" }), " "] : []), named(who), you, tiles),
+      el("th", { scope: "row" }, el("span", { class: "seat-line" },
+        ...(mover ? [el("span", { class: "to-move-mark", text: "▶" }), " "] : []),
+        el("span", { class: "seat-name" }, named(who), you), tiles)),
       el("td", { class: "score", "aria-label": plain(t("score {name}", { name: player.name })) }, ltr(String(player.score))),
     );
     body.append(row);
