@@ -68,13 +68,14 @@ def test_the_french_words_the_audit_names(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("language", "says"),
-    [("fr", "trop de demandes"), ("he", "בקשות רמז"), ("bg", "заявки за подсказка")],
+    [("fr", "trop de demandes de conseil"), ("he", "בקשות רמז"), ("bg", "заявки за подсказка")],
 )
 def test_a_refused_hint_is_said_in_the_requests_language(
     tmp_path: Path, language: str, says: str
 ) -> None:
     """Audit fr/bg F11: the 429 of the hints' rate limit was English in a Bulgarian session
-    (mended on main before this test; it keeps it so)."""
+    (mended on main before this test; it keeps it so). French names hints as its Hint button
+    does ("Conseil")."""
     limits = RateLimits.parse(["all=off", "hint=1/minute"])
     app = create_app(str(tmp_path / "g.db"), workers=1, rate_limits=limits)
     with TestClient(app) as client:
