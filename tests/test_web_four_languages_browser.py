@@ -15,6 +15,7 @@ language. Screenshots: test-artifacts/screenshots/lang-LANG-PAGE-WIDTHxHEIGHT.pn
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ LANGUAGES = {
     "bg": ("ltr", "Мария"),
 }
 PHONE = (360, 740)
+#: The notation of a play (a coordinate first), not of a pass or an exchange.
+PLAY = re.compile(r"(?:\d+[A-O]|[A-O]\d+) ")
 DESKTOP = (1366, 768)
 MAX_TURNS = 200
 PLAYS = 2
@@ -165,9 +168,14 @@ def visit_after_the_game(
     page.goto(f"{server.url}/games/{game_id}/analysis")
     expect(page.locator("#turns tr")).to_have_count(turns, timeout=90_000)
     expect(page.locator("#progress")).to_be_hidden(timeout=90_000)
-    # The status names the first turn's move: drawn left to right inside the sentence.
+    # The status names a turn's play: drawn left to right inside the sentence. (A pass or
+    # an exchange is said in words, so the first turn that is a play is chosen.)
     analysis = server.api("GET", f"/api/games/{game_id}/analysis?lang={language}")
-    text_drawn_left_to_right(page.locator("#status"), analysis["turns"][0]["played"]["display"])
+    played = [turn["played"] for turn in analysis["turns"]]
+    index = next(at for at, move in enumerate(played) if PLAY.match(move["notation"]))
+    page.locator("#turns tr").nth(index).click()
+    expect(page.locator("#status")).to_contain_text(played[index]["display"])
+    text_drawn_left_to_right(page.locator("#status"), played[index]["display"])
     check_page(page, language, "analysis", failures)
     page.goto(f"{server.url}/viewer")
     page.locator("#file").set_input_files(str(record))

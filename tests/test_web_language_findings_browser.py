@@ -2,6 +2,7 @@
 as in test_web_browser.py; audits fr/bg F4, F6, F15 and en/he F3): the analysis table's
 headers are whole on a phone in every language, an error the server sends reads as a
 sentence (a capital, a full stop), and the Move box's example is in the page's language.
+In Hebrew the invite links read from their start, left to right (audit en/he F13).
 Screenshots: test-artifacts/screenshots/findings-*.png."""
 
 from __future__ import annotations
@@ -72,4 +73,24 @@ def test_an_error_from_the_server_reads_as_a_sentence(
     text = (status.text_content() or "").strip()
     assert text[0].isupper() and text.endswith("."), text
     shoot(page, f"findings-error-{language}-1366x768")
+    page.context.close()
+
+
+def test_hebrew_invite_links_read_from_their_start(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page.goto(f"{server.url}/?lang=he")
+    page.locator('input[name="mode"][value="online"]').check()
+    page.locator("#new-game button[type=submit]").click()
+    fields = page.locator("#invite-list input")
+    expect(fields).to_have_count(2)
+    for index in range(2):
+        field = fields.nth(index)
+        assert field.evaluate("(node) => getComputedStyle(node).direction") == "ltr"
+        # The address's start is what shows: the box is scrolled to its left end.
+        assert field.evaluate("(node) => node.scrollLeft") == 0
+        assert (field.input_value() or "").startswith("http://127.0.0.1:")
+    shoot(page, "findings-invites-he-360x740")
     page.context.close()
