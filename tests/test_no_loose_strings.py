@@ -33,6 +33,7 @@ NOT_FOR_PEOPLE = {
     "Escape",  # game.js: a key name
     "verdict legal",  # game.js: CSS classes
     "verdict illegal",  # game.js: CSS classes
+    "verdict unfinished",  # game.js: CSS classes
     "tile face-button",  # table.js: CSS classes
     "mini-tile blank",  # tiles.js: CSS classes
     "(prefers-color-scheme: dark)",  # theme.js: a media query

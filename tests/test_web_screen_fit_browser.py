@@ -191,3 +191,29 @@ def test_an_invite_link_reads_from_its_start_in_hebrew(
         assert field.evaluate("(box) => box.scrollLeft") == 0
     shoot_top(page, "fit-he-invite-links-360x740")
     page.context.close()
+
+
+def test_a_play_being_laid_is_not_an_error_until_it_is_played(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """On a touch phone, the first tile laid (one tile: no first move yet) is answered in
+    the status's plain ink and edge, saying what the play lacks; pressing Play with it makes
+    it an error, in red."""
+    created = server.new_game([{"name": "Ann"}, {"name": "Bo"}])
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page.goto(server.url + created["seats"][0]["url"])
+    page.locator("#rack .tile").first.tap()
+    page.locator('[data-square="H8"]').tap()
+    if page.locator("#blank-dialog").is_visible():
+        page.locator("#blank-faces button").first.tap()
+    status = page.locator("#status")
+    expect(status.locator(".verdict")).to_be_visible()
+    expect(status).to_have_attribute("data-kind", "unfinished")
+    expect(status.locator(".verdict.illegal")).to_have_count(0)
+    ink = status.locator(".verdict").evaluate("(p) => getComputedStyle(p).color")
+    assert ink == status.evaluate("(box) => getComputedStyle(box).color"), ink
+    shoot_top(page, "fit-en-first-tile-laid-360x740")
+    page.locator("#play").tap()
+    expect(status).to_have_attribute("data-kind", "error")
+    page.context.close()

@@ -502,7 +502,9 @@ async function runPreview(body, seq) {
   if (answer.legal) {
     box.append(el("p", { class: "verdict legal", text: t("{move} — legal, {points}", { move: answer.display, points: points(answer.score) }) }));
   } else {
-    box.append(el("p", { class: "verdict illegal", text: t("This play is not legal: {reason}", { reason: answer.reason }) }));
+    // A play still being laid or typed is not an error yet: what it lacks is said in the
+    // page's plain ink; red is for a move the server refused (Play pressed).
+    box.append(el("p", { class: "verdict unfinished", text: t("This play is not legal: {reason}", { reason: answer.reason }) }));
   }
   if (answer.runs && answer.runs.length) {
     const list = el("ul", { class: "runs" });
@@ -510,7 +512,7 @@ async function runPreview(body, seq) {
     if (answer.bingo) list.append(el("li", { text: t("bingo, the whole rack played: +{bingo}", { bingo: answer.bingo }) }));
     box.append(list);
   }
-  say(box, answer.legal ? "legal" : "error");
+  say(box, answer.legal ? "legal" : "unfinished");
 }
 
 // The tiles of the play typed in the Move box, as the server read them, drawn on the board.
