@@ -412,7 +412,7 @@ def test_hints_only_in_the_learning_preset_on_your_turn(client: TestClient) -> N
     ann, bo = (seat["token"] for seat in learning["seats"])
     assert client.post(f"/api/games/{learning['id']}/hint", headers=bearer(bo)).status_code == 409
     hint = client.post(f"/api/games/{learning['id']}/hint", headers=bearer(ann), json={}).json()
-    assert set(hint) == {"notation", "display", "score", "runs", "explanation"}
+    assert set(hint) == {"notation", "display", "score", "about", "runs", "total", "explanation"}
     preview = client.post(
         f"/api/games/{learning['id']}/preview", json={"move": hint["notation"]}, headers=bearer(ann)
     ).json()
