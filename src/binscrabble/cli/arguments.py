@@ -94,18 +94,26 @@ def speak_argparse() -> None:
     argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and runs of ordinary spaces made one space; a
+    non-breaking space (U+00A0, U+202F), which ``str.split`` would take for any other, is
+    kept."""
+    return re.sub(r"[ \t\n\r]+", " ", text).strip(" \t\n\r")
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help, its lines broken at spaces only: never inside a file name
     (``binscrabble-game.bsr``) or an option (``--allow-undo``), which a translation may
-    bring to the end of a line."""
+    bring to the end of a line, nor at a translation's non-breaking space (U+00A0 before a
+    French colon), which stays as it is."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+        return textwrap.wrap(one_line(text), width, break_on_hyphens=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n".join(
             textwrap.wrap(
-                " ".join(text.split()),
+                one_line(text),
                 width,
                 initial_indent=indent,
                 subsequent_indent=indent,

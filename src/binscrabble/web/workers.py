@@ -221,9 +221,10 @@ def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any
 def hint_step(line: str) -> dict[str, Any]:
     """One line of a run's explanation as the hint shows it: an operation of a side (the
     explanation indents those: binary, then the decimals) is arithmetic, read left to
-    right in every language; its aligning spaces are not kept."""
+    right in every language; its aligning spaces are not kept. Only ordinary spaces are
+    made one: a translation's non-breaking space (U+00A0 before a French colon) stays."""
     arithmetic = line.startswith(" ")
-    return {"text": " ".join(line.split()), "arithmetic": arithmetic}
+    return {"text": " ".join(word for word in line.split(" ") if word), "arithmetic": arithmetic}
 
 
 def hint_about(display: str, move: Place) -> str:
