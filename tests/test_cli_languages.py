@@ -58,7 +58,7 @@ def test_an_unknown_language_is_a_sentence_and_exit_2(where: str) -> None:
 def test_the_unknown_language_sentence_is_in_the_locales_language() -> None:
     completed = run("check", "--lang", "xx", "1=1", LANG="fr_FR.UTF-8")
     assert completed.returncode == 2
-    assert "il n’y a pas de langue 'xx' : choisissez parmi en, fr, he, bg" in completed.stderr
+    assert "il n’y a pas de langue 'xx'\u00a0: choisissez parmi en, fr, he, bg" in completed.stderr
 
 
 def test_main_leaves_the_callers_language_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,7 +95,10 @@ def test_check_explain_in_each_language(language: str) -> None:
     ("language", "verdict"),
     [
         ("en", "1+1=11: invalid, the left side is 10 but the right side is 11"),
-        ("fr", "1+1=11 : refusée, le membre de gauche vaut 10 mais celui de droite vaut 11"),
+        (
+            "fr",
+            "1+1=11\u00a0: non valable, le membre de gauche vaut 10 mais celui de droite vaut 11",
+        ),
         ("bg", "1+1=11: невалидно, лявата страна е 10, а дясната е 11"),
     ],
 )
@@ -127,9 +130,9 @@ def test_the_terminal_game_speaks_the_language_of_lang(tmp_path: Path) -> None:
     )
     out = completed.stdout
     assert "Ada, c’est votre tour. Appuyez sur Entrée pour voir votre chevalet." in out
-    assert "Tour 1. Chevalet de Ada : " in out
-    assert "Reprendre un tour est désactivé : lancez la partie avec --allow-undo" in out
-    assert "Refusé : " in out or "Impossible de lire" in out
+    assert "Tour 1. Chevalet de Ada\u00a0: " in out
+    assert "Reprendre un tour est désactivé\u00a0: lancez la partie avec --allow-undo" in out
+    assert "Refusé\u00a0: " in out or "Impossible de lire" in out
 
 
 # The command line's own words: argparse's headings and errors, every command's --help,
@@ -236,11 +239,12 @@ ARGPARSE_ERRORS = {
         "binscrabble: error: unrecognized arguments: '--nope'",
     ],
     "fr": [
-        "binscrabble moves : erreur : argument --top : un nombre entier est attendu, pas 'x'",
-        "binscrabble check : erreur : argument --preset : choix invalide : 'x' (choisissez"
-        " parmi 'learning', 'standard', 'expert')",
-        "binscrabble replay : erreur : les arguments suivants sont requis : FILE",
-        "binscrabble : erreur : arguments non reconnus : '--nope'",
+        "binscrabble moves\u00a0: erreur\u00a0: argument --top\u00a0: un nombre entier est"
+        " attendu, pas 'x'",
+        "binscrabble check\u00a0: erreur\u00a0: argument --preset\u00a0: choix invalide\u00a0:"
+        " 'x' (choisissez parmi 'learning', 'standard', 'expert')",
+        "binscrabble replay\u00a0: erreur\u00a0: les arguments suivants sont requis\u00a0: FILE",
+        "binscrabble\u00a0: erreur\u00a0: arguments non reconnus\u00a0: '--nope'",
     ],
     "he": [
         "\u2068binscrabble moves\u2069: שגיאה: ארגומנט \u2068--top\u2069: נדרש מספר שלם, לא"
@@ -283,10 +287,10 @@ COMMAND_ERRORS = {
         "binscrabble: error: cannot tell the format of x.jpg: name it .svg, .png, .gif or .webp",
     ],
     "fr": [
-        "binscrabble : erreur : --top doit valoir 0 ou plus, pas -1",
-        "binscrabble : erreur : fichier introuvable : missing.bsr",
-        "binscrabble : erreur : impossible de savoir le format de x.jpg : nommez-le .svg, .png,"
-        " .gif ou .webp",
+        "binscrabble\u00a0: erreur\u00a0: --top doit valoir 0 ou plus, pas -1",
+        "binscrabble\u00a0: erreur\u00a0: fichier introuvable\u00a0: missing.bsr",
+        "binscrabble\u00a0: erreur\u00a0: impossible de deviner le format de x.jpg\u00a0:"
+        " nommez-le .svg, .png, .gif ou .webp",
     ],
     "he": [
         # The program's name and the option isolated: the line's first strong letter is
@@ -341,11 +345,11 @@ TERMINAL = {
     ],
     "fr": [
         "Joueurs, 2 à 4 noms séparés par des virgules (cpu:LEVEL pour l’ordinateur, par exemple"
-        " cpu:medium) [Joueur 1,Joueur 2] : ",
-        "Scrabble binaire : Joueur 1, Joueur 2",
-        "Tapez un coup en notation, ou une commande :",
+        " cpu:medium) [Joueur 1,Joueur 2]\u00a0: ",
+        "Scrabble binaire\u00a0: Joueur 1, Joueur 2",
+        "Tapez un coup en notation, ou une commande\u00a0:",
         "Aucun coup pour l’instant.",
-        "sac : 82 jetons",
+        "sac\u00a0: 82 jetons",
         "(points ",
         "Partie enregistrée dans ",
     ],
@@ -391,8 +395,8 @@ RESUMING = {
         "is kept in ",
     ],
     "fr": [
-        "La reprendre ? [Y/n] (n commence une nouvelle partie et met celle-ci de côté) ",
-        "'maybe' n’est pas une réponse : y (ou Entrée) la reprend, n non.",
+        "La reprendre\u202f? [Y/n] (n commence une nouvelle partie et met celle-ci de côté) ",
+        "'maybe' n’est pas une réponse\u00a0: y (ou Entrée) la reprend, n non.",
         "est gardée dans ",
     ],
     "he": [
@@ -423,7 +427,7 @@ def test_resuming_a_saved_game_is_asked_in_the_language(tmp_path: Path, language
 
 SETUP_ERRORS = {
     "en": "binscrabble: error: a game has 2 to 4 players, not 5",
-    "fr": "binscrabble : erreur : une partie a de 2 à 4 joueurs, pas 5",
+    "fr": "binscrabble\u00a0: erreur\u00a0: une partie a de 2 à 4 joueurs, pas 5",
     "he": "\u2068binscrabble\u2069: שגיאה: במשחק יש 2 עד 4 שחקנים, לא 5",
     "bg": "binscrabble: грешка: в играта участват от 2 до 4 играчи, а не 5",
 }
@@ -452,7 +456,7 @@ ENDINGS = {
     ],
     "fr": [
         "Ann gagne (Ann 12, Bo 3)",
-        "égalité entre Ann et Bo (Ann 5, Bo 5)",
+        "partie nulle entre Ann et Bo (Ann 5, Bo 5)",
         "Bo a abandonné. Ann gagne (Ann 0, Bo 0)",
     ],
     "he": [
@@ -483,7 +487,8 @@ def test_how_a_game_ended_is_said_in_the_language(language: str) -> None:
 
 POSITION_ERRORS = {
     "en": "p.json: rack: the rack holds 12 tiles; racks hold at most 9",
-    "fr": "p.json : rack: le chevalet contient 12 jetons ; un chevalet en contient au plus 9",
+    "fr": "p.json\u00a0: rack: le chevalet contient 12 jetons\u202f; un chevalet en contient"
+    " au plus 9",
     "he": "p.json\u2069: rack: על המעמד יש 12 אריחים; על מעמד יש לכל היותר \u20689\u2069",
     "bg": "p.json: rack: поставката съдържа 12 плочки; поставките побират най-много 9",
 }
@@ -504,7 +509,7 @@ def test_a_position_that_cannot_be_read_is_said_in_the_language(
 
 UNKNOWN_PLAYER = {
     "en": "unknown player 'wizard': choose a level (",
-    "fr": "joueur inconnu 'wizard' : choisissez un niveau (",
+    "fr": "joueur inconnu 'wizard'\u00a0: choisissez un niveau (",
     "he": "שחקן לא מוכר \u2068'wizard'\u2069: יש לבחור רמה (",
     "bg": "непознат играч 'wizard': изберете ниво (",
 }
@@ -521,7 +526,7 @@ def test_an_unknown_computer_player_is_refused_in_the_language(language: str) ->
 
 SELFPLAY_TABLE = {
     "en": ["player", "wins", "mean score", "draws", "paired 95% interval over 10 pairs"],
-    "fr": ["joueur", "victoires", "score moyen", "égalités", "intervalle apparié à 95% sur 10"],
+    "fr": ["joueur", "victoires", "score moyen", "nulles", "intervalle apparié à 95% sur 10"],
     "he": ["שחקן", "ניצחונות", "ניקוד ממוצע", "תיקו", "רווח סמך מזווג של \u206895%\u2069"],
     "bg": ["играч", "победи", "среден резултат", "наравно", "сдвоен интервал 95% върху 10 двойки"],
 }
@@ -547,9 +552,9 @@ def test_the_selfplay_table_is_in_the_language(language: str) -> None:
 REPLAY = {
     "en": ["Ann vs Bo: after turn 1 of 1 (the end of the record)", "Racks: Ann: ", "Bo to move."],
     "fr": [
-        "Ann contre Bo : après le tour 1 sur 1 (la fin de la feuille de partie)",
-        "Chevalets : Ann: ",
-        "Au tour de Bo.",
+        "Ann contre Bo\u00a0: après le tour 1 sur 1 (la fin de la feuille de partie)",
+        "Chevalets\u00a0: Ann: ",
+        "À Bo de jouer.",
     ],
     "he": ["\u2068Ann נגד Bo\u2069: אחרי תור \u20681\u2069 מתוך \u20681\u2069", "מעמדים: "],
     "bg": ["Ann срещу Bo: след ход 1 от 1 (краят на записа)", "Поставки: Ann: ", "На ход е Bo."],

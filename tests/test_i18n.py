@@ -48,7 +48,7 @@ def test_english_is_the_message_itself_and_each_language_translates() -> None:
         with i18n.use_language(language):
             shown[language] = _(sentence)
     assert shown == {
-        "fr": "la partie est finie : on ne peut plus jouer de coup",
+        "fr": "la partie est finie\u00a0: on ne peut plus jouer de coup",
         "he": "המשחק הסתיים: אי אפשר לשחק עוד מהלכים",
         "bg": "играта свърши: не могат да се играят повече ходове",
     }

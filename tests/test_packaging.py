@@ -129,7 +129,7 @@ def test_the_package_data_is_installed(installed: Installed) -> None:
         "from binscrabble import i18n; i18n.set_language('fr');"
         " print(i18n._('the game is over: no more moves can be played'))"
     )
-    assert french == "la partie est finie : on ne peut plus jouer de coup"
+    assert french == "la partie est finie\u00a0: on ne peut plus jouer de coup"
 
 
 def test_one_version_everywhere(installed: Installed) -> None:

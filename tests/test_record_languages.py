@@ -31,7 +31,7 @@ def wrong_score_record() -> str:
 
 WRONG_SCORE = {
     "en": "line 18: 8B 0+10=?10 scores 18, not 19",
-    "fr": "ligne 18 : 8B 0+10=?10 rapporte 18, pas 19",
+    "fr": "ligne 18\u00a0: 8B 0+10=?10 rapporte 18, pas 19",
     "he": "שורה \u206818\u2069: הניקוד של \u20688B 0+10=?10\u2069 הוא \u206818\u2069, לא"
     " \u206819\u2069",
     "bg": "ред 18: 8B 0+10=?10 носи 18 точки, а не 19",
@@ -49,8 +49,8 @@ def test_a_records_reason_names_its_line_in_the_language(language: str) -> None:
 SHORT_LINE = {
     "en": "line 4: a turn line is '>NAME: RACK MOVE +SCORE TOTAL', e.g."
     " '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
-    "fr": "ligne 4 : une ligne de tour s’écrit '>NOM: CHEVALET COUP +POINTS TOTAL', par exemple"
-    " '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
+    "fr": "ligne 4\u00a0: une ligne de tour s’écrit '>NOM: CHEVALET COUP +POINTS TOTAL',"
+    " par exemple '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
     "he": "שורה \u20684\u2069: שורת תור נכתבת '>NAME: RACK MOVE +SCORE TOTAL', למשל"
     " '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
     "bg": "ред 4: редът за ход се пише '>ИМЕ: ПОСТАВКА ХОД +ТОЧКИ ОБЩО', например"
@@ -82,7 +82,7 @@ def test_a_record_with_no_player_says_so_in_a_sentence(language: str) -> None:
 
 VIEWER = {
     "en": "this record cannot be read: line 18: 8B 0+10=?10 scores 18, not 19",
-    "fr": "ligne 18 : 8B 0+10=?10 rapporte 18, pas 19",
+    "fr": "ligne 18\u00a0: 8B 0+10=?10 rapporte 18, pas 19",
     "he": WRONG_SCORE["he"],
     "bg": "ред 18: 8B 0+10=?10 носи 18 точки, а не 19",
 }
@@ -106,7 +106,8 @@ def test_the_command_line_says_why_a_record_cannot_be_read(tmp_path: Path) -> No
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         assert main(["replay", str(record), "--lang", "fr"]) == 2
-    assert err.getvalue() == f"binscrabble : erreur : {record} : {WRONG_SCORE['fr']}\n"
+    expected = f"binscrabble\u00a0: erreur\u00a0: {record}\u00a0: {WRONG_SCORE['fr']}\n"
+    assert err.getvalue() == expected
 
 
 DESCRIBED = {
@@ -141,7 +142,7 @@ def test_the_house_rules_are_described_in_the_language(language: str) -> None:
 
 UNKNOWN_RULE = {
     "en": "unknown rule 'speed':",
-    "fr": "règle inconnue 'speed' :",
+    "fr": "règle inconnue 'speed'\u00a0:",
     "he": "חוק לא מוכר \u2068'speed'\u2069:",
     "bg": "непознато правило 'speed':",
 }

@@ -77,7 +77,7 @@ def test_each_step_is_its_own_line(language: str) -> None:
     ("language", "rule"),
     [
         ("en", "identity plus minus zero"),
-        ("fr", "Neutre : + 0 et − 0"),
+        ("fr", "Neutre\u00a0: + 0 et − 0"),
         ("he", "ניטרלי: + 0 וכן − 0"),
         ("bg", "Неутрални: + 0 и − 0"),
     ],
@@ -125,8 +125,8 @@ def test_not_of_one_digit_is_singular(language: str, one_digit: str) -> None:
 def test_french_sides_take_the_space_before_the_colon() -> None:
     with i18n.use_language("fr"):
         lines = explain("1 + 1 = 10", Rules()).lines
-    assert "membre de gauche : 1 + 1" in lines
-    assert any(line.startswith("membre de droite : 10") for line in lines)
+    assert "membre de gauche\u00a0: 1 + 1" in lines
+    assert any(line.startswith("membre de droite\u00a0: 10") for line in lines)
 
 
 def test_the_command_line_keeps_the_switch_names() -> None:

@@ -19,13 +19,13 @@ from binscrabble.web.page_text import STATIC, html_messages, translate_html
 
 NO_GAME = {
     "en": "there is no game 'nope': check the link",
-    "fr": "il n’y a pas de partie 'nope' : vérifiez le lien",
+    "fr": "il n’y a pas de partie 'nope'\u00a0: vérifiez le lien",
     "he": "אין משחק \u2068'nope'\u2069: בדקו את הקישור",
     "bg": "няма игра 'nope': проверете връзката",
 }
 NO_TOKEN = {
     "en": "this token opens no seat of this game: use your invite link",
-    "fr": "ce jeton d’accès n’ouvre aucune place de cette partie : "
+    "fr": "ce jeton d’accès n’ouvre aucune place de cette partie\u00a0: "
     + "utilisez votre lien d’invitation",
     "he": "אסימון הגישה הזה אינו פותח אף מושב במשחק הזה: השתמשו בקישור ההזמנה שלכם",
     "bg": "този ключ не отваря нито едно място в играта: използвайте връзката си за покана",
@@ -140,7 +140,7 @@ def test_each_live_listener_gets_views_in_its_own_language() -> None:
     said = {language: listener.pending for language, listener in listeners.items()}
     assert said == {
         "en": {"said": "the game is over: no more moves can be played"},
-        "fr": {"said": "la partie est finie : on ne peut plus jouer de coup"},
+        "fr": {"said": "la partie est finie\u00a0: on ne peut plus jouer de coup"},
         "he": {"said": "המשחק הסתיים: אי אפשר לשחק עוד מהלכים"},
     }
     assert sorted(built) == ["en", "fr", "he"]  # one view a seat and language
@@ -169,7 +169,7 @@ BAD_BODIES = {
 #: lobby once sent): the field in words, the sentence translated.
 NAME_REFUSED = {
     "en": "player 1's name is wrong: a name needs a character that is not a space",
-    "fr": "le nom du joueur 1 est incorrect : un nom a besoin d’un caractère",
+    "fr": "le nom du joueur 1 ne convient pas\u00a0: un nom a besoin d’un caractère",
     "he": "השם של שחקן \u20681\u2069\u2069 — ערך שגוי",
     "bg": "името на играч 1: грешна стойност – името трябва да съдържа знак",
 }

@@ -22,7 +22,7 @@ from test_web_browser import (
 SAID = {
     "en": ("Your turn: place tiles, or type a move in the Move box.", "rack", "D8 double letter"),
     "fr": (
-        "À vous : posez des jetons, ou tapez un coup dans la case Coup.",
+        "À vous\u00a0: posez des jetons, ou tapez un coup dans le champ Coup.",
         "chevalet",
         "D8 lettre compte double",
     ),

@@ -429,7 +429,7 @@ def test_a_pass_and_an_exchange_are_said_as_such(
     )
     for lang, passed, exchanged in (
         ("en", "Turn 1: Ann passed, ", "Turn 2: Bo exchanged 3 tiles, "),
-        ("fr", "Tour 1 : Ann a passé, ", "Tour 2 : Bo a échangé 3 jetons, "),
+        ("fr", "Tour 1\u00a0: Ann a passé, ", "Tour 2\u00a0: Bo a échangé 3 jetons, "),
     ):
         page.goto(f"{server.url}/games/narrated/analysis?lang={lang}")
         expect(status).to_contain_text(passed)
