@@ -510,7 +510,7 @@ def test_a_position_that_cannot_be_read_is_said_in_the_language(
 UNKNOWN_PLAYER = {
     "en": "unknown player 'wizard': choose a level (",
     "fr": "joueur inconnu 'wizard'\u00a0: choisissez un niveau (",
-    "he": "שחקן לא מוכר \u2068'wizard'\u2069: יש לבחור רמה (",
+    "he": "שחקן לא מוכר \u2068'wizard'\u2069: בחרו רמה (",
     "bg": "непознат играч 'wizard': изберете ниво (",
 }
 

@@ -51,8 +51,8 @@ SHORT_LINE = {
     " '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
     "fr": "ligne 4\u00a0: une ligne de tour s’écrit '>NOM: CHEVALET COUP +POINTS TOTAL',"
     " par exemple '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
-    "he": "שורה \u20684\u2069: שורת תור נכתבת '>NAME: RACK MOVE +SCORE TOTAL', למשל"
-    " '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
+    "he": "שורה \u20684\u2069: שורת תור נכתבת \u2068'>NAME: RACK MOVE +SCORE TOTAL'\u2069,"
+    " למשל \u2068'>Ada: 111+=0&~1 8D 1+1=10 +18 18'\u2069",
     "bg": "ред 4: редът за ход се пише '>ИМЕ: ПОСТАВКА ХОД +ТОЧКИ ОБЩО', например"
     " '>Ada: 111+=0&~1 8D 1+1=10 +18 18'",
 }
