@@ -40,6 +40,7 @@ NOT_OUR_WORDS = {
     r"\bbonus\b": "prime (the equation's bonus)",
     r"\b[ée]quations?\b": "égalité (an equation)",
     r"\bsupports?\b": "chevalet (the rack)",
+    r"\bjeton de (votre|sa|la) place\b": "jeton d’accès (a seat's token): a jeton alone is a tile",
     r"\bblancs?\b": "joker (the blank)",
     r"\b(tu|te|toi|ton|ta|tes)\b": "vous: the player is addressed as vous throughout",
     r"\bÉgalité\b|\bégalités?( entre| compte)\b|^égalités$": "partie nulle (a draw): égalité is"
