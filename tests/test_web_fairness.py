@@ -32,7 +32,8 @@ from web_api_support import (
     whole_analysis,
 )
 
-from binscrabble.web.computer import MOVE, Fairness
+from binscrabble import i18n
+from binscrabble.web.computer import MOVE, Fairness, reason_words
 
 MAX_GAME = {"players": [{"name": "A", "computer": "max"}, {"name": "B", "computer": "max"}]}
 #: The games with no person in them asked for in the flood (the audit's 20).
@@ -358,3 +359,18 @@ def test_hints_are_answered_while_games_of_computers_play_on(tmp_path: Path) -> 
         except httpx.TimeoutException:
             status = "no answer in 20 s"
         assert status == 200, f"a hint got {status} while three games of computers played on"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "he", "bg"])
+def test_a_turn_not_analysed_is_said_in_the_answers_language(language: str) -> None:
+    """A turn is stored with its reason's code and read in the language of each request:
+    the sentence keeps the budget's figure and is the catalogue's, not English, outside
+    English; a sentence stored before codes passes unchanged."""
+    english = reason_words("time 0.01")
+    assert english.startswith("not analysed: ") and "0.01 s" in english
+    with i18n.use_language(language):
+        for code, figure in (("time 0.01", "0.01"), ("memory 512", "512"), ("stopped", "")):
+            said = reason_words(code)
+            assert figure in said
+            assert (said.startswith("not analysed: ")) == (language == "en"), said
+        assert reason_words("not analysed: as stored") == "not analysed: as stored"

@@ -456,20 +456,37 @@ class Analyses:
         return turn | {"analysed": False, "reason": self.reason(outcome)}
 
     def reason(self, outcome: Outcome) -> str:
-        """Why a turn was not analysed, in a sentence."""
+        """Why a turn was not analysed, as a code that :func:`reason_words` says in the
+        language of each answer (the turn is stored once and read in any language)."""
         if outcome.ending == "time":
-            why = f"the search for the best play took over {self.fairness.turn_seconds:g} s"
-        elif outcome.ending == "memory":
-            why = (
-                "the search for the best play needed over "
-                f"{self.fairness.turn_memory // MIB} MiB of memory"
-            )
-        else:
-            why = "the search for the best play stopped"
-        return f"not analysed: {why}; the best shown is the best found before it stopped"
+            return f"time {self.fairness.turn_seconds:g}"
+        if outcome.ending == "memory":
+            return f"memory {self.fairness.turn_memory // MIB}"
+        return "stopped"
 
     def close(self) -> None:
         """Stop the analyses under way."""
         for run in self.runs.values():
             if run.task is not None:
                 run.task.cancel()
+
+
+def reason_words(code: str) -> str:
+    """The sentence for a turn not analysed, from its code (:meth:`Analyses.reason`), in the
+    request's language; a sentence stored before codes is given as it is.
+
+    >>> reason_words("memory 512")[:60]
+    'not analysed: the search for the best play needed over 512 M'
+    """
+    kind, _space, figure = code.partition(" ")
+    if kind == "time":
+        why = _("the search for the best play took over {seconds} s").format(seconds=figure)
+    elif kind == "memory":
+        why = _("the search for the best play needed over {mib} MiB of memory").format(mib=figure)
+    elif kind == "stopped":
+        why = _("the search for the best play stopped")
+    else:
+        return code
+    return _("not analysed: {why}; the best shown is the best found before it stopped").format(
+        why=why
+    )

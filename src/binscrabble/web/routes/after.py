@@ -16,6 +16,7 @@ from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import RulesError
 from binscrabble.table import write_table_record
 from binscrabble.web.active_games import ActiveGame, RefereeError, rematch_seats
+from binscrabble.web.computer import reason_words
 from binscrabble.web.depends import (
     Authorization,
     GameDep,
@@ -86,7 +87,11 @@ async def analysis(held: GameDep, server: ServerDep) -> AnalysisAnswer:
         return AnalysisAnswer.model_validate(await table_analysis(held))
     finished(held.game.is_over(), "analysis")
     answer = await server.computer.analyses.answer(held)
-    return AnalysisAnswer.model_validate(answer | {"end": held.game.end_view()})
+    turns = [
+        turn | {"reason": reason_words(turn["reason"])} if turn.get("reason") else turn
+        for turn in answer["turns"]
+    ]
+    return AnalysisAnswer.model_validate(answer | {"turns": turns, "end": held.game.end_view()})
 
 
 @router.post(
