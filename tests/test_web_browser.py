@@ -783,7 +783,9 @@ def test_exchange_shuffle_and_recall(browser: Any, server: Server) -> None:
     exchange.click()
     expect(page.locator("#log tr")).to_have_count(1)
     # The player's own exchange is told with the tiles named.
-    expect(page.locator("#log tr td").nth(2)).to_have_text(re.compile(r"^exchange \S+ \S+$"))
+    expect(page.locator("#log tr td").nth(2)).to_have_text(
+        re.compile(r"^exchanged 2 tiles: \S+ \S+$")
+    )
     after = server.api("GET", f"/api/games/{game_id}", token=token)
     assert after["turn"] == 1 and after["moves"][0]["notation"].startswith("-")
     assert len(after["moves"][0]["notation"]) == 3 and len(after["rack"]) == 9
