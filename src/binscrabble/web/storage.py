@@ -178,17 +178,18 @@ ALIVE_MS = 75_000
 NEWS_CHANNEL = "binscrabble_games"
 ANNOUNCE = text("SELECT pg_notify(:channel, :news)")
 
-#: PostgreSQL: a move in one statement, committed by itself. The update of the game's row
-#: (its standing) holds only while ``departed`` is the count the storing process knows of;
-#: it waits for another transaction changing that row (a move or a departure of the same
-#: game) and is then judged on the row as that one left it. The move is inserted only when
-#: the row was updated (the key of ``moves`` refuses a second move of a turn), and only
-#: then announced. A row comes back when the move is stored.
-STORE_MOVE = text(
-    """
+
+def _store_move(assignments: str) -> TextClause:
+    """PostgreSQL: a move in one statement, committed by itself, the game's row updated with
+    ``assignments``. The update holds only while ``departed`` is the count the storing
+    process knows of; it waits for another transaction changing that row (a move or a
+    departure of the same game) and is then judged on the row as that one left it. The move
+    is inserted only when the row was updated (the key of ``moves`` refuses a second move of
+    a turn), and only then announced. A row comes back when the move is stored."""
+    return text(
+        f"""
 WITH stood AS (
-    UPDATE games SET to_move = :to_move, ended = :ended, deadline = :deadline,
-        listed = :listed, moved_at = CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1e6 AS BIGINT)
+    UPDATE games SET {assignments}
     WHERE id = :game_id AND (CAST(:departed AS INTEGER) IS NULL OR departed = :departed)
     RETURNING id
 ), stored AS (
@@ -198,23 +199,17 @@ WITH stood AS (
 )
 SELECT pg_notify(:channel, :news) FROM stored
 """
+    )
+
+
+#: A move that changes the game's standing (:func:`_store_move`).
+STORE_MOVE = _store_move(
+    "to_move = :to_move, ended = :ended, deadline = :deadline, listed = :listed,"
+    " moved_at = CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1e6 AS BIGINT)"
 )
-#: The same when the move leaves the game's standing as it was: the row is updated all the
-#: same, for the wait and the judgement on ``departed``.
-STORE_MOVE_KEEPING = text(
-    """
-WITH stood AS (
-    UPDATE games SET departed = departed
-    WHERE id = :game_id AND (CAST(:departed AS INTEGER) IS NULL OR departed = :departed)
-    RETURNING id
-), stored AS (
-    INSERT INTO moves (game_id, turn, seat, notation, at, next_seat)
-    SELECT id, :turn, :seat, :notation, :at, :to_move FROM stood
-    RETURNING turn
-)
-SELECT pg_notify(:channel, :news) FROM stored
-"""
-)
+#: A move that leaves the game's standing as it was: the row is updated all the same, for
+#: the wait and the judgement on ``departed``.
+STORE_MOVE_KEEPING = _store_move("departed = departed")
 
 #: PostgreSQL: the games being played now, for the lobby (:meth:`Storage.playing_now`):
 #: going on, with a person seat that has not left, moved within ``idle`` µs (and within
