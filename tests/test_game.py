@@ -799,7 +799,7 @@ def test_from_setup_names_scores_and_turn() -> None:
         ({"racks": ["1", "0"], "players": ["A"]}, "2 to 4 players"),
         ({"racks": ["1", "0"], "players": ["A", "B", "C"]}, "3 players but 2 racks"),
         ({"racks": ["1", "0"], "to_move": 2}, "seat to move 2"),
-        ({"racks": ["1", "0"], "scores": [1]}, "2 players but 1 scores"),
+        ({"racks": ["1", "0"], "scores": [1]}, "2 players but 1 score"),
         ({"racks": ["1", "0"], "scoreless_turns": -1}, "negative"),
         ({"racks": ["1" * 10, "0"]}, "holds 10 tiles"),
         ({"racks": ["2", "0"]}, "not a tile code"),

@@ -50,6 +50,9 @@ PEOPLES_ERRORS = {
     "GameSetupError",
     "RecordError",
     "RulesError",
+    "SetupError",  # a game that cannot be set up (game.py, table.py)
+    "InputLimitError",  # an input over a bound (limits.py)
+    "PlayerNameError",  # a computer player's name that names none (engine/levels.py)
 }
 
 
@@ -235,12 +238,14 @@ def test_no_error_people_read_is_raised_with_a_bare_sentence() -> None:
     assert loose == []
 
 
-#: The modules whose every sentence is a message: the command line, and what it shows.
+#: The modules whose every sentence is a message: the command line, what it shows and the
+#: reasons of the bounds on input.
 SPEAKING_MODULES = [
     *sorted((SOURCE / "cli").glob("*.py")),
     SOURCE / "terminal.py",
     SOURCE / "record.py",
     SOURCE / "rules.py",
+    SOURCE / "limits.py",
 ]
 #: Their strings that look like words but are not shown to people, each with why.
 NOT_SENTENCES = {
@@ -255,6 +260,10 @@ NOT_SENTENCES = {
     # record.py: lines of a record file, which is written in English whatever the language
     "# Binary Scrabble game record (format: docs/record-format.md)",
     "points of overtime",
+    # limits.py: the Unicode categories of the control characters
+    "Cc",
+    "Zl",
+    "Zp",
 }
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
 

@@ -37,9 +37,9 @@ Decisions where docs/rules.md leaves room:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from binscrabble import svg
 from binscrabble.board import (
@@ -56,7 +56,7 @@ from binscrabble.board import (
     square_name,
 )
 from binscrabble.expr import EquationError, bonus, equation_value
-from binscrabble.i18n import _, ngettext
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.legality import (
     ILLEGAL_MOVE_KINDS as ILLEGAL_MOVE_KINDS,
 )
@@ -487,7 +487,7 @@ class Game:
         names = _check_players(players)
         scores = _check_seats(names, racks, scores, to_move, scoreless_turns)
         tiles = _TileSet(rules)
-        tiles.take("".join(tile.code for _, tile in board), "the board")
+        tiles.take("".join(tile.code for _, tile in board), "board")
         known = [
             None if rack is None else tiles.take_rack(rack, seat, names[seat])
             for seat, rack in enumerate(racks)
@@ -495,8 +495,8 @@ class Game:
         rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
         if bag is not None:
             if any(rack is None for rack in known):
-                raise SetupError("with an explicit bag every rack must be given")
-            tiles.take("".join(bag), "the bag")
+                raise SetupError(_("with an explicit bag every rack must be given"))
+            tiles.take("".join(bag), "bag")
             bag_list = list(bag)
         else:
             bag_list = tiles.pool(unseen)
@@ -973,8 +973,10 @@ class Game:
             try:
                 rest.remove(code)
             except ValueError:
+                if code == BLANK:
+                    raise SetupError(_("the bag holds no blank to draw")) from None
                 raise SetupError(
-                    f"the bag holds no {'blank' if code == BLANK else repr(code)} to draw"
+                    _("the bag holds no {code} to draw").format(code=repr(code))
                 ) from None
         bag[:] = [*rest, *codes]
 
@@ -1237,12 +1239,14 @@ def last_move(moves: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        raise SetupError(_("a game has 2 to 4 players, not {count}").format(count=len(names)))
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"a player's name must be a non-empty text, not {name!r}")
+            raise SetupError(
+                _("a player's name must be a non-empty text, not {name}").format(name=repr(name))
+            )
     if len(set(names)) != len(names):
-        raise SetupError(f"players need different names: {', '.join(names)}")
+        raise SetupError(_("players need different names: {names}").format(names=", ".join(names)))
     return names
 
 
@@ -1256,16 +1260,50 @@ def _check_seats(
     """The seats of :meth:`Game.from_setup` checked: one rack and one score a player (the
     scores, by default all 0, are returned), a seat to move that exists."""
     if len(racks) != len(names):
-        raise SetupError(f"{len(names)} players but {len(racks)} racks")
+        raise SetupError(
+            ngettext(
+                "{players} players but {count} rack",
+                "{players} players but {count} racks",
+                len(racks),
+            ).format(players=len(names), count=len(racks))
+        )
     if not 0 <= to_move < len(names):
-        raise SetupError(f"seat to move {to_move} does not exist (seats 0 to {len(names) - 1})")
+        raise SetupError(
+            _("seat to move {seat} does not exist (seats 0 to {last})").format(
+                seat=to_move, last=len(names) - 1
+            )
+        )
     if scores is None:
         scores = [0] * len(names)
     if len(scores) != len(names):
-        raise SetupError(f"{len(names)} players but {len(scores)} scores")
+        raise SetupError(
+            ngettext(
+                "{players} players but {count} score",
+                "{players} players but {count} scores",
+                len(scores),
+            ).format(players=len(names), count=len(scores))
+        )
     if scoreless_turns < 0:
-        raise SetupError("the count of scoreless turns cannot be negative")
+        raise SetupError(_("the count of scoreless turns cannot be negative"))
     return scores
+
+
+#: Where the tiles of a set up game are (:class:`_TileSet`).
+Where = Literal["board", "rack", "bag", "unseen"]
+#: What :class:`SetupError` says of a code that is no tile, by where it is.
+_NOT_A_CODE: Final[Mapping[Where, str]] = {
+    "board": N_("the board holds {code}, which is not a tile code"),
+    "rack": N_("the rack of {name} holds {code}, which is not a tile code"),
+    "bag": N_("the bag holds {code}, which is not a tile code"),
+    "unseen": N_("the unseen tiles hold {code}, which is not a tile code"),
+}
+#: What :class:`SetupError` says of more tiles of a kind than the set holds, by where.
+_TOO_MANY: Final[Mapping[Where, str]] = {
+    "board": N_("the board: too many {code} tiles; the set holds {count}"),
+    "rack": N_("the rack of {name}: too many {code} tiles; the set holds {count}"),
+    "bag": N_("the bag: too many {code} tiles; the set holds {count}"),
+    "unseen": N_("the unseen tiles: too many {code} tiles; the set holds {count}"),
+}
 
 
 class _TileSet:
@@ -1277,30 +1315,39 @@ class _TileSet:
         self.rules = rules
         self.remainder = dict(tile_counts(rules))
 
-    def take(self, codes: str, where: str) -> None:
+    def take(self, codes: str, where: Where, name: str = "") -> None:
+        """Take ``codes`` from what is left; ``where`` they are (and the rack's player's
+        ``name``) is said in the sentence of a :class:`SetupError`."""
         remainder = self.remainder
         for code in codes:
             if code not in CODE_ORDER:
-                raise SetupError(f"{where} holds {code!r}, which is not a tile code")
+                raise SetupError(_(_NOT_A_CODE[where]).format(code=repr(code), name=name))
             if remainder.get(code, 0) <= 0:
                 raise SetupError(
-                    f"{where}: too many {code!r} tiles; the set holds "
-                    f"{tile_counts(self.rules).get(code, 0)}"
+                    _(_TOO_MANY[where]).format(
+                        code=repr(code), name=name, count=tile_counts(self.rules).get(code, 0)
+                    )
                 )
             remainder[code] -= 1
 
     def take_rack(self, rack: str, seat: int, name: str) -> list[str]:
         size = self.rules.rack_size
         if len(rack) > size:
-            raise SetupError(f"rack of seat {seat} holds {len(rack)} tiles; racks hold {size}")
-        self.take(rack, f"the rack of {name}")
+            raise SetupError(
+                ngettext(
+                    "rack of seat {seat} holds {count} tile; racks hold {size}",
+                    "rack of seat {seat} holds {count} tiles; racks hold {size}",
+                    len(rack),
+                ).format(seat=seat, count=len(rack), size=size)
+            )
+        self.take(rack, "rack", name)
         return list(rack)
 
     def pool(self, unseen: str | None) -> list[str]:
         """The tiles to deal and draw from: `unseen` (taken from what is left), or all
         that is left."""
         if unseen is not None:
-            self.take(unseen, "the unseen tiles")
+            self.take(unseen, "unseen")
             return list(unseen)
         return [code for code in CODE_ORDER for _ in range(self.remainder.get(code, 0))]
 

@@ -30,7 +30,10 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Mapping
 from typing import BinaryIO, Final, Literal
+
+from binscrabble.i18n import N_, _
 
 #: The largest record, position or rules file read, in bytes (a whole game's record is
 #: under 10 KiB).
@@ -73,6 +76,22 @@ _LONG_NUMBER: Final = re.compile(rf"(?<![0-9A-Za-z_])(?:0[xob])?[0-9A-Fa-f_]{{{M
 _NUMBER_DIGITS: Final = re.compile(r"(?:0[xob])?([0-9A-Fa-f_]+)")
 
 
+#: The numbers of a record whose digits are counted (:func:`check_digits`).
+Number = Literal["seed", "adjustment", "score", "total"]
+#: What :func:`check_digits` says of a number too long to read, by which number it is.
+_TOO_MANY_DIGITS: Final[Mapping[Number, str]] = {
+    "seed": N_("the seed has {digits} digits; numbers have at most {most}"),
+    "adjustment": N_("the adjustment has {digits} digits; numbers have at most {most}"),
+    "score": N_("the score has {digits} digits; numbers have at most {most}"),
+    "total": N_("the total has {digits} digits; numbers have at most {most}"),
+}
+
+
+def _too_large() -> str:
+    """Why a file or a text over :data:`MAX_FILE_BYTES` is not read, in the current language."""
+    return _("it is larger than {size} KiB, the most read").format(size=MAX_FILE_BYTES // 1024)
+
+
 class InputLimitError(ValueError):
     """Input over one of the bounds of this module; the message says which, as a sentence
     fragment the reader puts after the file's name."""
@@ -94,10 +113,10 @@ def read_limited(path: str | os.PathLike[str]) -> bytes:
         is_regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
-        raise InputLimitError(f"it is larger than {MAX_FILE_BYTES // 1024} KiB, the most read")
+        raise InputLimitError(_too_large())
     if not data and not is_regular:
         raise InputLimitError(
-            "it is a FIFO or device with nothing to read (no program writes to it)"
+            _("it is a FIFO or device with nothing to read (no program writes to it)")
         )
     return data
 
@@ -122,7 +141,7 @@ def open_for_writing(path: str | os.PathLike[str]) -> BinaryIO:
 def check_text_size(text: str) -> None:
     """:class:`InputLimitError` when a text given whole is over the size of a file."""
     if len(text) > MAX_FILE_BYTES:
-        raise InputLimitError(f"it is larger than {MAX_FILE_BYTES // 1024} KiB, the most read")
+        raise InputLimitError(_too_large())
 
 
 def check_structure(text: str, syntax: Literal["json", "toml"]) -> None:
@@ -145,7 +164,9 @@ def check_structure(text: str, syntax: Literal["json", "toml"]) -> None:
         # 2 levels, far under the bound).
         if depth + token.count(".") > MAX_NESTING:
             raise InputLimitError(
-                f"it nests more than {MAX_NESTING} levels deep; 2 or 3 are enough"
+                _("it nests more than {most} levels deep; 2 or 3 are enough").format(
+                    most=MAX_NESTING
+                )
             )
     long_number = _LONG_NUMBER.search(bare)
     if long_number is not None:
@@ -153,15 +174,17 @@ def check_structure(text: str, syntax: Literal["json", "toml"]) -> None:
         count = len(digits.group(1).replace("_", "")) if digits else len(long_number.group())
         if count > MAX_DIGITS:
             raise InputLimitError(
-                f"it holds a number of {count} digits; numbers have at most {MAX_DIGITS}"
+                _("it holds a number of {count} digits; numbers have at most {most}").format(
+                    count=count, most=MAX_DIGITS
+                )
             )
 
 
-def check_digits(text: str, what: str) -> None:
+def check_digits(text: str, what: Number) -> None:
     """:class:`InputLimitError` when the number `text` (a `what`) is too long to read."""
     digits = sum(char.isdigit() for char in text)
     if digits > MAX_DIGITS:
-        raise InputLimitError(f"the {what} has {digits} digits; numbers have at most {MAX_DIGITS}")
+        raise InputLimitError(_(_TOO_MANY_DIGITS[what]).format(digits=digits, most=MAX_DIGITS))
 
 
 def is_control(char: str) -> bool:
@@ -185,12 +208,14 @@ def name_problem(name: str) -> str | None:
     (True, 'it is empty')
     """
     if not name.strip():
-        return "it is empty"
+        return _("it is empty")
     if len(name) > MAX_NAME_LENGTH:
-        return f"it has {len(name)} characters; a name has at most {MAX_NAME_LENGTH}"
+        return _("it has {count} characters; a name has at most {most}").format(
+            count=len(name), most=MAX_NAME_LENGTH
+        )
     char = control_character(name)
     if char is not None:
-        return f"it holds the control character {char!r}"
+        return _("it holds the control character {char}").format(char=repr(char))
     return None
 
 
@@ -204,7 +229,9 @@ def quoted(value: object, limit: int = 60) -> str:
     if isinstance(value, int) and value.bit_length() > 3 * MAX_DIGITS + 20:
         # Python will not write an integer of more than 4,300 digits in decimal; none that
         # long is worth reading in a message.
-        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+        return _("a number of about {count} digits").format(
+            count=f"{int(value.bit_length() * 0.30103):,}"
+        )
     shown = repr(value)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 

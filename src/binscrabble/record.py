@@ -54,6 +54,7 @@ from binscrabble.i18n import _
 from binscrabble.limits import (
     MAX_RECORD_LINE,
     InputLimitError,
+    Number,
     check_digits,
     check_text_size,
     name_problem,
@@ -686,7 +687,7 @@ def _parse(text: str) -> _Parsed:
     return _Parsed(names, rules, header.seed, body.turns, body.ends, body.racks, body.left)
 
 
-def _number(text: str, line: int, what: str) -> int:
+def _number(text: str, line: int, what: Number) -> int:
     """A whole number of a record line, once its digits are known to be few enough."""
     try:
         check_digits(text, what)

@@ -107,6 +107,25 @@ class TableTurn(NamedTuple):
     reason: str | None = None
 
 
+def _too_few(code: str, free: int, count: int) -> str:
+    """Why a rack of ``count`` tiles ``code`` cannot be entered when ``free`` are left."""
+    if code == BLANK:
+        message = ngettext(
+            "the set has only {free} blank off the board and the other racks entered, not {count}",
+            "the set has only {free} blanks off the board and the other racks entered, not {count}",
+            free,
+        )
+    else:
+        message = ngettext(
+            "the set has only {free} {code} tile off the board and the other racks entered, "
+            "not {count}",
+            "the set has only {free} {code} tiles off the board and the other racks entered, "
+            "not {count}",
+            free,
+        )
+    return message.format(free=free, code=repr(code), count=count)
+
+
 class TableGame:
     """A game of 2 to 4 players at a real table (see the module's documentation)."""
 
@@ -273,20 +292,33 @@ class TableGame:
         as the rack holds, or more of a kind than the set holds besides the board (and the
         other racks entered)."""
         if not 0 <= seat < len(self.players):
-            raise SetupError(f"seat {seat} does not exist (seats 0 to {len(self.players) - 1})")
+            raise SetupError(
+                _("seat {seat} does not exist (seats 0 to {last})").format(
+                    seat=seat, last=len(self.players) - 1
+                )
+            )
         name = self.players[seat]
         if self.is_over():
-            raise SetupError("the game is over")
+            raise SetupError(_("the game is over"))
         if self._end_reason is not None and self._left[seat] is not None:
-            raise SetupError(f"the tiles left on {name}'s rack are already entered")
+            raise SetupError(
+                _("the tiles left on {name}'s rack are already entered").format(name=name)
+            )
         for code in codes:
             if code not in CODE_ORDER:
-                raise SetupError(f"{code!r} is not a tile code ({' '.join(CODE_ORDER)})")
+                raise SetupError(
+                    _("{code} is not a tile code ({codes})").format(
+                        code=repr(code), codes=" ".join(CODE_ORDER)
+                    )
+                )
         held = self._rack_sizes[seat]
         if len(codes) != held:
             raise SetupError(
-                f"{name}'s rack holds {held} tile{'s' * (held != 1)}, "
-                f"not {len(codes)}: enter every tile on it"
+                ngettext(
+                    "{name}'s rack holds {held} tile, not {count}: enter every tile on it",
+                    "{name}'s rack holds {held} tiles, not {count}: enter every tile on it",
+                    held,
+                ).format(name=name, held=held, count=len(codes))
             )
         others = self._left if self._end_reason is not None else self._entered
         free = self._off_board()
@@ -295,11 +327,7 @@ class TableGame:
                 free.subtract(rack)
         for code, count in Counter(codes).items():
             if count > free[code]:
-                name_of = "blank" if code == BLANK else repr(code)
-                raise SetupError(
-                    f"the set has only {max(free[code], 0)} {name_of} tile(s) off the board "
-                    f"and the other racks entered, not {count}"
-                )
+                raise SetupError(_too_few(code, max(free[code], 0), count))
 
     def _enter(self, seat: int, codes: str) -> None:
         if self._end_reason is None:
