@@ -238,14 +238,16 @@ def test_no_error_people_read_is_raised_with_a_bare_sentence() -> None:
     assert loose == []
 
 
-#: The modules whose every sentence is a message: the command line, what it shows and the
-#: reasons of the bounds on input.
+#: The modules whose every sentence is a message: the command line, what it shows, the
+#: reasons of the bounds on input and the computer players' names and descriptions.
 SPEAKING_MODULES = [
     *sorted((SOURCE / "cli").glob("*.py")),
     SOURCE / "terminal.py",
     SOURCE / "record.py",
     SOURCE / "rules.py",
     SOURCE / "limits.py",
+    SOURCE / "engine" / "levels.py",
+    SOURCE / "engine" / "descriptions.py",
 ]
 #: Their strings that look like words but are not shown to people, each with why.
 NOT_SENTENCES = {

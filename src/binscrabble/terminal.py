@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
+from binscrabble.engine.descriptions import players_help
 from binscrabble.game import Game, Outcome, SetupError
 from binscrabble.i18n import N_, _, ngettext
 from binscrabble.limits import escape_controls, name_problem, quoted
@@ -972,10 +973,15 @@ def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> lis
         text = line.strip() or default
         try:
             players = parse_players(text)
-            # A mistyped level is asked again here rather than ending the program.
-            computers_for(players, factory)
         except GameSetupError as error:
             stdout.write(f"{error}\n")
+            continue
+        try:
+            # A mistyped level is asked again here rather than ending the program, with
+            # the levels and what each does.
+            computers_for(players, factory)
+        except GameSetupError as error:
+            stdout.write(f"{error}\n{players_help()}")
         else:
             return players
 

@@ -7,6 +7,7 @@ import json
 
 from binscrabble.cli.arguments import RawDescriptionHelpFormatter, whole_number
 from binscrabble.cli.common import check_player_name, load_record_file
+from binscrabble.engine.descriptions import players_help
 from binscrabble.i18n import N_, _, ngettext
 
 EPILOG = N_(
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "analyze",
         help=_("compare every turn of a recorded game with the computer's choice"),
         description=_("Compare every turn of a game record with the move the engine prefers."),
-        epilog=_(EPILOG),
+        epilog=_(EPILOG) + "\n" + players_help(),
         formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument("record", metavar="RECORD", help=_("a game record (.bsr)"))

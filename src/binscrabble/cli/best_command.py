@@ -7,6 +7,7 @@ import json
 
 from binscrabble.cli.arguments import RawDescriptionHelpFormatter, whole_number
 from binscrabble.cli.common import CliError, check_player_name, load_position_file
+from binscrabble.engine.descriptions import players_help
 from binscrabble.i18n import N_, _
 
 EPILOG = N_(
@@ -24,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "best",
         help=_("the computer's move in a position, with its score, equity and runners-up"),
         description=_("Show the move a computer player chooses in a position file."),
-        epilog=_(EPILOG),
+        epilog=_(EPILOG) + "\n" + players_help(),
         formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument("position", metavar="POSITION.json", help=_("a position file"))

@@ -8,6 +8,7 @@ import sys
 
 from binscrabble.cli.arguments import RawDescriptionHelpFormatter, whole_number
 from binscrabble.cli.common import CliError, add_rules_options, rules_from_options, use_color
+from binscrabble.engine.descriptions import players_help
 from binscrabble.i18n import _
 from binscrabble.terminal import (
     DEFAULT_SAVE,
@@ -20,14 +21,18 @@ from binscrabble.terminal import (
 
 def epilog() -> str:
     """The text after the options in ``binscrabble play --help``."""
-    return _(
-        "Players are names separated by commas; cpu:LEVEL makes a seat a computer (levels "
-        "beginner,\neasy, medium, hard, max; strategies random, greedy, equity, simulation), "
-        "e.g.\n  binscrabble play --players Alice,cpu:medium\nWithout --players the names are "
-        "asked (Enter: Player 1 and Player 2).\nThe game is saved after every turn to {save} "
-        "(or --save FILE); `quit` or the end\nof input leaves, and --resume FILE continues. In "
-        "the game, type help for the commands.\nSee docs/playing.md.\n"
-    ).format(save=DEFAULT_SAVE)
+    return (
+        _(
+            "Players are names separated by commas; cpu:LEVEL makes a seat a computer (levels "
+            "beginner,\neasy, medium, hard, max; strategies random, greedy, equity, simulation), "
+            "e.g.\n  binscrabble play --players Alice,cpu:medium\nWithout --players the names are "
+            "asked (Enter: Player 1 and Player 2).\nThe game is saved after every turn to {save} "
+            "(or --save FILE); `quit` or the end\nof input leaves, and --resume FILE continues. In "
+            "the game, type help for the commands.\nSee docs/playing.md.\n"
+        ).format(save=DEFAULT_SAVE)
+        + "\n"
+        + players_help()
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

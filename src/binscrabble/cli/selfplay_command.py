@@ -19,6 +19,7 @@ from binscrabble.cli.common import (
     check_player_name,
     rules_from_options,
 )
+from binscrabble.engine.descriptions import players_help
 from binscrabble.i18n import N_, _
 from binscrabble.limits import quoted
 
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "selfplay",
         help=_("play games between two computer players and report who wins"),
         description=_("Play games between two computer players, in pairs with swapped seats."),
-        epilog=_(EPILOG),
+        epilog=_(EPILOG) + "\n" + players_help(),
         formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument(

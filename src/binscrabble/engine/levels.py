@@ -35,9 +35,10 @@ binscrabble.engine.levels.PlayerNameError: unknown player 'grandmaster': choose 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Final
 
+from binscrabble.engine.descriptions import LEVELS as LEVELS
+from binscrabble.engine.descriptions import STRATEGIES as STRATEGIES
 from binscrabble.engine.leaves import LeaveTable
 from binscrabble.engine.players import (
     EquityPlayer,
@@ -47,27 +48,9 @@ from binscrabble.engine.players import (
     SamplingPlayer,
 )
 from binscrabble.engine.simulation import DEFAULT_BUDGET, SimulationPlayer
-from binscrabble.i18n import N_, _
+from binscrabble.i18n import _
 from binscrabble.limits import quoted
 
-#: The levels, weakest first, with a one-line description for menus and help.
-LEVELS: Final[Mapping[str, str]] = {
-    "beginner": N_("sees few plays and never long ones; takes the best it sees"),
-    "easy": N_("sees half of the plays of up to 7 tiles, takes the best-scoring it sees"),
-    "medium": N_("sees half of all the plays, takes the best-scoring it sees"),
-    "hard": N_("best score plus the value of the tiles kept (equity); sees everything"),
-    "max": N_("looks two moves ahead by simulation and plays to win, about 0.5 s a move"),
-}
-#: The strategies the levels are built from.
-STRATEGIES: Final[Mapping[str, str]] = {
-    "random": "a random legal play",
-    "greedy": "the highest-scoring play",
-    "equity": "score plus the value of the tiles kept; exchanges when that is worth more",
-    "simulation": (
-        "Monte-Carlo look-ahead, two plies, for the chance of winning, over the best equity "
-        "plays (1.5 s a move)"
-    ),
-}
 #: Names whose players think for a while, and so take a time budget (``@SECONDS``).
 THINKING: Final = frozenset({"simulation", "max"})
 #: The time per move of ``max`` when its name gives none, in seconds: the budget at which
