@@ -184,7 +184,7 @@ def test_explain_option(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["check", "--explain", "11 x 11 = 1001", "1+xx1==10"], capsys)
     assert status == 1
     assert "11 × 11 = 1001   (3 × 3 = 9)" in out
-    assert "1+xx1==10\n  ^\ntwo binary operators in a row at position 2 (+ then ×)" in out
+    assert "1+xx1==10\n  ^\ntwo binary operators in a row at position 3 (+ then ×)" in out
 
 
 def test_subprocess_batch_of_many_lines(tmp_path: Path) -> None:

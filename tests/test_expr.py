@@ -26,7 +26,7 @@ from binscrabble.expr import (
     parse,
     side_value,
 )
-from binscrabble.rules import Rules
+from binscrabble.rules import RULE_LABELS, Rules
 
 STANDARD = Rules()
 LEFT_TO_RIGHT = Rules(precedence="left-to-right")
@@ -89,7 +89,7 @@ def test_reference_cases_depending_on_precedence(text: str, valid_under: str) ->
 INVALID_UNDER_DEFAULTS = [
     ("100 AND 1=101", "sides_differ", "the left side is 0 but the right side is 101"),
     ("1001x11=11000", "sides_differ", "the left side is 11011 but the right side is 11000"),
-    ("1+xx1==10", "consecutive_operators", "two binary operators in a row at position 2"),
+    ("1+xx1==10", "consecutive_operators", "two binary operators in a row at position 3"),
     ("+1=1", "leading_operator", "may not start with +"),
     ("01+1=10", "leading_zero", "a number may not start with 0"),
     ("1-10=0", "negative", "1 − 10 would be negative"),
@@ -98,7 +98,7 @@ INVALID_UNDER_DEFAULTS = [
     ("1=1=", "empty_side", "last side is missing"),
     ("10", "no_equals", "no = sign: an equation needs at least two sides"),
     ("1=10", "sides_differ", "the left side is 1 but the right side is 10"),
-    ("1+1=10+0+0+0x1x1", "identity_chain", "while identity_chains is off"),
+    ("1+1=10+0+0+0x1x1", "identity_chain", "while the house rule “identity chains” is off"),
 ]
 
 
@@ -119,7 +119,8 @@ def test_identity_fragment_refused_under_expert() -> None:
     result = check("1+1=10x1", EXPERT)
     assert result.kind == "identity_not_allowed"
     assert result.reason == (
-        "×1 is an identity fragment, not allowed under these rules (identity_times_one is off)"
+        "×1 is an identity fragment, not allowed under these rules "
+        "(the house rule “identity times one” is off)"
     )
     assert result.position == 6
 
@@ -191,13 +192,14 @@ def test_positions_refer_to_the_text_as_given() -> None:
     assert check("100 AND 1=101", STANDARD).position == 9
     result = check("1 and and 1 = 1", STANDARD)
     assert (result.kind, result.position) == ("consecutive_operators", 6)
-    assert "at position 6" in (result.reason or "")
+    # The sentence counts from 1, as the person who typed it does; `position` from 0.
+    assert "at position 7" in (result.reason or "")
     assert check("NOT NOT 1 = 0", STANDARD).position == 4
 
 
 def test_messages_name_operators_as_people_read_them() -> None:
     assert check("1 AND OR 1=1", STANDARD).reason == (
-        "two binary operators in a row at position 6 (AND then OR)"
+        "two binary operators in a row at position 7 (AND then OR)"
     )
     assert check("10 OR 1=11=10 OR 0", STANDARD).reason == "the first side is 11 but side 3 is 10"
 
@@ -245,7 +247,7 @@ def test_long_lines_are_refused_as_too_long() -> None:
 
 
 def test_unknown_symbol_repr_and_blank_hint() -> None:
-    assert check("1=1\x00", STANDARD).reason == "unknown symbol '\\x00' at position 3"
+    assert check("1=1\x00", STANDARD).reason == "unknown symbol '\\x00' at position 4"
     assert "blank" in (check("1=?", STANDARD).reason or "")
 
 
@@ -403,7 +405,10 @@ def test_each_identity_fragment_and_its_switch(codes: str, switch: str) -> None:
     assert check(codes, STANDARD).valid
     off = Rules().override(switch, "off")
     assert check(codes, off).kind == "identity_not_allowed"
-    assert switch in (check(codes, off).reason or "")
+    # The reason names the rule in words, as the lobby does, never by its code.
+    reason = check(codes, off).reason or ""
+    assert f"the house rule “{RULE_LABELS[switch]}” is off" in reason
+    assert switch not in reason
     (fragment,) = identity_fragments(parse(codes, STANDARD))
     assert fragment.switch == switch
 

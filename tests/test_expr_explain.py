@@ -69,16 +69,21 @@ def test_arithmetic_failure_points_at_the_operator() -> None:
 def test_malformed_input_gets_a_caret() -> None:
     explanation = explain("1 # 1", STANDARD)
     assert not explanation.valid
-    assert explanation.lines == ("1 # 1", "  ^", "unknown symbol '#' at position 2")
+    # The caret stands under the third symbol, which the sentence counts as the third.
+    assert explanation.lines == ("1 # 1", "  ^", "unknown symbol '#' at position 3")
     assert explain("", STANDARD).lines == ("empty input: there is nothing to check",)
     assert explain("10", STANDARD).lines == ("no = sign: an equation needs at least two sides",)
 
 
-def test_identity_fragments_are_named_with_their_switches() -> None:
+def test_identity_fragments_name_their_rules_in_words() -> None:
     lines = explain("1+1=10+0+0", STANDARD).lines
-    assert lines[-3].startswith("identity fragments: +0 (identity_plus_minus_zero is on)")
-    assert "more than one needs identity_chains, which is off" in lines[-3]
-    assert lines[-2] == "more than one identity fragment (+0, +0) while identity_chains is off"
+    assert lines[-3].startswith(
+        "identity fragments: +0 (the house rule “identity plus minus zero” is on)"
+    )
+    assert "more than one needs the house rule “identity chains”, which is off" in lines[-3]
+    assert lines[-2] == (
+        "more than one identity fragment (+0, +0) while the house rule “identity chains” is off"
+    )
     assert lines[-1].startswith("one symbol away, 1 + 1 = 10 OR 0 + 0 would be true")
 
 

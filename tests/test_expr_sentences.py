@@ -81,4 +81,4 @@ def _matches(template: str, reason: str) -> bool:
 def test_values_are_kept() -> None:
     with i18n.use_language("bg"):
         shown = say(check("1+=1", STANDARD).reason or "")
-    assert shown == "след знака + на позиция 1 няма нищо"
+    assert shown == "след знака + на позиция 2 няма нищо"

@@ -203,7 +203,7 @@ def test_interactive_check_survives_a_byte_that_is_not_utf8(
     assert status == 1
     assert out.splitlines() == [
         "1=1: valid, value 1 (1), bonus 1",
-        "\ufffd=1: invalid, unknown symbol '\ufffd' at position 0",
+        "\ufffd=1: invalid, unknown symbol '\ufffd' at position 1",
     ]
 
 

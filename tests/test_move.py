@@ -210,7 +210,7 @@ def test_notation_round_trip(board: Board, text: str) -> None:
         (Board(), "16A 1=1", "coordinate", 0, "row 16 is off the board"),
         (Board(), "A0 1=1", "coordinate", 0, "row 0 is off the board"),
         (Board(), "08A 1=1", "coordinate", 0, "row 08 is off the board"),
-        (Board(), "8D 1+2=10", "symbol", 5, "unknown symbol '2' at position 5"),
+        (Board(), "8D 1+2=10", "symbol", 5, "unknown symbol '2' at position 6"),
         (Board(), "8D 1=1 y", "symbol", 7, "unknown symbol 'y'"),
         (Board(), "8D 1=1?", "blank_mark", 6, "marks no tile"),
         (Board(), "8D 1=??1", "blank_mark", 6, "two blank marks"),

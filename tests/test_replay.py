@@ -60,7 +60,7 @@ def test_replay_at_a_turn(
     status, out, _ = replay([str(record), "--turn", "0"], capsys)
     assert status == 0
     assert "No moves yet." in out
-    assert " 1  3W" in out and "Ada 0   Bob 0" in out
+    assert " 1  TW" in out and "Ada 0   Bob 0" in out
 
 
 def test_replay_board_matches_the_game(

@@ -54,18 +54,19 @@ def test_plain_board_has_coordinates_premiums_and_tiles() -> None:
     board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7, blanks=["E8"])
     lines = render_board(board, color=False).splitlines()
     assert lines[0].split() == list("ABCDEFGHIJKLMNO")
-    assert lines[1].split()[:2] == ["1", "3W"]
+    assert lines[1].split()[:2] == ["1", "TW"]
     assert lines[8].split() == (
-        ["8", "3W", ".", ".", "1", "?+", "1", "=", "1", "0", ".", ".", "2L", ".", ".", "3W"]
+        ["8", "TW", ".", ".", "1", "?+", "1", "=", "1", "0", ".", ".", "DL", ".", ".", "TW"]
     )
     assert "\x1b[" not in "\n".join(lines)
-    assert len(lines) == 16
+    assert len(lines) == 18
+    assert lines[17] == "TW triple word   DW double word   TL triple letter   DL double letter"
 
 
 def test_color_board_uses_ansi_and_highlights_the_last_move() -> None:
     board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
     text = render_board(board, color=True, highlight=[parse_square("D8")])
-    assert "\x1b[97;41m3W " in text  # triple word in red
+    assert "\x1b[97;41mTW " in text  # triple word in red
     assert "\x1b[1;30;102m 1 " in text  # the last move's tile in green
     assert "\x1b[1;30;43m + " in text  # an older tile
 

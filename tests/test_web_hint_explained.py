@@ -129,7 +129,10 @@ def test_french_sides_take_the_space_before_the_colon() -> None:
     assert any(line.startswith("membre de droite\u00a0: 10") for line in lines)
 
 
-def test_the_command_line_keeps_the_switch_names() -> None:
-    """``check --explain`` names a rule as ``--rule`` takes it; only the web says it in words."""
-    line = explain("1+1=10+0", Rules())
-    assert "identity fragment: +0 (identity_plus_minus_zero is on)" in str(line)
+def test_the_command_line_adds_the_option_after_the_words() -> None:
+    """``check --explain`` names a rule in words too, then the option as it is typed."""
+    line = explain("1+1=10+0", Rules(), options=True)
+    assert (
+        "identity fragment: +0 (the house rule “identity plus minus zero” is on: "
+        "--rule identity_plus_minus_zero=off turns it off)"
+    ) in str(line)

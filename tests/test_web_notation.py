@@ -119,7 +119,7 @@ def test_the_reasons_of_an_illegal_play_name_equations_by_their_faces() -> None:
         "the run G8-K8 1 AND 1=0 is not an equation: the left side is 1 but the right side is 0"
     )
     assert reason("8G 1=1x") == (
-        "the run G8-J8 1=1× is not an equation: the operator × at position 3 has nothing after it"
+        "the run G8-J8 1=1× is not an equation: the operator × at position 4 has nothing after it"
     )
     assert reason("8G 1|1=1").startswith(
         "the rack (0 1 1 = × AND) does not hold these tiles: OR: 1 tile needed, 0 on the rack"

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import (
+    SCREENSHOTS,
     Server,
     browser,  # noqa: F401  (a fixture)
     expect,
@@ -281,4 +282,64 @@ def test_the_language_menu_reloads_the_game_and_keeps_the_seat_and_placed_tiles(
     assert h8.locator(".glyph").text_content() == face
     expect(rack).to_have_count(8)
     assert rack.all_text_contents() == faces
+    page.context.close()
+
+
+# The Move box's placeholder as the box lays it out: a user agent draws a placeholder in its
+# own closed shadow tree, out of a script's reach, so a copy of its text is set just below
+# the box, in the box's font, direction and bidi, and measured there.
+PLACEHOLDER_COPY = """(box) => {
+  const copy = document.createElement("div");
+  const style = getComputedStyle(box);
+  for (const name of ["direction", "unicode-bidi", "font", "letter-spacing"]) {
+    copy.style.setProperty(name, style.getPropertyValue(name));
+  }
+  copy.style.whiteSpace = "pre";
+  copy.id = "placeholder-copy";
+  copy.textContent = box.placeholder;
+  box.after(copy);
+  return box.placeholder;
+}"""
+
+
+@pytest.mark.parametrize("path", ["game", "table"])
+def test_the_hebrew_move_boxes_example_reads_in_its_order(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    path: str,
+) -> None:
+    """The example in the Hebrew Move box (a left-to-right box) reads as written: the Hebrew
+    word first, then the notation with its square, equation and keywords left to right, none
+    of them pulled into the Hebrew word's order. Before, "למשל: 8D 1+1=10, ..." drew the 8
+    of 8D at the far left, before the Hebrew word, and the D after it: a digit right after
+    Hebrew letters takes their direction."""
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
+    if path == "game":
+        created = server.new_game([{"name": "Ann"}, {"name": "Bot", "computer": "beginner"}])
+        page.goto(f"{server.url}{created['seats'][0]['url']}&lang=he")
+        expect(page.locator("#rack .tile")).to_have_count(9)
+    else:
+        body = {"players": [{"name": "Ann"}, {"name": "Bo"}], "table": True}
+        created = server.api("POST", "/api/games", body)
+        page.goto(f"{server.url}{created['seats'][0]['url']}&lang=he")
+    move = page.locator("#move")
+    move.scroll_into_view_if_needed()
+    expect(move).to_be_visible()
+    shoot(page, f"rtl-move-box-{path}-he-360x740")
+    page.screenshot(path=str(SCREENSHOTS / f"rtl-move-box-{path}-he-box.png"), clip=box(move))
+    text = move.evaluate(PLACEHOLDER_COPY)
+    assert re.search(r"[\u05d0-\u05ea]", text) and " 1+1=10, pass, exchange " in text, text
+    assert not any(unicodedata.category(character) == "Cf" for character in text), text
+    boxes: list[list[Any]] = page.locator("#placeholder-copy").evaluate(CHARACTER_BOXES)
+    assert "".join(character for character, _, _ in boxes) == text.replace(" ", "")
+    hebrew = [left for character, left, _ in boxes if unicodedata.bidirectional(character) == "R"]
+    others = [
+        (character, left)
+        for at, (character, left, _) in enumerate(boxes)
+        if unicodedata.bidirectional(character) != "R"
+        and any(unicodedata.bidirectional(before[0]) == "R" for before in boxes[:at])
+    ]
+    lefts = [left for _, left in others]
+    assert lefts == sorted(lefts), f"the example is not drawn left to right: {others}"
+    assert min(lefts) > max(hebrew), f"the example is drawn into the Hebrew word: {boxes}"
     page.context.close()

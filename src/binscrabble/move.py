@@ -150,8 +150,8 @@ class NotationError(ValueError):
     """A notation that cannot be read on this board.
 
     ``kind`` says how it failed (one of :data:`NOTATION_ERROR_KINDS`), ``position`` is the
-    index in the text of the offending character (or ``None``), and the message says what is
-    wrong and where.
+    index in the text of the offending character, counted from 0 (or ``None``), and the
+    message says what is wrong and where, counting the characters from 1 as a person does.
     """
 
     def __init__(self, kind: str, message: str, position: int | None = None) -> None:
@@ -255,7 +255,7 @@ class _SymbolReader:
                     "unknown symbol {symbol} at position {position}: tiles are {faces} (or AND "
                     "OR NOT XOR), '?' marks a blank, '#' a rotated =, parentheses tiles already "
                     "on the board"
-                ).format(symbol=repr(char), position=at, faces=" ".join(FACES)),
+                ).format(symbol=repr(char), position=at + 1, faces=" ".join(FACES)),
                 at,
             )
         return index + 1
@@ -285,29 +285,29 @@ class _SymbolReader:
                 _(
                     "a blank mark '?' at position {position} is inside parentheses: tiles "
                     "already on the board are written by their faces only"
-                ).format(position=at),
+                ).format(position=at + 1),
                 at,
             )
         if self.blank_at is not None:
             message = _("two blank marks '?' in a row at position {position}")
-            raise NotationError("blank_mark", message.format(position=at), at)
+            raise NotationError("blank_mark", message.format(position=at + 1), at)
         self.blank_at = at
 
     def _open(self, at: int) -> None:
         if self.through_since is not None:
             message = _("nested '(' at position {position}")
-            raise NotationError("parenthesis", message.format(position=at), at)
+            raise NotationError("parenthesis", message.format(position=at + 1), at)
         self._no_pending_blank()
         self.through_since = len(self.symbols)
 
     def _close(self, at: int) -> None:
         if self.through_since is None:
             message = _("')' at position {position} closes nothing")
-            raise NotationError("parenthesis", message.format(position=at), at)
+            raise NotationError("parenthesis", message.format(position=at + 1), at)
         self._no_pending_blank()
         if self.through_since == len(self.symbols):
             message = _("empty parentheses at position {position}")
-            raise NotationError("parenthesis", message.format(position=at), at)
+            raise NotationError("parenthesis", message.format(position=at + 1), at)
         self.through_since = None
 
     def _no_pending_blank(self) -> None:
@@ -315,7 +315,7 @@ class _SymbolReader:
             raise NotationError(
                 "blank_mark",
                 _("a blank mark '?' at position {position} marks no tile").format(
-                    position=self.blank_at
+                    position=self.blank_at + 1
                 ),
                 self.blank_at,
             )
@@ -433,7 +433,7 @@ def _parse_place(text: str, lead: int, board: Board) -> Place:
                     "off_board",
                     _(
                         "the play runs off the board after {square} (symbol at position {position})"
-                    ).format(square=square_name(current), position=symbol.position),
+                    ).format(square=square_name(current), position=symbol.position + 1),
                     symbol.position,
                 )
             current += step
@@ -460,14 +460,17 @@ def _is_on_board(symbol: _Symbol, board: Board, sq: int) -> bool:
                 _(
                     "{square} is empty, but ({face}) at position {position} stands for a tile "
                     "already on the board"
-                ).format(square=square_name(sq), face=shown, position=symbol.position),
+                ).format(square=square_name(sq), face=shown, position=symbol.position + 1),
                 symbol.position,
             )
         if not same:
             raise NotationError(
                 "mismatch",
                 _("{square} holds {tile}, not {face} (position {position})").format(
-                    square=square_name(sq), tile=tile.symbol, face=shown, position=symbol.position
+                    square=square_name(sq),
+                    tile=tile.symbol,
+                    face=shown,
+                    position=symbol.position + 1,
                 ),
                 symbol.position,
             )
@@ -487,7 +490,7 @@ def _is_on_board(symbol: _Symbol, board: Board, sq: int) -> bool:
             square=square_name(sq),
             tile=tile.symbol,
             face=("?" if symbol.blank else "") + shown,
-            position=symbol.position,
+            position=symbol.position + 1,
         ),
         symbol.position,
     )

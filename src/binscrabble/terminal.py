@@ -10,7 +10,7 @@ line). The game is saved as a record (docs/record-format.md) after every turn, a
 and ``--resume`` continues it. See docs/playing.md.
 
 >>> print(render_board(Board(), color=False).splitlines()[8])
- 8  3W   .   .  2L   .   .   .  2W   .   .   .  2L   .   .  3W
+ 8  TW   .   .  DL   .   .   .  DW   .   .   .  DL   .   .  TW
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Final, Protocol, TextIO
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.engine.descriptions import players_help
 from binscrabble.game import Game, Outcome, SetupError
-from binscrabble.i18n import N_, _, ngettext
+from binscrabble.i18n import N_, _, direction, ngettext
 from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
 from binscrabble.record import RecordError, read_record_file, write_record_file
@@ -55,7 +55,22 @@ _CLEAR_SCREEN: Final = "\x1b[2J\x1b[H"
 # Between two people's turns the scrollback goes too (ESC [3J): many terminals keep a cleared
 # screen in it, and the next player could scroll up to the previous player's rack.
 _CLEAR_SCREEN_AND_SCROLLBACK: Final = "\x1b[2J\x1b[3J\x1b[H"
-_PREMIUM_LABELS: Final[Mapping[str, str]] = {"TW": "3W", "DW": "2W", "TL": "3L", "DL": "2L"}
+#: The premium squares' short labels, the web board's (``js/board.js``) in each language.
+_PREMIUM_LABELS: Final[Mapping[str, str]] = {
+    "TW": N_("TW"),
+    "DW": N_("DW"),
+    "TL": N_("TL"),
+    "DL": N_("DL"),
+}
+#: Their names, as the web board gives them to assistive technology (INTERFACES.md §6).
+_PREMIUM_WORDS: Final[Mapping[str, str]] = {
+    "TW": N_("triple word"),
+    "DW": N_("double word"),
+    "TL": N_("triple letter"),
+    "DL": N_("double letter"),
+}
+#: The cells a square takes on the board.
+_CELL: Final = 3
 
 #: The help text (``help`` in the game), translated where it is shown: the commands and
 #: the tiles are typed as they are in every language.
@@ -94,9 +109,39 @@ def _style(text: str, style: str, color: bool) -> str:
     return f"{style}{text}{_RESET}" if color else text
 
 
+def premium_label(kind: str) -> str:
+    """An empty premium square as the board shows it, in the current language: the web's
+    label, padded to the square's three cells. A right-to-left label (``מ״מ``) is isolated
+    (U+2068 ... U+2069, which take no cell), so that a terminal that lays out right to
+    left keeps the row's squares from A to O, left to right.
+
+    >>> premium_label("TW")
+    'TW '
+    """
+    label = _(_PREMIUM_LABELS[kind])
+    padding = " " * max(0, _CELL - len(label))
+    if direction() == "rtl":
+        return f"\u2068{label}\u2069{padding}"
+    return label + padding
+
+
+def render_legend(color: bool) -> str:
+    """What the premium squares' labels stand for, in the current language.
+
+    >>> render_legend(color=False)
+    'TW triple word   DW double word   TL triple letter   DL double letter'
+    """
+    parts = []
+    for kind, words in _PREMIUM_WORDS.items():
+        label = _style(premium_label(kind).rstrip(), _PREMIUM_STYLE[kind], color)
+        parts.append(f"{label} {_(words)}")
+    return "   ".join(parts)
+
+
 def render_board(board: Board, color: bool, highlight: Iterable[int] = ()) -> str:
-    """The board with coordinates: tiles by their codes (``#`` a rotated ``=``, a ``?`` just
-    before a blank's face), empty premium squares as ``3W 2W 3L 2L``.
+    """The board with coordinates, then the legend of its premium squares: tiles by their
+    codes (``#`` a rotated ``=``, a ``?`` just before a blank's face), empty premium squares
+    by the web board's labels in the current language (``TW DW TL DL``, ``MT MD LT LD``...).
 
     With ``color`` the premium squares and the tiles are coloured (ANSI) and the squares in
     ``highlight`` (the last move) stand out.
@@ -113,7 +158,7 @@ def render_board(board: Board, color: bool, highlight: Iterable[int] = ()) -> st
                 if kind is None:
                     cells.append(_style(" . ", _EMPTY_STYLE, color))
                 else:
-                    cells.append(_style(f"{_PREMIUM_LABELS[kind]} ", _PREMIUM_STYLE[kind], color))
+                    cells.append(_style(premium_label(kind), _PREMIUM_STYLE[kind], color))
                 continue
             text = ("?" if tile.blank else " ") + tile.symbol + " "
             if sq in new:
@@ -122,6 +167,8 @@ def render_board(board: Board, color: bool, highlight: Iterable[int] = ()) -> st
                 style = _BLANK_TILE_STYLE if tile.blank else _TILE_STYLE
             cells.append(_style(text, style, color))
         lines.append((f"{row + 1:>2}  " + " ".join(cells)).rstrip())
+    lines.append("")
+    lines.append(render_legend(color))
     return "\n".join(lines)
 
 
@@ -999,7 +1046,9 @@ __all__ = [
     "engine_computer",
     "is_computer_name",
     "parse_players",
+    "premium_label",
     "render_board",
+    "render_legend",
     "render_rack",
     "render_recent",
     "render_scores",

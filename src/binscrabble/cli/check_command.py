@@ -253,7 +253,7 @@ def _render_colored(result: CheckResult) -> str:
 
 def _explainer(rules: Rules) -> _Render:
     def render(result: CheckResult) -> str:
-        lines = str(explain(result.input, rules)).split("\n")
+        lines = str(explain(result.input, rules, options=True)).split("\n")
         return "\n".join(escape_controls(line) for line in lines) + "\n"
 
     return render

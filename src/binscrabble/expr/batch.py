@@ -21,7 +21,7 @@ from typing import Final, TypeAlias, cast
 
 from binscrabble.expr.checker import Evaluator
 from binscrabble.expr.diagnosis import malformed
-from binscrabble.expr.errors import Failure, located
+from binscrabble.expr.errors import Failure, counted, located
 from binscrabble.expr.evaluation import SIDES_DIFFER, CachedSide, failed_pair, fragments_allowed
 from binscrabble.expr.limits import MAX_SYMBOLS
 from binscrabble.expr.normalizing import LayoutPositions, layout_position, quick_codes_many
@@ -205,7 +205,7 @@ def sort_typed(
         if position is not None:
             position = layout_position(layout, position)
         if "{" in message:
-            message = message.replace("{position}", str(position))
+            message = message.replace("{position}", counted(position))
         verdicts[text] = new(CheckResult, (text, None, message, kind, position))
 
 

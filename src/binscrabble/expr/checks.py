@@ -13,7 +13,7 @@ from binscrabble.expr.batch import check_batch
 from binscrabble.expr.checker import Evaluator
 from binscrabble.expr.columns import clear_operand_values
 from binscrabble.expr.diagnosis import too_long
-from binscrabble.expr.errors import EquationError, as_error
+from binscrabble.expr.errors import EquationError, as_error, counted
 from binscrabble.expr.limits import MAX_SYMBOLS
 from binscrabble.expr.results import CheckResult
 from binscrabble.expr.symbols import DIGITS
@@ -112,7 +112,7 @@ def number_value(codes: str, rules: Rules) -> int:
     >>> number_value("011", Rules())
     Traceback (most recent call last):
     ...
-    binscrabble.expr.errors.EquationError: a number may not start with 0 (position 0)
+    binscrabble.expr.errors.EquationError: a number may not start with 0 (position 1)
     >>> number_value("011", Rules(leading_zeros=True))
     3
     """
@@ -121,7 +121,7 @@ def number_value(codes: str, rules: Rules) -> int:
     for index, symbol in enumerate(codes):
         if symbol not in DIGITS:
             raise EquationError(
-                f"{symbol!r} at position {index} is not a binary digit: a run of digits "
+                f"{symbol!r} at position {counted(index)} is not a binary digit: a run of digits "
                 "only must be a number",
                 kind="not_a_number",
                 position=index,
@@ -130,7 +130,7 @@ def number_value(codes: str, rules: Rules) -> int:
         raise as_error(too_long(len(codes)))
     if codes[0] == "0" and len(codes) > 1 and not rules.leading_zeros:
         raise EquationError(
-            "a number may not start with 0 (position 0)",
+            "a number may not start with 0 (position 1)",
             kind="leading_zero",
             position=0,
         )
@@ -146,7 +146,7 @@ def check(text: str, rules: Rules) -> CheckResult:
     >>> result.valid, result.value, result.binary, result.bonus
     (True, 24, '11000', 16)
     >>> check("1+xx1==10", Rules()).reason
-    'two binary operators in a row at position 2 (+ then ×)'
+    'two binary operators in a row at position 3 (+ then ×)'
     """
     last = _LAST
     if last[0] is rules:

@@ -39,8 +39,9 @@ class EquationError(ValueError):
     """Why a text is not a valid equation.
 
     ``kind`` names the way it failed (one of :data:`ERROR_KINDS`), ``position`` is the index
-    of the offending symbol in the text as the caller gave it (``None`` when no single
-    symbol is to blame), and ``str(error)`` is a sentence for a person.
+    of the offending symbol in the text as the caller gave it, counted from 0 (``None`` when
+    no single symbol is to blame), and ``str(error)`` is a sentence for a person, which
+    counts the symbols from 1 (:func:`counted`).
 
     >>> error = EquationError("empty input", kind="empty_input")
     >>> error.kind, error.position, str(error)
@@ -65,7 +66,8 @@ def _rebuild_error(message: str, kind: str, position: int | None) -> EquationErr
 
 
 #: An error found while working on codes: (kind, position in the codes, message template
-#: whose "{position}" is filled in with the position in the caller's text).
+#: whose "{position}" is filled in with the position in the caller's text, as a person
+#: counts it: see :func:`counted`).
 Failure: TypeAlias = tuple[str, int | None, str]
 
 
@@ -75,13 +77,23 @@ class Positions(Protocol):
     def __getitem__(self, index: int, /) -> int: ...
 
 
+def counted(position: int | None) -> str:
+    """A position as a sentence says it: counted from 1, as a person counts the symbols of
+    what they typed (``EquationError.position``, for programs, counts from 0).
+
+    >>> counted(0), counted(None)
+    ('1', 'None')
+    """
+    return "None" if position is None else str(position + 1)
+
+
 def located(failure: Failure, positions: Positions | None) -> tuple[str, int | None, str]:
     """Kind, position in the caller's text, and the finished sentence of a failure."""
     kind, position, template = failure
     if position is not None and positions is not None:
         position = positions[position]
     if "{" in template:
-        template = template.replace("{position}", str(position))
+        template = template.replace("{position}", counted(position))
     return kind, position, template
 
 

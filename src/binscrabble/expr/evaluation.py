@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Final, TypeAlias
 
-from binscrabble.expr.errors import Failure
+from binscrabble.expr.errors import Failure, counted
 from binscrabble.expr.symbols import (
     IDENTITY_SWITCH,
     NEUTRAL_LITERALS,
@@ -22,6 +22,7 @@ from binscrabble.expr.symbols import (
     not_value,
     show_fragment,
 )
+from binscrabble.rules import RULE_LABELS
 
 #: Splits a side into operands and the operators between them (kept, at odd indexes).
 OPERATOR_SPLIT: Final = re.compile(r"([-+x/&|^])")
@@ -39,6 +40,16 @@ Outcome: TypeAlias = int | Failure
 
 #: The sentence for two sides of different values.
 SIDES_DIFFER: Final = "the left side is {:b} but the right side is {:b}"
+
+
+def house_rule(switch: str) -> str:
+    """A switch named in a reason as people read it, by its words, not its code (the
+    words of ``RULE_LABELS``, translated with the reason by ``sentences.say``).
+
+    >>> house_rule("identity_times_one")
+    'the house rule “identity times one”'
+    """
+    return f"the house rule “{RULE_LABELS[switch]}”"
 
 
 def operation_position(tokens: list[str], index: int) -> int:
@@ -194,14 +205,16 @@ def identity_or_arithmetic(
             return (
                 "identity_not_allowed",
                 position,
-                f"{text} is an identity fragment, not allowed under these rules ({switch} is off)",
+                f"{text} is an identity fragment, not allowed under these rules "
+                f"({house_rule(switch)} is off)",
             )
     if len(fragments) > 1 and not chains:
         listed = ", ".join(text for _, text, _ in fragments)
         return (
             "identity_chain",
             fragments[1][0],
-            f"more than one identity fragment ({listed}) while identity_chains is off",
+            f"more than one identity fragment ({listed}) while "
+            f"{house_rule('identity_chains')} is off",
         )
     offset = 0
     for side, result in zip(sides, results):  # noqa: B905
@@ -282,5 +295,5 @@ def failed_pair(
     assert at is not None
     position = offset + at
     if "{" in message:
-        message = message.replace("{position}", str(position))
+        message = message.replace("{position}", counted(position))
     return message, kind, position

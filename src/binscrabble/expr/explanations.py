@@ -12,14 +12,14 @@ both sides are 1001 (9): the value is 1001 (9), bonus 8 points (its leading bit,
 left side: 100 AND 1
   100 AND 1 = 0   (4 AND 1 = 0)
 right side: 101   (5)
-identity fragment: AND 1 (identity_and_one_or_zero is on)
+identity fragment: AND 1 (the house rule “identity and one or zero” is on)
 the left side is 0 but the right side is 101
 100 AND 1 = 0, not 101 — one symbol away, 100 + 1 = 101 would be true (so would 100 OR 1 = 101)
 
 >>> print(explain("1+xx1==10", Rules()))
 1+xx1==10
   ^
-two binary operators in a row at position 2 (+ then ×)
+two binary operators in a row at position 3 (+ then ×)
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from binscrabble.expr.tree import (
     parse,
 )
 from binscrabble.i18n import N_, _, ngettext
-from binscrabble.rules import Rules
+from binscrabble.rules import RULE_LABELS, Rules
 
 __all__ = ["Explanation", "explain", "one_symbol_fixes", "show"]
 
@@ -93,15 +93,22 @@ def _show_tree(node: Expression) -> str:
     return show(node.format())
 
 
-def explain(text: str, rules: Rules, switch_names: Mapping[str, str] | None = None) -> Explanation:
+def explain(
+    text: str,
+    rules: Rules,
+    switch_names: Mapping[str, str] | None = None,
+    *,
+    options: bool = False,
+) -> Explanation:
     """Explain `text` under `rules`: the steps of each side, the verdict, and nearby fixes.
 
     A true equation: every step of each side in binary with the decimals beside it, then
     its value and bonus. A false one: each side's value, and every equation one symbol
     away (one digit flipped or one operator swapped) that would be true. Malformed input:
     the reason, with a caret under the symbol to blame. A house rule is named by its
-    switch (``identity_chains``, as ``--rule`` takes it) unless ``switch_names`` gives
-    the words to use (the web's hint names it as the lobby does).
+    words, as the lobby and the printed card name it (``switch_names`` may give others);
+    with ``options`` (the command line) the ``--rule`` option that would change it follows,
+    as it is typed (``--rule identity_times_one=off``).
     """
     result = check(text, rules)
     try:
@@ -119,7 +126,7 @@ def explain(text: str, rules: Rules, switch_names: Mapping[str, str] | None = No
     values = _explain_sides(tree, rules, lines)
     fragments = identity_fragments(tree)
     if fragments:
-        lines.append(_identity_note(fragments, rules, switch_names or {}))
+        lines.append(_identity_note(fragments, rules, switch_names or {}, options))
     if result.valid:
         assert result.value is not None
         lines.append(_value_note(result.value, len(tree.sides)))
@@ -156,27 +163,61 @@ def _value_note(value: int, side_count: int) -> str:
 
 
 def _identity_note(
-    fragments: tuple[IdentityFragment, ...], rules: Rules, names: Mapping[str, str]
+    fragments: tuple[IdentityFragment, ...],
+    rules: Rules,
+    names: Mapping[str, str],
+    options: bool,
 ) -> str:
-    """Which identity fragments the equation has, and whether the rules in force allow them
-    (each rule named by ``names``, else by its switch)."""
+    """Which identity fragments the equation has, and whether the rules in force allow them:
+    each rule named by ``names``, else by its words; with ``options``, followed by the
+    ``--rule`` option that would change it, as it is typed."""
     parts = []
     for fragment in fragments:
-        if getattr(rules, fragment.switch):
-            part = _("{fragment} ({switch} is on)")
+        on = bool(getattr(rules, fragment.switch))
+        switch = names.get(fragment.switch) or rule_words(fragment.switch)
+        if options:
+            part = (
+                _("{fragment} ({switch} is on: {option} turns it off)")
+                if on
+                else _("{fragment} ({switch} is off: {option} turns it on)")
+            )
         else:
-            part = _("{fragment} ({switch} is off)")
-        switch = names.get(fragment.switch, fragment.switch)
-        parts.append(part.format(fragment=fragment.text, switch=switch))
+            part = _("{fragment} ({switch} is on)") if on else _("{fragment} ({switch} is off)")
+        option = _rule_option(fragment.switch, not on)
+        parts.append(part.format(fragment=fragment.text, switch=switch, option=option))
     note = ngettext("identity fragment: {list}", "identity fragments: {list}", len(parts))
     note = note.format(list=", ".join(parts))
     if len(parts) > 1:
-        chains = names.get("identity_chains", "identity_chains")
-        if rules.identity_chains:
-            note += _("; more than one needs {switch}, which is on").format(switch=chains)
+        chains = names.get("identity_chains") or rule_words("identity_chains")
+        on = rules.identity_chains
+        if options:
+            more = (
+                _("; more than one needs {switch}, which is on ({option} turns it off)")
+                if on
+                else _("; more than one needs {switch}, which is off ({option} turns it on)")
+            )
         else:
-            note += _("; more than one needs {switch}, which is off").format(switch=chains)
+            more = (
+                _("; more than one needs {switch}, which is on")
+                if on
+                else _("; more than one needs {switch}, which is off")
+            )
+        note += more.format(switch=chains, option=_rule_option("identity_chains", not on))
     return note
+
+
+def rule_words(switch: str) -> str:
+    """A house rule's switch as a sentence names it: by its words, in the current language.
+
+    >>> rule_words("identity_chains")
+    'the house rule “identity chains”'
+    """
+    return _("the house rule “{rule}”").format(rule=_(RULE_LABELS[switch]))
+
+
+def _rule_option(switch: str, on: bool) -> str:
+    """The option that sets a switch, as it is typed at the command line."""
+    return f"--rule {switch}={'on' if on else 'off'}"
 
 
 def _pointing(text: str, error: EquationError) -> list[str]:

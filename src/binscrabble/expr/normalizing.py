@@ -15,7 +15,7 @@ import itertools
 import re
 from typing import Final
 
-from binscrabble.expr.errors import EquationError
+from binscrabble.expr.errors import EquationError, counted
 from binscrabble.expr.limits import SHAPE_LIMIT
 from binscrabble.expr.symbols import CODE_TEXT, CODES
 from binscrabble.rules import SYMBOL_ALIASES, WORD_ALIASES
@@ -260,11 +260,11 @@ def codes_and_positions(text: str) -> tuple[str, list[int] | None]:
 def _unknown_symbol(symbol: str, index: int) -> EquationError:
     if symbol == "?":
         message = (
-            f"unknown symbol '?' at position {index}: a blank must be written as the face "
+            f"unknown symbol '?' at position {counted(index)}: a blank must be written as the face "
             "it stands for"
         )
     else:
-        message = f"unknown symbol {symbol!r} at position {index}"
+        message = f"unknown symbol {symbol!r} at position {counted(index)}"
     return EquationError(message, kind="unknown_symbol", position=index)
 
 
@@ -278,6 +278,6 @@ def normalize(text: str) -> str:
     >>> normalize("1 # 1")
     Traceback (most recent call last):
     ...
-    binscrabble.expr.errors.EquationError: unknown symbol '#' at position 2
+    binscrabble.expr.errors.EquationError: unknown symbol '#' at position 3
     """
     return codes_and_positions(text)[0]

@@ -5,7 +5,7 @@ results (the hot path of the game and the move generator is not slowed by a lang
 :func:`say` turns such a reason into the current language where it is shown: each reason
 the checker can give has a template here with named values, found by matching, and the
 catalogue's translation of the template is filled with the same values (numbers, symbols
-and positions stay as they are).
+and positions stay as they are; a house rule, named by its words, has them translated).
 
 >>> from binscrabble.i18n import use_language
 >>> with use_language("fr"):
@@ -51,7 +51,7 @@ TEMPLATES: Final = (
     N_("{left} ÷ 0 is a division by zero"),
     N_("{left} ÷ {right} leaves a remainder"),
     N_("{fragment} is an identity fragment, not allowed under these rules ({switch} is off)"),
-    N_("more than one identity fragment ({fragments}) while identity_chains is off"),
+    N_("more than one identity fragment ({fragments}) while {switch} is off"),
     N_("the left side is {left} but the right side is {right}"),
     N_("the first side is {left} but side {number} is {right}"),
     N_(
@@ -68,8 +68,10 @@ _VALUES: Final = {
     "number": r"\d+",
     "left": r"-?[01]+",
     "right": r"-?[01]+",
-    "switch": r"[a-z_]+",
+    "switch": r"the house rule “[^”]+”",
 }
+#: How a reason names a house rule (``evaluation.house_rule``): by its words.
+_HOUSE_RULE: Final = re.compile(r"the house rule “(?P<rule>[^”]+)”")
 _FIELD: Final = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -98,5 +100,16 @@ def say(reason: str) -> str:
     for template, pattern in _patterns():
         found = pattern.fullmatch(reason)
         if found is not None:
-            return _(template).format(**found.groupdict())
+            values = found.groupdict()
+            if "switch" in values:
+                values["switch"] = _house_rule(values["switch"])
+            return _(template).format(**values)
     return reason
+
+
+def _house_rule(named: str) -> str:
+    """A house rule named in an English reason, in the current language."""
+    found = _HOUSE_RULE.fullmatch(named)
+    if found is None:
+        return named
+    return _("the house rule “{rule}”").format(rule=_(found.group("rule")))

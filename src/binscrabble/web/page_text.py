@@ -5,8 +5,11 @@ current language: every text node, and the attributes people read (``aria-label`
 ``title``, ``placeholder``, ``alt``), is looked up in the catalogue with its English text
 as the message id (whitespace inside collapsed, around it kept); an element marked
 ``data-i18n="html"`` is one message with its inner markup (a sentence with ``<kbd>`` keys in
-it stays one sentence for the translator); ``translate="no"`` keeps an element's text as it
-is, and text without two letters in a row (``A``, ``15``, ``◐``) is no message. A line
+it stays one sentence for the translator); ``data-i18n-context="CONTEXT"`` gives the
+messages inside an element that context (``pgettext``: the same English words used for
+two things, the lobby's "How to play", get a translation each); ``translate="no"`` keeps
+an element's text as it is, and text without two letters in a row (``A``, ``15``, ``◐``) is
+no message. A line
 ``<!-- part: NAME -->`` takes the part ``static/parts/NAME.html`` (the language menu,
 written once for every page). ``<html>`` gets the language's ``lang`` and ``dir``, and
 ``<head>`` ends with the scripts' messages as a JSON object (``<script
@@ -70,15 +73,19 @@ def collapsed(text: str) -> str:
 
 class _Pass(HTMLParser):
     """One pass over a page: it re-writes the page with each message replaced by
-    ``translate(message)``, and lists the messages with their lines."""
+    ``translate(message)`` (``translate_in(context, message)`` inside an element with a
+    ``data-i18n-context``), and lists the messages with their lines and contexts."""
 
-    def __init__(self, translate: Any) -> None:
+    def __init__(self, translate: Any, translate_in: Any = None) -> None:
         super().__init__(convert_charrefs=False)
         self.translate = translate
+        self.translate_in = translate_in
         self.out: list[str] = []
-        self.found: list[tuple[int, str]] = []
+        self.found: list[tuple[int, str, str | None]] = []
         self.skip = 0  # depth inside <script>, <style> or translate="no"
-        self.stack: list[tuple[str, bool, bool]] = []  # (tag, skipping, whole)
+        self.context: str | None = None  # the data-i18n-context of the element
+        # (tag, skipping, whole, the context outside it)
+        self.stack: list[tuple[str, bool, bool, str | None]] = []
         self.whole: list[str] | None = None  # the inner markup of a data-i18n="html"
         self.whole_line = 0
         self.text: list[str] = []  # a text node so far (entities split it in html.parser)
@@ -100,10 +107,16 @@ class _Pass(HTMLParser):
         core = collapsed(text)
         if not core or not is_message(html.unescape(core)):
             return text
-        self.found.append((self.getpos()[0], html.unescape(core)))
+        self.found.append((self.getpos()[0], html.unescape(core), self.context))
         start = text[: len(text) - len(text.lstrip())]
         end = text[len(text.rstrip()) :]
-        return start + html.escape(self.translate(html.unescape(core)), quote=False) + end
+        return start + html.escape(self.look_up(html.unescape(core)), quote=False) + end
+
+    def look_up(self, message: str) -> str:
+        """The translation of a message, in the context of the element it is in."""
+        if self.context is None or self.translate_in is None:
+            return str(self.translate(message))
+        return str(self.translate_in(self.context, message))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.flush()
@@ -113,7 +126,8 @@ class _Pass(HTMLParser):
         named = dict(attrs)
         skipping = tag in NOT_TEXT or named.get("translate") == "no"
         whole = named.get("data-i18n") == "html" and self.whole is None and not self.skip
-        self.stack.append((tag, skipping, whole))
+        self.stack.append((tag, skipping, whole, self.context))
+        self.context = named.get("data-i18n-context") or self.context
         self.skip += skipping
         if whole:
             self.whole, self.whole_line = [], self.getpos()[0]
@@ -126,28 +140,32 @@ class _Pass(HTMLParser):
         each attribute people read replaced by its translation."""
         self.flush()
         raw = self.get_starttag_text() or ""
+        outside = self.context
+        self.context = dict(attrs).get("data-i18n-context") or outside
         for name, value in attrs:
             if value is None or name not in READ_ATTRIBUTES or self.skip or not is_message(value):
                 continue
-            self.found.append((self.getpos()[0], collapsed(value)))
-            shown = html.escape(self.translate(collapsed(value)))
+            self.found.append((self.getpos()[0], collapsed(value), self.context))
+            shown = html.escape(self.look_up(collapsed(value)))
             written = re.compile(rf"""(\s{name}\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""", re.I)
             raw = written.sub(rf'\g<1>"{_replacement(shown)}"', raw, count=1)
+        self.context = outside
         return raw
 
     def handle_endtag(self, tag: str) -> None:
         self.flush()
         while self.stack:
-            opened, skipping, whole = self.stack.pop()
+            opened, skipping, whole, outside = self.stack.pop()
             self.skip -= skipping
             if whole and self.whole is not None:
                 inner, self.whole = "".join(self.whole), None
                 core = collapsed(inner)
                 if core:
-                    self.found.append((self.whole_line, core))
+                    self.found.append((self.whole_line, core, self.context))
                     start = inner[: len(inner) - len(inner.lstrip())]
                     end = inner[len(inner.rstrip()) :]
-                    self.out.append(start + self.translate(core) + end)
+                    self.out.append(start + self.look_up(core) + end)
+            self.context = outside
             if opened == tag:
                 break
         self.emit(f"</{tag}>")
@@ -176,14 +194,24 @@ def _merge_text(parser: _Pass, page: str) -> None:
 
 def html_messages(page: str) -> list[tuple[int, str]]:
     """The messages of a page, each with its line."""
+    return [(line, message) for line, message, _context in html_entries(page)]
+
+
+def html_entries(page: str) -> list[tuple[int, str, str | None]]:
+    """The messages of a page, each with its line and its context (``None``: none).
+
+    >>> html_entries('<legend data-i18n-context="game mode">How to play</legend>')
+    [(1, 'How to play', 'game mode')]
+    """
     found = _Pass(lambda text: text)
     _merge_text(found, page)
     return found.found
 
 
-def translate_html(page: str, translate: Any) -> str:
-    """``page`` with every message replaced by ``translate(message)``."""
-    rewriter = _Pass(translate)
+def translate_html(page: str, translate: Any, translate_in: Any = None) -> str:
+    """``page`` with every message replaced by ``translate(message)``, or by
+    ``translate_in(context, message)`` where it has a context (``pgettext``)."""
+    rewriter = _Pass(translate, translate_in)
     _merge_text(rewriter, page)
     return "".join(rewriter.out)
 
@@ -203,10 +231,14 @@ def js_messages(source: str) -> list[tuple[int, str, str | None]]:
 
 def extract_html(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel's extraction method for the pages (``babel.cfg``)."""
-    for line, message in html_messages(fileobj.read().decode("utf-8")):
-        yield line, "", message, []
+) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
+    """Babel's extraction method for the pages (``babel.cfg``); a message with a context is
+    given as ``pgettext``'s (``-k pgettext:1c,2`` in the Makefile)."""
+    for line, message, context in html_entries(fileobj.read().decode("utf-8")):
+        if context is None:
+            yield line, "", message, []
+        else:
+            yield line, "pgettext", (context, message), []
 
 
 def extract_js(
@@ -289,7 +321,7 @@ def _stamp(static: Path, name: str) -> float:
 def _rendered(name: str, language: str, stamp: float, static: Path) -> str:
     page = with_parts((static / name).read_text(encoding="utf-8"), static)
     catalogue = i18n.translations(language)
-    shown = translate_html(page, catalogue.gettext)
+    shown = translate_html(page, catalogue.gettext, catalogue.pgettext)
     tag = f'<html lang="{language}" dir="{i18n.direction(language)}">'
     shown = _HTML_TAG.sub(tag, shown, count=1)
     return shown.replace("</head>", embedded(script_messages(language)) + "</head>", 1)
