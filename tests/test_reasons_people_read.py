@@ -19,7 +19,9 @@ from binscrabble import i18n
 from binscrabble.board import Board
 from binscrabble.cli import main
 from binscrabble.expr import check
-from binscrabble.move import NotationError, parse_move
+from binscrabble.game import Game
+from binscrabble.legality import Play, touching
+from binscrabble.move import NotationError, Place, parse_move
 from binscrabble.rules import Rules
 from binscrabble.terminal import PlayOptions, render_board, run_terminal_game
 from binscrabble.web import page_text
@@ -159,6 +161,38 @@ def test_a_chain_names_the_rule_in_words(capsys: pytest.CaptureFixture[str]) -> 
     chains = "le réglage «\u00a0Plusieurs opérations neutres par égalité\u00a0»"
     assert f"plus d’une opération neutre (+0, ×1) alors que {chains} est désactivé" in out
     assert "qui est désactivé (--rule identity_chains=on l’active)" in out
+
+
+#: "rotated equals" and "parallel numbers" in words, in each language.
+ROTATED_AND_PARALLEL = {
+    "en": ("the house rule “rotated equals”", "the house rule “parallel numbers”"),
+    "fr": (
+        "le réglage «\u00a0Un = tourné qui se lit 11\u00a0»",
+        "le réglage «\u00a0Un nombre seul le long d’un coup\u00a0»",
+    ),
+    "he": (
+        f'חוק הבית "{FSI}אריח = מסובב שנקרא 11{PDI}"',
+        f'חוק הבית "{FSI}מספר בודד לצד המהלך{PDI}"',
+    ),
+    "bg": (
+        "правилото „Завъртян знак =, който се чете 11“",
+        "правилото „Самостоятелно число успоредно на хода“",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_illegal_move_names_the_rule_in_words(language: str) -> None:
+    game = Game(["Ann", "Bo"], Rules(), seed=1)
+    board = Board.from_rows(["." * 15] * 7 + ["...1+1=10......"] + ["." * 15] * 7)
+    beside = parse_move("9H 11", board)
+    assert isinstance(beside, Place)
+    with i18n.use_language(language):
+        rotated = str(game.illegal_reason(parse_move("8G 11#11", game.board)))
+        alone = str(touching(Play(beside.tiles, board, Rules(parallel_numbers=True), rack=None)))
+    rotated_words, parallel_words = ROTATED_AND_PARALLEL[language]
+    assert rotated_words in rotated and "rotated_equals" not in rotated
+    assert parallel_words in alone and "parallel_numbers" not in alone
 
 
 # -- the terminal's board -------------------------------------------------------------------

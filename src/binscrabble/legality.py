@@ -48,7 +48,7 @@ from binscrabble.expr import EquationError, equation_value, number_value
 from binscrabble.expr.sentences import say
 from binscrabble.i18n import N_, _, ngettext
 from binscrabble.move import CODE_ORDER, PlacedTile, display_equation
-from binscrabble.rules import BLANK, EQUALS, Rules, faces_in_game
+from binscrabble.rules import BLANK, EQUALS, Rules, faces_in_game, rule_words
 
 #: Every ``IllegalMoveError.kind``, in the order the checks are made.
 ILLEGAL_MOVE_KINDS: Final = (
@@ -276,8 +276,8 @@ def _face_problem(play: Play, tile: PlacedTile) -> IllegalMoveError | None:
     if not play.rules.rotated_equals:
         return IllegalMoveError(
             "rotated_not_allowed",
-            _("the tile on {square} is rotated, but the house rule rotated_equals is off").format(
-                square=where
+            _("the tile on {square} is rotated, but {rule} is off").format(
+                square=where, rule=rule_words("rotated_equals")
             ),
             (tile.square,),
         )
@@ -448,11 +448,11 @@ def touching(play: Play) -> IllegalMoveError | None:
         message = _(
             "the play on {squares} must touch a tile already on the board through its own "
             "line or a run beside it that is an equation (runs of digits only do not count "
-            "under parallel_numbers)"
+            "under {rule})"
         )
     else:
         message = _("the play on {squares} must touch a tile already on the board")
-    message = message.format(squares=squares_text(squares))
+    message = message.format(squares=squares_text(squares), rule=rule_words("parallel_numbers"))
     return IllegalMoveError("not_touching", message, squares)
 
 

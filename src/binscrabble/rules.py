@@ -302,6 +302,18 @@ RULE_LABELS: Final[Mapping[str, str]] = {
     "rack_size": N_("rack size"),
     "bingo_bonus": N_("bingo bonus"),
 }
+
+
+def rule_words(switch: str) -> str:
+    """A house rule as a sentence a person reads names it: by its words (the lobby's and the
+    printed card's), in the current language, never by its switch.
+
+    >>> rule_words("identity_chains")
+    'the house rule “identity chains”'
+    """
+    return _("the house rule “{rule}”").format(rule=_(RULE_LABELS[switch]))
+
+
 #: The choices of ``precedence`` in words, as the lobby names them.
 PRECEDENCE_LABELS: Final[Mapping[str, str]] = {
     "standard": N_("standard order"),

@@ -43,7 +43,7 @@ from binscrabble.expr.tree import (
     parse,
 )
 from binscrabble.i18n import N_, _, ngettext
-from binscrabble.rules import RULE_LABELS, Rules
+from binscrabble.rules import Rules, rule_words
 
 __all__ = ["Explanation", "explain", "one_symbol_fixes", "show"]
 
@@ -204,15 +204,6 @@ def _identity_note(
             )
         note += more.format(switch=chains, option=_rule_option("identity_chains", not on))
     return note
-
-
-def rule_words(switch: str) -> str:
-    """A house rule's switch as a sentence names it: by its words, in the current language.
-
-    >>> rule_words("identity_chains")
-    'the house rule “identity chains”'
-    """
-    return _("the house rule “{rule}”").format(rule=_(RULE_LABELS[switch]))
 
 
 def _rule_option(switch: str, on: bool) -> str:
