@@ -53,6 +53,9 @@ PEOPLES_ERRORS = {
     "SetupError",  # a game that cannot be set up (game.py, table.py)
     "InputLimitError",  # an input over a bound (limits.py)
     "PlayerNameError",  # a computer player's name that names none (engine/levels.py)
+    "ClusterError",  # selfplay --cluster (engine/cluster.py)
+    "VersionMismatch",
+    "ClockError",  # a clock that cannot be (clock.py)
 }
 
 
@@ -239,7 +242,8 @@ def test_no_error_people_read_is_raised_with_a_bare_sentence() -> None:
 
 
 #: The modules whose every sentence is a message: the command line, what it shows, the
-#: reasons of the bounds on input and the computer players' names and descriptions.
+#: reasons of the bounds on input, the computer players' names and descriptions, the
+#: cluster's sentences, a move's legality, a clock's refusals and a table game's analysis.
 SPEAKING_MODULES = [
     *sorted((SOURCE / "cli").glob("*.py")),
     SOURCE / "terminal.py",
@@ -248,6 +252,10 @@ SPEAKING_MODULES = [
     SOURCE / "limits.py",
     SOURCE / "engine" / "levels.py",
     SOURCE / "engine" / "descriptions.py",
+    SOURCE / "engine" / "cluster.py",
+    SOURCE / "legality.py",
+    SOURCE / "clock.py",
+    SOURCE / "web" / "table_routes.py",
 ]
 #: Their strings that look like words but are not shown to people, each with why.
 NOT_SENTENCES = {

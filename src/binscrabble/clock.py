@@ -33,6 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from binscrabble.i18n import _
+
 LIVE: Final = "live"
 CORRESPONDENCE: Final = "correspondence"
 UNTIMED: Final = "untimed"
@@ -85,26 +87,45 @@ class ClockRules:
         if data is None:
             return None
         if not isinstance(data, Mapping):
-            raise ClockError('the clock must be an object such as {"kind": "live", "seconds": 300}')
+            raise ClockError(
+                _("the clock must be an object such as {example}").format(
+                    example='{"kind": "live", "seconds": 300}'
+                )
+            )
         kind = data.get("kind")
         if kind not in KINDS:
             raise ClockError(
-                f"a clock's 'kind' is 'untimed', 'live' or 'correspondence', not {kind!r}"
+                _("a clock's 'kind' is 'untimed', 'live' or 'correspondence', not {kind}").format(
+                    kind=repr(kind)
+                )
             )
         limits = LIMITS[str(kind)]
         unknown = sorted(str(key) for key in data if key != "kind" and key not in limits)
         if unknown:
-            allowed = ", ".join(f"'{name}'" for name in limits) or "no other setting"
-            raise ClockError(f"a {kind} clock takes {allowed}; not {', '.join(map(repr, unknown))}")
+            given = ", ".join(map(repr, unknown))
+            if not limits:
+                message = _("a {kind} clock takes no other setting; not {unknown}")
+            else:
+                message = _("a {kind} clock takes {allowed}; not {unknown}")
+            allowed = ", ".join(f"'{name}'" for name in limits)
+            raise ClockError(message.format(kind=kind, allowed=allowed, unknown=given))
         if kind == UNTIMED:
             return None
         values: dict[str, int] = {}
         for name, (least, most, default) in limits.items():
             value = data.get(name, default)
             if value is None:
-                raise ClockError(f"a {kind} clock needs '{name}' ({least} to {most})")
+                raise ClockError(
+                    _("a {kind} clock needs {name} ({least} to {most})").format(
+                        kind=kind, name=f"'{name}'", least=least, most=most
+                    )
+                )
             if type(value) is not int or not least <= value <= most:
-                raise ClockError(f"a {kind} clock's '{name}' is {least} to {most}, not {value!r}")
+                raise ClockError(
+                    _("a {kind} clock's {name} is {least} to {most}, not {value}").format(
+                        kind=kind, name=f"'{name}'", least=least, most=most, value=repr(value)
+                    )
+                )
             values[name] = value
         return cls(kind=str(kind), **values)
 

@@ -46,7 +46,7 @@ from binscrabble.board import (
 )
 from binscrabble.expr import EquationError, equation_value, number_value
 from binscrabble.expr.sentences import say
-from binscrabble.i18n import N_, _, ngettext
+from binscrabble.i18n import N_, _, ngettext, pgettext
 from binscrabble.move import CODE_ORDER, PlacedTile, display_equation
 from binscrabble.rules import BLANK, EQUALS, Rules, faces_in_game, rule_words
 
@@ -340,7 +340,7 @@ def rack_problem(
     # In the order the rack is shown to the player, not the order it was drawn in.
     rack_text = " ".join(face_shown(code) for code in sorted_codes(rack)) or _("(empty)")
     message = _("the rack ({rack}) does not hold these tiles: {missing}").format(
-        rack=rack_text, missing="; ".join(shortfalls)
+        rack=rack_text, missing=pgettext("between the items of a list", "; ").join(shortfalls)
     )
     spare_blanks = rack.count(BLANK) - codes.count(BLANK)
     faces = [code for code in missing if code != BLANK]

@@ -40,6 +40,7 @@ from binscrabble.engine.selfplay import (
     collect_match,
     play_game,
 )
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.limits import quoted
 from binscrabble.rules import Rules
 
@@ -58,7 +59,7 @@ BATCHES_PER_CPU = 4
 #: huge match starts at once (the tasks are made as results come back).
 AHEAD_PER_CPU = 2
 
-MISSING_RAY = (
+MISSING_RAY = N_(
     "--cluster needs Ray, which is not installed for this Python: install it with"
     " pip install 'binscrabble[cluster]' (Ray has to publish a wheel for this Python"
     " version), or play on this machine with --jobs instead"
@@ -70,6 +71,24 @@ class ClusterError(RuntimeError):
     another version of binscrabble): the message says what to do."""
 
 
+class VersionMismatch(ClusterError):
+    """A node of the cluster that runs another version of binscrabble. Raised on the node,
+    which speaks English, and raised again on this machine in its language."""
+
+    def __init__(self, node: str, here: str) -> None:
+        super().__init__(
+            _(
+                "a node of the cluster runs binscrabble {node} and this machine {here}: install"
+                " the same version on every node"
+            ).format(node=node, here=here)
+        )
+        self.node = node
+        self.here = here
+
+    def __reduce__(self) -> tuple[type[VersionMismatch], tuple[str, str]]:
+        return (VersionMismatch, (self.node, self.here))
+
+
 def check_address(address: str) -> str:
     """`address` if it is ``local`` or ``ray://HOST:PORT``; ClusterError otherwise."""
     if address == LOCAL:
@@ -78,9 +97,10 @@ def check_address(address: str) -> str:
     if address.startswith("ray://") and colon and host and port.isdigit() and int(port) < 65536:
         return address
     raise ClusterError(
-        f"--cluster takes ray://HOST:PORT (the Ray client port of the cluster's head, 10001"
-        f" unless it was changed) or {LOCAL} (a Ray runtime on this machine), not"
-        f" {quoted(address)}"
+        _(
+            "--cluster takes ray://HOST:PORT (the Ray client port of the cluster's head, 10001"
+            " unless it was changed) or {local} (a Ray runtime on this machine), not {address}"
+        ).format(local=LOCAL, address=quoted(address))
     )
 
 
@@ -94,7 +114,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as error:
-        raise ClusterError(MISSING_RAY) from error
+        raise ClusterError(_(MISSING_RAY)) from error
     return ray
 
 
@@ -123,10 +143,12 @@ def connected(address: str, cpus: int | None = None) -> Iterator[Any]:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         except ConnectionError as error:
             raise ClusterError(
-                f"cannot reach the Ray cluster at {address} ({error}): start its head with"
-                " `ray start --head` (its client port is 10001), check that this machine"
-                " reaches that port, and give the cluster's token here with"
-                " RAY_AUTH_MODE=token (docs/cluster.md)"
+                _(
+                    "cannot reach the Ray cluster at {address} ({error}): start its head with"
+                    " `ray start --head` (its client port is 10001), check that this machine"
+                    " reaches that port, and give the cluster's token here with"
+                    " RAY_AUTH_MODE=token (docs/cluster.md)"
+                ).format(address=address, error=error)
             ) from error
     try:
         yield ray
@@ -147,10 +169,7 @@ def play_batch(
     it reaches the driver whole."""
     if version != __version__:
         # Another version may play other moves: the match would not be the one asked for.
-        raise ClusterError(
-            f"a node of the cluster runs binscrabble {__version__} and this machine"
-            f" {version}: install the same version on every node"
-        )
+        raise VersionMismatch(__version__, version)
     results = []
     for index in range(first, first + count):
         try:
@@ -227,15 +246,20 @@ def _outcome(ray: Any, ref: Any, first: int, count: int) -> list[GameResult] | G
     try:
         outcome: list[GameResult] | GameFailure = ray.get(ref)
     except ray.exceptions.RayTaskError as error:
+        if isinstance(error.cause, VersionMismatch):
+            raise VersionMismatch(error.cause.node, error.cause.here) from None
         if isinstance(error.cause, ClusterError):
             raise ClusterError(str(error.cause)) from None
         raise
     except ray.exceptions.RayError as error:
         # Workers that died on every try, a node lost with the results, ...
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        tries = "once" if RETRIES == 0 else f"{RETRIES + 1} times"
         raise ClusterError(
-            f"the cluster could not play games {first + 1} to {first + count} (tried"
-            f" {tries}): {reason}"
+            ngettext(
+                "the cluster could not play games {first} to {last} (tried {count} time): {reason}",
+                "the cluster could not play games {first} to {last} (tried {count} times): "
+                "{reason}",
+                RETRIES + 1,
+            ).format(first=first + 1, last=first + count, count=RETRIES + 1, reason=reason)
         ) from None
     return outcome

@@ -11,6 +11,7 @@ from typing import Any
 
 from binscrabble.board import square_name
 from binscrabble.game import move_for_people
+from binscrabble.i18n import _
 from binscrabble.move import Place, move_notation
 from binscrabble.movegen import generate_placements
 from binscrabble.table import TableGame
@@ -89,5 +90,5 @@ async def table_analysis(active: ActiveTable) -> dict[str, Any]:
     turns = await asyncio.to_thread(_analysed_turns, active)
     note = None
     if not turns:
-        note = "no rack was entered in this game, so no turn can be analysed"
+        note = _("no rack was entered in this game, so no turn can be analysed")
     return {"turns": turns, "total": len(turns), "complete": True, "note": note}
