@@ -1,14 +1,14 @@
 """The French catalogue is written as French is printed (docs/languages.md, "French"): a
 non-breaking space before a colon, a narrow one before ; ! ?, the typographic apostrophe,
-one word for each thing, and the printed card's French typeset the same way. What a player
-types or a program reads (code between straight quotes, JSON) is left as it is written."""
+one word for each thing, and the printed card's French (messages of the same catalogue)
+typeset the same way. What a player types or a program reads (code between straight quotes,
+JSON) is left as it is written."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import re
-import tomllib
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -17,12 +17,12 @@ from binscrabble import i18n
 from binscrabble.cli import main
 from binscrabble.expr import explain
 from binscrabble.i18n import _
+from binscrabble.print.card_words import card_words
 from binscrabble.rules import Rules
 from binscrabble.web.ratelimit import ENDPOINTS
 from binscrabble.web.workers import hint_step
 
 LOCALE = Path(i18n.__file__).parent / "locale"
-CARD = Path(i18n.__file__).parent / "print" / "catalogues" / "fr.toml"
 NBSP, NARROW = "\u00a0", "\u202f"
 #: Text that keeps its own punctuation: code between straight quotes ('Authorization:
 #: Bearer TOKEN', "rotated_equals": true), a JSON object, a placeholder, markup, and the
@@ -60,6 +60,7 @@ def french_strings() -> list[str]:
 
 
 def card_strings() -> list[str]:
+    """Every text of the French card, as the card reads it from the catalogue."""
     found: list[str] = []
 
     def walk(value: object) -> None:
@@ -72,7 +73,7 @@ def card_strings() -> list[str]:
         elif isinstance(value, str):
             found.append(value)
 
-    walk(tomllib.loads(CARD.read_text(encoding="utf-8")))
+    walk(card_words("fr"))
     return found
 
 

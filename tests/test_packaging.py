@@ -113,12 +113,12 @@ def test_the_package_data_is_installed(installed: Installed) -> None:
         " print(sorted(path.name for path in folder.iterdir()))"
     )
     assert "leaves.json" in data
-    catalogues = installed.python_prints(
-        "from importlib import resources;"
-        " folder = resources.files('binscrabble.print') / 'catalogues';"
-        " print(sorted(path.name for path in folder.iterdir()))"
+    # The rules card's words are messages of the same compiled catalogues.
+    card = installed.python_prints(
+        "from binscrabble.print.card_words import card_words;"
+        " print(card_words('bg')['tiles']['heading'], card_words('he')['direction'])"
     )
-    assert catalogues == "['bg.toml', 'en.toml', 'fr.toml', 'he.toml']"
+    assert card == "Плочките rtl"
     typed = installed.python_prints(
         "from importlib import resources;"
         " print((resources.files('binscrabble') / 'py.typed').is_file())"

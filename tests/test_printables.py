@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import io
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
+from binscrabble import i18n
 from binscrabble.cli import main
-from binscrabble.print.rules_card import LANGUAGES, load_catalogue, readable, rules_card_pdf
+from binscrabble.print.card_words import card_words
+from binscrabble.print.rules_card import LANGUAGES, readable, rules_card_pdf
 from binscrabble.print.tiles import TileSetError, plan_tile_set
 from binscrabble.rules import Rules
 
 SVG = "{http://www.w3.org/2000/svg}"
-CATALOGUES = Path(__file__).resolve().parent.parent / "src" / "binscrabble" / "print" / "catalogues"
+TEMPLATE = i18n.LOCALE_DIR / "binscrabble.pot"
 
 
 def run(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -219,7 +221,7 @@ def test_rules_card_is_two_pages_in_its_language(
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_heading_under_the_tile_table_keeps_clear_of_it(language: str) -> None:
     # 11 kinds of tile make blocks of 6 and 5 rows: the heading goes under the longer one.
-    catalogue = load_catalogue(language)
+    catalogue = card_words(language)
     page = PdfReader(io.BytesIO(rules_card_pdf(Rules(), language))).pages[0]
     found: list[tuple[float, str]] = []
 
@@ -311,26 +313,37 @@ def test_print_rules_unknown_preset_is_a_usage_error(
     assert "invalid choice: 'easy'" in capsys.readouterr().err
 
 
-def test_every_catalogue_has_the_same_entries() -> None:
-    def keys(table: dict[str, Any], prefix: str = "") -> set[str]:
-        found = set()
-        for key, value in table.items():
-            found.add(prefix + key)
-            if isinstance(value, dict):
-                found |= keys(value, f"{prefix}{key}.")
-            elif isinstance(value, list):
-                found.add(f"{prefix}{key}[{len(value)}]")
-        return found
-
-    english = keys(load_catalogue("en"))
+def test_every_text_of_the_card_is_a_catalogue_message() -> None:
+    """The card's English is the template's message ids (the context "rules card" where the
+    card words a text otherwise than the web), so `make messages` and the catalogue tests
+    (every language has every message, with its placeholders) hold the card's words too."""
+    with TEMPLATE.open("rb") as file:
+        template = {(message.context, message.id) for message in read_po(file) if message.id}
+    english = card_words("en")
+    settings = {english.pop("code"), english.pop("direction")}
+    assert settings == {"en", "ltr"}
+    loose = [
+        text
+        for text in texts(english)
+        if (None, text) not in template and ("rules card", text) not in template
+    ]
+    assert loose == []
     for language in LANGUAGES:
-        catalogue = load_catalogue(language)
-        assert keys(catalogue) == english, language
-        assert catalogue["code"] == language
-        raw = (CATALOGUES / f"{language}.toml").read_text(encoding="utf-8")
-        assert tomllib.loads(raw) == catalogue
+        catalogue = card_words(language)
+        assert (catalogue["code"], catalogue["direction"]) == (language, i18n.direction(language))
         # Every text closes the equations it opens.
         assert [text for text in texts(catalogue) if text.count("`") % 2] == []
+
+
+def test_the_card_is_translated_in_each_language() -> None:
+    english = texts(card_words("en"))
+    for language in ("fr", "he", "bg"):
+        translated = texts(card_words(language))
+        # The same texts in the same places, each one in the language (the code and the
+        # premium names, "Points" in French, may read alike; a whole card may not).
+        assert len(translated) == len(english)
+        same = [text for text, source in zip(translated, english, strict=True) if text == source]
+        assert len(same) <= 3, (language, same)
 
 
 def texts(value: object) -> list[str]:

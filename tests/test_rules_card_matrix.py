@@ -25,7 +25,8 @@ from pypdf import PdfReader
 
 from binscrabble.expr import check, normalize
 from binscrabble.move import display_equation
-from binscrabble.print.rules_card import LANGUAGES, load_catalogue, rules_card
+from binscrabble.print.card_words import card_words
+from binscrabble.print.rules_card import LANGUAGES, rules_card
 from binscrabble.rules import PRESETS, RULE_NAMES, Rules
 
 #: The value each switch takes when flipped from a preset (whole numbers: one that changes
@@ -140,7 +141,7 @@ def test_the_card_says_what_the_rules_say(name: str, rules: Rules, language: str
     # Division as on the tiles.
     assert "/" not in text
     # Each rule-dependent sentence is there for the rule in force, and only then.
-    catalogue = load_catalogue(language)
+    catalogue = card_words(language)
     printed_words = words(text)
     for where, sentence, in_force in switched_sentences(catalogue, rules):
         own = own_words(catalogue, sentence)
@@ -149,7 +150,7 @@ def test_the_card_says_what_the_rules_say(name: str, rules: Rules, language: str
 
 def test_the_switched_sentences_tell_each_setting_apart() -> None:
     for language in LANGUAGES:
-        catalogue = load_catalogue(language)
+        catalogue = card_words(language)
         for where, sentence, _ in switched_sentences(catalogue, Rules()):
             # Words of its own tell each sentence from every other text of the card.
             assert own_words(catalogue, sentence), (language, where)

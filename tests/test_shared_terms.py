@@ -1,21 +1,26 @@
 """The web's words and the printed rules card's agree (docs/languages.md, "Shared terms"):
-the presets, the house rules, their choices and the blank tile are called in each language
-exactly as the card's catalogue (print/catalogues/LANG.toml) calls them. The card keeps
-its terms in TOML and the web in gettext; this test holds the two to the same words."""
+the presets, the house rules, their choices, the premium squares and the blank tile are
+called in each language exactly as the card calls them.
+
+Both are messages of the same gettext catalogues. Where the card and the web say a term in
+the same English (the premium squares), the card uses the web's message itself, so the two
+cannot differ in any language: `test_one_message_where_the_english_is_one` holds them to
+that. Where the English differs (the lobby's short labels, "identity times one", against
+the card's "Identity: × 1 and ÷ 1") there are two messages, and
+`test_the_web_says_the_cards_terms` holds their translations to the same words."""
 
 from __future__ import annotations
 
 import re
-import tomllib
-from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
 from binscrabble import i18n
 from binscrabble.i18n import _
+from binscrabble.print.card_words import card_words
 
-CARDS = Path(i18n.__file__).parent / "print" / "catalogues"
 #: The web's message for each term, and where the card keeps it.
 SHARED = {
     "learning": ("house_rules", "learning"),
@@ -41,15 +46,23 @@ SHARED = {
     "double word": ("scoring", "premiums", "DW"),
     "triple word": ("scoring", "premiums", "TW"),
 }
+#: Terms the card says in the web's English but with its own message (context "rules
+#: card"), and why: the Hebrew card glosses the blank, "ריק (ג׳וקר)", where the web's
+#: buttons and panels say "ריק".
+GLOSSED = {"blank"}
+
+
+def card_text(language: str, path: tuple[str, ...]) -> str:
+    table: Any = card_words(language)
+    for key in path:
+        table = table[key]
+    return str(table)
 
 
 def card_term(language: str, path: tuple[str, ...]) -> str:
     """A term of the card: its left-to-right marks (backticks) and a gloss in parentheses
     after it dropped (the card's "ריק (ג׳וקר)" is the web's "ריק")."""
-    table: Any = tomllib.loads((CARDS / f"{language}.toml").read_text(encoding="utf-8"))
-    for key in path:
-        table = table[key]
-    return re.sub(r" \([^)]*\)$", "", str(table).replace("`", ""))
+    return re.sub(r" \([^)]*\)$", "", card_text(language, path).replace("`", ""))
 
 
 @pytest.mark.parametrize("language", [code for code in i18n.LANGUAGES if code != "en"])
@@ -60,7 +73,18 @@ def test_the_web_says_the_cards_terms(language: str) -> None:
     assert web == card
 
 
+def test_one_message_where_the_english_is_one() -> None:
+    with (i18n.LOCALE_DIR / "binscrabble.pot").open("rb") as file:
+        template = {(message.context, message.id) for message in read_po(file) if message.id}
+    same_english = {message for message, path in SHARED.items() if card_text("en", path) == message}
+    assert same_english == {"blank", "double letter", "triple letter", "double word", "triple word"}
+    for message in same_english:
+        assert (None, message) in template  # the web's message ...
+        # ... is the card's, unless the card glosses the term.
+        assert (("rules card", message) in template) == (message in GLOSSED), message
+
+
 def test_the_terms_are_the_web_messages() -> None:
-    catalogue = (CARDS.parent.parent / "locale" / "binscrabble.pot").read_text(encoding="utf-8")
+    catalogue = (i18n.LOCALE_DIR / "binscrabble.pot").read_text(encoding="utf-8")
     missing = [message for message in SHARED if f'msgid "{message}"' not in catalogue]
     assert missing == []

@@ -5,7 +5,8 @@
 - :mod:`binscrabble.print.tiles`: the printable tile set and racks (PDF) and laser cut
   paths (SVG);
 - :mod:`binscrabble.print.rules_card`: the rules on two A4 pages, in English, French,
-  Hebrew and Bulgarian, from the catalogues in ``catalogues/``.
+  Hebrew and Bulgarian; its words (:mod:`binscrabble.print.card_words`) are messages of the
+  program's gettext catalogues.
 """
 
 from __future__ import annotations

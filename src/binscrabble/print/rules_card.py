@@ -1,36 +1,38 @@
 """The rules card: the rules in force on two A4 pages, in English, French, Hebrew or Bulgarian.
 
-The words live in one catalogue per language (``catalogues/en.toml`` ...); this module only
-lays them out, fills in what depends on the rules (tile counts, the order of operations,
-the house rules, examples checked by the equation checker, the worked example scored by the
-referee) and embeds DejaVu Sans. Text between backticks in a catalogue is an equation or a
-tile: it is always read left to right, also on the Hebrew card, which is set right to left.
+The words are messages of the gettext catalogues, like the web's and the command line's
+(:mod:`binscrabble.print.card_words`); this module only lays them out, fills in what depends
+on the rules (tile counts, the order of operations, the house rules, examples checked by the
+equation checker, the worked example scored by the referee) and embeds DejaVu Sans. Text
+between backticks in a message is an equation or a tile: it is always read left to right,
+also on the Hebrew card, which is set right to left.
 
->>> sorted(load_catalogue("fr")["tiles"]["names"]) == sorted(load_catalogue("en")["tiles"]["names"])
+>>> sorted(card_words("fr")["tiles"]["names"]) == sorted(card_words("en")["tiles"]["names"])
 True
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
+from binscrabble import i18n
 from binscrabble.board import PREMIUMS, Board, square_name
 from binscrabble.expr import binary, bonus, check, equation_value_or_none
+from binscrabble.i18n import _
 from binscrabble.limits import quoted
 from binscrabble.move import Place, display_equation, display_notation, parse_move
 from binscrabble.print import PrintError, missing_extra
+from binscrabble.print.card_words import card_words
 from binscrabble.print.fonts import FAMILY, add_fonts
 from binscrabble.rules import FACE_LABELS, RULE_NAMES, TILE_POINTS, Rules, tile_counts
 
 if TYPE_CHECKING:
     from fpdf import FPDF
 
-LANGUAGES: Final = ("en", "fr", "he", "bg")
+LANGUAGES: Final = i18n.LANGUAGES
 #: Set an equation inside right-to-left text as a left-to-right run: Unicode's
 #: left-to-right isolate before it and pop directional isolate after it.
 LEFT_TO_RIGHT_ISOLATE: Final = "\u2066"
@@ -88,17 +90,6 @@ class RulesCard:
 
 class RulesCardError(PrintError, ValueError):
     """A rules card that cannot be made as asked (an unknown language)."""
-
-
-def load_catalogue(language: str) -> dict[str, Any]:
-    """The words of the rules card in one language (``en``, ``fr``, ``he``, ``bg``)."""
-    if language not in LANGUAGES:
-        raise RulesCardError(
-            f"no rules card in the language {quoted(language)}: "
-            f"choose one of {', '.join(LANGUAGES)}"
-        )
-    text = resources.files("binscrabble.print").joinpath("catalogues", f"{language}.toml")
-    return tomllib.loads(text.read_text(encoding="utf-8"))
 
 
 def readable(codes: str) -> str:
@@ -339,14 +330,14 @@ def _identity(card: _Card, rules: Rules) -> None:
             allowed_kinds.append(name)
         state = section["allowed" if allowed else "forbidden"]
         line = card.text(section[name], example=card.equation(codes, allowed))
-        card.paragraph(f"• {line}{card.words['separator']}{state}")
+        card.paragraph("• " + card.words["term_value"].format(term=line, value=state))
     chain = next((CHAIN_EXAMPLES[name] for name in CHAIN_EXAMPLES if name in allowed_kinds), None)
     if chain is None:
         card.paragraph(f"• {section['chains_none']}")
         return
     state = section["allowed" if rules.identity_chains else "forbidden"]
     line = card.text(section["chains"], example=card.equation(chain, rules.identity_chains))
-    card.paragraph(f"• {line}{card.words['separator']}{state}")
+    card.paragraph("• " + card.words["term_value"].format(term=line, value=state))
 
 
 def _second_page(card: _Card, rules: Rules) -> None:
@@ -369,7 +360,8 @@ def _second_page(card: _Card, rules: Rules) -> None:
     card.paragraph(section["text"])
     for name in RULE_NAMES:
         value = _rule_value(section, getattr(rules, name))
-        card.paragraph(f"• {section['names'][name]}{words['separator']}{value}")
+        term = section["names"][name]
+        card.paragraph("• " + words["term_value"].format(term=term, value=value))
 
 
 def _rule_value(section: dict[str, Any], value: object) -> str:
@@ -387,7 +379,7 @@ def _render(rules: Rules, catalogue: dict[str, Any], size: float) -> tuple[FPDF,
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
     pdf.set_auto_page_break(True, MARGIN)
     pdf.set_title(catalogue["title"])
-    pdf.set_lang(catalogue.get("code", "en"))
+    pdf.set_lang(catalogue["code"])
     add_fonts(pdf)
     if catalogue["direction"] == "rtl":
         # Right-to-left text needs the shaping engine (and its bidirectional layout); the
@@ -432,7 +424,13 @@ def _footer(pdf: FPDF, text: str, size: float) -> None:
 def rules_card(rules: Rules, language: str = "en") -> RulesCard:
     """The rules card as a two-page A4 PDF, in the largest font size that still fits, with
     the equations it shows and what it says of each."""
-    catalogue = load_catalogue(language)
+    if language not in LANGUAGES:
+        raise RulesCardError(
+            _("no rules card in the language {language}: choose one of {languages}").format(
+                language=quoted(language), languages=", ".join(LANGUAGES)
+            )
+        )
+    catalogue = card_words(language)
     try:
         import fpdf  # noqa: F401
     except ImportError as error:
