@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from pypdf import PdfReader
 from binscrabble import i18n
 from binscrabble.cli import main
 from binscrabble.print.card_words import card_words
+from binscrabble.print.fonts import FontMissing, font_file
 from binscrabble.print.rules_card import LANGUAGES, readable, rules_card_pdf
 from binscrabble.print.tiles import TileSetError, plan_tile_set
 from binscrabble.rules import Rules
@@ -181,6 +183,124 @@ def test_print_set_bad_arguments_exit_2(
     assert out == ""
     assert err.startswith("binscrabble: error: ") and message in err
     assert not (tmp_path / "tiles.pdf").exists()
+
+
+# -- the printables' reasons in each language ------------------------------------------
+
+NB, NN = "\u00a0", "\u202f"
+#: A printable's reason at the command line, in French, Hebrew and Bulgarian: the whole
+#: sentence in the language, its values (sizes, the option's value) as the program writes
+#: them.
+REASONS = {
+    ("--tile-mm", "40"): {
+        "fr": f"--tile-mm 40{NB}: des jetons de 40{NB}mm sont trop grands pour du papier a4{NB}: "
+        f"un chevalet de 9 jetons doit tenir sur la longueur d’une page, donc le plus grand est "
+        f"de 29.4{NB}mm",
+        "he": "\u2068--tile-mm 40\u2069: אריחים של \u206840\u2069 מ״מ גדולים מדי לנייר "
+        "\u2068a4\u2069: מעמד של \u20689\u2069 אריחים צריך להיכנס לאורך הדף, ולכן הגודל הגדול "
+        "ביותר הוא \u206829.4\u2069 מ״מ",
+        "bg": "--tile-mm 40: плочки от 40 mm са твърде големи за хартия a4: поставка с 9 плочки "
+        "трябва да се побира по дължината на страницата, затова най-голямата е 29.4 mm",
+    },
+    ("--tile-mm", "5"): {
+        "fr": f"--tile-mm 5{NB}: des jetons de 5{NB}mm sont trop petits pour être saisis{NN}; "
+        f"le plus petit est de 10{NB}mm",
+        "he": "\u2068--tile-mm 5\u2069: אריחים של \u20685\u2069 מ״מ קטנים מכדי להרים אותם; "
+        "הגודל הקטן ביותר הוא \u206810\u2069 מ״מ",
+        "bg": "--tile-mm 5: плочки от 5 mm са твърде малки, за да се хващат с пръсти; "
+        "най-малката е 10 mm",
+    },
+    ("--bed", "100x100"): {
+        "fr": f"un plateau de 100 × 100{NB}mm ne peut pas contenir un chevalet de 183.0 × "
+        f"57.9{NB}mm (avec des marges de 5{NB}mm){NB}: donnez un --bed plus grand ou un "
+        "--tile-mm plus petit",
+        "he": "משטח של \u2068100 × 100\u2069 מ״מ אינו יכול להכיל מעמד של \u2068183.0 × "
+        "57.9\u2069 מ״מ (עם שוליים של \u20685\u2069 מ״מ): תנו \u2068--bed\u2069 גדול יותר או "
+        "\u2068--tile-mm\u2069 קטן יותר",
+        "bg": "плот от 100 × 100 mm не побира поставка от 183.0 × 57.9 mm (с полета от 5 mm): "
+        "дайте по-голям --bed или по-малък --tile-mm",
+    },
+    ("--bed", "wide"): {
+        "fr": f"--bed 'wide' n’est pas une taille{NB}: écrivez LARGEURxHAUTEUR en millimètres, "
+        "par exemple 600x400",
+        "he": "\u2068--bed 'wide'\u2069 אינו גודל: כתבו רוחב \u2068x\u2069 גובה במילימטרים, "
+        "למשל \u2068600x400\u2069",
+        "bg": "--bed 'wide' не е размер: напишете ШИРИНАxВИСОЧИНА в милиметри, например 600x400",
+    },
+    ("--bed", "0x5"): {
+        "fr": f"--bed '0x5'{NB}: chaque côté est une longueur de 1 à 10000{NB}mm",
+        "he": "\u2068--bed '0x5'\u2069: כל צלע היא אורך של 1 עד 10000 מ״מ",
+        "bg": "--bed '0x5': всяка страна е дължина от 1 до 10000 mm",
+    },
+    ("--stroke-mm", "5"): {
+        "fr": f"--stroke-mm 5{NB}: un trait de coupe a une épaisseur de 0.001 à 1{NB}mm",
+        "he": "\u2068--stroke-mm 5\u2069: עובי קו חיתוך הוא מ־0.001 עד 1 מ״מ",
+        "bg": "--stroke-mm 5: линията за рязане е с дебелина от 0.001 до 1 mm",
+    },
+}
+#: The command line's own words around a reason.
+FAILURE = {
+    "fr": f"binscrabble{NB}: erreur{NB}: {{message}}\n",
+    "he": "\u2068binscrabble\u2069: שגיאה: {message}\n",
+    "bg": "binscrabble: грешка: {message}\n",
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "he", "bg"])
+@pytest.mark.parametrize("option", sorted(REASONS))
+def test_a_printables_reason_is_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str, option: tuple[str, str]
+) -> None:
+    suffix = ".pdf" if option[0] == "--tile-mm" else ".svg"
+    output = tmp_path / f"set{suffix}"
+    status, out, err = run(["--lang", language, "print-set", "-o", str(output), *option], capsys)
+    assert (status, out) == (2, "")
+    assert err == FAILURE[language].format(message=REASONS[option][language])
+    assert not output.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("fr", f"un PDF demande le paquet fpdf2, qui n’est pas installé{NB}: installez l’extra "),
+        ("he", "כדי ליצור קובץ PDF צריך את החבילה \u2068fpdf2\u2069, שאינה מותקנת: "),
+        ("bg", "за PDF файл е нужен пакетът fpdf2, който не е инсталиран: инсталирайте "),
+    ],
+)
+def test_a_missing_extra_is_said_in_the_language(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    reason: str,
+) -> None:
+    # fpdf2 as if it were not installed: importing it fails as it would without the extra.
+    monkeypatch.setitem(sys.modules, "fpdf", None)
+    output = tmp_path / "rules.pdf"
+    status, out, err = run(["--lang", language, "print-rules", "-o", str(output)], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith(FAILURE[language].format(message=reason).removesuffix("\n")), err
+    assert "'binscrabble[print]'" in err and not output.exists()
+
+
+def test_a_missing_font_is_said_in_the_language() -> None:
+    with i18n.use_language("bg"), pytest.raises(FontMissing) as raised:
+        font_file("DejaVuSans-Nothing.ttf")
+    assert str(raised.value).startswith(
+        "шрифтът DejaVuSans-Nothing.ttf не е намерен в /usr/share/fonts/truetype/dejavu, "
+    )
+    assert str(raised.value).endswith(
+        ": инсталирайте го с  apt-get install fonts-dejavu-core  (Debian, Ubuntu)"
+    )
+
+
+def test_a_tile_set_reason_is_in_the_language() -> None:
+    with i18n.use_language("fr"), pytest.raises(TileSetError) as raised:
+        plan_tile_set(Rules(), 19.0, "a3")
+    assert str(raised.value) == f"il n’y a pas de papier 'a3'{NB}: choisissez parmi a4, letter"
+    with i18n.use_language("he"), pytest.raises(TileSetError) as raised:
+        plan_tile_set(Rules().override("rack_size", 3), 300.0)
+    assert "מעמד של \u20683\u2069 אריחים צריך להיכנס לאורך הדף" in str(raised.value)
 
 
 # -- the rules cards ----------------------------------------------------------------------

@@ -74,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         plan = plan_tile_set(rules, args.tile_mm, args.paper)
     except TileSetError as error:
-        raise CliError(f"--tile-mm {args.tile_mm:g}: {error}") from error
+        raise CliError(
+            _("--tile-mm {size}: {problem}").format(size=f"{args.tile_mm:g}", problem=error)
+        ) from error
     try:
         bed = None if args.bed is None else parse_bed(args.bed)
         sheets = laser_sheets(plan, bed, args.stroke_mm) if suffix == ".svg" else []

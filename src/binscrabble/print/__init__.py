@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from binscrabble.i18n import _
+
 
 class PrintError(Exception):
     """A picture or printable that cannot be made; the message says why and what to do."""
@@ -21,8 +23,11 @@ class PrintExtraMissing(PrintError, ImportError):
 
 
 def missing_extra(package: str, what: str) -> PrintExtraMissing:
-    """The error for a missing package of the ``print`` extra, naming what needed it."""
+    """The error for a missing package of the ``print`` extra, naming what needed it
+    (``what``, in the reader's language: ``_("a PDF")``)."""
     return PrintExtraMissing(
-        f"{what} needs the package {package}, which is not installed: "
-        "install the print extra with  pip install 'binscrabble[print]'"
+        _(
+            "{what} needs the package {package}, which is not installed: "
+            "install the print extra with  pip install 'binscrabble[print]'"
+        ).format(what=what, package=package)
     )

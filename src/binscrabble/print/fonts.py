@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from binscrabble.i18n import _
 from binscrabble.print import PrintError
 
 if TYPE_CHECKING:
@@ -37,8 +38,10 @@ def font_file(name: str) -> Path:
         if candidate.is_file():
             return candidate
     raise FontMissing(
-        f"the font {name} was not found in {', '.join(str(folder) for folder in FONT_FOLDERS)}: "
-        "install it with  apt-get install fonts-dejavu-core  (Debian, Ubuntu)"
+        _(
+            "the font {name} was not found in {folders}: "
+            "install it with  apt-get install fonts-dejavu-core  (Debian, Ubuntu)"
+        ).format(name=name, folders=", ".join(str(folder) for folder in FONT_FOLDERS))
     )
 
 

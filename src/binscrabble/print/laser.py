@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
+from binscrabble.i18n import _
 from binscrabble.limits import quoted
 from binscrabble.print import PrintError
 from binscrabble.print.outlines import Outlines
@@ -71,10 +72,14 @@ def parse_bed(text: str) -> tuple[float, float]:
         size = (float(width), float(height))
     except ValueError:
         raise LaserError(
-            f"--bed {quoted(text)} is not a size: write WIDTHxHEIGHT in millimetres, e.g. 600x400"
+            _(
+                "--bed {value} is not a size: write WIDTHxHEIGHT in millimetres, e.g. 600x400"
+            ).format(value=quoted(text))
         ) from None
     if not all(math.isfinite(side) and 0 < side <= 10000 for side in size):
-        raise LaserError(f"--bed {quoted(text)}: each side is a length from 1 to 10000 mm")
+        raise LaserError(
+            _("--bed {value}: each side is a length from 1 to 10000 mm").format(value=quoted(text))
+        )
     return size
 
 
@@ -88,9 +93,16 @@ def _layout(plan: TileSetPlan, bed: tuple[float, float] | None) -> list[list[_Pa
     fits_upright = plan.rack_length <= height and plan.rack_height <= width
     if bed is not None and (side > min(width, height) or not (fits_across or fits_upright)):
         raise LaserError(
-            f"a bed of {bed[0]:g} × {bed[1]:g} mm cannot hold a rack of "
-            f"{plan.rack_length:.1f} × {plan.rack_height:.1f} mm (with {margin:g} mm margins): "
-            "give a larger --bed or a smaller --tile-mm"
+            _(
+                "a bed of {width} × {height} mm cannot hold a rack of {length} × {depth} mm "
+                "(with {margin} mm margins): give a larger --bed or a smaller --tile-mm"
+            ).format(
+                width=f"{bed[0]:g}",
+                height=f"{bed[1]:g}",
+                length=f"{plan.rack_length:.1f}",
+                depth=f"{plan.rack_height:.1f}",
+                margin=f"{margin:g}",
+            )
         )
     columns = max(1, int((width + LASER_GAP_MM) // step))
     sheets: list[list[_Part]] = [[]]
@@ -157,7 +169,11 @@ def laser_sheets(
     """The set as SVG sheets for a laser cutter: one sheet as wide as the paper without a
     ``bed``, else as many ``bed``-sized sheets (width, height in mm) as it needs."""
     if not 0 < stroke_mm <= 1:
-        raise LaserError(f"--stroke-mm {stroke_mm:g}: a cut line is from 0.001 to 1 mm wide")
+        raise LaserError(
+            _("--stroke-mm {value}: a cut line is from 0.001 to 1 mm wide").format(
+                value=f"{stroke_mm:g}"
+            )
+        )
     sheets = _layout(plan, bed)
     faces = Outlines("DejaVuSans-Bold.ttf")
     points = Outlines("DejaVuSans.ttf")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from binscrabble.i18n import _
 from binscrabble.print import missing_extra
 from binscrabble.print.fonts import font_file
 
@@ -22,7 +23,7 @@ def _font(name: str) -> TTFont:
     try:
         from fontTools.ttLib import TTFont
     except ImportError as error:
-        raise missing_extra("fonttools", "a laser file") from error
+        raise missing_extra("fonttools", _("a laser file")) from error
     return TTFont(str(font_file(name)))
 
 

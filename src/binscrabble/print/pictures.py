@@ -11,6 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Final
 
+from binscrabble.i18n import _
 from binscrabble.print import PrintError, missing_extra
 from binscrabble.svg import board, game_at_turn
 
@@ -35,9 +36,17 @@ class AnimationTooLarge(PrintError):
     def __init__(self, frames: int, width: int, pixels: int, widest: int) -> None:
         self.frames, self.width, self.pixels, self.widest = frames, width, pixels, widest
         super().__init__(
-            f"an animation of {frames} frames {width} pixels wide is {pixels / 1e6:,.1f} million "
-            f"pixels, over the {MAX_ANIMATION_PIXELS // 1_000_000} million an animation may "
-            f"have: make it {widest} pixels wide or less"
+            _(
+                "an animation of {frames} frames {width} pixels wide is {pixels} million "
+                "pixels, over the {most} million an animation may have: make it {widest} "
+                "pixels wide or less"
+            ).format(
+                frames=frames,
+                width=width,
+                pixels=f"{pixels / 1e6:,.1f}",
+                most=MAX_ANIMATION_PIXELS // 1_000_000,
+                widest=widest,
+            )
         )
 
 
@@ -66,7 +75,7 @@ def svg_to_png(svg: str, width: int | None = None) -> bytes:
     try:
         import cairosvg
     except ImportError as error:
-        raise missing_extra("cairosvg", "a PNG picture") from error
+        raise missing_extra("cairosvg", _("a PNG picture")) from error
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
     assert isinstance(png, bytes)
     return png
@@ -87,9 +96,11 @@ def animation(game: Game, suffix: str, width: int | None = None, racks: bool = F
     try:
         from PIL import Image
     except ImportError as error:
-        raise missing_extra("Pillow", "an animation") from error
+        raise missing_extra("Pillow", _("an animation")) from error
     if suffix not in ANIMATION_FORMATS:
-        raise ValueError(f"an animation is a .gif or a .webp file, not {suffix}")
+        raise ValueError(
+            _("an animation is a .gif or a .webp file, not {suffix}").format(suffix=suffix)
+        )
     check_animation_size(game, width, racks)
     frames = [
         Image.open(io.BytesIO(png)).convert("RGB") for png in animation_frames(game, width, racks)

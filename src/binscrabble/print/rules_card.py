@@ -434,7 +434,7 @@ def rules_card(rules: Rules, language: str = "en") -> RulesCard:
     try:
         import fpdf  # noqa: F401
     except ImportError as error:
-        raise missing_extra("fpdf2", "a PDF") from error
+        raise missing_extra("fpdf2", _("a PDF")) from error
     # The largest size that fits, found by halving the list of sizes (fewer sizes fit as
     # they grow): three or four renderings instead of up to seven.
     low, high = 0, len(FONT_SIZES)

@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from binscrabble.i18n import _, ngettext
+from binscrabble.limits import quoted
 from binscrabble.print import PrintError, missing_extra
 from binscrabble.print.fonts import FAMILY, add_fonts
 from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS, Rules, tile_bag
@@ -152,21 +154,36 @@ def plan_tile_set(rules: Rules, tile_mm: float = 19.0, paper: str = "a4") -> Til
     use or too large for a rack to fit across a page.
     """
     if paper not in PAPER_SIZES:
-        raise TileSetError(f"unknown paper {paper!r}: choose {' or '.join(PAPER_SIZES)}")
+        raise TileSetError(
+            _("there is no paper {paper}: choose one of {papers}").format(
+                paper=quoted(paper), papers=", ".join(PAPER_SIZES)
+            )
+        )
     if not math.isfinite(tile_mm):
-        raise TileSetError(f"tiles of {tile_mm} mm cannot be made: give a finite size in mm")
+        raise TileSetError(
+            _("tiles of {size} mm cannot be made: give a finite size in mm").format(size=tile_mm)
+        )
     width, height = PAPER_SIZES[paper]
     long_side = max(width, height) - 2 * PAGE_MARGIN
     largest = (long_side - 2 * RACK_END_MM) / rules.rack_size
     if tile_mm > largest:
+        too_large = ngettext(
+            "tiles of {size} mm are too large for {paper} paper: a rack of {count} tile must "
+            "fit across a page, so the largest is {largest} mm",
+            "tiles of {size} mm are too large for {paper} paper: a rack of {count} tiles must "
+            "fit across a page, so the largest is {largest} mm",
+            rules.rack_size,
+        )
         raise TileSetError(
-            f"tiles of {tile_mm:g} mm are too large for {paper} paper: a rack of "
-            f"{rules.rack_size} tiles must fit across a page, so the largest is {largest:.1f} mm"
+            too_large.format(
+                size=f"{tile_mm:g}", paper=paper, count=rules.rack_size, largest=f"{largest:.1f}"
+            )
         )
     if tile_mm < SMALLEST_TILE_MM:
         raise TileSetError(
-            f"tiles of {tile_mm:g} mm are too small to pick up; the smallest is "
-            f"{SMALLEST_TILE_MM:g} mm"
+            _("tiles of {size} mm are too small to pick up; the smallest is {smallest} mm").format(
+                size=f"{tile_mm:g}", smallest=f"{SMALLEST_TILE_MM:g}"
+            )
         )
     codes = tuple(tile_bag(rules))
     rack_length = rules.rack_size * tile_mm + 2 * RACK_END_MM
@@ -211,7 +228,7 @@ def tile_set_pdf(plan: TileSetPlan) -> bytes:
     try:
         from fpdf import FPDF
     except ImportError as error:
-        raise missing_extra("fpdf2", "a PDF") from error
+        raise missing_extra("fpdf2", _("a PDF")) from error
     pdf = FPDF(unit="mm", format=plan.paper_mm)
     pdf.set_auto_page_break(False)
     pdf.set_title("Binary Scrabble: a printable tile set")
