@@ -71,7 +71,7 @@ EXPLAINED_IN_ENGLISH = [
     "1 + 1 = 11 is false (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)",
     "left side: 1 + 1",
     "the left side is 10 but the right side is 11",
-    "1 + 1 = 10, not 11 — one symbol away, 1 + 1 = 10 would be true",
+    "1 + 1 = 10, not 11 — changing one symbol gives the true equation 1 + 1 = 10",
 ]
 
 
@@ -395,19 +395,19 @@ RESUMING = {
         "is kept in ",
     ],
     "fr": [
-        "La reprendre\u202f? [Y/n] (n commence une nouvelle partie et met celle-ci de côté) ",
-        "'maybe' n’est pas une réponse\u00a0: y (ou Entrée) la reprend, n non.",
+        "La reprendre\u202f? [O/n] (n commence une nouvelle partie et met celle-ci de côté) ",
+        "'maybe' n’est pas une réponse\u00a0: o (ou Entrée) la reprend, n non.",
         "est gardée dans ",
     ],
     "he": [
-        "להמשיך אותו? [Y/n] (n מתחיל משחק חדש ושומר את הקודם בצד) ",
-        "\u2068'maybe'\u2069 אינה תשובה: הקלידו y (או Enter) כדי להמשיך אותו, או n כדי"
+        "להמשיך אותו? [כ/ל] (ל מתחיל משחק חדש ושומר את הקודם בצד) ",
+        "\u2068'maybe'\u2069 אינה תשובה: הקלידו כ (או Enter) כדי להמשיך אותו, או ל כדי"
         " להתחיל משחק חדש.",
         "נשמר בקובץ ",
     ],
     "bg": [
-        "Да я продължите ли? [Y/n] (n започва нова игра, а тази се запазва настрана) ",
-        "'maybe' не е отговор: y (или Enter) я продължава, n — не.",
+        "Да я продължите ли? [Д/н] (н започва нова игра, а тази се запазва настрана) ",
+        "'maybe' не е отговор: д (или Enter) я продължава, н — не.",
         "е запазена в ",
     ],
 }

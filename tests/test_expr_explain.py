@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from binscrabble import i18n
 from binscrabble.expr import explain as explain_from_expr
 from binscrabble.expr.explanations import Explanation, explain, one_symbol_fixes, show
 from binscrabble.rules import Rules
@@ -42,8 +45,8 @@ def test_false_equation_shows_each_side_and_a_fix() -> None:
     assert not explanation.valid
     assert "the left side is 0 but the right side is 101" in explanation.lines
     assert explanation.lines[-1] == (
-        "100 AND 1 = 0, not 101 — one symbol away, 100 + 1 = 101 would be true"
-        " (so would 100 OR 1 = 101)"
+        "100 AND 1 = 0, not 101 — changing one symbol gives the true equation 100 + 1 = 101"
+        " (or 100 OR 1 = 101)"
     )
 
 
@@ -61,9 +64,9 @@ def test_arithmetic_failure_points_at_the_operator() -> None:
     caret = lines.index("11/10=1")
     assert lines[caret + 1] == "  ^"
     assert lines[caret + 2] == "11 ÷ 10 leaves a remainder"
-    assert lines[-1].startswith("one symbol away, 10 ÷ 10 = 1 would be true")
+    assert lines[-1].startswith("changing one symbol gives the true equation 10 ÷ 10 = 1")
     negative = explain("1-10=0", STANDARD).lines
-    assert "  1 − 10 would be negative   (1 − 2 = -1, below zero)" in negative
+    assert "  1 − 10 would be negative   (1 − 2 = −1, below zero)" in negative
 
 
 def test_malformed_input_gets_a_caret() -> None:
@@ -84,7 +87,7 @@ def test_identity_fragments_name_their_rules_in_words() -> None:
     assert lines[-2] == (
         "more than one identity fragment (+0, +0) while the house rule “identity chains” is off"
     )
-    assert lines[-1].startswith("one symbol away, 1 + 1 = 10 OR 0 + 0 would be true")
+    assert lines[-1].startswith("changing one symbol gives the true equation 1 + 1 = 10 OR 0 + 0")
 
 
 def test_several_sides_and_zero_bonus() -> None:
@@ -95,3 +98,45 @@ def test_several_sides_and_zero_bonus() -> None:
 
 def test_show() -> None:
     assert show("~101&1|0^1=1") == "NOT 101 AND 1 OR 0 XOR 1 = 1"
+
+
+NEAR_MISS = {
+    "en": "1 + 1 = 10, not 11 — changing one symbol gives the true equation 1 + 1 = 10",
+    "fr": "1 + 1 = 10, et non 11 — en changeant un seul symbole, on obtient l’égalité vraie"
+    " 1 + 1 = 10",
+    "bg": "1 + 1 = 10, а не 11 — при смяна на един символ се получава вярното равенство 1 + 1 = 10",
+    "he": "\u20681 + 1\u2069 = \u206810\u2069, ולא \u206811\u2069 — \u2068בהחלפת סימן אחד"
+    " מתקבלת המשוואה הנכונה \u20681 + 1 = 10\u2069\u2069",
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_near_miss_reads_as_the_true_equation_a_change_gives(language: str) -> None:
+    # "one symbol away, 1 + 1 = 10 would be true" read as if 1 + 1 = 10 were false.
+    with i18n.use_language(language):
+        lines = explain("1+1=11", STANDARD).lines
+    assert lines[-1] == NEAR_MISS[language]
+
+
+@pytest.mark.parametrize(
+    ("language", "others"),
+    [
+        ("en", "(or 100 OR 1 = 101)"),
+        ("fr", "(ou 100 OR 1 = 101)"),
+        ("bg", "(или 100 OR 1 = 101)"),
+        ("he", "(או \u2068100 OR 1 = 101\u2069)"),
+    ],
+)
+def test_more_near_misses_are_listed_as_other_true_equations(language: str, others: str) -> None:
+    with i18n.use_language(language):
+        last = explain("100 AND 1 = 101", STANDARD).lines[-1]
+    assert last.rstrip("\u2069").endswith(others), last
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_negative_difference_takes_the_minus_sign_of_the_page(language: str) -> None:
+    with i18n.use_language(language):
+        lines = explain("1-10=0", STANDARD).lines
+    step = lines[2]
+    assert "−\u20681\u2069" in step or "−1" in step, step
+    assert "-" not in step, step

@@ -7,14 +7,15 @@ left side: 11 × 11
 right side: 1001   (9)
 both sides are 1001 (9): the value is 1001 (9), bonus 8 points (its leading bit, 1000)
 
->>> print(explain("100 AND 1 = 101", Rules()))
+>>> print(explain("100 AND 1 = 101", Rules()))  # doctest: +NORMALIZE_WHITESPACE
 100 AND 1 = 101 is false (standard precedence: NOT, then × ÷, then + −, then AND, XOR, OR)
 left side: 100 AND 1
   100 AND 1 = 0   (4 AND 1 = 0)
 right side: 101   (5)
 identity fragment: AND 1 (the house rule “identity and one or zero” is on)
 the left side is 0 but the right side is 101
-100 AND 1 = 0, not 101 — one symbol away, 100 + 1 = 101 would be true (so would 100 OR 1 = 101)
+100 AND 1 = 0, not 101 — changing one symbol gives the true equation 100 + 1 = 101
+(or 100 OR 1 = 101)
 
 >>> print(explain("1+xx1==10", Rules()))
 1+xx1==10
@@ -150,7 +151,7 @@ def _value_note(value: int, side_count: int) -> str:
             "bonus {count} point (its leading bit, {bit})",
             "bonus {count} points (its leading bit, {bit})",
             points,
-        ).format(count=points, bit=binary(points))
+        ).format(count=points, bit=_bits(points))
     else:
         bonus_note = _("bonus 0 points (a value of 0 or less has no leading bit)")
     if side_count == 2:
@@ -159,7 +160,9 @@ def _value_note(value: int, side_count: int) -> str:
         sentence = _(
             "all {count} sides are {binary} ({value}): the value is {binary} ({value}), {bonus}"
         )
-    return sentence.format(count=side_count, binary=binary(value), value=value, bonus=bonus_note)
+    return sentence.format(
+        count=side_count, binary=_bits(value), value=signed(value), bonus=bonus_note
+    )
 
 
 def _identity_note(
@@ -240,6 +243,21 @@ def _explain_sides(tree: Equation, rules: Rules, lines: list[str]) -> list[int |
     return values
 
 
+def signed(number: int) -> str:
+    """A number as a person reads it: a negative one with the minus sign of the tiles and
+    the page (U+2212), not a hyphen. Programs (``--json``) keep plain numbers.
+
+    >>> signed(-1), signed(10)
+    ('−1', '10')
+    """
+    return f"−{-number}" if number < 0 else str(number)
+
+
+def _bits(value: int) -> str:
+    """A value in binary as a person reads it (a negative one with ``−``)."""
+    return f"−{binary(-value)}" if value < 0 else binary(value)
+
+
 def _side_name(number: int, count: int) -> str:
     if count == 2:
         return _("left side") if number == 0 else _("right side")
@@ -262,7 +280,7 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
                 count,
             )
         decimal = flipping.format(number=int(node.digits, 2), value=value, count=count)
-        steps.append((f"NOT {node.digits} = {binary(value)}", decimal))
+        steps.append((f"NOT {node.digits} = {_bits(value)}", decimal))
         return value
     left = _steps(node.left, rules, steps)
     right = _steps(node.right, rules, steps)
@@ -275,8 +293,8 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
     shown, decimal = _BINARY_SHOWN[node.operator], _DECIMAL_SHOWN[node.operator]
     steps.append(
         (
-            f"{binary(left)} {shown} {binary(right)} = {binary(value)}",
-            f"{left} {decimal} {right} = {value}",
+            f"{_bits(left)} {shown} {_bits(right)} = {_bits(value)}",
+            f"{signed(left)} {decimal} {signed(right)} = {signed(value)}",
         )
     )
     return value
@@ -285,7 +303,7 @@ def _steps(node: Expression, rules: Rules, steps: list[tuple[str, str]]) -> int 
 def _failed(node: BinaryOperation, left: int, right: int) -> str:
     if node.operator == "-":
         return _("{left} − {right} = {difference}, below zero").format(
-            left=left, right=right, difference=left - right
+            left=left, right=right, difference=signed(left - right)
         )
     if right == 0:
         return _("{left} ÷ 0 has no value").format(left=left)
@@ -324,16 +342,16 @@ def one_symbol_fixes(codes: str, rules: Rules, limit: int = 4) -> list[str]:
 def _fix_sentence(tree: Equation, values: list[int | None], fixes: list[str], kind: str) -> str:
     first, *others = (show(fix) for fix in fixes)
     if others:
-        near = _("one symbol away, {first} would be true (so would {others})")
+        near = _("changing one symbol gives the true equation {first} (or {others})")
     else:
-        near = _("one symbol away, {first} would be true")
+        near = _("changing one symbol gives the true equation {first}")
     near = near.format(first=first, others=", ".join(others))
     left_value, right_value = values if len(values) == 2 else (None, None)
     if kind == "sides_differ" and left_value is not None and right_value is not None:
         return _("{left} = {value}, not {other} — {near}").format(
             left=_show_tree(tree.sides[0]),
-            value=binary(left_value),
-            other=binary(right_value),
+            value=_bits(left_value),
+            other=_bits(right_value),
             near=near,
         )
     return near
