@@ -24,7 +24,7 @@ from typing import Final, Protocol, TextIO
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.engine.descriptions import players_help
 from binscrabble.game import Game, Outcome, SetupError
-from binscrabble.i18n import N_, _, direction, ngettext
+from binscrabble.i18n import N_, _, direction, ngettext, pgettext
 from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
 from binscrabble.record import RecordError, read_record_file, write_record_file
@@ -347,9 +347,31 @@ def computers_for(
 
 #: What a player types to save and leave (also understood at the privacy screen).
 _QUIT_COMMANDS: Final = ("quit", "exit", "q")
-#: The answers to a [Y/n] question (Enter is yes).
+#: The answers to a [Y/n] question in English (Enter is yes), understood in every language.
 _YES: Final = ("", "y", "yes")
 _NO: Final = ("n", "no")
+
+
+def _answer_words(words: str) -> tuple[str, ...]:
+    return tuple(word.lower() for word in words.split())
+
+
+def is_yes(answer: str) -> bool:
+    """Whether ``answer`` says yes: Enter, the English ``y``/``yes`` or the reader's own
+    words (French ``o``/``oui``, Hebrew ``כ``/``כן``, Bulgarian ``д``/``да``), any case.
+
+    >>> is_yes(" Y "), is_yes("no")
+    (True, False)
+    """
+    typed = answer.strip().lower()
+    return typed in _YES or typed in _answer_words(pgettext("answers meaning yes", "y yes"))
+
+
+def is_no(answer: str) -> bool:
+    """Whether ``answer`` says no: ``n``/``no`` or the reader's own words (``non``, ``не``,
+    ``לא``...)."""
+    typed = answer.strip().lower()
+    return typed in _NO or typed in _answer_words(pgettext("answers meaning no", "n no"))
 
 
 #: The longest line read as typed input; a longer one is no person's typing (a file or a
@@ -677,9 +699,9 @@ class TerminalGame:
             while True:
                 question = _("Play {move} for {score}? [Y/n] ")
                 answer = self.ask(question.format(move=notation, score=breakdown.total)).strip()
-                if answer.lower() in _YES:
+                if is_yes(answer):
                     break
-                if answer.lower() in _NO:
+                if is_no(answer):
                     self.say(_("Not played."))
                     return False
                 if answer.lower() in _QUIT_COMMANDS:
@@ -908,9 +930,9 @@ def _prepare(
                 if not line or answer in _QUIT_COMMANDS:
                     # Nothing is changed: the saved game stays where it is.
                     raise _Quit
-                if answer in _YES:
+                if is_yes(answer):
                     return saved, save_path
-                if answer in _NO:
+                if is_no(answer):
                     break
                 # A typo (or players' names typed too early) neither resumes nor sets the
                 # game aside: asked again.
