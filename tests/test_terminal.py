@@ -12,7 +12,7 @@ from random_games import random_move
 from binscrabble.board import Board, parse_square
 from binscrabble.cli import main
 from binscrabble.game import Game
-from binscrabble.move import Exchange, Move, Pass, Place, parse_move
+from binscrabble.move import Exchange, Move, Pass, Place, display_notation, parse_move
 from binscrabble.movegen import best_moves
 from binscrabble.record import read_record_file, write_record_file
 from binscrabble.rules import Rules
@@ -23,6 +23,8 @@ from binscrabble.terminal import (
     TerminalGame,
     computers_for,
     describe_tiles,
+    face,
+    move_cell,
     parse_players,
     render_board,
     render_rack,
@@ -72,7 +74,7 @@ def test_color_board_uses_ansi_and_highlights_the_last_move() -> None:
 
 
 def test_rack_and_tile_counts() -> None:
-    assert render_rack("1x?", color=False) == "1  x  ?   (points 1 2 0)"
+    assert render_rack("1x?", color=False) == "1  ×  ?   (points 1 2 0)"
     assert "\x1b[" in render_rack("1", color=True)
     assert render_rack("", color=False) == "(empty)"
     assert describe_tiles("") == "none"
@@ -163,10 +165,10 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
     assert "Give a move" in out
     assert out.count("would score:") == 2
     assert f"total {first_score}" in out
-    assert out.count(f"Play {first} for {first_score}? [Y/n]") == 2
+    assert out.count(f"Play {display_notation(first)} for {first_score}? [Y/n]") == 2
     assert "Not played." in out
-    assert f"Ada plays {first} for {first_score} (total {first_score})." in out
-    exchanged = " ".join(Exchange(bob_exchange).tiles)
+    assert f"Ada plays {display_notation(first)} for {first_score} (total {first_score})." in out
+    exchanged = " ".join(map(face, Exchange(bob_exchange).tiles))
     assert f"Bob exchanges 3 tiles: {exchanged}." in out
     assert "Ada passes." in out
     assert "Took back 1 turn; Ada to move." in out
@@ -184,7 +186,7 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
     shadow.push(parse_move(second, shadow.board))
     status, out, err = session(PlayOptions(resume=str(save), confirm=False), ["", second, ""])
     assert status == 0, err
-    assert f"Ada plays {second}" in out
+    assert f"Ada plays {display_notation(second)}" in out
     assert "Game saved in" in out
     assert read_record_file(save) == shadow
 
@@ -569,7 +571,7 @@ def test_game_over_lists_the_tiles_left_spaced_with_their_worth(tmp_path: Path) 
     terminal = TerminalGame(game, save, io.StringIO("\npass\n"), terminal_output, computers={})
     assert terminal.run() == 0
     out = terminal_output.getvalue()
-    assert "  Ann: tiles left - x (3 points), -3 → -3" in out
+    assert "  Ann: tiles left − × (3 points), -3 → -3" in out
     assert "  Ben: tiles left 1 = 1 (3 points), -3 → -3" in out
 
 
@@ -637,6 +639,9 @@ def test_the_log_of_recent_moves_shows_each_seat_the_one_view() -> None:
     played = game.view_for(None)["moves"][1]["notation"]
     for seat in (1, None):
         log = render_recent(game, seat)
-        assert "    1. Ada: exchange 3  +0 (total 0)" in log
-        assert f"    2. Bob: {played}  +{total} (total {total})" in log
-    assert f"    1. Ada: {exchange.notation()}  +0" in render_recent(game, 0)
+        assert "    1. Ada: exchanged 3 tiles  +0 (total 0)" in log
+        assert f"    2. Bob: {display_notation(played)}  +{total} (total {total})" in log
+    faces = " ".join(
+        move_cell(code).split()[-1] for code in ["-" + tile for tile in exchange.tiles]
+    )
+    assert f"    1. Ada: exchanged 3 tiles: {faces}  +0" in render_recent(game, 0)

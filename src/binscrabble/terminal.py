@@ -23,10 +23,20 @@ from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.engine.descriptions import players_help
+from binscrabble.expr.symbols import SHOWN
 from binscrabble.game import Game, Outcome, SetupError
 from binscrabble.i18n import N_, _, direction, ngettext, pgettext
 from binscrabble.limits import escape_controls, name_problem, quoted
-from binscrabble.move import CODE_ORDER, Exchange, Move, NotationError, Pass, Place, parse_move
+from binscrabble.move import (
+    CODE_ORDER,
+    Exchange,
+    Move,
+    NotationError,
+    Pass,
+    Place,
+    display_notation,
+    parse_move,
+)
 from binscrabble.record import RecordError, read_record_file, write_record_file
 from binscrabble.rules import TILE_POINTS, Rules
 
@@ -138,10 +148,82 @@ def render_legend(color: bool) -> str:
     return "   ".join(parts)
 
 
+def face(code: str) -> str:
+    """A tile's face as the web and the printed tiles show it, not the code typed for it:
+    ``×`` ``÷`` ``−`` and the words ``AND`` ``OR`` ``NOT`` ``XOR`` (the same on the tiles in
+    every language); ``?`` for a blank on a rack.
+
+    >>> [face(code) for code in "1x/-&|~^?"]
+    ['1', '×', '÷', '−', 'AND', 'OR', 'NOT', 'XOR', '?']
+    """
+    return SHOWN.get(code, code)
+
+
+def people_move(notation: str) -> str:
+    """A move in notation as people read it: the tiles' faces
+    (:func:`~binscrabble.move.display_notation`: ``8H 0=0=0×10``, never ``8H (0=0)=0x10``);
+    the notation's keywords ``pass`` and ``exchange`` stay as typed, in every language
+    (docs/languages.md). Text that is no notation stays as it is.
+
+    >>> people_move("8H (0=0)=0x10"), people_move("-&?")
+    ('8H 0=0=0×10', 'exchange AND blank')
+    """
+    try:
+        return display_notation(notation)
+    except NotationError:
+        return notation
+
+
+def move_cell(notation: str) -> str:
+    """A move of the list of last moves, as the web's table of moves says it: a play by its
+    tiles' faces, a pass and an exchange in words of the current language (``passed``,
+    ``exchanged 3 tiles``, ``exchanged 2 tiles: 0 NOT`` when the reader may know them).
+
+    >>> move_cell("8D 1&1=1"), move_cell("8H (0=0)=0x10"), move_cell("pass")
+    ('8D 1 AND 1=1', '8H 0=0=0×10', 'passed')
+    >>> move_cell("exchange 3"), move_cell("-0~")
+    ('exchanged 3 tiles', 'exchanged 2 tiles: 0 NOT')
+    """
+    if notation in ("pass", "-"):
+        return _("passed")
+    hidden = notation.removeprefix("exchange ")
+    if hidden != notation and hidden.isdecimal():
+        count = int(hidden)
+        words = ngettext("exchanged {count} tile", "exchanged {count} tiles", count)
+        return words.format(count=count)
+    try:
+        # An exchange needs no board; a play is read without one by display_notation.
+        move: Move | None = parse_move(notation, Board())
+    except NotationError:
+        move = None
+    if isinstance(move, Exchange):
+        tiles = " ".join(_("blank") if code == "?" else face(code) for code in move.tiles)
+        count = len(move.tiles)
+        words = ngettext(
+            "exchanged {count} tile: {tiles}", "exchanged {count} tiles: {tiles}", count
+        )
+        return words.format(count=count, tiles=tiles)
+    return people_move(notation)
+
+
+def _square(tile_face: str, blank: bool) -> tuple[str, str]:
+    """A tile's square on the board (three cells) and the cell before it: a blank's ``?``
+    stands in the square before a short face (``?1 ``, ``?OR``) and in the gap before a
+    face that fills the square (``?AND``)."""
+    if len(tile_face) >= _CELL:
+        return ("?" if blank else " "), tile_face[:_CELL]
+    if blank:
+        return " ", ("?" + tile_face).ljust(_CELL)
+    if len(tile_face) == 1:
+        return " ", f" {tile_face} "
+    return " ", tile_face.ljust(_CELL)
+
+
 def render_board(board: Board, color: bool, highlight: Iterable[int] = ()) -> str:
     """The board with coordinates, then the legend of its premium squares: tiles by their
-    codes (``#`` a rotated ``=``, a ``?`` just before a blank's face), empty premium squares
-    by the web board's labels in the current language (``TW DW TL DL``, ``MT MD LT LD``...).
+    faces as on the web (``×`` ``÷`` ``−``, ``AND`` ``OR`` ``NOT`` ``XOR`` filling a square;
+    ``#`` a rotated ``=``, a ``?`` just before a blank's face), empty premium squares by the
+    web board's labels in the current language (``TW DW TL DL``, ``MT MD LT LD``...).
 
     With ``color`` the premium squares and the tiles are coloured (ANSI) and the squares in
     ``highlight`` (the last move) stand out.
@@ -156,43 +238,48 @@ def render_board(board: Board, color: bool, highlight: Iterable[int] = ()) -> st
             if tile is None:
                 kind = PREMIUMS[sq]
                 if kind is None:
-                    cells.append(_style(" . ", _EMPTY_STYLE, color))
+                    cells.append(" " + _style(" . ", _EMPTY_STYLE, color))
                 else:
-                    cells.append(_style(premium_label(kind), _PREMIUM_STYLE[kind], color))
+                    cells.append(" " + _style(premium_label(kind), _PREMIUM_STYLE[kind], color))
                 continue
-            text = ("?" if tile.blank else " ") + tile.symbol + " "
+            shown = tile.symbol if tile.rotated else face(tile.symbol)
+            gap, text = _square(shown, tile.blank)
             if sq in new:
                 style = _NEW_TILE_STYLE
             else:
                 style = _BLANK_TILE_STYLE if tile.blank else _TILE_STYLE
-            cells.append(_style(text, style, color))
-        lines.append((f"{row + 1:>2}  " + " ".join(cells)).rstrip())
+            cells.append(gap + _style(text, style, color))
+        lines.append((f"{row + 1:>2} " + "".join(cells)).rstrip())
     lines.append("")
     lines.append(render_legend(color))
     return "\n".join(lines)
 
 
 def render_rack(rack: str, color: bool) -> str:
-    """A rack as its tile codes, then each tile's points.
+    """A rack as its tiles' faces, then each tile's points.
 
-    >>> render_rack("10x?", color=False)
-    '1  0  x  ?   (points 1 1 2 0)'
+    >>> render_rack("10x&?", color=False)
+    '1  0  ×  AND  ?   (points 1 1 2 1 0)'
     """
     if not rack:
         return _("(empty)")
-    tiles = "  ".join(_style(f" {code} ", _TILE_STYLE, True) if color else code for code in rack)
+    tiles = "  ".join(
+        _style(f" {face(code)} ", _TILE_STYLE, True) if color else face(code) for code in rack
+    )
     points = " ".join(str(TILE_POINTS[code]) for code in rack)
     return f"{tiles}   " + _("(points {points})").format(points=points)
 
 
 def describe_tiles(codes: str) -> str:
-    """Tiles counted by kind, in the fixed order, as ``tile:count``.
+    """Tiles counted by kind, in the fixed order, as ``face:count``.
 
-    >>> describe_tiles("10?0")
-    '0:2  1:1  ?:1'
+    >>> describe_tiles("10?0&")
+    '0:2  1:1  AND:1  ?:1'
     """
     counts = Counter(codes)
-    return "  ".join(f"{code}:{counts[code]}" for code in CODE_ORDER if counts[code]) or _("none")
+    return "  ".join(f"{face(code)}:{counts[code]}" for code in CODE_ORDER if counts[code]) or _(
+        "none"
+    )
 
 
 def _last_squares(game: Game) -> tuple[int, ...]:
@@ -223,7 +310,7 @@ def render_recent(
     notations = game.notations()[start - 1 :] if show_exchanges else None
     lines = [_("Last moves:")]
     for index, entry in enumerate(history):
-        notation = entry["notation"] if notations is None else notations[index]
+        notation = move_cell(entry["notation"] if notations is None else notations[index])
         total = _("(total {total})").format(total=entry["running"][entry["seat"]])
         lines.append(
             f"  {start + index:>3}. {escape_controls(game.players[entry['seat']])}: {notation}  "
@@ -598,7 +685,7 @@ class TerminalGame:
                 )
             )
             move = Pass()
-        notation = move.notation(game.board)
+        notation = people_move(move.notation(game.board))
         game.push(move)
         turn = game.history[-1]
         if isinstance(move, Exchange):
@@ -680,11 +767,15 @@ class TerminalGame:
         if move is None:
             return
         if isinstance(move, Place):
-            self.say(_("{move} would score:").format(move=move.notation(self.game.board)))
+            self.say(
+                _("{move} would score:").format(move=people_move(move.notation(self.game.board)))
+            )
             self.say(_indent(str(self.game.score_breakdown(move))))
         else:
             self.say(
-                _("{move} is allowed and scores 0.").format(move=move.notation(self.game.board))
+                _("{move} is allowed and scores 0.").format(
+                    move=people_move(move.notation(self.game.board))
+                )
             )
 
     def try_move(self, text: str, seat: int) -> bool:
@@ -692,7 +783,7 @@ class TerminalGame:
         move = self.read_move(text)
         if move is None:
             return False
-        notation = move.notation(game.board)
+        notation = people_move(move.notation(game.board))
         if isinstance(move, Place) and self.confirm:
             breakdown = game.score_breakdown(move)
             self.say(_indent(str(breakdown)))
@@ -722,7 +813,7 @@ class TerminalGame:
                     "{name} exchanges {count} tile: {tiles}.",
                     "{name} exchanges {count} tiles: {tiles}.",
                     count,
-                ).format(name=name, count=count, tiles=" ".join(move.tiles)),
+                ).format(name=name, count=count, tiles=" ".join(map(face, move.tiles))),
                 public=ngettext(
                     "{name} exchanged {count} tile.", "{name} exchanged {count} tiles.", count
                 ).format(name=name, count=count),
@@ -789,7 +880,7 @@ class TerminalGame:
                     "tiles left {tiles} ({count} point)",
                     "tiles left {tiles} ({count} points)",
                     points,
-                ).format(tiles=" ".join(rack), count=points)
+                ).format(tiles=" ".join(map(face, rack)), count=points)
                 if rack
                 else _("no tiles left")
             )
@@ -1066,8 +1157,11 @@ __all__ = [
     "computers_for",
     "describe_tiles",
     "engine_computer",
+    "face",
     "is_computer_name",
+    "move_cell",
     "parse_players",
+    "people_move",
     "premium_label",
     "render_board",
     "render_legend",
