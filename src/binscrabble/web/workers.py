@@ -173,10 +173,7 @@ def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any
     notation = move_notation(move, game.board)
     display = people_notation(notation)
     if not isinstance(move, Place):
-        explanation = _(
-            "{move}: no play fits this rack on this board, so changing tiles (or passing) is all "
-            "there is."
-        ).format(move=display)
+        explanation = no_play_reason(game.rack())
         return {
             "notation": notation,
             "display": display,
@@ -216,6 +213,21 @@ def hint_of(game: Game, move: Move, score: int, complete: bool) -> dict[str, Any
         "total": hint_total(breakdown),
         "explanation": hint_keeps(game, move, display, score, complete),
     }
+
+
+def no_play_reason(rack: str) -> str:
+    """Why the hint is an exchange (or a pass), said with the button that does it: a rack
+    without ``=`` (nor a blank to play as one) makes no equation at all; otherwise no play
+    of this rack fits this board."""
+    if "=" not in rack and "?" not in rack:
+        return _(
+            "Without an = on your rack no equation can be made: all that is left is to "
+            "exchange tiles (the Exchange button) or to pass."
+        )
+    return _(
+        "No play of this rack fits this board: all that is left is to exchange tiles (the "
+        "Exchange button) or to pass."
+    )
 
 
 def hint_step(line: str) -> dict[str, Any]:

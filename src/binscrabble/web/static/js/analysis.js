@@ -7,7 +7,7 @@
 import { ApiError, getJson, loadMeta } from "./api.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard, withTiles } from "./marks.js";
-import { departureRow, departuresAmid, el, endSentence, moveCellElement, moveClause, points, winnersSentence } from "./panels.js";
+import { bestSentence, departureRow, departuresAmid, el, endSentence, moveCellElement, moveClause, points, winnersSentence } from "./panels.js";
 import { takeLinkToken } from "./store.js";
 import { stepper } from "./stepper.js";
 import { t } from "./i18n.js";
@@ -48,13 +48,11 @@ function describe(turn, index, names) {
     turn: index + 1,
     event: moveClause(names[turn.seat], turn.played),
     lost: points(turn.lost),
-    best: turn.best.display,
-    best_points: points(turn.best.score),
   };
   const played = turn.lost
     ? t("Turn {turn}: {event}, {lost} below the best.", values)
     : t("Turn {turn}: {event}, as good as the best.", values);
-  const text = `${played} ${t("The computer's best: {best} for {best_points}.", values)}`;
+  const text = `${played} ${bestSentence(turn.best)}`;
   return turn.analysed ? text : `${text} ${t("This turn was {reason}.", { reason: turn.reason })}`;
 }
 

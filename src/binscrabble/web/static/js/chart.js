@@ -40,7 +40,7 @@ function turnName(turn, names) {
     : turn.analysed ? tn("{count} point lost", "{count} points lost", turn.lost)
       : tn("at least {count} point lost", "at least {count} points lost", turn.lost);
   const named = t("{turn}; scores: {scores}", { turn: turn.text, scores });
-  return known ? `${named}; ${lost}` : named;
+  return known ? t("{turn}; {lost}", { turn: named, lost }) : named;
 }
 
 // The last column's name says that its point is the final scores, the end of the game

@@ -4,14 +4,14 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, exchangedFaces, moveSentence, points } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, exchangedFaces, hintTitle, moveSentence, points } from "./panels.js";
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
 import { noticeTurn } from "./turn-alert.js";
 import { Clocks, EndButtons, waitingSentence } from "./clocks.js";
 import { ltr } from "./bidi.js";
-import { plain, t, tn } from "./i18n.js";
+import { plain, sentence, t, tn } from "./i18n.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -284,10 +284,10 @@ function setCursor(name, fromClick = false) {
   else state.cursor = { square: name, across: state.cursor ? state.cursor.across : true };
   drawBoard();
   boardView.button(name).focus();
-  const sentence = state.cursor.across
+  const words = state.cursor.across
     ? t("Typing goes across from {square}. Space turns the direction.", { square: name })
     : t("Typing goes down from {square}. Space turns the direction.", { square: name });
-  if (myTurn()) say(sentence);
+  if (myTurn()) say(words);
 }
 
 function step(name, across, delta) {
@@ -502,9 +502,11 @@ async function runPreview(body, seq) {
   if (answer.legal) {
     box.append(el("p", { class: "verdict legal", text: t("{move} — legal, {points}", { move: answer.display, points: points(answer.score) }) }));
   } else {
-    // A play still being laid or typed is not an error yet: what it lacks is said in the
-    // page's plain ink; red is for a move the server refused (Play pressed).
-    box.append(el("p", { class: "verdict unfinished", text: t("This play is not legal: {reason}", { reason: answer.reason }) }));
+    // A play still being laid or typed is not an error yet: what it lacks is said on its
+    // own ("The first play needs at least 3 tiles ..."), never called "not legal", in the
+    // page's plain ink; red and words of refusal are for a move the server refused (Play
+    // pressed).
+    box.append(el("p", { class: "verdict unfinished", text: sentence(answer.reason) }));
   }
   if (answer.runs && answer.runs.length) {
     const list = el("ul", { class: "runs" });
@@ -595,16 +597,27 @@ async function hint() {
     const answer = await postJson(`/api/games/${encodeURIComponent(gameId)}/hint`, {}, state.token);
     panel.replaceChildren(...hintParts(answer));
     panel.hidden = false;
+    bringIntoView(panel);
   } catch (error) {
     say(error.message, "error");
   }
+}
+
+// The hint where the eye is: on a phone its panel is far below the buttons, so the page
+// scrolls to its top when the panel does not begin inside the screen, and the panel takes
+// the focus (a screen reader reads it); on a wide screen it is already in view and nothing
+// moves.
+function bringIntoView(panel) {
+  const box = panel.getBoundingClientRect();
+  if (box.top < 0 || box.top > window.innerHeight - 48) panel.scrollIntoView({ block: "start" });
+  panel.focus({ preventScroll: true });
 }
 
 // A hint, one part a line (docs/web.md, "Hints"): what the play is, each equation it makes
 // with the steps that make it true (an operation read left to right in every language),
 // the score as a sum (the whole rack's bonus included), and what the play keeps.
 function hintParts(answer) {
-  const parts = [el("h2", { text: t("Hint: {move} for {points}", { move: answer.display, points: points(answer.score) }) })];
+  const parts = [el("h2", { text: hintTitle(answer) })];
   if (answer.about) parts.push(el("p", { class: "hint-about", text: answer.about }));
   const runs = el("ul", { class: "hint-runs" });
   for (const run of answer.runs || []) {
@@ -674,6 +687,8 @@ function drawResultPanel() {
   $("download").href = `/api/games/${id}/record`;
   $("download").setAttribute("download", `binscrabble-${gameId}.bsr`);
   $("analysis").href = `/games/${id}/analysis`;
+  // A game ended before any move (aborted, or lost on time at once) has nothing to analyse.
+  $("analysis").hidden = !view.moves.length;
   // An aborted game is not played again as it was (a player may never have come): it
   // offers a new game from the lobby instead of a rematch.
   const aborted = Boolean(view.end && view.end.reason === "aborted");

@@ -2,7 +2,7 @@
 
 import { joined, ltr, named } from "./bidi.js";
 import { countCodes, faceName, miniTile } from "./tiles.js";
-import { plain, t, tn } from "./i18n.js";
+import { lang, plain, t, tn } from "./i18n.js";
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -15,6 +15,13 @@ export function el(tag, props = {}, ...children) {
   }
   node.append(...children.filter((child) => child !== null && child !== undefined));
   return node;
+}
+
+// A score as people write it: a negative one with the minus sign (U+2212, as the rest of
+// the page: the clocks, the adjustments), never the hyphen; drawn left to right in every
+// language ("−10", not "10−" in Hebrew).
+export function scoreText(number) {
+  return ltr(number < 0 ? `−${-number}` : String(number));
 }
 
 // A seat that left the game (INTERFACES.md §7), as the scores say it.
@@ -33,7 +40,7 @@ export function drawScores(body, view) {
       el("th", { scope: "row" }, el("span", { class: "seat-line" },
         ...(mover ? [el("span", { class: "to-move-mark", text: "▶" }), " "] : []),
         el("span", { class: "seat-name" }, named(who), you), tiles)),
-      el("td", { class: "score", "aria-label": plain(t("score {name}", { name: player.name })) }, ltr(String(player.score))),
+      el("td", { class: "score", "aria-label": plain(t("score {name}", { name: player.name })) }, scoreText(player.score)),
     );
     body.append(row);
   });
@@ -89,10 +96,10 @@ export function drawLog(head, body, view) {
   view.moves.forEach((move, index) => {
     body.append(...departed(index));
     const player = view.players[move.seat];
-    const running = Array.isArray(move.running) ? joined(move.running.map((total) => ltr(String(total))), " – ") : [];
+    const running = Array.isArray(move.running) ? joined(move.running.map((total) => scoreText(total)), " – ") : [];
     body.append(
       el("tr", {}, el("td", { text: String(index + 1) }), el("td", { text: player ? player.name : t("seat {seat}", { seat: move.seat }) }),
-        moveCellElement(move), el("td", {}, ltr(String(move.score))),
+        moveCellElement(move), el("td", {}, scoreText(move.score)),
         el("td", {}, ...running)),
     );
   });
@@ -157,9 +164,9 @@ export function drawResult(box, view) {
     const final = (result.final || [])[seat];
     const before = final - adjustment + penalty;
     const sign = adjustment > 0 ? `+${adjustment}` : adjustment < 0 ? `−${-adjustment}` : "0";
-    rows.append(el("tr", {}, el("th", { scope: "row" }, named(name)), el("td", {}, ltr(String(before))),
+    rows.append(el("tr", {}, el("th", { scope: "row" }, named(name)), el("td", {}, scoreText(before)),
       el("td", {}, ltr(sign)), overtime ? el("td", {}, ltr(penalty ? `−${penalty}` : "0")) : null,
-      el("td", {}, ltr(String(final)))));
+      el("td", {}, scoreText(final))));
   });
   table.append(rows);
   box.append(table);
@@ -177,8 +184,8 @@ function finalScores(names, result) {
   names.forEach((name, seat) => {
     const penalty = penalties[seat] || 0;
     rows.append(el("tr", {}, el("th", { scope: "row", text: name }),
-      overtime ? el("td", { text: penalty ? `−${penalty}` : "0" }) : null,
-      el("td", { text: String((result.final || [])[seat]) })));
+      overtime ? el("td", {}, ltr(penalty ? `−${penalty}` : "0")) : null,
+      el("td", {}, scoreText((result.final || [])[seat]))));
   });
   table.append(rows);
   return table;
@@ -205,6 +212,35 @@ export function exchangedFaces(notation) {
   if (/^exchange \d+$/.test(notation) || exchangedCount(notation) === null) return null;
   const codes = notation.startsWith("-") ? notation.slice(1) : notation.slice("exchange ".length);
   return [...codes.replace(/\s/g, "")].map(faceName).join(" ");
+}
+
+// The tiles of an exchange the reader knows as a list of the page's language ("0, 0 and
+// OR", "0, 0 et OR", "0, × и OR"); null as exchangedFaces.
+export function exchangedList(notation) {
+  const faces = exchangedFaces(notation);
+  if (faces === null) return null;
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(faces.split(" "));
+}
+
+// The computer's best move of an analysed turn as a sentence: a play by its tiles and
+// points; an exchange or a pass in words, never in notation ("exchange 0 × OR").
+export function bestSentence(move) {
+  if (move.notation === "pass" || move.notation === "-") return t("The computer's best: passing.");
+  const count = exchangedCount(move.notation);
+  const tiles = exchangedList(move.notation);
+  if (count !== null && tiles !== null) {
+    return tn("The computer's best: exchanging {count} tile ({tiles}).", "The computer's best: exchanging {count} tiles ({tiles}).", count, { tiles });
+  }
+  return t("The computer's best: {best} for {best_points}.", { best: move.display, best_points: points(move.score) });
+}
+
+// A hint's title: a play by its tiles and points; an exchange in words with its tiles
+// ("Hint: exchange 0, 0 and OR"), a pass in words, never in notation.
+export function hintTitle(answer) {
+  if (answer.notation === "pass" || answer.notation === "-") return t("Hint: pass");
+  const tiles = exchangedList(answer.notation);
+  if (tiles !== null) return t("Hint: exchange {tiles}", { tiles });
+  return t("Hint: {move} for {points}", { move: answer.display, points: points(answer.score) });
 }
 
 // A move as a cell of a table of moves (the moves log, the analysis and the viewer) says
