@@ -235,3 +235,27 @@ def test_the_charts_turn_name_uses_the_catalogues_punctuation(
     name = column.get_attribute("aria-label") or ""
     assert "\u202f; " in name and "0; " not in name, name
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["fr", "bg"])
+def test_the_keyboard_help_says_what_each_code_types(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """fr/bg N13: `& | ~ ^` are listed with the tiles they type, AND OR NOT XOR."""
+    created = server.new_game([{"name": "Élodie"}, {"name": "Hugo"}])
+    page = seat_page(browser, server, created["seats"][0], language)
+    help_text = page.locator("#keys-help")
+    expect(help_text).to_be_visible()
+    text = help_text.text_content() or ""
+    for code, face in (
+        ("x", "×"),
+        ("/", "÷"),
+        ("&", "AND"),
+        ("|", "OR"),
+        ("~", "NOT"),
+        ("^", "XOR"),
+    ):
+        assert f"{code} ({face})" in text, text
+    page.context.close()
