@@ -9,6 +9,10 @@ the reason), and the other seat's turn. In each: the page at its top and no wide
 screen, the rack, every button of the turn and the Move box wholly inside the viewport, and
 the scores and clocks inside it too, above the board on a phone.
 
+The states from overtime on are seen in a second game of the same two people whose clocks
+started when the module did (`in_overtime`): its five seconds ran out while the tests before
+it ran, so no test waits five seconds of its own.
+
 Screenshots: test-artifacts/screenshots/fit-LANG-STATE-WIDTHxHEIGHT.png.
 """
 
@@ -35,6 +39,8 @@ LANGUAGES = {
     "bg": ("Мария", "Иван"),
 }
 SIZES = {"phone": (360, 740), "desktop": (1366, 768)}
+# Five seconds of main time, then overtime long enough to outlast the whole module.
+CLOCK = {"kind": "live", "seconds": 5, "overtime": 600}
 # A move that reads well and that the server refuses, whatever the rack: a false equation (or,
 # when the rack lacks its tiles, the longer sentence naming them), in the status box.
 REFUSED = "8G 1+1=0"
@@ -84,21 +90,41 @@ def check_in_view(page: Any, what: str) -> None:
             assert bottom <= board + 0.5, f"{what}: {selector} {where}"
 
 
+def live_game(server: Server, language: str) -> tuple[str, str, str]:  # noqa: F811
+    """A new live game of the language's two people: its id and the two seats' tokens."""
+    players = [{"name": name} for name in LANGUAGES[language]]
+    created = server.api("POST", "/api/games", {"players": players, "clock": CLOCK})
+    first, second = (seat["token"] for seat in created["seats"])
+    return created["id"], first, second
+
+
+@pytest.fixture(scope="module")
+def in_overtime(server: Server) -> dict[tuple[str, str], tuple[str, str]]:  # noqa: F811
+    """For each language and size, a live game whose clocks run from the module's start
+    (both seats have opened it): its id and the first seat's token. The first seat's five
+    seconds run out while the tests before its own run."""
+    games = {}
+    for language in LANGUAGES:
+        for size in SIZES:
+            game_id, first, second = live_game(server, language)
+            for token in (first, second):
+                server.api("GET", f"/api/games/{game_id}", token=token)
+            games[language, size] = (game_id, first)
+    return games
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_a_turn_fits_the_first_screen_in_every_state(
     browser: Any,  # noqa: F811
     server: Server,  # noqa: F811
+    in_overtime: dict[tuple[str, str], tuple[str, str]],
     language: str,
     size: str,
 ) -> None:
     width, height = SIZES[size]
     names = LANGUAGES[language]
-    players = [{"name": name} for name in names]
-    clock = {"kind": "live", "seconds": 5, "overtime": 120}
-    created = server.api("POST", "/api/games", {"players": players, "clock": clock})
-    game_id = created["id"]
-    first, second = (seat["token"] for seat in created["seats"])
+    game_id, first, second = live_game(server, language)
     options: dict[str, Any] = {}
     if width < 600:
         options = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -119,7 +145,10 @@ def test_a_turn_fits_the_first_screen_in_every_state(
     server.api("GET", f"/api/games/{game_id}", token=second)
     expect(page.locator("#status")).not_to_contain_text(names[1])
     state("your-turn")
-    # Five seconds later, the seat's time is in overtime.
+    # The same seat in the game whose clocks started with the module: in overtime.
+    late_id, late_token = in_overtime[language, size]
+    page.goto(f"{server.url}/games/{late_id}?token={late_token}&lang={language}")
+    expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator(".clock.overtime")).to_have_count(1, timeout=30_000)
     state("overtime")
     # A move the server refuses: the reason in the status box.
