@@ -235,19 +235,38 @@ ABORT_NOTE = (
 )
 
 
-@pytest.mark.parametrize("language", ["en", "fr", "he", "bg"])
+ABORTED_LANGUAGES = ["en", "fr", "he", "bg"]
+
+
+@pytest.fixture(scope="module")
+def aborted_pages(browser: Any, server: Server) -> Iterator[dict[str, tuple[str, Any]]]:
+    """For each language, a game in which Ann passes (her first move) and Bo lets his 5
+    seconds and 5 of overtime run out before his first move, and Ann's phone page open on it
+    in that language from the start: the game's id and the page. The four games' clocks run
+    at the same time, so the four tests wait for one game's ten seconds, not four."""
+    pages = {}
+    for language in ABORTED_LANGUAGES:
+        game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5, "overtime": 5})
+        server.api("GET", f"/api/games/{game_id}", token=bo)  # Bo opens it: the clocks run
+        server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
+        page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
+        page.goto(f"{server.url}/games/{game_id}?token={ann}&lang={language}")
+        pages[language] = (game_id, page)
+    yield pages
+    for _game_id, page in pages.values():
+        page.context.close()
+
+
+@pytest.mark.parametrize("language", ABORTED_LANGUAGES)
 def test_the_player_who_moved_is_told_why_an_aborted_game_has_no_result(
-    browser: Any, server: Server, language: str
+    server: Server, aborted_pages: dict[str, tuple[str, Any]], language: str
 ) -> None:
     """Ann passes (her first move) and Bo lets his 5 seconds and 5 of overtime run out
-    before his first move: the game is aborted (docs/web.md). Ann's page says, on the end
-    card and in the log's last line, in her language, why her move no longer counts; and
-    Bo's started minute of overtime takes no 10 points in a game with no result."""
-    game_id, (ann, bo) = two_people(server, {"kind": "live", "seconds": 5, "overtime": 5})
-    server.api("GET", f"/api/games/{game_id}", token=bo)  # Bo opens it: the clocks run
-    server.api("POST", f"/api/games/{game_id}/moves", {"move": "pass", "turn": 0}, ann)
-    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
-    page.goto(f"{server.url}/games/{game_id}?token={ann}&lang={language}")
+    before his first move: the game is aborted (docs/web.md). Ann's page, open before the
+    end, says, on the end card and in the log's last line, in her language, why her move no
+    longer counts; and Bo's started minute of overtime takes no 10 points in a game with no
+    result."""
+    game_id, page = aborted_pages[language]
     with use_language(language):
         note = _(ABORT_NOTE)
     assert language == "en" or note != ABORT_NOTE, f"{language}: the note is not translated"
@@ -259,4 +278,3 @@ def test_the_player_who_moved_is_told_why_an_aborted_game_has_no_result(
     view = server.api("GET", f"/api/games/{game_id}")
     assert view["end"] == {"reason": "aborted", "seat": 1, "winners": [], "cause": "time"}
     assert view["result"]["penalties"] == [0, 0]
-    page.context.close()
