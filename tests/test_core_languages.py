@@ -166,3 +166,17 @@ def test_a_clock_that_cannot_be_is_refused_in_the_language(language: str) -> Non
         most=86400,
         value="3",
     )
+
+
+def test_a_departure_refused_is_a_sentence_of_the_api_in_the_language(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        created = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}]})
+        game_id = created.json()["id"]
+        token = created.json()["seats"][0]["token"]
+        path = f"/api/games/{game_id}/resign"
+        assert client.post(path, headers=bearer(token)).status_code == 200
+        for language in i18n.LANGUAGES:
+            again = client.post(f"{path}?lang={language}", headers=bearer(token))
+            assert again.status_code == 409
+            # Lower case and no full stop, as every sentence of the API (the page adds them).
+            assert again.json() == {"error": said(language, "the game is over")}

@@ -193,7 +193,7 @@ def test_a_seat_of_three_that_resigns_is_skipped_until_one_seat_is_left(
         == 409
     )
     again = client.post(f"/api/games/{game_id}/resign", headers=bearer(ann))
-    assert again.status_code == 409 and again.json()["error"] == "Ann has left the game."
+    assert again.status_code == 409 and again.json()["error"] == "Ann has left the game"
     view = client.post(f"/api/games/{game_id}/resign", headers=bearer(cy)).json()
     assert view["end"] == {"reason": "resigned", "seat": 2, "winners": [1]}
     assert view["result"]["reason"] == "resigned" and view["over"] is True

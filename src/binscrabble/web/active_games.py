@@ -431,8 +431,9 @@ async def depart_locked(active: ActiveGame, storage: Storage, departure: Departu
     try:
         leave(after, departure.seat, departure.reason)
     except IllegalMoveError as problem:
-        message = str(problem)  # the game is over, the seat left, too late to abort
-        raise RefereeError(409, f"{message[0].upper()}{message[1:]}.") from None
+        # The game is over, the seat left, too late to abort: a sentence of the API, in
+        # lower case without a full stop as every other (the page makes it one).
+        raise RefereeError(409, str(problem)) from None
     at, since = departure.at or 0, departure.settled
     after_clock = copy.deepcopy(active.clock)
     clock_after(after, after_clock, departure.seat, at, False, since)
