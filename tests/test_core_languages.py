@@ -1,13 +1,14 @@
 """The last English found inside translated sentences, each now in the reader's language
 (docs/languages.md): the table game's analysis note and its settlement's refusal in the
 API's answers, the separator between a rack's shortfalls, the command line's
-``selfplay --cluster`` sentences and a clock that cannot be. Each expected text is the
-catalogue's, looked up here."""
+``selfplay --cluster`` sentences, a clock that cannot be and what the JSON decoder reports
+of a position file. Each expected text is the catalogue's, looked up here."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import pickle
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from binscrabble.clock import ClockError, ClockRules
 from binscrabble.engine.cluster import ClusterError, VersionMismatch, check_address, play_batch
 from binscrabble.i18n import _, pgettext
 from binscrabble.legality import rack_problem
+from binscrabble.position import JSON_REASONS, json_reason
 
 TRANSLATED = [language for language in i18n.LANGUAGES if language != i18n.ENGLISH]
 #: The rest of a ``selfplay`` that asks for a cluster at an address that is none.
@@ -180,3 +182,44 @@ def test_a_departure_refused_is_a_sentence_of_the_api_in_the_language(tmp_path: 
             assert again.status_code == 409
             # Lower case and no full stop, as every sentence of the API (the page adds them).
             assert again.json() == {"error": said(language, "the game is over")}
+
+
+#: A malformed JSON text for each report of the decoder.
+MALFORMED_JSON = [
+    "",
+    '{"a" 1}',
+    '{"a": 1 "b"}',
+    "{a}",
+    '"abc',
+    '"a\x01"',
+    '"\\q"',
+    '"\\u12"',
+    "{} x",
+]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_json_decoder_report_is_said_in_the_language(language: str) -> None:
+    reasons = set()
+    for text in MALFORMED_JSON:
+        with pytest.raises(json.JSONDecodeError) as raised:
+            json.loads(text)
+        with i18n.use_language(language):
+            reason = json_reason(raised.value.msg)
+        assert reason != raised.value.msg
+        reasons.add(reason)
+    assert reasons == {said(language, message) for _start, message in JSON_REASONS[:-1]}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_position_file_that_is_no_json_is_refused_in_the_language(
+    tmp_path: Path, language: str
+) -> None:
+    position = tmp_path / "p.json"
+    position.write_text('{"rack": ', encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["--lang", language, "moves", str(position)])
+    assert (status, out.getvalue()) == (2, "")
+    assert said(language, "a value is expected") in err.getvalue()
+    assert "Expecting" not in err.getvalue()

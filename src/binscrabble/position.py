@@ -39,7 +39,7 @@ from binscrabble.board import (
 )
 from binscrabble.expr import EquationError, equation_value, normalize, number_value
 from binscrabble.game import Game, SetupError
-from binscrabble.i18n import _
+from binscrabble.i18n import N_, _
 from binscrabble.limits import (
     InputLimitError,
     check_structure,
@@ -79,6 +79,19 @@ KNOWN_KEYS: Final = (
 #: some written as words).
 MAX_TILES_TEXT: Final = 1000
 _POSITION_SUFFIX: Final = re.compile(r" at position \d+")
+#: What the JSON decoder's reports mean, by how each starts (its own text is English).
+JSON_REASONS: Final = (
+    ("Expecting value", N_("a value is expected")),
+    ("Expecting property name", N_("a key in double quotes is expected")),
+    ("Expecting ':'", N_("a ':' is expected after the key")),
+    ("Expecting ','", N_("a ',' is expected between two items")),
+    ("Unterminated string", N_("a string is never closed")),
+    ("Invalid control character", N_("a string holds a control character")),
+    ("Invalid \\uXXXX", N_("a \\u escape needs four hexadecimal digits")),
+    ("Invalid \\escape", N_("a backslash starts no escape that JSON knows")),
+    ("Extra data", N_("more follows the end of the JSON value")),
+    ("Illegal trailing comma", N_("a comma comes before a closing bracket")),
+)
 
 
 class PositionError(ValueError):
@@ -138,7 +151,7 @@ def read_position_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise PositionError(
             "file",
             _("{path} is not valid JSON: {msg} (line {lineno}, column {colno})").format(
-                path=path, msg=error.msg, lineno=error.lineno, colno=error.colno
+                path=path, msg=json_reason(error.msg), lineno=error.lineno, colno=error.colno
             ),
         ) from None
     if not isinstance(data, dict):
@@ -198,6 +211,19 @@ def load_position(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
         )
     except SetupError as error:
         raise PositionError("position", str(error)) from None
+
+
+def json_reason(report: str) -> str:
+    """What the JSON decoder's ``report`` means, in the current language (its own words when
+    it is none of :data:`JSON_REASONS`).
+
+    >>> json_reason("Expecting ',' delimiter")
+    "a ',' is expected between two items"
+    """
+    for start, reason in JSON_REASONS:
+        if report.startswith(start):
+            return _(reason)
+    return report
 
 
 def _kind(value: object) -> str:
