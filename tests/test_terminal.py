@@ -262,7 +262,7 @@ def test_computer_seat_plays_and_undo_takes_back_to_the_person(tmp_path: Path) -
     status, out, err = session(options, script, factory)
     assert status == 0, err
     assert "Press Enter" not in out  # one person: no privacy screens
-    assert "cpu:test passes." in out and "plays pass" not in out
+    assert "Computer (test) passes." in out and "plays pass" not in out
     assert "Took back 2 turns; Ada to move." in out
     assert "chose an illegal move" in out
     assert "Game over: six scoreless turns in a row." in out
@@ -278,7 +278,7 @@ def test_a_computer_that_fails_passes_and_the_game_goes_on(tmp_path: Path) -> No
     options = PlayOptions(players=["Ada", "cpu:test"], seed=5, save=str(save))
     status, out, err = session(options, ["pass", "quit"], lambda name: BrokenComputer())
     assert status == 0, err
-    assert "cpu:test could not choose a move (RuntimeError: out of ideas); it passes." in out
+    assert "Computer (test) could not choose a move (RuntimeError: out of ideas); it passes." in out
     assert [turn.move for turn in read_record_file(save).history] == [Pass(), Pass()]
 
 
@@ -286,8 +286,8 @@ def test_real_engine_opponent(tmp_path: Path) -> None:
     options = PlayOptions(players=["Ada", "cpu:greedy"], seed=4, save=str(tmp_path / "e.bsr"))
     status, out, _ = session(options, ["pass"])
     assert status == 0
-    assert "cpu:greedy is thinking" in out
-    assert "cpu:greedy plays " in out
+    assert "Computer (greedy) is thinking" in out
+    assert "Computer (greedy) plays " in out
     saved = read_record_file(tmp_path / "e.bsr")
     assert len(saved.history) == 2
 
@@ -377,7 +377,7 @@ def test_cli_play_options(
     arguments += ["--preset", "expert", "--rule", "xor_tiles=2", "--no-confirm", "--allow-undo"]
     status, out, _ = run_cli(arguments, ["", "rules", "quit"], monkeypatch, capsys)
     assert status == 0
-    assert "House rules: identity_times_one=off" in out
+    assert "House rules: identity times one — off; identity plus minus zero — off" in out
     game = read_record_file(save)
     assert game.rules == Rules.preset("expert").override("xor_tiles", 2)
     assert game.seed == 8
@@ -418,11 +418,11 @@ def test_cleared_screen_repeats_what_happened_since_the_last_screen(tmp_path: Pa
     status = run_terminal_game(options, stdin, stdout, stderr, interactive=True, factory=factory)  # type: ignore[arg-type]
     assert status == 0, stderr.getvalue()
     screens = stdout.getvalue().split(CLEAR)
-    assert all("House rules: xor_tiles=2" in screen for screen in screens[1:])
+    assert all("House rules: xor tiles — 2" in screen for screen in screens[1:])
     assert "Ada passes." in screens[2]
-    assert "cpu:test passes." in screens[2]
+    assert "Computer (test) passes." in screens[2]
     assert "Took back 2 turns; Ada to move." in screens[3]
-    assert "cpu:test passes" not in screens[3]  # shown once, not on every later screen
+    assert "Computer (test) passes" not in screens[3]  # shown once, not on every later screen
 
 
 def test_cleared_screen_hides_the_tiles_another_player_exchanged(tmp_path: Path) -> None:
@@ -582,7 +582,7 @@ def test_undo_with_only_a_computer_turn_behind_takes_nothing_back(tmp_path: Path
     assert status == 0
     assert "There is no turn of yours to take back." in out
     assert "Took back" not in out
-    assert out.count("cpu:test passes.") == 1
+    assert out.count("Computer (test) passes.") == 1
     assert len(read_record_file(save).history) == 1
 
 

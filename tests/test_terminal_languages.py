@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from binscrabble import i18n
+from binscrabble.game import Game
+from binscrabble.move import Move, Pass
 from binscrabble.record import read_record_file
+from binscrabble.rules import Rules
 from binscrabble.terminal import PlayOptions, run_terminal_game
 
 FIRST_PLAY = "8G 1=1"
@@ -76,3 +79,46 @@ def test_a_refused_answer_names_the_languages_letters(
     out, turns = played(tmp_path, language, ["", FIRST_PLAY, "maybe", "", "quit"])
     assert letters in out
     assert turns == 1
+
+
+class PassingComputer:
+    def choose(self, game: Game, budget: float | None = None) -> Move:
+        return Pass()
+
+
+def computer_game(language: str, tmp_path: Path, players: list[str]) -> str:
+    """A learning game against a passing computer, quit at once: what the screen showed."""
+    options = PlayOptions(
+        players=players, rules=Rules.preset("learning"), seed=7, save=str(tmp_path / "c.bsr")
+    )
+    stdin, stdout, stderr = io.StringIO("quit\n"), io.StringIO(), io.StringIO()
+    with i18n.use_language(language):
+        status = run_terminal_game(
+            options, stdin, stdout, stderr, factory=lambda name: PassingComputer()
+        )
+    assert status == 0, stderr.getvalue()
+    return stdout.getvalue()
+
+
+NAMED = {
+    "en": ("Computer (beginner) passes.", "House rules: identity chains — on"),
+    "fr": ("Ordinateur (débutant) passe.", "Plusieurs opérations neutres par égalité — oui"),
+    "bg": ("Компютър (начинаещ) пропуска.", "Няколко неутрални действия в едно равенство —"),
+    "he": ("\u2068\u2068מחשב\u2069 (\u2068מתחיל\u2069)\u2069: ויתור על התור.", "כמה פעולות"),
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_computers_and_house_rules_are_named_in_words(tmp_path: Path, language: str) -> None:
+    out = computer_game(language, tmp_path, ["cpu:beginner", "Ada"])
+    computer, rules = NAMED[language]
+    assert computer in out, out
+    assert rules in out, out
+    assert "cpu:" not in out
+    assert "identity_chains" not in out and "=on" not in out
+
+
+def test_computers_of_one_level_are_numbered_in_words(tmp_path: Path) -> None:
+    out = computer_game("en", tmp_path, ["cpu:easy", "cpu:easy#2", "Ada"])
+    assert "Computer (easy) passes." in out and "Computer 2 (easy) passes." in out
+    assert "cpu:" not in out

@@ -38,7 +38,7 @@ from binscrabble.move import (
     parse_move,
 )
 from binscrabble.record import RecordError, read_record_file, write_record_file
-from binscrabble.rules import TILE_POINTS, Rules
+from binscrabble.rules import PRECEDENCE_LABELS, RULE_LABELS, TILE_POINTS, Rules
 
 #: Where the game is saved when no ``--save`` is given (in the current folder).
 DEFAULT_SAVE: Final = "binscrabble-game.bsr"
@@ -293,7 +293,7 @@ def render_scores(game: Game) -> str:
     parts = []
     for seat, name in enumerate(game.players):
         marker = "▸ " if seat == game.to_move and not game.is_over() else ""
-        parts.append(f"{marker}{escape_controls(name)} {game.scores[seat]}")
+        parts.append(f"{marker}{seat_name(name)} {game.scores[seat]}")
     bag = ngettext("bag: {count} tile", "bag: {count} tiles", game.bag_size)
     return "   ".join(parts) + "   |   " + bag.format(count=game.bag_size)
 
@@ -313,7 +313,7 @@ def render_recent(
         notation = move_cell(entry["notation"] if notations is None else notations[index])
         total = _("(total {total})").format(total=entry["running"][entry["seat"]])
         lines.append(
-            f"  {start + index:>3}. {escape_controls(game.players[entry['seat']])}: {notation}  "
+            f"  {start + index:>3}. {seat_name(game.players[entry['seat']])}: {notation}  "
             f"+{entry['score']} {total}"
         )
     return "\n".join(lines)
@@ -324,7 +324,7 @@ def outcome_sentence(outcome: Outcome) -> str:
     (``Bo resigned.``), then who wins with the final totals (``Ann wins (Ann 0, Bo 0)``).
     In English, a game played out or ended by scoreless turns reads as ``str(outcome)``,
     which records keep."""
-    names = [escape_controls(name) for name in outcome.players]
+    names = [seat_name(name) for name in outcome.players]
     totals = ", ".join(f"{name} {score}" for name, score in zip(names, outcome.scores, strict=True))
     if not outcome.winners:
         result = _("nobody wins ({totals})").format(totals=totals)
@@ -351,6 +351,34 @@ def outcome_sentence(outcome: Outcome) -> str:
 
 
 # -- players ----------------------------------------------------------------------------------
+
+
+#: The computer levels' names, as the web's scores say them (``Computer (hard)``).
+_LEVEL_NAMES: Final[Mapping[str, str]] = {
+    "beginner": N_("beginner"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "max": N_("max"),
+}
+
+
+def seat_name(name: str) -> str:
+    """A seat's name as people read it, control characters escaped: a person's as typed, a
+    computer's (``cpu:hard``, ``cpu:hard#2``) in words of the current language, as the web
+    names it (``Computer (hard)``, ``Computer 2 (hard)``); a strategy keeps its name.
+
+    >>> seat_name("Ann"), seat_name("cpu:beginner"), seat_name("cpu:greedy#2")
+    ('Ann', 'Computer (beginner)', 'Computer 2 (greedy)')
+    """
+    if not is_computer_name(name):
+        return escape_controls(name)
+    level, _hash, number = name[len(COMPUTER_PREFIX) :].partition("#")
+    words = _LEVEL_NAMES.get(level.lower())
+    computer = _("Computer") if not number else f"{_('Computer')} {escape_controls(number)}"
+    return _("{name} ({level})").format(
+        name=computer, level=_(words) if words else escape_controls(level)
+    )
 
 
 def is_computer_name(name: str) -> bool:
@@ -512,7 +540,7 @@ class TerminalGame:
 
     def name(self, seat: int) -> str:
         """A seat's name as printed: control characters escaped, whatever the game holds."""
-        return escape_controls(self.game.players[seat])
+        return seat_name(self.game.players[seat])
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -533,7 +561,10 @@ class TerminalGame:
         changed = self.game.rules.differences()
         if not changed:
             return ""
-        rules = ", ".join(f"{name}={_rule_value(value)}" for name, value in changed.items())
+        rules = "; ".join(
+            _("{rule} — {value}").format(rule=_(RULE_LABELS[name]), value=_rule_value(name, value))
+            for name, value in changed.items()
+        )
         return _("House rules: {rules}").format(rules=rules)
 
     def announce(self, text: str, public: str | None = None) -> None:
@@ -574,12 +605,7 @@ class TerminalGame:
     def run(self) -> int:
         """Play until the game ends or a player quits; returns the exit status (0)."""
         game = self.game
-        players = ", ".join(
-            _("{name} (computer)").format(name=self.name(seat))
-            if seat in self.computers
-            else self.name(seat)
-            for seat in range(len(game.players))
-        )
+        players = ", ".join(self.name(seat) for seat in range(len(game.players)))
         self.say(_("Binary Scrabble: {players}").format(players=players))
         house_rules = self.house_rules()
         if house_rules:
@@ -898,9 +924,12 @@ def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.splitlines())
 
 
-def _rule_value(value: object) -> str:
+def _rule_value(name: str, value: object) -> str:
+    """A rule's value in words of the current language, as ``rules`` says it."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
+    if name == "precedence":
+        return _(PRECEDENCE_LABELS[str(value)])
     return str(value)
 
 
@@ -1004,7 +1033,7 @@ def _prepare(
         if not saved.is_over() and options.save is None:
             # A game left in the default file is offered back rather than overwritten.
             scores = ", ".join(
-                f"{escape_controls(name)} {score}"
+                f"{seat_name(name)} {score}"
                 for name, score in zip(saved.players, saved.scores, strict=True)
             )
             stdout.write(
@@ -1169,4 +1198,5 @@ __all__ = [
     "render_recent",
     "render_scores",
     "run_terminal_game",
+    "seat_name",
 ]
