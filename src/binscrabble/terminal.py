@@ -15,6 +15,9 @@ and ``--resume`` continues it. See docs/playing.md.
 
 from __future__ import annotations
 
+import re
+import shutil
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -110,6 +113,100 @@ class ComputerPlayer(Protocol):
 
 class GameSetupError(Exception):
     """A problem that stops the game from starting (bad players, unreadable save file...)."""
+
+
+# -- wrapping ---------------------------------------------------------------------------------
+
+#: What takes no cell on a terminal: colours (SGR), and direction marks and isolates.
+_NO_CELL: Final = re.compile("\x1b\\[[0-9;]*m|[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: A colour (SGR sequence).
+_STYLE: Final = re.compile("\x1b\\[[0-9;]*m")
+#: Isolates that open (LRI, RLI, FSI) and the one that closes them (PDI).
+_OPENS: Final = frozenset("\u2066\u2067\u2068")
+_CLOSE: Final = "\u2069"
+#: A help line: two spaces, the command as typed, two spaces or more, its explanation.
+_COLUMNS: Final = re.compile(r"^  \S(?:\S| (?! ))* {2,}")
+
+
+def visible_width(text: str) -> int:
+    """How many cells ``text`` takes on a terminal: colours and direction isolates take
+    none, wide (East Asian) characters two, combining marks none.
+
+    >>> visible_width("\x1b[1m AND \x1b[0m"), visible_width("\u2068דנה\u2069")
+    (5, 3)
+    """
+    cells = 0
+    for char in _NO_CELL.sub("", text):
+        if unicodedata.combining(char):
+            continue
+        cells += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return cells
+
+
+def _open_isolates(text: str, opened: list[str]) -> None:
+    """Follow the isolates ``text`` opens and closes, on the stack ``opened``."""
+    for char in text:
+        if char in _OPENS:
+            opened.append(char)
+        elif char == _CLOSE and opened:
+            opened.pop()
+
+
+def _wrap_line(line: str, width: int, columns: bool) -> list[str]:
+    if visible_width(line) <= width:
+        return [line]
+    hanging = len(line) - len(line.lstrip(" "))
+    match = _COLUMNS.match(line) if columns else None
+    if match is not None and match.end() <= width // 2:
+        hanging = match.end()
+    lines: list[str] = []
+    prefix, body = "", ""
+    opened: list[str] = []
+    for index, word in enumerate(_words(line)):
+        candidate = f"{body} {word}" if index else word
+        if body.strip() and visible_width(prefix + candidate) > width:
+            # Each line's isolates are whole: closed at its end, opened again on the next.
+            _open_isolates(body, opened)
+            lines.append((prefix + body).rstrip(" ") + _CLOSE * len(opened))
+            prefix, body = " " * hanging + "".join(opened), word
+            continue
+        body = candidate
+    lines.append(prefix + body)
+    return lines
+
+
+def _words(line: str) -> list[str]:
+    """``line`` split at its spaces, but not at a space inside a coloured stretch (a
+    tile's `` AND `` on a coloured rack)."""
+    words: list[str] = []
+    styled = False
+    for piece in line.split(" "):
+        if styled:
+            words[-1] += " " + piece
+        else:
+            words.append(piece)
+        styles = _STYLE.findall(piece)
+        if styles:
+            styled = styles[-1] != _RESET
+    return words
+
+
+def wrap(text: str, width: int, *, columns: bool = False) -> str:
+    """``text`` with each line longer than ``width`` cells broken at spaces, never inside a
+    word (a word longer than a line keeps a line of its own). A continuation keeps the
+    line's indent, or with ``columns`` (the help) starts under the explanation column; an
+    isolate (U+2066..U+2068 ... U+2069) broken across lines is closed at the end of each
+    line and opened again at the start of the next, so that a right-to-left terminal lays
+    out every line by itself (docs/languages.md, "Right to left in a terminal").
+
+    >>> print(wrap("one two three four", 9))
+    one two
+    three
+    four
+    """
+    return "\n".join(
+        piece for line in text.split("\n") for piece in _wrap_line(line, width, columns)
+    )
 
 
 # -- rendering --------------------------------------------------------------------------------
@@ -494,7 +591,15 @@ def is_no(answer: str) -> bool:
 MAX_TYPED_LINE: Final = 4096
 
 
-def _typed_line(stdin: TextIO, stdout: TextIO) -> str:
+class _Output(Protocol):
+    """Where the questions before the game go: a text stream, or one that wraps."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
+def _typed_line(stdin: TextIO, stdout: _Output) -> str:
     """One line of input with its line break, or ``""`` at the end of input or after a line
     longer than :data:`MAX_TYPED_LINE` (said on `stdout`)."""
     line = stdin.readline(MAX_TYPED_LINE + 1)
@@ -508,6 +613,21 @@ def _typed_line(stdin: TextIO, stdout: TextIO) -> str:
         )
         return ""
     return line
+
+
+class _Wrapped:
+    """An output stream whose writes are wrapped to ``width`` (``None``: as they are), for
+    the questions asked before the game starts."""
+
+    def __init__(self, stream: TextIO, width: int | None) -> None:
+        self.stream = stream
+        self.width = width
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text if self.width is None else wrap(text, self.width))
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 class _Quit(Exception):
@@ -532,6 +652,9 @@ class TerminalGame:
     allow_undo: bool = False
     confirm: bool = True
     clear_screen: bool = False
+    #: The terminal's width in cells: longer lines are wrapped at word boundaries (``None``,
+    #: output that is no terminal: lines as they are).
+    width: int | None = None
     #: What happened since the screen was last drawn (moves, undo, the house rules), as
     #: everyone may see it: a cleared screen would otherwise wipe it before it is read.
     notices: list[str] = field(default_factory=list)
@@ -542,12 +665,26 @@ class TerminalGame:
         """A seat's name as printed: control characters escaped, whatever the game holds."""
         return seat_name(self.game.players[seat])
 
-    def say(self, text: str = "") -> None:
+    def say(self, text: str = "", *, columns: bool = False) -> None:
+        """Write ``text``, wrapped to the terminal's width (``columns``: the help's)."""
+        if self.width is not None:
+            text = wrap(text, self.width, columns=columns)
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
+    def say_board(self) -> None:
+        """The board as it is laid out, cell by cell (never wrapped), then its legend."""
+        game = self.game
+        rows, _gap, legend = render_board(game.board, self.color, _last_squares(game)).rpartition(
+            "\n"
+        )
+        self.stdout.write(rows + "\n")
+        self.say(legend)
+
     def ask(self, prompt: str) -> str:
         """One line of input without its line break; :class:`_Quit` at the end of input."""
+        if self.width is not None:
+            prompt = wrap(prompt, self.width)
         self.stdout.write(prompt)
         self.stdout.flush()
         line = _typed_line(self.stdin, self.stdout)
@@ -665,7 +802,7 @@ class TerminalGame:
         if self.clear_screen:
             self.stdout.write(_CLEAR_SCREEN)
         self.say()
-        self.say(render_board(game.board, self.color, _last_squares(game)))
+        self.say_board()
         self.say()
         self.say(render_scores(game))
         # On every screen: each player needs them in mind for every move.
@@ -743,7 +880,7 @@ class TerminalGame:
             command = word.lower()
             rest = rest.strip()
             if command in ("help", "h"):
-                self.say(_(HELP))
+                self.say(_(HELP), columns=True)
             elif command in _QUIT_COMMANDS:
                 raise _Quit
             elif command == "board":
@@ -887,7 +1024,7 @@ class TerminalGame:
         outcome = game.outcome()
         assert outcome is not None
         self.say()
-        self.say(render_board(game.board, self.color, _last_squares(game)))
+        self.say_board()
         self.say()
         if outcome.reason == "out":
             out = game.history[-1].seat
@@ -960,8 +1097,10 @@ def run_terminal_game(
 ) -> int:
     """Start or resume a game and play it. Returns the exit status: 0 when the game ended or
     was saved to be continued, 2 when it could not start (the reason on ``stderr``)."""
+    # A terminal's lines are wrapped at word boundaries to its width; other output is not.
+    width = shutil.get_terminal_size().columns if interactive else None
     try:
-        game, save_path = _prepare(options, stdin, stdout, factory)
+        game, save_path = _prepare(options, stdin, _Wrapped(stdout, width), factory)
         computers = computers_for(game.players, factory)
     except GameSetupError as error:
         stderr.write(_("binscrabble: error: {message}").format(message=error) + "\n")
@@ -978,6 +1117,7 @@ def run_terminal_game(
         allow_undo=options.allow_undo,
         confirm=options.confirm,
         clear_screen=interactive,
+        width=width,
     )
     if game.is_over():
         terminal.say(_("This game is already over."))
@@ -1011,7 +1151,7 @@ def _read_saved(path: Path) -> Game:
 
 
 def _prepare(
-    options: PlayOptions, stdin: TextIO, stdout: TextIO, factory: ComputerFactory
+    options: PlayOptions, stdin: TextIO, stdout: _Output, factory: ComputerFactory
 ) -> tuple[Game, Path]:
     if options.resume is not None:
         path = Path(options.resume)
@@ -1095,7 +1235,7 @@ def _saved_game_in(path: Path) -> Game:
         ) from None
 
 
-def _set_aside(path: Path, stdout: TextIO) -> None:
+def _set_aside(path: Path, stdout: _Output) -> None:
     """Keep the game saved in `path` under another name, and say where."""
     kept = _keep_aside(path)
     stdout.write(_("The game that was in {path} is kept in {kept}.").format(path=path, kept=kept))
@@ -1144,7 +1284,7 @@ def plain(text: str) -> str:
     return text.translate(_DIRECTION_MARKS)
 
 
-def _ask_players(stdin: TextIO, stdout: TextIO, factory: ComputerFactory) -> list[str]:
+def _ask_players(stdin: TextIO, stdout: _Output, factory: ComputerFactory) -> list[str]:
     # The default names in the reader's language, without the direction isolates of a
     # translation: a name holds no invisible formatting character.
     default = ",".join(plain(_("Player {number}").format(number=number)) for number in (1, 2))
@@ -1199,4 +1339,6 @@ __all__ = [
     "render_scores",
     "run_terminal_game",
     "seat_name",
+    "visible_width",
+    "wrap",
 ]
