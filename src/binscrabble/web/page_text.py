@@ -2,7 +2,7 @@
 
 The pages in ``static/`` are plain HTML written in English. :func:`render` serves one in the
 current language: every text node, and the attributes people read (``aria-label``,
-``title``, ``placeholder``, ``alt``), is looked up in the catalogue with its English text
+``title``, ``placeholder``, ``alt``, an ``<optgroup>``'s ``label``), is looked up in the catalogue with its English text
 as the message id (whitespace inside collapsed, around it kept); an element marked
 ``data-i18n="html"`` is one message with its inner markup (a sentence with ``<kbd>`` keys in
 it stays one sentence for the translator); ``data-i18n-context="CONTEXT"`` gives the
@@ -42,7 +42,7 @@ from binscrabble import i18n
 
 STATIC: Final = Path(__file__).parent / "static"
 #: Attributes whose values people read (or hear).
-READ_ATTRIBUTES: Final = frozenset({"aria-label", "title", "placeholder", "alt"})
+READ_ATTRIBUTES: Final = frozenset({"aria-label", "title", "placeholder", "alt", "label"})
 #: Elements whose content is not text for people.
 NOT_TEXT: Final = frozenset({"script", "style"})
 #: Elements that have no end tag.
