@@ -259,3 +259,29 @@ def test_the_keyboard_help_says_what_each_code_types(
     ):
         assert f"{code} ({face})" in text, text
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_choosing_tiles_to_exchange_by_touch_leaves_exchange_the_button_to_press(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """en/he N18: in exchange mode Play waits (it said "place tiles ... then press Play"),
+    Recall ends the mode and gives Play back, and Exchange swaps the marked tiles."""
+    created = server.new_game([{"name": "Ann"}, {"name": "Bo"}])
+    page = seat_page(browser, server, created["seats"][0], language, width=360, height=740, **PHONE)
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    page.locator("#exchange").tap()
+    tiles = page.locator("#rack .tile")
+    tiles.nth(0).tap()
+    tiles.nth(1).tap()
+    expect(page.locator("#play")).to_be_disabled()
+    page.locator("#recall").tap()
+    expect(page.locator("#play")).to_be_enabled()
+    page.locator("#exchange").tap()
+    tiles.nth(0).tap()
+    tiles.nth(1).tap()
+    page.locator("#exchange").tap()
+    expect(page.locator("#log tr")).to_have_count(1)
+    page.context.close()

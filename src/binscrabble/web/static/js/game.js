@@ -557,6 +557,7 @@ async function submit(body) {
 }
 
 function play() {
+  if (state.exchanging) return exchange(); // Enter in exchange mode confirms the exchange
   if (state.pending.size) return submit({ tiles: placedTiles() });
   const typed = $("move").value.trim();
   if (typed) return submit({ move: typed });
@@ -651,6 +652,9 @@ function drawSeat() {
   saveSeat();
   const turn = myTurn() && !state.busy;
   for (const id of ["play", "pass", "exchange", "recall", "shuffle"]) $(id).disabled = !turn && id !== "shuffle";
+  // While tiles are chosen for an exchange, Exchange is the button that does it: Play waits
+  // (pressed, it answered "place tiles ... then press Play", the marked tiles unsaid).
+  if (state.exchanging) $("play").disabled = true;
   $("move").disabled = !turn;
   $("exchange").classList.toggle("active", state.exchanging);
   // Hints come with the learning preset only: elsewhere the button stays in its place,
