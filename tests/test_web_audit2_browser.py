@@ -285,3 +285,27 @@ def test_choosing_tiles_to_exchange_by_touch_leaves_exchange_the_button_to_press
     page.locator("#exchange").tap()
     expect(page.locator("#log tr")).to_have_count(1)
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_a_link_with_a_broken_token_keeps_saying_so_while_it_watches(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """en/he N23: a link cut short opens the game as a spectator, and the status keeps
+    saying that its token opened no seat after the live views arrive (a move of the game)."""
+    created = server.new_game([{"name": "Ann"}, {"name": "Bo"}])
+    page = new_page(browser, 360, 740, **PHONE)
+    page.goto(f"{server.url}/games/{created['id']}?token=broken&lang={language}")
+    status = page.locator("#status")
+    expect(page.locator("#board .square").first).to_be_visible()
+    token = created["seats"][0]["token"]
+    server.api(
+        "POST", f"/api/games/{created['id']}/moves", {"move": "pass", "turn": 0}, token=token
+    )
+    expect(page.locator("#log tr")).to_have_count(1)
+    invite = {"en": "use your invite link", "he": "השתמשו בקישור ההזמנה שלכם"}[language]
+    expect(status).to_contain_text(invite)
+    expect(status).to_contain_text({"en": "You are watching", "he": "צופים"}[language])
+    page.context.close()

@@ -29,6 +29,7 @@ const state = {
   selected: null, // id of the rack tile chosen for click placement
   exchanging: false,
   marked: new Set(), // ids marked for an exchange
+  linkProblem: "", // why the link's token opened no seat (said while the page watches)
   cursor: null, // {square, across}
   blankNext: false,
   previewSeq: 0,
@@ -753,9 +754,16 @@ function statusText(view) {
   // header's turn still says whose turn it is).
   const waiting = waitingSentence(view);
   if (waiting) return waiting;
-  if (!isSeat()) return t("You are watching: {turn}.", { turn: turnText(view) });
+  if (!isSeat()) {
+    // A link whose token opened no seat keeps saying so while its reader watches: the live
+    // views that follow would otherwise replace the sentence at once.
+    const watching = t("You are watching: {turn}.", { turn: turnText(view) });
+    return state.linkProblem ? `${state.linkProblem} ${watching}` : watching;
+  }
   if (myTurn()) return t("Your turn: place tiles, or type a move in the Move box.");
-  return t("{turn}.", { turn: turnText(view) }).replace("….", "…");
+  // "Bo is thinking…" ends with its ellipsis, in every language: no full stop after it.
+  const turn = turnText(view);
+  return turn.endsWith("…") ? turn : t("{turn}.", { turn });
 }
 
 function applyView(view) {
@@ -877,6 +885,7 @@ async function main() {
     if (!(error instanceof ApiError && error.status === 401)) return showLoadError(error);
     // A link whose token opens no seat still shows the game, as a spectator sees it.
     state.token = null;
+    state.linkProblem = error.message;
     setTabToken(gameId, null);
     try {
       state.view = await getJson(`/api/games/${encodeURIComponent(gameId)}`, null);
