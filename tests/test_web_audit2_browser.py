@@ -309,3 +309,18 @@ def test_a_link_with_a_broken_token_keeps_saying_so_while_it_watches(
     expect(status).to_contain_text(invite)
     expect(status).to_contain_text({"en": "You are watching", "he": "צופים"}[language])
     page.context.close()
+
+
+def test_your_games_names_a_game_against_the_computer_once(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """fr/bg N14: "Élodie contre Ordinateur (ordinateur)" said the computer twice."""
+    players = [{"name": "Élodie"}, {"name": "Ordinateur", "computer": "beginner"}]
+    created = server.api("POST", "/api/games", {"players": players})
+    page = seat_page(browser, server, created["seats"][0], "fr")
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    page.goto(f"{server.url}/?lang=fr")
+    link = page.locator("#games li a").first
+    expect(link).to_have_text("Élodie contre Ordinateur")
+    page.context.close()

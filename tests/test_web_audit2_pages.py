@@ -24,3 +24,24 @@ def test_the_clock_menus_group_headings_are_in_the_pages_language(
         page = client.get(f"/?lang={language}").text
     labels = re.findall(r'<optgroup label="([^"]*)"', page)
     assert labels == list(GROUPS[language])
+
+
+@pytest.mark.parametrize(
+    ("made_in", "read_in", "shown"),
+    [("fr", "bg", "Компютър"), ("bg", "fr", "Ordinateur"), ("he", "en", "Computer")],
+)
+def test_the_computers_default_name_is_read_in_the_readers_language(
+    tmp_path: Path, made_in: str, read_in: str, shown: str
+) -> None:
+    """fr/bg N14: a computer seat named "Computer" by the lobby of one language is named in
+    the language of each reader; a name of the player's own stays as written."""
+    default = {"fr": "Ordinateur", "bg": "Компютър", "he": "מחשב"}[made_in]
+    with web_client(tmp_path / "g.db") as client:
+        players = [{"name": "Élodie"}, {"name": default, "computer": "beginner"}]
+        created = client.post(f"/api/games?lang={made_in}", json={"players": players}).json()
+        view = client.get(f"/api/games/{created['id']}?lang={read_in}").json()
+        assert [player["name"] for player in view["players"]] == ["Élodie", shown]
+        players = [{"name": "Élodie"}, {"name": "Robert", "computer": "beginner"}]
+        created = client.post(f"/api/games?lang={made_in}", json={"players": players}).json()
+        view = client.get(f"/api/games/{created['id']}?lang={read_in}").json()
+        assert [player["name"] for player in view["players"]] == ["Élodie", "Robert"]

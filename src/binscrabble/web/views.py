@@ -10,10 +10,13 @@ WebSocket message, goes through it (INTERFACES.md §5).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from binscrabble import i18n
 from binscrabble.board import square_name
 from binscrabble.game import ScoreBreakdown
+from binscrabble.i18n import _
 from binscrabble.move import display_equation
 from binscrabble.web.active_games import ActiveGame
 from binscrabble.web.storage import StoredGame
@@ -39,7 +42,22 @@ def around(
     shows every viewer alike is added here, and to :class:`~binscrabble.web.models.GameView`."""
     for player, record in zip(view["players"], stored.seats, strict=True):
         player["computer"] = record.computer
+        if record.computer and player["name"] in computer_default_names():
+            # The lobby names a computer "Computer" in the language the game was made in;
+            # each reader reads that name in its own ("Ordinateur" read in Bulgarian was
+            # "Ordinateur (компютър, средно)").
+            player["name"] = _("Computer")
     return {"id": stored.game_id, **view, "rematch": stored.rematch, "clock": clock}
+
+
+@functools.cache
+def computer_default_names() -> frozenset[str]:
+    """The name the lobby gives a computer seat, "Computer", in every language."""
+    names = set()
+    for language in i18n.LANGUAGES:
+        with i18n.use_language(language):
+            names.add(_("Computer"))
+    return frozenset(names)
 
 
 def score_runs(breakdown: ScoreBreakdown) -> list[dict[str, Any]]:

@@ -188,7 +188,10 @@ function drawGames() {
     const kind = Object.hasOwn(kinds, game.kind) ? kinds[game.kind] : t("game");
     const names = game.names || [];
     const players = names.length ? names.reduce((first, second) => t("{first} vs {second}", { first, second })) : "";
-    link.textContent = `${players || game.id} (${kind})`;
+    // A game against the computer whose seat is named "Computer" says it once ("Ann vs
+    // Computer", not "Ann vs Computer (computer)").
+    const named = game.kind === "computer" && names.includes(plain(t("Computer")));
+    link.textContent = named ? players : `${players || game.id} (${kind})`;
     const detail = document.createElement("span");
     detail.className = "hint";
     const forget = document.createElement("button");
