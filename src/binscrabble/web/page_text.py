@@ -4,11 +4,12 @@ The pages in ``static/`` are plain HTML written in English. :func:`render` serve
 current language: every text node, and the attributes people read (``aria-label``,
 ``title``, ``placeholder``, ``alt``, an ``<optgroup>``'s ``label``), is looked up in the
 catalogue with its English text as the message id (whitespace inside collapsed, around it
-kept); an element marked ``data-i18n="html"`` is one message with its inner markup (a sentence with ``<kbd>`` keys in
-it stays one sentence for the translator); ``data-i18n-context="CONTEXT"`` gives the
-messages inside an element that context (``pgettext``: the same English words used for
-two things, the lobby's "How to play", get a translation each); ``translate="no"`` keeps
-an element's text as it is, and text without two letters in a row (``A``, ``15``, ``◐``) is
+kept); an element marked ``data-i18n="html"`` is one message with its inner markup (a
+sentence with ``<kbd>`` keys in it stays one sentence for the translator);
+``data-i18n-context="CONTEXT"`` gives the messages inside an element that context
+(``pgettext``: the same English words used for two things, the lobby's "How to play", get a
+translation each); ``translate="no"`` keeps an element's text as it is, and text without two
+letters in a row (``A``, ``15``, ``◐``) is
 no message. A line
 ``<!-- part: NAME -->`` takes the part ``static/parts/NAME.html`` (the language menu,
 written once for every page). ``<html>`` gets the language's ``lang`` and ``dir``, and
