@@ -130,7 +130,7 @@ def test_the_terminal_game_speaks_the_language_of_lang(tmp_path: Path) -> None:
     )
     out = completed.stdout
     assert "Ada, c’est votre tour. Appuyez sur Entrée pour voir votre chevalet." in out
-    assert "Tour 1. Chevalet de Ada\u00a0: " in out
+    assert "Tour 1. Ada, votre chevalet\u00a0: " in out
     assert "Reprendre un tour est désactivé\u00a0: lancez la partie avec --allow-undo" in out
     assert "Refusé\u00a0: " in out or "Impossible de lire" in out
 

@@ -103,7 +103,7 @@ def computer_game(language: str, tmp_path: Path, players: list[str]) -> str:
 NAMED = {
     "en": ("Computer (beginner) passes.", "House rules: identity chains — on"),
     "fr": ("Ordinateur (débutant) passe.", "Plusieurs opérations neutres par égalité — oui"),
-    "bg": ("Компютър (начинаещ) пропуска.", "Няколко неутрални действия в едно равенство —"),
+    "bg": ("Компютър (начинаещ) пропусна.", "Няколко неутрални действия в едно равенство —"),
     "he": ("\u2068\u2068מחשב\u2069 (\u2068מתחיל\u2069)\u2069: ויתור על התור.", "כמה פעולות"),
 }
 
@@ -122,3 +122,19 @@ def test_computers_of_one_level_are_numbered_in_words(tmp_path: Path) -> None:
     out = computer_game("en", tmp_path, ["cpu:easy", "cpu:easy#2", "Ada"])
     assert "Computer (easy) passes." in out and "Computer 2 (easy) passes." in out
     assert "cpu:" not in out
+
+
+SCREEN_WORDS = {
+    # The rack's owner addressed (no "de Élodie"), a colon after a name in the list of moves.
+    "fr": ["Tour 2. Élodie, votre chevalet\u00a0:", "1. Ordinateur (débutant)\u00a0: a passé"],
+    # The past tense of the web (изигра, пропусна, смени), not the present.
+    "bg": ["Компютър (начинаещ) пропусна.", "1. Компютър (начинаещ): пропусна"],
+}
+
+
+@pytest.mark.parametrize("language", sorted(SCREEN_WORDS))
+def test_the_screen_reads_as_a_native_writer_puts_it(tmp_path: Path, language: str) -> None:
+    out = computer_game(language, tmp_path, ["cpu:beginner", "Élodie"])
+    for words in SCREEN_WORDS[language]:
+        assert words in out, (words, out)
+    assert "Chevalet de" not in out and "пропуска" not in out

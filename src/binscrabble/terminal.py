@@ -409,10 +409,11 @@ def render_recent(
     for index, entry in enumerate(history):
         notation = move_cell(entry["notation"] if notations is None else notations[index])
         total = _("(total {total})").format(total=entry["running"][entry["seat"]])
-        lines.append(
-            f"  {start + index:>3}. {seat_name(game.players[entry['seat']])}: {notation}  "
-            f"+{entry['score']} {total}"
+        # The name and the move as a sentence of the language ("Élodie : 8F 10=10").
+        said = _("{name}: {move}").format(
+            name=seat_name(game.players[entry["seat"]]), move=notation
         )
+        lines.append(f"  {start + index:>3}. {said}  +{entry['score']} {total}")
     return "\n".join(lines)
 
 
