@@ -230,3 +230,14 @@ def test_color_only_when_asked_for(
     # JSON is never colored.
     status, out, _ = run(["check", "--json", "1+1=10"], capsys)
     assert "\033[" not in out
+
+
+def test_a_negative_value_reads_with_the_minus_sign_json_keeps_numbers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    negatives = ["--rule", "allow_negatives=on"]
+    status, out, _ = run(["check", *negatives, "1-10=0-1"], capsys)
+    assert status == 0
+    assert out == "1-10=0-1: valid, value −1 (−1), bonus 0\n"  # as typed, then U+2212
+    status, out, _ = run(["check", "--json", *negatives, "1-10=0-1"], capsys)
+    assert json_lines(out)[0]["value"] == -1 and json_lines(out)[0]["binary"] == "-1"

@@ -18,6 +18,7 @@ from typing import BinaryIO, Final, TextIO
 from binscrabble import i18n
 from binscrabble.cli.common import CliError, add_rules_options, rules_from_options, use_color
 from binscrabble.expr import CheckResult, check, check_many, explain
+from binscrabble.expr.explanations import signed
 from binscrabble.expr.sentences import say
 from binscrabble.i18n import _
 from binscrabble.limits import escape_controls
@@ -233,8 +234,13 @@ def _render(result: CheckResult, colours: dict[str, str]) -> str:
     shown = escape_controls(result.input)
     valid, invalid = _verdicts(i18n.language())
     if result.valid:
+        # A person reads the minus sign of the tiles (U+2212); --json keeps plain numbers.
         return valid.format(
-            input=shown, binary=result.binary, value=result.value, bonus=result.bonus, **colours
+            input=shown,
+            binary=(result.binary or "").replace("-", "−"),
+            value=signed(result.value or 0),
+            bonus=result.bonus,
+            **colours,
         )
     reason = escape_controls(say(result.reason or ""))
     return invalid.format(input=shown, reason=reason, **colours)
