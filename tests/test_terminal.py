@@ -225,7 +225,8 @@ def test_a_whole_game_to_the_end(tmp_path: Path) -> None:
     assert "Game over:" in out
     assert "End-of-game adjustments:" in out
     for seat, name in enumerate(shadow.players):
-        assert f"{outcome.adjustments[seat]:+d} → {outcome.scores[seat]}" in out, name
+        change = f"{outcome.adjustments[seat]:+d} → {outcome.scores[seat]}"
+        assert change.replace("-", "−") in out, name  # the tiles' minus sign, U+2212
     assert str(outcome) in out
     assert read_record_file(save) == shadow
     # Resuming a finished game shows the result and stops.
@@ -571,8 +572,8 @@ def test_game_over_lists_the_tiles_left_spaced_with_their_worth(tmp_path: Path) 
     terminal = TerminalGame(game, save, io.StringIO("\npass\n"), terminal_output, computers={})
     assert terminal.run() == 0
     out = terminal_output.getvalue()
-    assert "  Ann: tiles left − × (3 points), -3 → -3" in out
-    assert "  Ben: tiles left 1 = 1 (3 points), -3 → -3" in out
+    assert "  Ann: tiles left − × (3 points), −3 → −3" in out
+    assert "  Ben: tiles left 1 = 1 (3 points), −3 → −3" in out
 
 
 def test_undo_with_only_a_computer_turn_behind_takes_nothing_back(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from typing import Final, Protocol, TextIO
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.engine.descriptions import players_help
+from binscrabble.expr.explanations import signed
 from binscrabble.expr.symbols import SHOWN
 from binscrabble.game import Game, Outcome, SetupError
 from binscrabble.i18n import N_, _, direction, ngettext, pgettext
@@ -390,7 +391,7 @@ def render_scores(game: Game) -> str:
     parts = []
     for seat, name in enumerate(game.players):
         marker = "▸ " if seat == game.to_move and not game.is_over() else ""
-        parts.append(f"{marker}{seat_name(name)} {game.scores[seat]}")
+        parts.append(f"{marker}{seat_name(name)} {signed(game.scores[seat])}")
     bag = ngettext("bag: {count} tile", "bag: {count} tiles", game.bag_size)
     return "   ".join(parts) + "   |   " + bag.format(count=game.bag_size)
 
@@ -408,7 +409,7 @@ def render_recent(
     lines = [_("Last moves:")]
     for index, entry in enumerate(history):
         notation = move_cell(entry["notation"] if notations is None else notations[index])
-        total = _("(total {total})").format(total=entry["running"][entry["seat"]])
+        total = _("(total {total})").format(total=signed(entry["running"][entry["seat"]]))
         # The name and the move as a sentence of the language ("Élodie : 8F 10=10").
         said = _("{name}: {move}").format(
             name=seat_name(game.players[entry["seat"]]), move=notation
@@ -423,7 +424,9 @@ def outcome_sentence(outcome: Outcome) -> str:
     In English, a game played out or ended by scoreless turns reads as ``str(outcome)``,
     which records keep."""
     names = [seat_name(name) for name in outcome.players]
-    totals = ", ".join(f"{name} {score}" for name, score in zip(names, outcome.scores, strict=True))
+    totals = ", ".join(
+        f"{name} {signed(score)}" for name, score in zip(names, outcome.scores, strict=True)
+    )
     if not outcome.winners:
         result = _("nobody wins ({totals})").format(totals=totals)
     elif outcome.draw:
@@ -864,7 +867,7 @@ class TerminalGame:
         else:
             self.announce(
                 _("{name} plays {move} for {score} (total {total}).").format(
-                    name=name, move=notation, score=turn.score, total=turn.scores[seat]
+                    name=name, move=notation, score=turn.score, total=signed(turn.scores[seat])
                 )
             )
         self.save()
@@ -987,7 +990,10 @@ class TerminalGame:
         else:
             self.announce(
                 _("{name} plays {move} for {score} (total {total}).").format(
-                    name=self.name(seat), move=notation, score=turn.score, total=turn.scores[seat]
+                    name=self.name(seat),
+                    move=notation,
+                    score=turn.score,
+                    total=signed(turn.scores[seat]),
                 )
             )
         self.save()
@@ -1049,13 +1055,22 @@ class TerminalGame:
                 else _("no tiles left")
             )
             self.say(
-                f"  {self.name(seat)}: {left}, {outcome.adjustments[seat]:+d} → "
-                f"{outcome.scores[seat]}"
+                f"  {self.name(seat)}: {left}, {_change(outcome.adjustments[seat])} → "
+                f"{signed(outcome.scores[seat])}"
             )
         shown = outcome_sentence(outcome)
         self.say(f"{shown[:1].upper()}{shown[1:]}.")
         self.save()
         self.say(_("The record of the game is in {path}.").format(path=self.save_path))
+
+
+def _change(points: int) -> str:
+    """A change of score as people read it: ``+5``, ``+0``, ``−3`` (the tiles' minus sign).
+
+    >>> _change(5), _change(0), _change(-3)
+    ('+5', '+0', '−3')
+    """
+    return signed(points) if points < 0 else f"+{points}"
 
 
 def _indent(text: str) -> str:
@@ -1174,7 +1189,7 @@ def _prepare(
         if not saved.is_over() and options.save is None:
             # A game left in the default file is offered back rather than overwritten.
             scores = ", ".join(
-                f"{seat_name(name)} {score}"
+                f"{seat_name(name)} {signed(score)}"
                 for name, score in zip(saved.players, saved.scores, strict=True)
             )
             stdout.write(
