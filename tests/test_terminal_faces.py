@@ -102,3 +102,18 @@ def test_the_last_moves_show_plays_over_tiles_as_they_stand() -> None:
     for notation in notations:
         assert display_notation(notation) in log, (notation, log)
     assert "(" not in log.replace("(total", "")
+
+
+def test_a_plays_score_run_by_run_shows_faces(tmp_path: Path) -> None:
+    shadow = Game(["Ada", "Bob"], Rules(), seed=5)
+    plays = [found.place for found in best_moves(shadow, 40)]
+    play = next(p for p in plays if set(p.notation(shadow.board)) & set(CODES))
+    run = shadow.score_breakdown(play).runs[0].text
+    assert set(run) & set(CODES), run
+    stdin = io.StringIO(f"\npreview {play.notation(shadow.board)}\nquit\n")  # Enter: privacy
+    stdout, stderr = io.StringIO(), io.StringIO()
+    options = PlayOptions(players=["Ada", "Bob"], seed=5, save=str(tmp_path / "p.bsr"))
+    assert run_terminal_game(options, stdin, stdout, stderr) == 0, stderr.getvalue()
+    out = stdout.getvalue()
+    assert run not in out
+    assert display_notation(f"8A {run}").removeprefix("8A ") in out

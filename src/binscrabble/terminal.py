@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol, TextIO
 
-from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
+from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, square_name
 from binscrabble.engine.descriptions import players_help
 from binscrabble.expr.explanations import signed
 from binscrabble.expr.symbols import SHOWN
-from binscrabble.game import Game, Outcome, SetupError
+from binscrabble.game import Game, Outcome, ScoreBreakdown, SetupError
 from binscrabble.i18n import N_, _, direction, ngettext, pgettext
 from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import (
@@ -302,6 +302,24 @@ def move_cell(notation: str) -> str:
         )
         return words.format(count=count, tiles=tiles)
     return people_move(notation)
+
+
+def breakdown_text(breakdown: ScoreBreakdown) -> str:
+    """A play's score run by run (:class:`~binscrabble.game.ScoreBreakdown`), each run's
+    equation written with the tiles' faces (``1=1÷1 AND NOT 0``, not ``1=1/1&~0``)."""
+    lines = [
+        _("{squares} {run} (value {value}): {sum}").format(
+            squares=f"{square_name(run.squares[0])}-{square_name(run.squares[-1])}",
+            run=people_move(f"{COLUMN_NAMES[0]}1 {run.text}").partition(" ")[2] or run.text,
+            value=run.value,
+            sum=run.explain(),
+        )
+        for run in breakdown.runs
+    ]
+    if breakdown.bingo:
+        lines.append(_("bingo +{bingo}").format(bingo=breakdown.bingo))
+    lines.append(_("total {total}").format(total=breakdown.total))
+    return "\n".join(lines)
 
 
 def _square(tile_face: str, blank: bool) -> tuple[str, str]:
@@ -937,7 +955,7 @@ class TerminalGame:
             self.say(
                 _("{move} would score:").format(move=people_move(move.notation(self.game.board)))
             )
-            self.say(_indent(str(self.game.score_breakdown(move))))
+            self.say(_indent(breakdown_text(self.game.score_breakdown(move))))
         else:
             self.say(
                 _("{move} is allowed and scores 0.").format(
@@ -953,7 +971,7 @@ class TerminalGame:
         notation = people_move(move.notation(game.board))
         if isinstance(move, Place) and self.confirm:
             breakdown = game.score_breakdown(move)
-            self.say(_indent(str(breakdown)))
+            self.say(_indent(breakdown_text(breakdown)))
             while True:
                 question = _("Play {move} for {score}? [Y/n] ")
                 answer = self.ask(question.format(move=notation, score=breakdown.total)).strip()
@@ -1339,6 +1357,7 @@ __all__ = [
     "GameSetupError",
     "PlayOptions",
     "TerminalGame",
+    "breakdown_text",
     "computers_for",
     "describe_tiles",
     "engine_computer",
