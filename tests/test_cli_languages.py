@@ -576,3 +576,12 @@ def test_replay_says_where_the_game_is_in_the_language(tmp_path: Path, language:
     assert status == 0
     for words in REPLAY[language]:
         assert words in out, (words, out)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_malformed_rule_names_the_metavar_of_the_usage(language: str) -> None:
+    # The usage line keeps the metavar NAME=VALUE (docs/languages.md): so does the error.
+    completed = run("play", "--lang", language, "--rule", "nonexistent")
+    assert completed.returncode == 2
+    assert "NAME=VALUE" in completed.stderr, completed.stderr
+    assert "[--rule NAME=VALUE]" in run("play", "--lang", language, "--help").stdout
