@@ -277,10 +277,13 @@ NOT_SENTENCES = {
     # record.py: lines of a record file, which is written in English whatever the language
     "# Binary Scrabble game record (format: docs/record-format.md)",
     "points of overtime",
-    # limits.py: the Unicode categories of the control characters
+    # limits.py: the Unicode categories of the control characters, and of the format
+    # characters and surrogates (invisible in a name)
     "Cc",
     "Zl",
     "Zp",
+    "Cf",
+    "Cs",
 }
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
 

@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 import starlette.datastructures
 import starlette.requests
-from web_api_support import web_client
+from web_api_support import bearer, new_game, web_client
 
+from binscrabble import limits
+from binscrabble.game import Game
+from binscrabble.move import Pass
+from binscrabble.record import RecordError, write_record
 from binscrabble.web import languages
 
 
@@ -95,3 +99,138 @@ def test_the_cookie_reader_keeps_its_meaning() -> None:
     assert languages.asked("a=1&lang=HE&lang=fr") == "he"
     assert languages.asked("lang=he" + "x" * 20_000) is None
     assert languages.asked("lang=he%00") is None
+
+
+# -- A1: names that hide a character, or show nothing ----------------------------------------
+
+INVISIBLE_ADDED = [
+    "Bo\u061c",  # ARABIC LETTER MARK, a direction mark (Cf)
+    "Bo\u180e",  # MONGOLIAN VOWEL SEPARATOR (Cf)
+    "Bo\U000e0041",  # a tag character (Cf)
+    "Bo\u034f",  # COMBINING GRAPHEME JOINER
+    "Bo\u3164",  # HANGUL FILLER
+    "Bo\ufe0f",  # a variation selector
+    "B\u00ado",  # a soft hyphen (Cf)
+]
+SHOWING_NOTHING = ["\u3164", "\u2800", "\u115f", "\u0301", "\u034f", " \u0301 "]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_ADDED + SHOWING_NOTHING)
+def test_a_name_with_an_invisible_character_or_nothing_visible_is_refused(
+    tmp_path: Path, name: str
+) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.post("/api/games", json={"players": [{"name": "Bo"}, {"name": name}]})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"].startswith("player 2's name is wrong: a name needs a character")
+
+
+@pytest.mark.parametrize("name", ["Bo\u0301", "Zoë", "דנה", "Ann \U0001f600", "李", "Ｂｏｂ"])
+def test_names_that_show_their_characters_are_taken(tmp_path: Path, name: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.post("/api/games", json={"players": [{"name": "Bo"}, {"name": name}]})
+    assert answer.status_code == 201, answer.text
+
+
+def test_the_core_names_the_invisible_character_of_a_name() -> None:
+    assert limits.name_problem("Bo\u061c") == "it holds the invisible character U+061C"
+    assert limits.name_problem("Bo\U000e0041") == "it holds the invisible character U+E0041"
+    assert limits.name_problem("\u0301") == "it has no visible character"
+    assert limits.name_problem("Bo\u0301") is None
+    game = Game(("Ann", "Bo\u2800"), seed=7)
+    with pytest.raises(RecordError, match="U\\+2800"):
+        write_record(game)
+
+
+# -- A2: the record viewer takes the names a game takes ---------------------------------------
+
+
+def a_record(first: str, second: str) -> str:
+    """A record of one pass between two players named ``first`` and ``second``."""
+    game = Game(("Ann", "Bo"), seed=7)
+    game.push(Pass())
+    return write_record(game).replace("Ann", first).replace("Bo", second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "said"),
+    [
+        ("Ann", "Ann\u202egnp.exe", "U+202E"),
+        ("Ann", "\u200fBo", "U+200F"),
+        ("A\u200bnn", "Bo", "U+200B"),
+        ("Ann", "ann", "read alike"),
+        ("Ann", "\uff21nn", "read alike"),
+        ("Bo\u3164", "Bo", "U+3164"),
+    ],
+)
+def test_the_viewer_refuses_names_a_game_refuses(
+    tmp_path: Path, first: str, second: str, said: str
+) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.post("/api/records/view", json={"record": a_record(first, second)})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"].startswith("this record cannot be read: ")
+    assert said in answer.json()["error"]
+
+
+ALIKE = {
+    "en": "have names that read alike",
+    "fr": "se lisent",
+    "he": "נקראים",
+    "bg": "четат",
+}
+
+
+@pytest.mark.parametrize("language", sorted(ALIKE))
+def test_the_viewer_says_names_read_alike_in_four_languages(tmp_path: Path, language: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        answer = client.post(
+            f"/api/records/view?lang={language}", json={"record": a_record("Ann", "ann")}
+        )
+        fine = client.post("/api/records/view", json={"record": a_record("Ann", "Bob")})
+    assert answer.status_code == 400
+    assert ALIKE[language] in answer.json()["error"]
+    assert fine.status_code == 200 and fine.json()["players"] == ["Ann", "Bob"]
+
+
+# -- A4: the hint takes no body ---------------------------------------------------------------
+
+
+def test_the_hint_refuses_a_body_as_resign_does(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}], {"preset": "learning"})
+        hint = f"/api/games/{created['id']}/hint"
+        token = bearer(created["seats"][0]["token"])
+        sent = {**token, "content-type": "application/json"}
+        refused = [
+            client.post(hint, headers=sent, content=body) for body in (b'{"x": 1}', b"null", b"[]")
+        ]
+        taken = client.post(hint, headers=token, json={})
+    for answer in refused:
+        assert answer.status_code == 400, answer.text
+        assert "takes no body" in answer.json()["error"]
+    assert taken.status_code == 200, taken.text
+
+
+# -- A5: a count of characters agrees with its noun ------------------------------------------
+
+ONE_CHARACTER = {
+    "en": "it takes at least 1 character",
+    "fr": "il faut au moins 1 caractère",
+    "he": "תו אחד",
+    "bg": "поне 1",
+}
+
+
+@pytest.mark.parametrize("language", sorted(ONE_CHARACTER))
+def test_at_least_one_character_is_singular(tmp_path: Path, language: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        record = client.post(f"/api/records/view?lang={language}", json={"record": ""})
+        name = client.post(
+            f"/api/games?lang={language}", json={"players": [{"name": ""}, {"name": "B"}]}
+        )
+    for answer in (record, name):
+        assert answer.status_code == 400
+        error = answer.json()["error"]
+        assert ONE_CHARACTER[language] in error, error
+        assert "caractères" not in error and "characters" not in error and "תווים" not in error

@@ -30,7 +30,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import BinaryIO, Final, Literal
 
 from binscrabble.i18n import N_, _
@@ -193,6 +193,71 @@ def is_control(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Zl", "Zp")
 
 
+# Characters that show nothing though they are letters, marks or symbols: the Hangul
+# fillers, the Khmer inherent vowels, the combining grapheme joiner, the Mongolian and
+# other variation selectors, the blank Braille pattern (a name of them shows as nothing,
+# and one added to a name leaves it looking the same).
+_BLANK_RANGES: Final = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)
+
+
+def is_invisible(char: str) -> bool:
+    """Whether a character shows nothing yet changes how a name reads or compares: Unicode's
+    format characters (zero-width spaces and joiners, direction marks, embeddings,
+    overrides and isolates, the byte order mark, tag characters), fillers and blanks.
+
+    >>> [is_invisible(char) for char in "A\u061c\u3164\u200b\u0301"]
+    [False, True, True, True, False]
+    """
+    if unicodedata.category(char) in ("Cf", "Cs"):
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in _BLANK_RANGES)
+
+
+def invisible_character(text: str) -> str | None:
+    """The first invisible character of `text` (:func:`is_invisible`), or None."""
+    for char in text:
+        if is_invisible(char):
+            return char
+    return None
+
+
+def has_visible_character(text: str) -> bool:
+    """Whether `text` shows something: a letter, digit, punctuation mark or symbol that is
+    not a blank (spaces and lone combining marks show nothing).
+
+    >>> has_visible_character(" \u0301\u2800"), has_visible_character("\u00e9")
+    (False, True)
+    """
+    return any(unicodedata.category(char)[0] in "LNPS" and not is_invisible(char) for char in text)
+
+
+def alike_names(names: Sequence[str]) -> tuple[str, str] | None:
+    """The first two of `names` that read alike (the same once compared as Unicode's NFKC
+    form ignoring case: a full-width "Ａ" is "A", "ann" is "Ann"), or None.
+
+    >>> alike_names(["Ann", "Bo", "\uff21nn"]), alike_names(["Ann", "Bo"])
+    (('Ann', 'Ａnn'), None)
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        key = unicodedata.normalize("NFKC", name.strip()).casefold()
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
 def control_character(text: str) -> str | None:
     """The first control character of `text`, or None."""
     for char in text:
@@ -202,7 +267,8 @@ def control_character(text: str) -> str | None:
 
 
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a player's name (empty, too long, a control character), or None.
+    """Why `name` cannot be a player's name (empty, too long, a control character, an
+    invisible character, nothing visible), or None.
 
     >>> name_problem("Ada") is None, name_problem(" ")
     (True, 'it is empty')
@@ -216,6 +282,11 @@ def name_problem(name: str) -> str | None:
     char = control_character(name)
     if char is not None:
         return _("it holds the control character {char}").format(char=repr(char))
+    char = invisible_character(name)
+    if char is not None:
+        return _("it holds the invisible character {char}").format(char=f"U+{ord(char):04X}")
+    if not has_visible_character(name):
+        return _("it has no visible character")
     return None
 
 

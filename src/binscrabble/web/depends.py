@@ -8,7 +8,8 @@ body gets 400 whatever the game) takes the game from a dependency that reads the
 (:func:`game_after`). The token is checked before the kind of game a route serves: a route
 that refuses some games (a hint in a game at a table gets 409) refuses them in a dependency
 that takes the seat, so that a missing or wrong token gets 401 first, as on every route.
-A route that takes no body (resign, abort) takes :data:`NoBody`: nothing, or ``{}``.
+A route that takes no body (resign, abort, rematch, hint) takes :data:`NoBody`: nothing, or
+``{}``.
 
 This module leaves out ``from __future__ import annotations``: the dependencies made by
 :func:`game_after` and :func:`seat_in` carry their parameters' types as objects, which

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from binscrabble.i18n import N_, _
+from binscrabble.i18n import N_, _, ngettext
 from binscrabble.limits import quoted
 
 
@@ -150,8 +150,6 @@ KIND_SENTENCES: Final = {
     "less_than": N_("it takes less than {lt}"),
     "too_short": N_("it holds {actual_length}, at least {min_length}"),
     "too_long": N_("it holds {actual_length}, at most {max_length}"),
-    "string_too_short": N_("it takes at least {min_length} characters"),
-    "string_too_long": N_("it takes at most {max_length} characters"),
     "union_tag_invalid": N_("its 'kind' takes {expected_tags}, not {tag}"),
     "union_tag_not_found": N_("it needs the field 'kind'"),
 }
@@ -190,6 +188,21 @@ def field_words(where: str) -> str:
     return _("the field {field}").format(field=quoted(where))
 
 
+def _length_sentence(kind: str, context: Mapping[str, Any]) -> str:
+    """How many characters a text takes, the noun agreeing with the number."""
+    if kind == "string_too_short":
+        count = int(context.get("min_length", 0))
+        sentence = ngettext(
+            "it takes at least {count} character", "it takes at least {count} characters", count
+        )
+    else:
+        count = int(context.get("max_length", 0))
+        sentence = ngettext(
+            "it takes at most {count} character", "it takes at most {count} characters", count
+        )
+    return sentence.format(count=count)
+
+
 def _detail(
     first: Mapping[str, Any], patterns: Mapping[str, str] | None, custom: Mapping[str, str] | None
 ) -> str:
@@ -207,6 +220,8 @@ def _detail(
         )
     if kind in (custom or {}):
         return _((custom or {})[kind])
+    if kind in ("string_too_short", "string_too_long"):
+        return _length_sentence(kind, context)
     if kind in KIND_SENTENCES:
         values = {name: str(value) for name, value in context.items()}
         values.setdefault("actual_length", "?")

@@ -24,6 +24,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -43,6 +44,7 @@ from binscrabble.clock import CORRESPONDENCE, KINDS, LIMITS, LIVE, UNTIMED
 from binscrabble.engine.levels import LEVELS
 from binscrabble.game import MAX_PLAYERS, MIN_PLAYERS
 from binscrabble.i18n import N_
+from binscrabble.limits import has_visible_character, invisible_character
 from binscrabble.rules import FACES, INT_RULE_LIMITS, PRECEDENCES, PRESETS, Rules
 
 #: The largest request body accepted, in bytes (INTERFACES.md §5).
@@ -70,6 +72,18 @@ PATTERN_MEANINGS: Final = {
     ),
     SQUARE_PATTERN: N_("a square is a column A to O and a row 1 to 15, such as H8"),
 }
+
+
+def visible_name(name: str) -> str:
+    """A name that passed :data:`NAME_PATTERN` shows something and holds no invisible
+    character (every format character, fillers, blanks: :func:`limits.is_invisible`); the
+    pattern's sentence otherwise, as for a control character."""
+    if invisible_character(name) is not None or not has_visible_character(name):
+        raise PydanticCustomError(
+            "string_pattern_mismatch", PATTERN_MEANINGS[NAME_PATTERN], {"pattern": NAME_PATTERN}
+        )
+    return name
+
 
 if TYPE_CHECKING:
     Level = str
@@ -178,7 +192,11 @@ class PlayerSpec(Strict):
     """A seat of a new game: a person's name, or a computer's name and level. Names are
     read with their ends trimmed, and the players of a game have different names."""
 
-    name: str = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
+    name: Annotated[
+        str,
+        Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN),
+        AfterValidator(visible_name),
+    ]
     #: Absent: a person (``null`` is refused, as everywhere: :func:`refuse_null`).
     computer: Level = None  # type: ignore[assignment]
 

@@ -12,6 +12,7 @@ from fastapi.responses import PlainTextResponse, Response
 
 from binscrabble.game import SetupError
 from binscrabble.i18n import N_, _
+from binscrabble.limits import alike_names, quoted
 from binscrabble.record import RecordError, read_record, write_record
 from binscrabble.rules import RulesError
 from binscrabble.table import write_table_record
@@ -109,6 +110,14 @@ async def view_record(body: RecordRequest) -> RecordAnswer:
         raise RefereeError(
             400, _("this record cannot be read: {problem}").format(problem=problem)
         ) from None
+    # The reader refused invisible characters in names; names that read alike are refused
+    # as a new game's are (a record may come from anyone, and the viewer shows the names).
+    alike = alike_names(game.players)
+    if alike is not None:
+        reason = _("the players {first} and {second} have names that read alike").format(
+            first=quoted(alike[0]), second=quoted(alike[1])
+        )
+        raise RefereeError(400, _("this record cannot be read: {problem}").format(problem=reason))
     return RecordAnswer.model_validate(record_turns(game))
 
 

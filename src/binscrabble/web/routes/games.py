@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -10,6 +9,7 @@ from fastapi import APIRouter, Request
 from binscrabble.clock import ClockError, ClockRules
 from binscrabble.game import SetupError
 from binscrabble.i18n import _
+from binscrabble.limits import alike_names
 from binscrabble.rules import Rules, RulesError
 from binscrabble.web.active_games import ActiveGame, RefereeError, new_token
 from binscrabble.web.depends import GameDep, SeatOrSpectator, ServerDep
@@ -52,8 +52,7 @@ async def create_game(body: NewGameRequest, request: Request, server: ServerDep)
     # line of the game's record); the names of one game differ.
     names = [player.name.strip() for player in body.players]
     # Names that read alike (a full-width "Ａ" beside "A", "ann" beside "Ann") are one.
-    alike = {unicodedata.normalize("NFKC", name).casefold() for name in names}
-    if len(alike) != len(names):
+    if alike_names(names) is not None:
         raise RefereeError(400, _("each player needs a name of their own"))
     try:
         clock = ClockRules.from_mapping(None if body.clock is None else body.clock.model_dump())

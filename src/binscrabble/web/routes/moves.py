@@ -22,7 +22,15 @@ from binscrabble.web.active_games import (
     placement,
     read_move,
 )
-from binscrabble.web.depends import GameDep, Held, SeatDep, ServerDep, game_after, seat_in
+from binscrabble.web.depends import (
+    GameDep,
+    Held,
+    NoBody,
+    SeatDep,
+    ServerDep,
+    game_after,
+    seat_in,
+)
 from binscrabble.web.models import (
     GameView,
     HintAnswer,
@@ -67,8 +75,9 @@ async def table_only(held: Annotated[Held, Depends(racked_game)], _seat: RackerS
     return held
 
 
-async def hinted_game(held: GameDep, _seat: SeatDep) -> ActiveGame:
-    """The game of a hint: 401 without a seat's token, then 409 for a game at a table."""
+async def hinted_game(_body: NoBody, held: GameDep, _seat: SeatDep) -> ActiveGame:
+    """The game of a hint, which takes no body (400 for one that is not ``{}``): 401
+    without a seat's token, then 409 for a game at a table."""
     if not isinstance(held, ActiveGame):
         raise RefereeError(409, _("no hints are given in a game at a table"))
     return held
@@ -150,7 +159,9 @@ async def enter_rack(
 
 
 @router.post(
-    "/api/games/{game_id}/hint", response_model=HintAnswer, responses=errors(401, 404, 409, 503)
+    "/api/games/{game_id}/hint",
+    response_model=HintAnswer,
+    responses=errors(400, 401, 404, 409, 503),
 )
 async def hint(
     active: Annotated[ActiveGame, Depends(hinted_game)], seat: SeatDep, server: ServerDep
