@@ -3,13 +3,15 @@ a bounded amount of work and gets a sentence, as docs/web.md and docs/limits.md 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import starlette.datastructures
 import starlette.requests
-from web_api_support import bearer, new_game, web_client
+from web_api_support import Served, bearer, new_game, serving, web_client
 
 from binscrabble import limits
 from binscrabble.game import Game
@@ -234,3 +236,41 @@ def test_at_least_one_character_is_singular(tmp_path: Path, language: str) -> No
         error = answer.json()["error"]
         assert ONE_CHARACTER[language] in error, error
         assert "caractères" not in error and "characters" not in error and "תווים" not in error
+
+
+# -- A8: one serve a SQLite file ---------------------------------------------------------------
+
+
+def second_serve(database: Path | str, *options: str) -> subprocess.CompletedProcess[str]:
+    """``binscrabble serve`` on ``database``, expected to stop at once: what it said."""
+    command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0", "--workers", "1"]
+    command += ["--db", str(database), *options]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_a_second_serve_on_one_sqlite_file_is_refused_until_the_first_ends(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.db"
+    with serving(database) as first:
+        refused = second_serve(database)
+        as_url = second_serve(f"sqlite:///{database}", "--lang", "fr")
+        assert first.client().get("/api/meta").status_code == 200
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "is already served by another binscrabble serve" in refused.stderr
+    assert f"(process {first.process.pid})" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert as_url.returncode == 2 and "PostgreSQL" in as_url.stderr
+    assert "déjà servi" in as_url.stderr
+    with serving(database) as again, again.client() as client:  # stopped: the lock is gone
+        assert client.get("/api/meta").status_code == 200
+
+
+def test_a_killed_serve_leaves_no_lock(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    crashed = Served(database)
+    crashed.process.kill()
+    crashed.process.wait(timeout=30)
+    crashed.stop()
+    with serving(database) as again, again.client() as client:
+        assert client.get("/api/meta").status_code == 200

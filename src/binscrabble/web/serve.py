@@ -8,17 +8,27 @@ The socket is made as a TCP socket by name (``IPPROTO_TCP``), with ``TCP_NODELAY
 sets ``TCP_NODELAY`` on an accepted connection only when its listening socket says it is TCP,
 and without it every answer on a kept-alive connection waited some 40 ms (Nagle's algorithm
 holding its body back until the client's delayed acknowledgement of its headers).
+
+On SQLite one process serves a database file (docs/deploy.md): ``serve`` holds an exclusive
+lock (``flock``) on a file beside it, ``NAME.serving``, for as long as it runs; a second
+``serve`` on the same file is refused with a sentence instead of starting beside the first
+(its WebSockets would never hear the other's moves). The kernel lets the lock go when the
+process ends, a crash included; the file itself stays (it holds the serving process's id,
+for the sentence): only its lock counts. PostgreSQL takes many processes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import gc
+import os
 import signal
 import socket
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import FrameType
 
 import uvicorn
@@ -28,6 +38,10 @@ from binscrabble.web.active_games import DEFAULT_MAX_GAMES
 from binscrabble.web.app import create_app
 from binscrabble.web.connections import ConnectionLimits, server_config
 from binscrabble.web.ratelimit import RateLimits
+from binscrabble.web.storage import database_url
+
+#: The suffix of the file whose lock says a process serves an SQLite database.
+LOCK_SUFFIX = ".serving"
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # Connections the kernel holds ready for the server to accept.
@@ -108,6 +122,50 @@ def listen_problem(host: str, port: int, problem: OSError) -> str:
     )
 
 
+def sqlite_path(database: str) -> Path | None:
+    """The file of an SQLite ``--db`` (a path or an ``sqlite:///`` URL), or None for another
+    database or SQLite in memory.
+
+    >>> sqlite_path("/tmp/games.db"), sqlite_path("postgresql://h/db"), sqlite_path(":memory:")
+    (PosixPath('/tmp/games.db'), None, None)
+    """
+    url = database_url(database)
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url[len(prefix) :] in ("", ":memory:"):
+        return None
+    name = url[len(prefix) :].split("?", 1)[0]
+    return None if name.endswith(":memory:") else Path(name)
+
+
+def lock_database(database: str) -> tuple[int | None, str | None]:
+    """Hold the lock that says this process serves ``database`` (an SQLite file): the lock
+    file's descriptor (held open until the process ends), or why another process holds it.
+    ``(None, None)`` for a database that takes several processes."""
+    path = sqlite_path(database)
+    if path is None:
+        return None, None
+    lock = Path(str(path) + LOCK_SUFFIX)
+    try:
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as problem:
+        return None, _("--db {database}: cannot make the lock file {lock}: {problem}").format(
+            database=path, lock=lock, problem=problem.strerror or problem
+        )
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(descriptor, 32).decode("ascii", "replace").strip() or "?"
+        os.close(descriptor)
+        return None, _(
+            "--db {database} is already served by another binscrabble serve (process "
+            "{pid}): SQLite serves a file from one process; stop that one, or use "
+            "PostgreSQL to run several (docs/deploy.md)"
+        ).format(database=path, pid=holder)
+    os.ftruncate(descriptor, 0)
+    os.write(descriptor, f"{os.getpid()}\n".encode("ascii"))
+    return descriptor, None
+
+
 def serve(
     host: str,
     port: int,
@@ -121,6 +179,10 @@ def serve(
     """Serve the web app until interrupted; the exit status. ``rate_limits`` ``None``: the
     defaults (:data:`~binscrabble.web.ratelimit.DEFAULT_LIMITS`); ``proxies``: the
     addresses of the reverse proxies in front (:class:`ConnectionLimits`)."""
+    lock, held_elsewhere = lock_database(database)
+    if held_elsewhere is not None:
+        print(_("binscrabble serve: {problem}").format(problem=held_elsewhere), file=sys.stderr)
+        return 2
     try:
         sock = bound_socket(host, port)
     except OSError as problem:
@@ -138,5 +200,9 @@ def serve(
     # its full collections (which stop every request while they run) walk only the games.
     gc.collect()
     gc.freeze()
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if lock is not None:
+            os.close(lock)  # the lock goes with it (and with the process, however it ends)
     return 0
