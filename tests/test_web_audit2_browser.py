@@ -324,3 +324,33 @@ def test_your_games_names_a_game_against_the_computer_once(
     link = page.locator("#games li a").first
     expect(link).to_have_text("Élodie contre Ordinateur")
     page.context.close()
+
+
+@pytest.mark.parametrize(("language", "name"), [("fr", "Ordinateur"), ("bg", "Компютър")])
+@pytest.mark.parametrize("width", [360, 1366])
+def test_the_analysis_table_holds_the_computers_name_whole(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+    name: str,
+    width: int,
+) -> None:
+    """fr/bg N10, en/he N15: the Player column read "Ordinat…" at 1366 px, "Ком…" on a phone."""
+    players = [{"name": "Élodie"}, {"name": name, "computer": "beginner"}]
+    created = server.api("POST", "/api/games", {"players": players})
+    token = created["seats"][0]["token"]
+    server.api(
+        "POST", f"/api/games/{created['id']}/moves", {"move": "pass", "turn": 0}, token=token
+    )
+    page = seat_page(browser, server, created["seats"][0], language)
+    expect(page.locator("#log tr")).to_have_count(2)  # the computer has moved too
+    page.context.close()
+    server.api("POST", f"/api/games/{created['id']}/resign", None, token=token)
+    options = PHONE if width < 600 else {}
+    page = new_page(browser, width, 740 if width < 600 else 768, **options)
+    page.goto(f"{server.url}/games/{created['id']}/analysis?lang={language}")
+    cell = page.locator("#turns tr").nth(1).locator("td").nth(1)
+    expect(cell).to_have_text(name)
+    widths = cell.evaluate("(td) => [td.scrollWidth, td.clientWidth]")
+    assert widths[0] <= widths[1], f"{name} is cut: {widths}"
+    page.context.close()
