@@ -354,3 +354,27 @@ def test_the_analysis_table_holds_the_computers_name_whole(
     widths = cell.evaluate("(td) => [td.scrollWidth, td.clientWidth]")
     assert widths[0] <= widths[1], f"{name} is cut: {widths}"
     page.context.close()
+
+
+def test_a_seat_out_of_time_reads_its_reason_whole_on_a_phone(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """en/he N3: "Noa — you (out of ti…" then "9 tiles": the reason is the row's news."""
+    clock = {"kind": "live", "seconds": 5, "overtime": 0}
+    players = [{"name": "Noa"}, {"name": "Yoav"}]
+    created = server.api("POST", "/api/games", {"players": players, "clock": clock})
+    server.api("GET", f"/api/games/{created['id']}", token=created["seats"][1]["token"])
+    page = seat_page(browser, server, created["seats"][0], "en", width=360, height=740, **PHONE)
+    # Each seat moves once (before that, time running out aborts the game), then Noa's
+    # five seconds run out.
+    for seat in (0, 1):
+        move = {"move": "pass", "turn": seat}
+        token = created["seats"][seat]["token"]
+        server.api("POST", f"/api/games/{created['id']}/moves", move, token=token)
+    expect(page.locator("#result")).to_be_visible(timeout=30_000)
+    name = page.locator("#scores tr").first.locator(".seat-name")
+    expect(name).to_contain_text("(out of time)")
+    widths = name.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
+    assert widths[0] <= widths[1], f"the row is cut: {widths}"
+    page.context.close()

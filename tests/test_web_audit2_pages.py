@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from web_api_support import web_client
 
+from binscrabble import i18n
+from binscrabble.i18n import _
+
 GROUPS = {
     "fr": ("En direct\u00a0: des minutes pour tous vos coups", "Par correspondance"),
     "he": ("שעון חי: דקות לכל המהלכים שלכם", "משחק בהתכתבות"),
@@ -45,3 +48,33 @@ def test_the_computers_default_name_is_read_in_the_readers_language(
         created = client.post(f"/api/games?lang={made_in}", json={"players": players}).json()
         view = client.get(f"/api/games/{created['id']}?lang={read_in}").json()
         assert [player["name"] for player in view["players"]] == ["Élodie", "Robert"]
+
+
+def test_the_native_writers_words_of_the_audit() -> None:
+    """fr/bg N4, N7, N16: the sentences as a native writer would put them."""
+    with i18n.use_language("fr"):
+        problem = _(
+            "{text} is not a move: write a play (8D 1+1=10), pass, or exchange and the "
+            "tiles (exchange 01); pass and exchange are written in English in every "
+            "language"
+        ).format(text="'passe'")
+        assert problem.startswith("'passe' n’est pas un coup. Écrivez un coup")
+        assert problem.endswith("s’écrivent en anglais, quelle que soit la langue")
+        assert "illisible" not in _("the move {move} cannot be read: {problem}")
+    with i18n.use_language("bg"):
+        assert _("Unseen by you") == "Неизвестни за вас плочки"
+        assert "Ничии" not in _(
+            "You play with a real set; this page judges each play under your house rules and "
+            "keeps the score. Nobody's tiles are shown to the others."
+        )
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "he", "bg"])
+def test_the_rules_examples_write_times_as_the_tile_does(tmp_path: Path, language: str) -> None:
+    """fr/bg N16, en/he N5: "1+1=10x1" wrote × as the letter x."""
+    with web_client(tmp_path / "g.db") as client:
+        meta = client.get(f"/api/meta?lang={language}").text
+        page = client.get(f"/?lang={language}").text
+    for text in (meta, page):
+        assert "10x1" not in text and "0x1)" not in text
+    assert "10×1" in meta

@@ -35,11 +35,11 @@ SWITCH_EXPLANATIONS: Final = {
         "standard: NOT, then × ÷, then + −, then AND, XOR, OR; left-to-right: every operator "
         "in written order, like a pocket calculator."
     ),
-    "identity_times_one": N_("Allows multiplying by 1 or dividing by 1 (1+1=10x1)."),
+    "identity_times_one": N_("Allows multiplying by 1 or dividing by 1 (1+1=10×1)."),
     "identity_plus_minus_zero": N_("Allows adding 0 or subtracting 0 (1+1=10+0)."),
     "identity_and_one_or_zero": N_("Allows AND 1, OR 0 and XOR 0 (1 AND 1=1)."),
     "identity_chains": N_(
-        "Allows more than one of those identity pieces in one equation (1+1=10+0+0x1), "
+        "Allows more than one of those identity pieces in one equation (1+1=10+0+0×1), "
         "handy while learning."
     ),
     "allow_negatives": N_("Allows subtraction to go below zero."),

@@ -33,7 +33,10 @@ export function drawScores(body, view) {
     const mover = view.to_move === seat;
     const who = playerTitle(player);
     const you = (view.seat === seat ? ` — ${t("you")}` : "") + (LEFT[player.left] ? ` ${LEFT[player.left]}` : "");
-    const tiles = Number.isInteger(player.tiles) ? el("span", { class: "rack-count", text: ` ${tileCount(player.tiles)}` }) : null;
+    // A seat that left the game has its reason in the row instead of its rack's count
+    // ("Noa — you (out of time)" was cut to "(out of ti…" before "9 tiles" on a phone).
+    const counted = Number.isInteger(player.tiles) && !LEFT[player.left];
+    const tiles = counted ? el("span", { class: "rack-count", text: ` ${tileCount(player.tiles)}` }) : null;
     const row = el(
       "tr",
       { class: mover ? "to-move" : "", "aria-current": mover ? "true" : null },

@@ -3,9 +3,9 @@
 import { t } from "./i18n.js";
 
 const PRESET_SENTENCES = {
-  learning: t("For learning: every identity rule is on, chains of them too (1+1=10+0x1). Only these rules give hints: the highest-scoring play, explained."),
-  standard: t("The usual rules: x1, +0 and AND 1 style identities allowed once in an equation. No hints (they come with the Learning rules)."),
-  expert: t("For experts: no identity fragments such as x1 or +0 are allowed. No hints (they come with the Learning rules)."),
+  learning: t("For learning: every identity rule is on, chains of them too (1+1=10+0×1). Only these rules give hints: the highest-scoring play, explained."),
+  standard: t("The usual rules: ×1, +0 and AND 1 style identities allowed once in an equation. No hints (they come with the Learning rules)."),
+  expert: t("For experts: no identity fragments such as ×1 or +0 are allowed. No hints (they come with the Learning rules)."),
 };
 
 // The names of the presets, house rules and their choices as people read them: the terms of
