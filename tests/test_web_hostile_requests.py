@@ -3,6 +3,8 @@ a bounded amount of work and gets a sentence, as docs/web.md and docs/limits.md 
 
 from __future__ import annotations
 
+import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -274,3 +276,94 @@ def test_a_killed_serve_leaves_no_lock(tmp_path: Path) -> None:
     crashed.stop()
     with serving(database) as again, again.client() as client:
         assert client.get("/api/meta").status_code == 200
+
+
+# -- A3: a failed WebSocket handshake is answered as every error --------------------------------
+
+KEY = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+V13 = "Sec-WebSocket-Version: 13\r\n\r\n"
+UPGRADE = "Host: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+
+
+def raw_answer(url: str, request: str) -> tuple[int, dict[str, str], bytes]:
+    """Send ``request`` as it is to the server at ``url``: the status, headers and body of
+    its answer (read until the server closes, within 30 s)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(request.encode("latin-1"))
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    head, _blank, body = received.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _colon, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_failed_websocket_handshakes_get_json_and_the_security_headers(tmp_path: Path) -> None:
+    with serving(tmp_path / "games.db") as served, served.client() as client:
+        game = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])["id"]
+        live = f"/api/games/{game}/live"
+        requests = {
+            "no key": f"GET {live} HTTP/1.1\r\n{UPGRADE}{V13}",
+            "version 8": f"GET {live} HTTP/1.1\r\n{UPGRADE}{KEY}Sec-WebSocket-Version: 8\r\n\r\n",
+            "no socket": f"GET /api/meta HTTP/1.1\r\n{UPGRADE}{KEY}{V13}",
+            "long line": f"GET {live}?{'a' * 9000} HTTP/1.1\r\n{UPGRADE}{KEY}{V13}",
+            "in French": f"GET {live}?lang=fr HTTP/1.1\r\n{UPGRADE}{V13}",
+        }
+        answers = {what: raw_answer(served.url, request) for what, request in requests.items()}
+    for what, (status, headers, body) in answers.items():
+        assert 400 <= status < 500, what
+        assert headers["content-type"] == "application/json", what
+        assert headers["x-content-type-options"] == "nosniff", what
+        assert headers["x-frame-options"] == "DENY", what
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], what
+        assert headers["referrer-policy"] == "no-referrer", what
+        assert set(json.loads(body)) == {"error"}, what
+    assert "/api/games/ID/live" in json.loads(answers["no socket"][2])["error"]
+    assert answers["in French"][1]["content-language"] == "fr"
+    assert "WebSocket" in json.loads(answers["in French"][2])["error"]
+    assert json.loads(answers["in French"][2]) != json.loads(answers["no key"][2])
+
+
+# -- A6: a socket given two tokens is refused, as two Authorization headers are -----------------
+
+
+def test_a_socket_with_two_tokens_is_closed_4400(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        created = new_game(client, [{"name": "Ann"}, {"name": "Bo"}])
+        game, token = created["id"], created["seats"][0]["token"]
+        closes = []
+        for query in (f"token=&token={token}", f"token={token}&token=zz"):
+            with client.websocket_connect(f"/api/games/{game}/live?{query}") as socket:
+                closing = socket.receive()
+            closes.append((closing["type"], closing["code"], closing["reason"]))
+        with client.websocket_connect(f"/api/games/{game}/live?token={token}") as socket:
+            assert socket.receive_json()["seat"] == 0
+    for kind, code, reason in closes:
+        assert (kind, code) == ("websocket.close", 4400)
+        assert "token twice" in reason
+
+
+# -- A7: serve's --rate-limit refusals in the command's language --------------------------------
+
+RATE_LIMIT_REFUSALS = {
+    "fr": ("est illisible", "ne connaît pas", "n’est pas de la forme"),
+    "he": ("אי אפשר לקרוא", "אינו מכיר", "אינו בצורה"),
+    "bg": ("не може да се прочете", "не познава", "не е във вида"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(RATE_LIMIT_REFUSALS))
+def test_the_rate_limit_refusals_are_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    said = []
+    for option in ("create=lots", "nope=1/minute", "create"):
+        refused = second_serve(tmp_path / "g.db", "--lang", language, "--rate-limit", option)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        said.append(refused.stderr)
+    for words, stderr in zip(RATE_LIMIT_REFUSALS[language], said, strict=True):
+        assert words in stderr, stderr
+    assert "cannot be read" not in said[0] and "knows no" not in said[1]

@@ -15,6 +15,11 @@ client's receive window and the kernel's send buffer full) must resume within
 A connection opened while ``max_connections`` are open, or while its address (an IPv6
 client: its ``/64``) holds ``max_per_address``, is answered 503 with ``Retry-After`` at once
 and closed; it is not counted. A WebSocket stays counted until it closes.
+
+A WebSocket handshake that fails (no key, a wrong version, a request line over 8 KiB, an
+upgrade to an address with no socket) is answered as every other error: ``{"error":
+sentence}`` in the request's language when its headers were read, with the security
+headers (:class:`JsonRefusals`, ahead of the websockets library's protocol).
 """
 
 from __future__ import annotations
@@ -31,8 +36,14 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.datastructures import Headers
+from websockets.http11 import Response
 
+from binscrabble import i18n
+from binscrabble.i18n import N_, _
 from binscrabble.web.headers import EVERY_ANSWER
+from binscrabble.web.languages import asked, chosen
 from binscrabble.web.ratelimit import client_key
 
 # How long the server waits for a request's headers, then for its body, in seconds.
@@ -369,6 +380,79 @@ class GuardedH11Protocol(H11Protocol):
         return f"{address[0]}:{address[1]}" if address else "an unknown address"
 
 
+#: What a failed WebSocket handshake is told, by its status.
+HANDSHAKE_SENTENCES = {
+    403: N_("there is no WebSocket at this address: a game's socket is /api/games/ID/live"),
+    500: N_("the WebSocket could not be opened: try again in a few seconds"),
+    503: N_("the WebSocket could not be opened: try again in a few seconds"),
+}
+HANDSHAKE_INVALID = N_(
+    "the WebSocket handshake is not valid: open the socket with a WebSocket client, "
+    "as the game's page does"
+)
+
+
+class JsonRefusals(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (on the websockets library) whose refusals of a
+    handshake are ``{"error": sentence}`` with the security headers and
+    ``Content-Language``, instead of the library's English plain text or an empty body."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        send = self.conn.send_response
+
+        def send_as_json(response: Response) -> None:
+            send(self.as_json(response))
+
+        # Every answer of the handshake goes through here: the library's own refusals (a
+        # missing key, a wrong version, a request line too long) and uvicorn's 403.
+        self.conn.send_response = send_as_json  # type: ignore[method-assign]
+
+    def handle_handshake_exception(self) -> None:
+        """A request the library could not read: its queued refusal, else a 400."""
+        self.handshake_complete = True
+        self.close_sent = True
+        output = b"".join(self.conn.data_to_send())
+        if not output:
+            output = self.as_json(self.conn.reject(400, "")).serialize()
+        self.transport.write(output)
+        self.transport.close()
+
+    def as_json(self, response: Response) -> Response:
+        """A refusal (4xx, 5xx) as JSON with the headers of every answer; others as they
+        are."""
+        if response.status_code < 400:
+            return response
+        language = self.handshake_language()
+        with i18n.use_language(language):
+            message = _(HANDSHAKE_SENTENCES.get(response.status_code, HANDSHAKE_INVALID))
+        body = json.dumps({"error": message}).encode()
+        headers = Headers(
+            [
+                *(
+                    (name, value)
+                    for name, value in response.headers.raw_items()
+                    if name.lower() not in ("content-type", "content-length")
+                ),
+                ("Content-Type", "application/json"),
+                ("Content-Length", str(len(body))),
+                ("Content-Language", language),
+                *EVERY_ANSWER.items(),
+                ("Cache-Control", "no-store"),
+            ]
+        )
+        return Response(response.status_code, response.reason_phrase, headers, body)
+
+    def handshake_language(self) -> str:
+        """The request's language, when its request line and headers were read."""
+        request = getattr(self, "request", None)
+        if request is None:
+            return i18n.ENGLISH
+        query = str(request.path).partition("?")[2]
+        cookie = str(request.headers.get("cookie", ""))
+        return chosen(asked(query), cookie, str(request.headers.get("accept-language", "")))
+
+
 class ReleasedOnClose(asyncio.Protocol):
     """A WebSocket protocol that calls ``on_close`` when its connection closes."""
 
@@ -388,8 +472,11 @@ RELEASED: dict[type[asyncio.Protocol], type[asyncio.Protocol]] = {}
 
 
 def released_on_close(protocol: type[asyncio.Protocol]) -> type[asyncio.Protocol]:
-    """uvicorn's WebSocket ``protocol`` with :class:`ReleasedOnClose` ahead of it."""
+    """uvicorn's WebSocket ``protocol`` with :class:`ReleasedOnClose` ahead of it (the
+    websockets library's as :class:`JsonRefusals`)."""
     if protocol not in RELEASED:
+        if protocol is WebSocketsSansIOProtocol:
+            protocol = JsonRefusals
         RELEASED[protocol] = type(f"Released{protocol.__name__}", (ReleasedOnClose, protocol), {})
     return RELEASED[protocol]
 

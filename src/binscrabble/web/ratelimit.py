@@ -38,6 +38,7 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from binscrabble.i18n import N_, _, ngettext
+from binscrabble.limits import quoted
 from binscrabble.web.limits import send_error
 from binscrabble.web.storage import RateWindow, Storage
 
@@ -136,8 +137,10 @@ class RateLimits:
             name, value = name.strip(), value.strip()
             if not equals or not value:
                 raise RateLimitError(
-                    f"--rate-limit {option!r} is not NAME=LIMIT: write e.g. create=30/minute "
-                    "or move=off"
+                    _(
+                        "--rate-limit {option} is not NAME=LIMIT: write e.g. create=30/minute "
+                        "or move=off"
+                    ).format(option=quoted(option))
                 )
             if name == "all":
                 chosen = dict.fromkeys(ENDPOINTS, value)
@@ -145,7 +148,9 @@ class RateLimits:
                 chosen[name] = value
             else:
                 raise RateLimitError(
-                    f"--rate-limit knows no {name!r}: name one of {', '.join(ENDPOINTS)} or all"
+                    _("--rate-limit knows no {name}: name one of {names} or all").format(
+                        name=quoted(name), names=", ".join(ENDPOINTS)
+                    )
                 )
         return cls({name: read_limits(name, text) for name, text in chosen.items()})
 
@@ -171,8 +176,10 @@ def read_limits(name: str, text: str) -> list[limits.RateLimitItem]:
         items = []
     if not items or any(item.amount < 1 for item in items):
         raise RateLimitError(
-            f"the rate limit {name}={text!r} cannot be read: write a count per period, "
-            "e.g. 30/minute, 500/hour, or several as 30/minute,500/hour, or off"
+            _(
+                "the rate limit {name}={text} cannot be read: write a count per period, "
+                "e.g. 30/minute, 500/hour, or several as 30/minute,500/hour, or off"
+            ).format(name=name, text=quoted(text))
         )
     return items
 

@@ -6,6 +6,7 @@ import asyncio
 
 from fastapi import APIRouter, WebSocket
 
+from binscrabble.i18n import _
 from binscrabble.web.active_games import RefereeError
 from binscrabble.web.depends import ServerDep, seat_for
 from binscrabble.web.live import read_until_closed
@@ -35,6 +36,11 @@ async def live(
     # link or token is told as a close code the page can read.
     await websocket.accept()
     try:
+        if len(websocket.query_params.getlist("token")) > 1:
+            # As two Authorization headers: a proxy or a log reader may take the other.
+            raise RefereeError(
+                400, _("the address gives the token twice: give it once, your seat's token")
+            )
         held = await server.find_game(game_id)
         seat = seat_for(held, token, required=False)
         if seat is not None:
