@@ -378,3 +378,34 @@ def test_a_seat_out_of_time_reads_its_reason_whole_on_a_phone(
     widths = name.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
     assert widths[0] <= widths[1], f"the row is cut: {widths}"
     page.context.close()
+
+
+def test_the_hebrew_lobby_reads_a_computers_name_before_its_level(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """en/he N17: "מחשב (מתחיל) נגד דנה" was drawn so that, read right to left, the level
+    came first: the pair's isolate had no strong letter of its own and went left to right."""
+    players = [{"name": "מחשב", "computer": "beginner"}, {"name": "דנה"}]
+    server.api("POST", "/api/games", {"players": players})
+    page = new_page(browser, 360, 740, **PHONE)
+    page.goto(f"{server.url}/?lang=he")
+    link = page.locator("#playing li a", has_text="דנה").first
+    expect(link).to_be_visible()
+    # The drawn right edge of the name and of the level's "(" : right to left, the name is
+    # read first, so it stands to the right of the level.
+    edges = link.evaluate(
+        """(node) => {
+          const text = node.firstChild;
+          const at = (needle) => {
+            const start = text.data.indexOf(needle);
+            const range = document.createRange();
+            range.setStart(text, start);
+            range.setEnd(text, start + needle.length);
+            return range.getBoundingClientRect().right;
+          };
+          return [at("מחשב"), at("מתחיל")];
+        }"""
+    )
+    assert edges[0] > edges[1], f"the level is read before the name: {edges}"
+    page.context.close()
