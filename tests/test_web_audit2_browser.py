@@ -409,3 +409,30 @@ def test_the_hebrew_lobby_reads_a_computers_name_before_its_level(
     )
     assert edges[0] > edges[1], f"the level is read before the name: {edges}"
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["fr", "bg", "he"])
+def test_the_phone_header_shows_the_site_title_whole_or_not_at_all(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """fr/bg N2, en/he N8: "Scrabble …", "Двоичен …", "B…" at the end of a game or while the
+    computer thinks: the title is shown whole, or left to screen readers alone."""
+    created = server.new_game([{"name": "Élodie"}, {"name": "Hugo"}])
+    token = created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{created['id']}/resign", None, token=token)
+    page = seat_page(browser, server, created["seats"][0], language, width=360, height=740, **PHONE)
+    expect(page.locator("#result")).to_be_visible()
+    title = page.locator(".site-title")
+    expect(title).to_be_attached()
+    found = title.evaluate(
+        """(node) => ({cut: node.scrollWidth > node.clientWidth + 1,
+                       hidden: node.getBoundingClientRect().width <= 1,
+                       turn: document.getElementById('turn-info').scrollWidth
+                             <= document.getElementById('turn-info').clientWidth + 1})"""
+    )
+    assert found["hidden"] or not found["cut"], found
+    assert found["turn"], "the turn's text is cut instead"
+    expect(page.get_by_role("heading", level=1)).to_have_count(1)
+    page.context.close()

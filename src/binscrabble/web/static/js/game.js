@@ -710,7 +710,7 @@ function drawResultPanel() {
 function render() {
   const view = state.view;
   noticeTurn(view); // the tab's title, and the chime when the turn becomes this seat's
-  $("turn-info").textContent = turnText(view);
+  setTurnInfo(turnText(view));
   drawScores($("scores"), view);
   drawBag($("bag"), $("unseen"), view, Object.keys(state.meta.tiles));
   drawLog($("log-head"), $("log"), view);
@@ -837,7 +837,7 @@ function connect() {
   };
   socket.onclose = (event) => {
     if (state.socket !== socket) return;
-    if (event.code < 4000) $("turn-info").textContent = t("Connection lost: reconnecting…");
+    if (event.code < 4000) setTurnInfo(t("Connection lost: reconnecting…"));
     // 4000 + an HTTP status: the server refused this link or token; retrying cannot help.
     if (event.code >= 4000 && event.code < 5000) {
       say(event.reason || t("The server refused to follow this game: check the link."), "error");
@@ -852,6 +852,7 @@ function connect() {
 
 async function main() {
   document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", fitTitle);
   $("play").addEventListener("click", play);
   $("recall").addEventListener("click", recall);
   $("shuffle").addEventListener("click", shuffle);
@@ -906,9 +907,25 @@ async function main() {
   connect();
 }
 
+// The header's turn, and the site's title beside it whole or not at all: on a phone a long
+// turn ("Partie terminée", "Computer is thinking…") left the title as "Scrabble …" or "B…".
+// A title that does not fit is left to screen readers (the page's h1 stays).
+function setTurnInfo(text) {
+  $("turn-info").textContent = text;
+  fitTitle();
+}
+
+function fitTitle() {
+  const title = document.querySelector(".site-title");
+  const header = title && title.closest(".top");
+  if (!header) return;
+  header.classList.remove("title-left-out");
+  if (title.scrollWidth > title.clientWidth + 1) header.classList.add("title-left-out");
+}
+
 function showLoadError(error) {
   $("seat-area").hidden = true;
-  $("turn-info").textContent = error.message;
+  setTurnInfo(error.message);
   say(error.message, "error");
 }
 
