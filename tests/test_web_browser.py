@@ -366,7 +366,8 @@ def check_end_screen(page: Any, server: Server, view: dict[str, Any]) -> None:
     else:
         expect(result).to_contain_text("Six scoreless turns in a row ended the game")
     for player, final in zip(view["players"], view["result"]["final"], strict=True):
-        expect(page.get_by_label(f"score {player['name']}", exact=True)).to_have_text(str(final))
+        shown = str(final).replace("-", "\u2212")  # a negative score with the minus sign
+        expect(page.get_by_label(f"score {player['name']}", exact=True)).to_have_text(shown)
         assert player["score"] == final
     expect(page.get_by_role("link", name="Download the game record")).to_be_visible()
     expect(page.get_by_role("button", name="Rematch", exact=True)).to_be_visible()
