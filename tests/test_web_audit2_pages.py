@@ -78,3 +78,15 @@ def test_the_rules_examples_write_times_as_the_tile_does(tmp_path: Path, languag
     for text in (meta, page):
         assert "10x1" not in text and "0x1)" not in text
     assert "10×1" in meta
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "he", "bg"])
+def test_the_hint_note_names_the_lobbys_house_rules(tmp_path: Path, language: str) -> None:
+    """en/he N20: the note said "the lobby's Rules" where the lobby says "House rules"."""
+    with web_client(tmp_path / "g.db") as client:
+        page = client.get(f"/games/abc?lang={language}").text
+        lobby = client.get(f"/?lang={language}").text
+    found = re.search(r'id="hint-note"[^>]*>([^<]*)<', page)
+    section = re.search(r"<summary>([^<]*)</summary>", lobby)
+    assert found is not None and section is not None
+    assert section.group(1) in found.group(1).replace("&quot;", '"'), found.group(1)
