@@ -14,6 +14,7 @@ log's header stays in view when the log scrolls.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -120,26 +121,50 @@ def summary(violations: list[dict[str, Any]]) -> str:
     return ", ".join(f"{v['id']} ({v['impact']}) ×{len(v['nodes'])}" for v in violations) or "none"
 
 
-def test_axe_finds_no_serious_violation_on_any_page_in_either_theme(
+@dataclass
+class Seen:
+    """One page in one theme as the browser drew it: the theme the page took, axe-core's
+    violations, and the texts of its first-level headings."""
+
+    theme: str
+    violations: list[dict[str, Any]]
+    headings: list[str]
+
+
+@pytest.fixture(scope="module")
+def seen(
     browser: Any,  # noqa: F811
     server: Server,  # noqa: F811
     finished: Finished,
-) -> None:
-    failing: list[str] = []
-    print("\naxe-core violations, by page and theme:")
+) -> dict[tuple[str, str], Seen]:
+    """Each page in each theme, opened once and checked by axe-core once, for the tests
+    below that read it (each page shot too)."""
+    found = {}
     for name, opener in pages(server, finished).items():
         for theme in THEMES:
             page = new_page(browser, 1280, 900, color_scheme=theme)
             opener(page)
-            assert page.evaluate("document.documentElement.dataset.theme") == theme
+            taken = page.evaluate("document.documentElement.dataset.theme")
             violations = AXE.run(page).response["violations"]
-            print(f"  {name:9} {theme:5} {summary(violations)}")
-            for violation in violations:
-                if violation["impact"] in FAILING:
-                    targets = [node["target"] for node in violation["nodes"][:5]]
-                    failing.append(f"{name} ({theme}): {violation['id']} on {targets}")
+            headings = page.get_by_role("heading", level=1).all_inner_texts()
+            found[name, theme] = Seen(taken, violations, headings)
             shoot(page, f"axe-{name}-{theme}")
             page.context.close()
+    return found
+
+
+def test_axe_finds_no_serious_violation_on_any_page_in_either_theme(
+    seen: dict[tuple[str, str], Seen],
+) -> None:
+    failing: list[str] = []
+    print("\naxe-core violations, by page and theme:")
+    for (name, theme), drawn in seen.items():
+        assert drawn.theme == theme, f"{name}: the page took the {drawn.theme} theme, not {theme}"
+        print(f"  {name:9} {theme:5} {summary(drawn.violations)}")
+        for violation in drawn.violations:
+            if violation["impact"] in FAILING:
+                targets = [node["target"] for node in violation["nodes"][:5]]
+                failing.append(f"{name} ({theme}): {violation['id']} on {targets}")
     assert failing == [], "\n".join(failing)
 
 
@@ -197,22 +222,14 @@ def test_the_focus_ring_is_drawn_above_its_neighbours(
     page.context.close()
 
 
-def test_every_page_has_one_h1(
-    browser: Any,  # noqa: F811
-    server: Server,  # noqa: F811
-    finished: Finished,
-) -> None:
+def test_every_page_has_one_h1(seen: dict[tuple[str, str], Seen]) -> None:
     """Each page has exactly one first-level heading (axe-core's moderate
-    "page-has-heading-one" is not found either): the game and table pages' is the site's
-    name in the header, the lobby's its title, the analysis and viewer's the page's title."""
+    "page-has-heading-one" is not found either), in either theme: the game and table pages'
+    is the site's name in the header, the lobby's its title, the analysis and viewer's the
+    page's title."""
     missing: list[str] = []
-    for name, opener in pages(server, finished).items():
-        page = new_page(browser, 1280, 900)
-        opener(page)
-        headings = page.get_by_role("heading", level=1)
-        count = headings.count()
-        found = {v["id"] for v in AXE.run(page).response["violations"]}
-        if count != 1 or "page-has-heading-one" in found:
-            missing.append(f"{name}: {count} h1 ({headings.all_inner_texts()})")
-        page.context.close()
+    for (name, theme), drawn in seen.items():
+        found = {violation["id"] for violation in drawn.violations}
+        if len(drawn.headings) != 1 or "page-has-heading-one" in found:
+            missing.append(f"{name} ({theme}): {len(drawn.headings)} h1 ({drawn.headings})")
     assert missing == [], "\n".join(missing)
