@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from language_cases import in_each_language
 from test_no_loose_strings import template_ids
 
 from binscrabble import i18n
@@ -264,20 +265,20 @@ ARGPARSE_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_argparse_errors_are_in_the_language(language: str) -> None:
+@in_each_language(ARGPARSE_ERRORS)
+def test_argparse_errors_are_in_the_language(language: str, expected: list[str]) -> None:
     typed = [
         ["moves", "--top", "x", "p.json"],
         ["check", "--preset", "x", "1=1"],
         ["replay"],
         ["--nope"],
     ]
-    for arguments, expected in zip(typed, ARGPARSE_ERRORS[language], strict=True):
+    for arguments, wanted in zip(typed, expected, strict=True):
         status, out, err = parsed_in(language, *arguments)
         assert status == 2 and out == ""
         lines = err.splitlines()
         assert lines[0].startswith(in_language(language, "usage: ") + "binscrabble")
-        assert lines[-1] == expected
+        assert lines[-1] == wanted
 
 
 COMMAND_ERRORS = {
@@ -309,16 +310,16 @@ COMMAND_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_command_failures_are_sentences_in_the_language(language: str) -> None:
+@in_each_language(COMMAND_ERRORS)
+def test_command_failures_are_sentences_in_the_language(language: str, expected: list[str]) -> None:
     typed = [
         ["moves", "--top", "-1", "p.json"],
         ["replay", "missing.bsr"],
         ["render", "game.bsr", "-o", "x.jpg"],
     ]
-    for arguments, expected in zip(typed, COMMAND_ERRORS[language], strict=True):
+    for arguments, wanted in zip(typed, expected, strict=True):
         status, out, err = parsed_in(language, *arguments)
-        assert (status, out, err) == (2, "", expected + "\n")
+        assert (status, out, err) == (2, "", wanted + "\n")
 
 
 # The terminal game: its questions, help, screens and endings in each language (the words
@@ -376,13 +377,13 @@ TERMINAL = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@in_each_language(TERMINAL)
 def test_the_terminal_games_questions_and_screens_are_in_the_language(
-    tmp_path: Path, language: str
+    tmp_path: Path, language: str, expected: list[str]
 ) -> None:
     # Enter: the default names; Enter at the first player's privacy screen; help; quit.
     out = play(tmp_path, language, "\n\nhelp\nquit\n")
-    for line in TERMINAL[language]:
+    for line in expected:
         assert line in out, (line, out)
     if language != "en":
         assert "Type a move in notation" not in out and "No moves yet" not in out
@@ -413,15 +414,17 @@ RESUMING = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_resuming_a_saved_game_is_asked_in_the_language(tmp_path: Path, language: str) -> None:
+@in_each_language(RESUMING)
+def test_resuming_a_saved_game_is_asked_in_the_language(
+    tmp_path: Path, language: str, expected: list[str]
+) -> None:
     save = tmp_path / "binscrabble-game.bsr"
     first = run("play", "--players", "Ada,Bob", cwd=tmp_path, input="\nquit\n")
     assert first.returncode == 0 and save.exists()
     again = run(
         "play", "--lang", language, "--players", "Ada,Bob", cwd=tmp_path, input="maybe\nn\n"
     )
-    for line in RESUMING[language]:
+    for line in expected:
         assert line in again.stdout, (line, again.stdout)
 
 
@@ -433,10 +436,10 @@ SETUP_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_a_game_that_cannot_start_says_why_in_the_language(language: str) -> None:
+@in_each_language(SETUP_ERRORS)
+def test_a_game_that_cannot_start_says_why_in_the_language(language: str, expected: str) -> None:
     completed = run("play", "--lang", language, "--players", "A,B,C,D,E")
-    assert (completed.returncode, completed.stderr) == (2, SETUP_ERRORS[language] + "\n")
+    assert (completed.returncode, completed.stderr) == (2, expected + "\n")
 
 
 def ended(reason: str, scores: tuple[int, ...], seat: int | None = None) -> Outcome:
@@ -472,12 +475,12 @@ ENDINGS = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_how_a_game_ended_is_said_in_the_language(language: str) -> None:
+@in_each_language(ENDINGS)
+def test_how_a_game_ended_is_said_in_the_language(language: str, expected: list[str]) -> None:
     outcomes = [ended("out", (12, 3)), ended("scoreless", (5, 5)), ended("resigned", (0, 0), 1)]
     with i18n.use_language(language):
         said = [outcome_sentence(outcome) for outcome in outcomes]
-    assert said == ENDINGS[language]
+    assert said == expected
     # In English a game that was played out reads as its record keeps it.
     assert ENDINGS["en"][0] == str(outcomes[0])
 
@@ -494,9 +497,9 @@ POSITION_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@in_each_language(POSITION_ERRORS)
 def test_a_position_that_cannot_be_read_is_said_in_the_language(
-    tmp_path: Path, language: str
+    tmp_path: Path, language: str, expected: str
 ) -> None:
     position = tmp_path / "p.json"
     position.write_text(
@@ -504,7 +507,7 @@ def test_a_position_that_cannot_be_read_is_said_in_the_language(
     )
     status, out, err = parsed_in(language, "moves", str(position))
     assert (status, out) == (2, "")
-    assert err.endswith(POSITION_ERRORS[language] + "\n"), err
+    assert err.endswith(expected + "\n"), err
 
 
 UNKNOWN_PLAYER = {
@@ -515,13 +518,15 @@ UNKNOWN_PLAYER = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_an_unknown_computer_player_is_refused_in_the_language(language: str) -> None:
+@in_each_language(UNKNOWN_PLAYER)
+def test_an_unknown_computer_player_is_refused_in_the_language(
+    language: str, expected: str
+) -> None:
     status, _out, err = parsed_in(
         language, "selfplay", "--players", "wizard,greedy", "--games", "2"
     )
     assert status == 2
-    assert UNKNOWN_PLAYER[language] in err
+    assert expected in err
 
 
 SELFPLAY_TABLE = {
@@ -532,8 +537,8 @@ SELFPLAY_TABLE = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_the_selfplay_table_is_in_the_language(language: str) -> None:
+@in_each_language(SELFPLAY_TABLE)
+def test_the_selfplay_table_is_in_the_language(language: str, expected: list[str]) -> None:
     from binscrabble.engine.selfplay import GameResult, MatchResult
 
     scores = [(10, 5), (5, 9)] * 10
@@ -542,7 +547,7 @@ def test_the_selfplay_table_is_in_the_language(language: str) -> None:
     )
     with i18n.use_language(language):
         table = MatchResult(("a", "b"), 0, games, 1.0).table()
-    for words in SELFPLAY_TABLE[language]:
+    for words in expected:
         assert words in table, (words, table)
     heading, first = table.splitlines()[:2]
     # The columns are as wide as their headings in every language.
@@ -561,8 +566,10 @@ REPLAY = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_replay_says_where_the_game_is_in_the_language(tmp_path: Path, language: str) -> None:
+@in_each_language(REPLAY)
+def test_replay_says_where_the_game_is_in_the_language(
+    tmp_path: Path, language: str, expected: list[str]
+) -> None:
     from binscrabble.game import Game
     from binscrabble.movegen import best_moves
     from binscrabble.record import write_record
@@ -574,7 +581,7 @@ def test_replay_says_where_the_game_is_in_the_language(tmp_path: Path, language:
     record.write_text(write_record(game), encoding="utf-8")
     status, out, _err = parsed_in(language, "replay", str(record))
     assert status == 0
-    for words in REPLAY[language]:
+    for words in expected:
         assert words in out, (words, out)
 
 

@@ -9,7 +9,7 @@ import contextlib
 import io
 from pathlib import Path
 
-import pytest
+from language_cases import error_in, in_each_language
 from web_api_support import web_client
 
 from binscrabble import i18n
@@ -38,12 +38,11 @@ WRONG_SCORE = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_a_records_reason_names_its_line_in_the_language(language: str) -> None:
-    with i18n.use_language(language), pytest.raises(RecordError) as raised:
-        read_record(wrong_score_record())
-    assert str(raised.value) == WRONG_SCORE[language]
-    assert raised.value.line == 18
+@in_each_language(WRONG_SCORE)
+def test_a_records_reason_names_its_line_in_the_language(language: str, expected: str) -> None:
+    raised = error_in(language, RecordError, lambda: read_record(wrong_score_record()))
+    assert str(raised) == expected
+    assert raised.line == 18
 
 
 SHORT_LINE = {
@@ -58,11 +57,10 @@ SHORT_LINE = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_a_malformed_line_is_explained_in_the_language(language: str) -> None:
-    with i18n.use_language(language), pytest.raises(RecordError) as raised:
-        read_record("#binscrabble-record 1\n#player1 Ann\n#player2 Bo\n>Ann: 8D\n")
-    assert str(raised.value) == SHORT_LINE[language]
+@in_each_language(SHORT_LINE)
+def test_a_malformed_line_is_explained_in_the_language(language: str, expected: str) -> None:
+    record = "#binscrabble-record 1\n#player1 Ann\n#player2 Bo\n>Ann: 8D\n"
+    assert str(error_in(language, RecordError, lambda: read_record(record))) == expected
 
 
 NO_PLAYERS = {
@@ -73,11 +71,10 @@ NO_PLAYERS = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_a_record_with_no_player_says_so_in_a_sentence(language: str) -> None:
-    with i18n.use_language(language), pytest.raises(RecordError) as raised:
-        read_record("#binscrabble-record 1\n>Ann: 11 8D 1=1 +3 3\n")
-    assert str(raised.value).endswith(NO_PLAYERS[language])
+@in_each_language(NO_PLAYERS)
+def test_a_record_with_no_player_says_so_in_a_sentence(language: str, expected: str) -> None:
+    record = "#binscrabble-record 1\n>Ann: 11 8D 1=1 +3 3\n"
+    assert str(error_in(language, RecordError, lambda: read_record(record))).endswith(expected)
 
 
 VIEWER = {
@@ -88,16 +85,16 @@ VIEWER = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@in_each_language(VIEWER)
 def test_the_viewer_says_why_a_record_cannot_be_read_in_the_language(
-    tmp_path: Path, language: str
+    tmp_path: Path, language: str, expected: str
 ) -> None:
     with web_client(tmp_path / "g.db") as client:
         answer = client.post(
             f"/api/records/view?lang={language}", json={"record": wrong_score_record()}
         )
     assert answer.status_code == 400
-    assert VIEWER[language] in answer.json()["error"]
+    assert expected in answer.json()["error"]
 
 
 def test_the_command_line_says_why_a_record_cannot_be_read(tmp_path: Path) -> None:
@@ -129,12 +126,12 @@ DESCRIBED = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_the_house_rules_are_described_in_the_language(language: str) -> None:
+@in_each_language(DESCRIBED)
+def test_the_house_rules_are_described_in_the_language(language: str, expected: list[str]) -> None:
     with i18n.use_language(language):
         lines = Rules(xor_tiles=2).describe().splitlines()
     assert len(lines) == 12
-    for line in DESCRIBED[language]:
+    for line in expected:
         assert line in lines
     if language != "en":
         assert not any(" — on " in line or " — off " in line for line in lines)
@@ -148,8 +145,7 @@ UNKNOWN_RULE = {
 }
 
 
-@pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_an_unknown_rule_is_refused_in_the_language(language: str) -> None:
-    with i18n.use_language(language), pytest.raises(RulesError) as raised:
-        Rules().override("speed", "on")
-    assert str(raised.value).startswith(UNKNOWN_RULE[language])
+@in_each_language(UNKNOWN_RULE)
+def test_an_unknown_rule_is_refused_in_the_language(language: str, expected: str) -> None:
+    raised = error_in(language, RulesError, lambda: Rules().override("speed", "on"))
+    assert str(raised).startswith(expected)
