@@ -104,7 +104,7 @@ NAMED = {
     "en": ("Computer (beginner) passes.", "House rules: identity chains — on"),
     "fr": ("Ordinateur (débutant) passe.", "Plusieurs opérations neutres par égalité — oui"),
     "bg": ("Компютър (начинаещ) пропусна.", "Няколко неутрални действия в едно равенство —"),
-    "he": ("\u2068\u2068מחשב\u2069 (\u2068מתחיל\u2069)\u2069: ויתור על התור.", "כמה פעולות"),
+    "he": ("מחשב\u2069 (\u2068מתחיל\u2069)", "כמה פעולות"),
 }
 
 
