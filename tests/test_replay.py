@@ -133,10 +133,13 @@ def test_replay_shows_the_tiles_exchanged(
 def test_replay_lists_each_rack_with_its_tiles_spaced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Seed 2 deals Ada NOT and Bob ×, OR and −: the racks show them as the board does.
     game = Game(["Ada", "Bob"], seed=2)
     path = tmp_path / "racks.bsr"
     write_record_file(game, path)
     status, out, _ = replay([str(path)], capsys)
     assert status == 0
-    ada, bob = (" ".join(rack) for rack in game.racks)
+    ada, bob = (" ".join(face(code) for code in rack) for rack in game.racks)
     assert f"Racks: Ada: {ada}   Bob: {bob}\n" in out
+    assert "NOT" in ada and "×" in bob and "OR" in bob
+    assert not {"~", "x", "|"} & set(out.split("Racks:")[1].split())

@@ -11,7 +11,13 @@ from binscrabble.cli.common import CliError, load_record_file, use_color
 from binscrabble.i18n import _, pgettext
 from binscrabble.limits import escape_controls
 from binscrabble.move import Place
-from binscrabble.terminal import outcome_sentence, render_board, render_recent, render_scores
+from binscrabble.terminal import (
+    face,
+    outcome_sentence,
+    render_board,
+    render_recent,
+    render_scores,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,9 +81,10 @@ def run(args: argparse.Namespace) -> int:
     out.write(render_scores(game) + "\n")
     # Every rack is shown below, so the tiles exchanged are no secret here.
     out.write(render_recent(game, None, show_exchanges=True) + "\n")
-    # Tiles spaced apart: a rack "-1" must not read as a negative number, "-" as a dash.
+    # Tiles by their faces, as on the board, spaced apart: a rack "−1" must not read as a
+    # negative number.
     racks = "   ".join(
-        f"{name}: {' '.join(rack) or _('(none)')}"
+        f"{name}: {' '.join(face(code) for code in rack) or _('(none)')}"
         for name, rack in zip(names, game.racks, strict=True)
     )
     out.write(_("Racks: {racks}").format(racks=racks) + "\n")
