@@ -256,7 +256,7 @@ def test_a_reload_keeps_the_tiles_placed_and_the_racks_order(
     expect(rack).to_have_count(7)
     assert rack_names(page) == left
     # The placed tiles are judged again, and Recall brings them back in the order kept.
-    expect(page.get_by_role("status")).to_contain_text("legal")
+    expect(page.locator("#status .verdict")).to_be_visible()
     page.get_by_role("button", name="Recall", exact=True).click()
     expect(rack).to_have_count(9)
     assert rack_names(page) == arranged
