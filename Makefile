@@ -82,7 +82,7 @@ test: deps lint compiled
 	$(BIN)/pytest
 
 # What `make test` leaves out to stay within its time: the PostgreSQL runs of the heaviest
-# suites and the repeats of the heaviest browser scenarios (tests marked `full`;
+# suites, the repeats of the heaviest browser scenarios and the runs on Ray (tests marked `full`;
 # docs/deploy.md, "Tests"). .ci/run runs it after `make test`.
 test-full: deps compiled
 	$(BIN)/pytest -m full

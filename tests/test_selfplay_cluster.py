@@ -32,6 +32,9 @@ from binscrabble.engine.selfplay import GameFailure, GameResult, play_game, run_
 from binscrabble.game import Game
 from binscrabble.rules import Rules
 
+#: Ray starts a local runtime for each of these: they run in `make test-full` (pyproject.toml).
+pytestmark = pytest.mark.full
+
 NO_RAY = "Ray has no wheel for this Python, so `make` did not install the cluster extra"
 MATCH = ["selfplay", "--players", "greedy,equity", "--games", "8", "--seed", "7"]
 SMALL = ["--rule", "rack_size=4"]

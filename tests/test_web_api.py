@@ -26,8 +26,9 @@ TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 
 
 @pytest.fixture
-def database(any_database: Path | str) -> Path | str:
-    return any_database
+def database(any_database_full: Path | str) -> Path | str:
+    # The API's PostgreSQL run is in `make test-full` (tests/conftest.py).
+    return any_database_full
 
 
 @pytest.fixture

@@ -28,8 +28,9 @@ TWO_PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 
 
 @pytest.fixture
-def client(any_database: Path | str) -> Any:
-    with web_client(any_database) as test_client:
+def client(any_database_full: Path | str) -> Any:
+    # The contract's PostgreSQL run is in `make test-full` (tests/conftest.py).
+    with web_client(any_database_full) as test_client:
         yield test_client
 
 
