@@ -37,7 +37,7 @@ Decisions where docs/rules.md leaves room:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
@@ -157,10 +157,15 @@ class ScoreBreakdown:
     total: int
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, show_run: Callable[[str], str] = str) -> str:
+        """The score run by run, each run's equation written by ``show_run`` (as typed, by
+        default)."""
         lines = [
             _("{squares} {run} (value {value}): {sum}").format(
                 squares=f"{square_name(run.squares[0])}-{square_name(run.squares[-1])}",
-                run=run.text,
+                run=show_run(run.text),
                 value=run.value,
                 sum=run.explain(),
             )

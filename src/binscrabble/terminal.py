@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol, TextIO
 
-from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, square_name
+from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board
 from binscrabble.engine.descriptions import players_help
 from binscrabble.expr.explanations import signed
 from binscrabble.expr.symbols import SHOWN
@@ -307,19 +307,9 @@ def move_cell(notation: str) -> str:
 def breakdown_text(breakdown: ScoreBreakdown) -> str:
     """A play's score run by run (:class:`~binscrabble.game.ScoreBreakdown`), each run's
     equation written with the tiles' faces (``1=1÷1 AND NOT 0``, not ``1=1/1&~0``)."""
-    lines = [
-        _("{squares} {run} (value {value}): {sum}").format(
-            squares=f"{square_name(run.squares[0])}-{square_name(run.squares[-1])}",
-            run=people_move(f"{COLUMN_NAMES[0]}1 {run.text}").partition(" ")[2] or run.text,
-            value=run.value,
-            sum=run.explain(),
-        )
-        for run in breakdown.runs
-    ]
-    if breakdown.bingo:
-        lines.append(_("bingo +{bingo}").format(bingo=breakdown.bingo))
-    lines.append(_("total {total}").format(total=breakdown.total))
-    return "\n".join(lines)
+    return breakdown.text(
+        lambda text: people_move(f"{COLUMN_NAMES[0]}1 {text}").partition(" ")[2] or text
+    )
 
 
 def _square(tile_face: str, blank: bool) -> tuple[str, str]:
