@@ -733,8 +733,16 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     heading = page.get_by_role("region", name="hint").get_by_role("heading")
     expect(heading).to_contain_text("Hint: ")
     hint = server.api("POST", f"/api/games/{game_id}/hint", {}, token)
-    worth = f"{hint['score']} point{'' if hint['score'] == 1 else 's'}"
-    expect(heading).to_have_text(f"Hint: {hint['display']} for {worth}")
+    notation = hint["notation"]
+    if notation in ("pass", "-"):
+        expect(heading).to_have_text("Hint: pass")
+    elif notation.startswith(("-", "exchange ")):
+        # An exchange is said in words with its tiles, never with points.
+        expect(heading).to_have_text(re.compile(r"^Hint: exchange \S"))
+        expect(heading).not_to_contain_text("point")
+    else:
+        worth = f"{hint['score']} point{'' if hint['score'] == 1 else 's'}"
+        expect(heading).to_have_text(f"Hint: {hint['display']} for {worth}")
     box = page.get_by_role("textbox", name="Move")
     box.fill(hint["notation"])
     box.press("Enter")
