@@ -78,8 +78,12 @@ messages: $(STAMP)
 		--no-wrap --no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel --quiet compile -d $(LOCALE) -D binscrabble --statistics
 
+# Two processes (pytest-xdist): most of the suite's time is spent waiting (browsers, servers,
+# real clocks), so two overlap their waits on two cores; `--dist loadfile` keeps each file's
+# tests, and so its shared servers and pages, in one process. TEST_WORKERS=0 runs one process.
+TEST_WORKERS ?= 2
 test: deps lint compiled
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 # What `make test` leaves out to stay within its time: the PostgreSQL runs of the heaviest
 # suites, the repeats of the heaviest browser scenarios and the runs on Ray (tests marked `full`;
