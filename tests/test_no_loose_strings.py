@@ -263,6 +263,8 @@ SPEAKING_MODULES = [
     SOURCE / "legality.py",
     SOURCE / "clock.py",
     SOURCE / "web" / "table_routes.py",
+    # The printables: the rules card, and the tile sheets' and laser files' own words.
+    *sorted((SOURCE / "print").glob("*.py")),
 ]
 #: Their strings that look like words but are not shown to people, each with why.
 NOT_SENTENCES = {
@@ -284,20 +286,30 @@ NOT_SENTENCES = {
     "Zp",
     "Cf",
     "Cs",
+    # print/: the font files every PDF embeds and the laser files' outlines come from, and
+    # the package that draws the PNG pictures (named in the sentence of a missing extra)
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "Pillow",
 }
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
 
 
 def loose_strings(path: Path) -> list[tuple[int, str]]:
     """The string literals of a module that read as words for people and are neither a
-    docstring nor the message of ``_``, ``N_``, ``ngettext`` or ``pgettext``."""
+    docstring nor the message of ``_``, ``N_``, ``ngettext`` or ``pgettext``. Also left
+    out: the message of an ``AssertionError`` (a broken invariant, for the program's
+    authors) and markup (``<svg ...>``: a laser file's elements, read by programs)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped: set[int] = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
             skipped.add(id(body[0].value))  # a docstring
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in MARKERS:
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in {
+            *MARKERS,
+            "AssertionError",
+        }:
             skipped.update(id(inner) for argument in node.args for inner in ast.walk(argument))
     found = []
     for node in ast.walk(tree):
@@ -305,6 +317,8 @@ def loose_strings(path: Path) -> list[tuple[int, str]]:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value.strip()
+            if text.startswith("<"):
+                continue
             if PEOPLE.search(text) and text not in NOT_SENTENCES:
                 found.append((node.lineno, text[:70]))
     return found

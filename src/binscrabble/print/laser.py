@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
-from binscrabble.i18n import _
+from binscrabble import i18n
+from binscrabble.i18n import _, ngettext
 from binscrabble.limits import quoted
 from binscrabble.print import PrintError
 from binscrabble.print.outlines import Outlines
@@ -164,10 +165,22 @@ def _place_racks(
 
 
 def laser_sheets(
-    plan: TileSetPlan, bed: tuple[float, float] | None = None, stroke_mm: float = HAIRLINE_MM
+    plan: TileSetPlan,
+    bed: tuple[float, float] | None = None,
+    stroke_mm: float = HAIRLINE_MM,
+    language: str | None = None,
 ) -> list[str]:
     """The set as SVG sheets for a laser cutter: one sheet as wide as the paper without a
-    ``bed``, else as many ``bed``-sized sheets (width, height in mm) as it needs."""
+    ``bed``, else as many ``bed``-sized sheets (width, height in mm) as it needs. Each
+    sheet's title (what it holds, for the person who opens it) is in ``language`` (default:
+    the current one); what is cut, scored and engraved is the same in every language."""
+    with i18n.use_language(language or i18n.language()):
+        return _laser_sheets(plan, bed, stroke_mm)
+
+
+def _laser_sheets(
+    plan: TileSetPlan, bed: tuple[float, float] | None, stroke_mm: float
+) -> list[str]:
     if not 0 < stroke_mm <= 1:
         raise LaserError(
             _("--stroke-mm {value}: a cut line is from 0.001 to 1 mm wide").format(
@@ -226,14 +239,20 @@ def _sheet(
             engrave.append(_face(part.code, part.x, part.y, plan.tile_mm, faces, points))
     tiles = sum(part.code is not None for part in parts)
     racks = len(parts) - tiles
-    title = (
-        f"Binary Scrabble tile set, sheet {number[0]} of {number[1]}: {tiles} tiles, "
-        f"{racks} racks. {plan.summary()}"
+    title = _(
+        "Binary Scrabble tile set, sheet {sheet} of {sheets}: {tiles}, {racks}. {summary}"
+    ).format(
+        sheet=number[0],
+        sheets=number[1],
+        tiles=ngettext("{count} tile", "{count} tiles", tiles).format(count=tiles),
+        racks=ngettext("{count} rack", "{count} racks", racks).format(count=racks),
+        summary=plan.summary(),
     )
     return "\n".join(
         [
             '<svg xmlns="http://www.w3.org/2000/svg" '
             'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" version="1.1" '
+            f'xml:lang="{i18n.language()}" '
             f'width="{size[0]:.2f}mm" height="{size[1]:.2f}mm" '
             f'viewBox="0 0 {size[0]:.2f} {size[1]:.2f}">',
             f"<title>{escape(title)}</title>",

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from binscrabble import i18n
 from binscrabble.i18n import _, ngettext
 from binscrabble.limits import quoted
 from binscrabble.print import PrintError, missing_extra
@@ -42,6 +43,9 @@ RACK_BANDS: Final = (0.35, 0.9, 0.9, 0.9)
 #: Racks in a printed set: one for each player of the largest game.
 RACK_COUNT: Final = 4
 POINTS_PER_MM: Final = 72 / 25.4
+#: Unicode's first-strong isolate and the pop directional isolate that ends it.
+FIRST_STRONG_ISOLATE: Final = "\u2068"
+POP_ISOLATE: Final = "\u2069"
 
 
 class TileSetError(PrintError, ValueError):
@@ -93,10 +97,28 @@ class TileSetPlan:
         return int((self.page_size(page)[0] - 2 * PAGE_MARGIN) // self.tile_mm)
 
     def summary(self) -> str:
-        """One line listing the set: ``100 tiles: 28 × 0, 28 × 1, ...``."""
+        """One line listing the set in the current language: ``100 tiles: 28 × 0, 28 × 1,
+        ...``; each count and face in its own direction (:func:`isolated`)."""
         counts = Counter(self.codes)
-        listed = ", ".join(f"{count} × {FACE_LABELS[code]}" for code, count in counts.items())
-        return f"{len(self.codes)} tiles: {listed}"
+        listed = ", ".join(
+            isolated(f"{count} × {_('blank') if code == BLANK else FACE_LABELS[code]}")
+            for code, count in counts.items()
+        )
+        total = len(self.codes)
+        return ngettext("{count} tile: {faces}", "{count} tiles: {faces}", total).format(
+            count=total, faces=listed
+        )
+
+
+def isolated(text: str) -> str:
+    """``text`` (a count and a face: ``28 × 0``) as a run of its own in a right-to-left
+    language: inside Unicode's first-strong isolate, which fpdf2's bidirectional layout and
+    an SVG viewer honour. Numbers and faces are then read left to right (``28 × 0``, not
+    ``0 × 28``), a Hebrew word right to left (``3 × ריק``). As it is in a left-to-right
+    language."""
+    if i18n.direction() != "rtl":
+        return text
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_ISOLATE}"
 
 
 #: Room between the tiles and a rack, and between racks, on a page.
@@ -223,73 +245,120 @@ def face_size(label: str, tile_mm: float) -> float:
     return tile_mm * share * POINTS_PER_MM
 
 
-def tile_set_pdf(plan: TileSetPlan) -> bytes:
-    """The tile set and racks as a PDF, with DejaVu Sans embedded."""
+def tile_set_pdf(plan: TileSetPlan, language: str | None = None) -> bytes:
+    """The tile set and racks as a PDF, with DejaVu Sans embedded; its words (the pages'
+    headings, the racks' labels, the document's title) in ``language`` (default: the
+    current one), Hebrew set right to left."""
     try:
         from fpdf import FPDF
     except ImportError as error:
         raise missing_extra("fpdf2", _("a PDF")) from error
-    pdf = FPDF(unit="mm", format=plan.paper_mm)
-    pdf.set_auto_page_break(False)
-    pdf.set_title("Binary Scrabble: a printable tile set")
-    add_fonts(pdf)
-    for number, page in enumerate(plan.layout, start=1):
-        pdf.add_page(orientation="L" if page.landscape else "P")
-        parts = []
-        if page.tile_count:
-            last = page.first_tile + page.tile_count
-            first = (
-                f"tile {last}" if page.tile_count == 1 else f"tiles {page.first_tile + 1} to {last}"
+    with i18n.use_language(language or i18n.language()):
+        rtl = i18n.direction() == "rtl"
+        pdf = FPDF(unit="mm", format=plan.paper_mm)
+        pdf.set_auto_page_break(False)
+        pdf.set_title(_("Binary Scrabble: a printable tile set"))
+        pdf.set_lang(i18n.language())
+        add_fonts(pdf)
+        if rtl:
+            # The headings' and labels' bidirectional layout (cells only: the faces, drawn
+            # with text(), are set without the shaping engine).
+            pdf.set_text_shaping(use_shaping_engine=True, direction="rtl")
+        for number, page in enumerate(plan.layout, start=1):
+            pdf.add_page(orientation="L" if page.landscape else "P")
+            notes = [plan.summary() + "." if number == 1 else "", rack_help() if page.racks else ""]
+            _heading(
+                pdf,
+                _(
+                    "Binary Scrabble, {size} mm, page {page} of {pages}: {contents}. Cut along "
+                    "the grey lines."
+                ).format(
+                    size=f"{plan.tile_mm:g}",
+                    page=number,
+                    pages=plan.pages,
+                    contents=page_contents(plan, page),
+                ),
+                [note for note in notes if note],
+                plan.page_size(page)[0] - 2 * PAGE_MARGIN,
             )
-            parts.append(f"{first} of {len(plan.codes)}")
-        if page.racks:
-            names = ", ".join(str(index + 1) for index in page.racks)
-            parts.append(f"rack{'s' if len(page.racks) > 1 else ''} {names}")
-        _heading(
-            pdf,
-            f"Binary Scrabble, {plan.tile_mm:g} mm, page {number} of {plan.pages}: "
-            f"{' and '.join(parts)}. Cut along the grey lines.",
-            " ".join(
-                text
-                for text in (
-                    plan.summary() + "." if number == 1 else "",
-                    RACK_HELP if page.racks else "",
+            columns = plan.columns(page)
+            codes = plan.codes[page.first_tile : page.first_tile + page.tile_count]
+            for index, code in enumerate(codes):
+                row, column = divmod(index, columns)
+                x = PAGE_MARGIN + column * plan.tile_mm
+                y = PAGE_MARGIN + HEADING + row * plan.tile_mm
+                _pdf_tile(pdf, code, x, y, plan.tile_mm)
+            rows = math.ceil(page.tile_count / columns) if columns else 0
+            top = PAGE_MARGIN + HEADING + rows * plan.tile_mm + (RACK_GAP_MM if rows else 0)
+            for slot, rack in enumerate(page.racks):
+                _pdf_rack(pdf, plan, rack, top + slot * (plan.rack_height + RACK_GAP_MM))
+        return bytes(pdf.output())
+
+
+def page_contents(plan: TileSetPlan, page: PageLayout) -> str:
+    """What a page holds, in the current language: ``tiles 1 to 88 of 100 and racks 1, 2``."""
+    parts = []
+    if page.tile_count:
+        last, total = page.first_tile + page.tile_count, len(plan.codes)
+        if page.tile_count == 1:
+            parts.append(_("tile {number} of {total}").format(number=last, total=total))
+        else:
+            parts.append(
+                _("tiles {first} to {last} of {total}").format(
+                    first=page.first_tile + 1, last=last, total=total
                 )
-                if text
-            ),
-            plan.page_size(page)[0] - 2 * PAGE_MARGIN,
-        )
-        columns = plan.columns(page)
-        codes = plan.codes[page.first_tile : page.first_tile + page.tile_count]
-        for index, code in enumerate(codes):
-            row, column = divmod(index, columns)
-            x = PAGE_MARGIN + column * plan.tile_mm
-            y = PAGE_MARGIN + HEADING + row * plan.tile_mm
-            _pdf_tile(pdf, code, x, y, plan.tile_mm)
-        rows = math.ceil(page.tile_count / columns) if columns else 0
-        top = PAGE_MARGIN + HEADING + rows * plan.tile_mm + (RACK_GAP_MM if rows else 0)
-        for slot, rack in enumerate(page.racks):
-            _pdf_rack(pdf, plan, rack, top + slot * (plan.rack_height + RACK_GAP_MM))
-    return bytes(pdf.output())
+            )
+    if page.racks:
+        numbers = ", ".join(str(index + 1) for index in page.racks)
+        racks = ngettext("rack {numbers}", "racks {numbers}", len(page.racks))
+        parts.append(racks.format(numbers=numbers))
+    if len(parts) == 2:
+        return _("{tiles} and {racks}").format(tiles=parts[0], racks=parts[1])
+    return parts[0]
 
 
-RACK_HELP: Final = (
-    "Racks: cut along the solid lines, fold along the dashed ones into a triangle and glue "
-    "the narrow flap under it; the tiles lean on its slope."
-)
+def rack_help() -> str:
+    """How to make a rack, in the current language (on every page that has racks)."""
+    return _(
+        "Racks: cut along the solid lines, fold along the dashed ones into a triangle and glue "
+        "the narrow flap under it; the tiles lean on its slope."
+    )
 
 
-def _heading(pdf: FPDF, line: str, second: str, width: float) -> None:
-    """Two lines at the top of a page, each made smaller if it is wider than ``width``."""
+#: The heading's first line (bold, 10 points at most) and the room under it for the notes.
+HEADING_LINE_MM: Final = 5.0
+#: Sizes of the notes, largest first: the largest at which they fit the heading is used.
+NOTE_SIZES: Final = (7.5, 7.0, 6.5, 6.0, 5.5, 5.0)
+
+
+def _heading(pdf: FPDF, line: str, notes: list[str], width: float) -> None:
+    """The heading of a page: ``line`` in bold, made smaller if it is wider than ``width``,
+    then the ``notes``, each a paragraph, wrapped in the room left and made smaller until
+    they fit it. Right-aligned in a right-to-left language."""
+    align = "R" if i18n.direction() == "rtl" else "L"
     pdf.set_text_color(0, 0, 0)
-    for text, style, size, y in ((line, "B", 10.0, 3.0), (second, "", 7.5, 8.0)):
-        if not text:
-            continue
-        pdf.set_font(FAMILY, style, size)
-        while pdf.get_string_width(text) > width and size > 5:
-            size -= 0.5
-            pdf.set_font(FAMILY, style, size)
-        pdf.text(PAGE_MARGIN, PAGE_MARGIN + y, text)
+    size = 10.0
+    pdf.set_font(FAMILY, "B", size)
+    while pdf.get_string_width(line) > width and size > 5:
+        size -= 0.5
+        pdf.set_font(FAMILY, "B", size)
+    pdf.set_xy(PAGE_MARGIN, PAGE_MARGIN)
+    pdf.cell(width, HEADING_LINE_MM - 1, line, align=align)
+    room = HEADING - HEADING_LINE_MM - 1
+    for size in NOTE_SIZES:
+        pdf.set_font(FAMILY, "", size)
+        height = size / POINTS_PER_MM * 1.15
+        lines = 0
+        for note in notes:
+            wrapped = pdf.multi_cell(width, height, note, dry_run=True, output="LINES")
+            assert isinstance(wrapped, list)
+            lines += len(wrapped)
+        if lines * height <= room:
+            break
+    pdf.set_xy(PAGE_MARGIN, PAGE_MARGIN + HEADING_LINE_MM)
+    for note in notes:
+        pdf.set_x(PAGE_MARGIN)
+        pdf.multi_cell(width, height, note, align=align, new_x="LMARGIN", new_y="NEXT")
 
 
 def _pdf_tile(pdf: FPDF, code: str, x: float, y: float, side: float) -> None:
@@ -326,4 +395,8 @@ def _pdf_rack(pdf: FPDF, plan: TileSetPlan, index: int, y: float) -> None:
         for fold in rack_folds(plan, y):
             pdf.line(x, fold, x + plan.rack_length, fold)
     pdf.set_font(FAMILY, "", 8)
-    pdf.text(x + 2, y + plan.rack_height - 2, f"rack {index + 1}")
+    # The label at the rack's start: its left end, or its right end in a right-to-left
+    # language.
+    pdf.set_xy(x + 2, y + plan.rack_height - 4.5)
+    align = "R" if i18n.direction() == "rtl" else "L"
+    pdf.cell(plan.rack_length - 4, 3.5, _("rack {number}").format(number=index + 1), align=align)
