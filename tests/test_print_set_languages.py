@@ -21,6 +21,7 @@ from binscrabble.cli import main
 from binscrabble.i18n import _, ngettext
 
 SVG = "{http://www.w3.org/2000/svg}"
+SAMPLE_RECORD = Path(__file__).resolve().parent.parent / "docs" / "examples" / "sample-game.bsr"
 LANGUAGES = ("en", "fr", "he", "bg")
 #: The characters that set a run's direction (isolates), which a reader does not see.
 DIRECTION_MARKS = re.compile("[\u2066-\u2069\u200e\u200f]")
@@ -224,3 +225,27 @@ def test_a_laser_files_layers_are_the_same_in_every_language(
             assert ours is not None and theirs is not None
             assert ElementTree.tostring(ours) == ElementTree.tostring(theirs)
     capsys.readouterr()
+
+
+# -- render's refusal of a turn that is not in the game ------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_turn_not_in_the_game_is_said_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    output = tmp_path / "turn.svg"
+    arguments = ["render", str(SAMPLE_RECORD), "--turn", "26", "-o", str(output)]
+    status = main([*arguments, "--lang", language])
+    err = capsys.readouterr().err
+    reason = said(
+        language,
+        lambda: _("--turn {turn}: {problem}").format(
+            turn=26,
+            problem=_(
+                "turn {turn} is not in the game: it has turns 0 (the start) to {last}"
+            ).format(turn=26, last=25),
+        ),
+    )
+    assert status == 2 and not output.exists()
+    assert words(err).endswith(reason)

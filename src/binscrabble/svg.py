@@ -25,6 +25,7 @@ from html import escape
 from typing import Final, Protocol, Self, TypeVar
 
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, Tile, square_name
+from binscrabble.i18n import _
 from binscrabble.move import Move, Place, display_notation
 from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS
 
@@ -475,12 +476,17 @@ def _rack(codes: Sequence[str], x: int, y: int, seat: int, points_size: float | 
 def game_at_turn(game: GameT, turn: int) -> GameT:
     """A copy of ``game`` as it stood after its first ``turn`` turns (0: the start).
 
-    Raises ``ValueError`` naming the turns there are when ``turn`` is out of range.
+    Raises ``ValueError`` naming the turns there are when ``turn`` is out of range, in the
+    current language.
     """
     played = len(game.history)
     if not 0 <= turn <= played:
-        raise ValueError(f"turn {turn} is not in the game: it has turns 0 (the start) to {played}")
+        raise ValueError(
+            _("turn {turn} is not in the game: it has turns 0 (the start) to {last}").format(
+                turn=turn, last=played
+            )
+        )
     earlier = game.copy()
-    for _ in range(played - turn):
+    for _undone in range(played - turn):
         earlier.pop()
     return earlier

@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             game = game_at_turn(game, args.turn)
         except ValueError as error:
-            raise CliError(f"--turn {args.turn}: {error}") from error
+            raise CliError(
+                _("--turn {turn}: {problem}").format(turn=args.turn, problem=error)
+            ) from error
     output = Path(args.output)
     suffix = output.suffix.lower()
     if args.animate:
