@@ -98,7 +98,11 @@ INVALID_UNDER_DEFAULTS = [
     ("1=1=", "empty_side", "last side is missing"),
     ("10", "no_equals", "no = sign: an equation needs at least two sides"),
     ("1=10", "sides_differ", "the left side is 1 but the right side is 10"),
-    ("1+1=10+0+0+0x1x1", "identity_chain", "while the house rule “identity chains” is off"),
+    (
+        "1+1=10+0+0+0x1x1",
+        "identity_chain",
+        "while the house rule “Several of ×1, +0, AND 1 in one equation” is off",
+    ),
 ]
 
 
@@ -120,7 +124,7 @@ def test_identity_fragment_refused_under_expert() -> None:
     assert result.kind == "identity_not_allowed"
     assert result.reason == (
         "×1 is an identity fragment, not allowed under these rules "
-        "(the house rule “identity times one” is off)"
+        "(the house rule “Times 1 and divided by 1 allowed” is off)"
     )
     assert result.position == 6
 

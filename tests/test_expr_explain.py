@@ -81,11 +81,15 @@ def test_malformed_input_gets_a_caret() -> None:
 def test_identity_fragments_name_their_rules_in_words() -> None:
     lines = explain("1+1=10+0+0", STANDARD).lines
     assert lines[-3].startswith(
-        "identity fragments: +0 (the house rule “identity plus minus zero” is on)"
+        "identity fragments: +0 (the house rule “Plus 0 and minus 0 allowed” is on)"
     )
-    assert "more than one needs the house rule “identity chains”, which is off" in lines[-3]
+    assert (
+        "more than one needs the house rule “Several of ×1, +0, AND 1 in one equation”, "
+        "which is off" in lines[-3]
+    )
     assert lines[-2] == (
-        "more than one identity fragment (+0, +0) while the house rule “identity chains” is off"
+        "more than one identity fragment (+0, +0) while the house rule “Several of ×1, +0, "
+        "AND 1 in one equation” is off"
     )
     assert lines[-1].startswith("changing one symbol gives the true equation 1 + 1 = 10 OR 0 + 0")
 

@@ -37,9 +37,9 @@ TRAILING_PLUS = {
     "he": f"אחרי סימן הפעולה {FSI}+{PDI} במיקום {FSI}2{PDI} אין כלום",
     "bg": "след знака + на позиция 2 няма нищо",
 }
-#: The rule "identity times one" in words, as the lobby names it, in each language.
+#: The rule "Times 1 and divided by 1 allowed" in words, as the lobby names it, in each language.
 TIMES_ONE = {
-    "en": "the house rule “identity times one”",
+    "en": "the house rule “Times 1 and divided by 1 allowed”",
     "fr": "le réglage «\u00a0Neutre\u00a0: × 1 et ÷ 1\u00a0»",
     "he": f'חוק הבית "{FSI}ניטרלי: × 1 וכן ÷ 1{PDI}"',
     "bg": "правилото „Неутрални: × 1 и ÷ 1“",
@@ -163,9 +163,12 @@ def test_a_chain_names_the_rule_in_words(capsys: pytest.CaptureFixture[str]) -> 
     assert "qui est désactivé (--rule identity_chains=on l’active)" in out
 
 
-#: "rotated equals" and "parallel numbers" in words, in each language.
+#: "An = turned to read 11" and "Plain numbers beside a run" in words, in each language.
 ROTATED_AND_PARALLEL = {
-    "en": ("the house rule “rotated equals”", "the house rule “parallel numbers”"),
+    "en": (
+        "the house rule “An = turned to read 11”",
+        "the house rule “Plain numbers beside a run”",
+    ),
     "fr": (
         "le réglage «\u00a0Un = tourné qui se lit 11\u00a0»",
         "le réglage «\u00a0Un nombre seul le long d’un coup\u00a0»",

@@ -108,7 +108,10 @@ def test_the_command_line_says_why_a_record_cannot_be_read(tmp_path: Path) -> No
 
 
 DESCRIBED = {
-    "en": ["precedence — standard order (precedence)", "xor tiles — 2 (xor_tiles)"],
+    "en": [
+        "Order of operations — standard order (precedence)",
+        "XOR tiles added to the bag — 2 (xor_tiles)",
+    ],
     "fr": [
         "Priorité des opérations — ordre habituel (precedence)",
         "Nombres négatifs — non (allow_negatives)",

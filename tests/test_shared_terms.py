@@ -3,10 +3,12 @@ the presets, the house rules, their choices, the premium squares and the blank t
 called in each language exactly as the card calls them.
 
 Both are messages of the same gettext catalogues. Where the card and the web say a term in
-the same English (the premium squares), the card uses the web's message itself, so the two
-cannot differ in any language: `test_one_message_where_the_english_is_one` holds them to
-that. Where the English differs (the lobby's short labels, "identity times one", against
-the card's "Identity: × 1 and ÷ 1") there are two messages, and
+the same English (the premium squares, "Order of operations", "Tiles on a rack"), the card
+uses the web's message itself, so the two cannot differ in any language:
+`test_one_message_where_the_english_is_one` holds them to that. Where the English differs
+(the lobby's "Times 1 and divided by 1 allowed" against the card's "Identity: × 1 and ÷ 1";
+the Hebrew card marks "XOR" left to right, so the lobby says "XOR tiles added to the bag")
+there are two messages, and
 `test_the_web_says_the_cards_terms` holds their translations to the same words."""
 
 from __future__ import annotations
@@ -27,19 +29,19 @@ SHARED = {
     "standard": ("house_rules", "standard"),
     "expert": ("house_rules", "expert"),
     "standard order": ("house_rules", "values", "standard"),
-    "left-to-right": ("house_rules", "values", "left-to-right"),
-    "precedence": ("house_rules", "names", "precedence"),
-    "identity times one": ("house_rules", "names", "identity_times_one"),
-    "identity plus minus zero": ("house_rules", "names", "identity_plus_minus_zero"),
-    "identity and one or zero": ("house_rules", "names", "identity_and_one_or_zero"),
-    "identity chains": ("house_rules", "names", "identity_chains"),
-    "allow negatives": ("house_rules", "names", "allow_negatives"),
-    "leading zeros": ("house_rules", "names", "leading_zeros"),
-    "parallel numbers": ("house_rules", "names", "parallel_numbers"),
-    "rotated equals": ("house_rules", "names", "rotated_equals"),
-    "xor tiles": ("house_rules", "names", "xor_tiles"),
-    "rack size": ("house_rules", "names", "rack_size"),
-    "bingo bonus": ("house_rules", "names", "bingo_bonus"),
+    "left to right": ("house_rules", "values", "left-to-right"),
+    "Order of operations": ("house_rules", "names", "precedence"),
+    "Times 1 and divided by 1 allowed": ("house_rules", "names", "identity_times_one"),
+    "Plus 0 and minus 0 allowed": ("house_rules", "names", "identity_plus_minus_zero"),
+    "AND 1, OR 0 and XOR 0 allowed": ("house_rules", "names", "identity_and_one_or_zero"),
+    "Several of ×1, +0, AND 1 in one equation": ("house_rules", "names", "identity_chains"),
+    "Results below zero allowed": ("house_rules", "names", "allow_negatives"),
+    "Numbers may start with 0": ("house_rules", "names", "leading_zeros"),
+    "Plain numbers beside a run": ("house_rules", "names", "parallel_numbers"),
+    "An = turned to read 11": ("house_rules", "names", "rotated_equals"),
+    "XOR tiles added to the bag": ("house_rules", "names", "xor_tiles"),
+    "Tiles on a rack": ("house_rules", "names", "rack_size"),
+    "Bonus for playing a whole rack": ("house_rules", "names", "bingo_bonus"),
     "blank": ("tiles", "names", "?"),
     "double letter": ("scoring", "premiums", "DL"),
     "triple letter": ("scoring", "premiums", "TL"),
@@ -77,7 +79,17 @@ def test_one_message_where_the_english_is_one() -> None:
     with (i18n.LOCALE_DIR / "binscrabble.pot").open("rb") as file:
         template = {(message.context, message.id) for message in read_po(file) if message.id}
     same_english = {message for message, path in SHARED.items() if card_text("en", path) == message}
-    assert same_english == {"blank", "double letter", "triple letter", "double word", "triple word"}
+    assert same_english == {
+        "blank",
+        "double letter",
+        "triple letter",
+        "double word",
+        "triple word",
+        "Order of operations",
+        "left to right",
+        "Tiles on a rack",
+        "Bonus for playing a whole rack",
+    }
     for message in same_english:
         assert (None, message) in template  # the web's message ...
         # ... is the card's, unless the card glosses the term.

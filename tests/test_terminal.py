@@ -160,7 +160,7 @@ def test_scripted_game_with_bad_entries_preview_exchange_pass_undo_quit_resume(
     assert "column P is off the board" in out
     assert HELP.splitlines()[0] in out
     assert "identity_chains" in out  # the rules
-    assert "The rules in force (house rules of docs/rules.md §10):\n  precedence " in out
+    assert "The rules in force (house rules of docs/rules.md §10):\n  Order of operations " in out
     assert "Unseen tiles (" in out
     assert "Give a move" in out
     assert out.count("would score:") == 2
@@ -378,7 +378,10 @@ def test_cli_play_options(
     arguments += ["--preset", "expert", "--rule", "xor_tiles=2", "--no-confirm", "--allow-undo"]
     status, out, _ = run_cli(arguments, ["", "rules", "quit"], monkeypatch, capsys)
     assert status == 0
-    assert "House rules: identity times one — off; identity plus minus zero — off" in out
+    assert (
+        "House rules: Times 1 and divided by 1 allowed — off; Plus 0 and minus 0 allowed — off"
+        in out
+    )
     game = read_record_file(save)
     assert game.rules == Rules.preset("expert").override("xor_tiles", 2)
     assert game.seed == 8
@@ -419,7 +422,7 @@ def test_cleared_screen_repeats_what_happened_since_the_last_screen(tmp_path: Pa
     status = run_terminal_game(options, stdin, stdout, stderr, interactive=True, factory=factory)  # type: ignore[arg-type]
     assert status == 0, stderr.getvalue()
     screens = stdout.getvalue().split(CLEAR)
-    assert all("House rules: xor tiles — 2" in screen for screen in screens[1:])
+    assert all("House rules: XOR tiles added to the bag — 2" in screen for screen in screens[1:])
     assert "Ada passes." in screens[2]
     assert "Computer (test) passes." in screens[2]
     assert "Took back 2 turns; Ada to move." in screens[3]

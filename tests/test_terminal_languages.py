@@ -101,7 +101,10 @@ def computer_game(language: str, tmp_path: Path, players: list[str]) -> str:
 
 
 NAMED = {
-    "en": ("Computer (beginner) passes.", "House rules: identity chains — on"),
+    "en": (
+        "Computer (beginner) passes.",
+        "House rules: Several of ×1, +0, AND 1 in one equation — on",
+    ),
     "fr": ("Ordinateur (débutant) passe.", "Plusieurs opérations neutres par égalité — oui"),
     "bg": ("Компютър (начинаещ) пропусна.", "Няколко неутрални действия в едно равенство —"),
     "he": ("מחשב\u2069 (\u2068מתחיל\u2069)", "כמה פעולות"),

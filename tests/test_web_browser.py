@@ -717,7 +717,7 @@ def test_hot_seat_from_the_lobby_with_the_learning_rules_and_a_hint(
     page.get_by_text("House rules").click()
     page.get_by_label("Preset").select_option("learning")
     # Each switch is explained in a sentence, and the preset sets them.
-    chains = page.get_by_label("identity chains")
+    chains = page.get_by_label("Several of ×1, +0, AND 1 in one equation")
     expect(chains).to_be_checked()
     expect(page.locator("#rule-identity_chains-why")).not_to_be_empty()
     shoot(page, "lobby-hot-seat-rules")

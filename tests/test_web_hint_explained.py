@@ -76,7 +76,7 @@ def test_each_step_is_its_own_line(language: str) -> None:
 @pytest.mark.parametrize(
     ("language", "rule"),
     [
-        ("en", "identity plus minus zero"),
+        ("en", "Plus 0 and minus 0 allowed"),
         ("fr", "Neutre\u00a0: + 0 et − 0"),
         ("he", "ניטרלי: + 0 וכן − 0"),
         ("bg", "Неутрални: + 0 и − 0"),
@@ -133,6 +133,6 @@ def test_the_command_line_adds_the_option_after_the_words() -> None:
     """``check --explain`` names a rule in words too, then the option as it is typed."""
     line = explain("1+1=10+0", Rules(), options=True)
     assert (
-        "identity fragment: +0 (the house rule “identity plus minus zero” is on: "
+        "identity fragment: +0 (the house rule “Plus 0 and minus 0 allowed” is on: "
         "--rule identity_plus_minus_zero=off turns it off)"
     ) in str(line)

@@ -269,7 +269,7 @@ class Rules:
         and the printed card name it, its value, and its switch for ``--rule``.
 
         >>> print(Rules(xor_tiles=2).describe().splitlines()[9])
-        xor tiles — 2 (xor_tiles)
+        XOR tiles added to the bag — 2 (xor_tiles)
         """
         lines = []
         for name, value in self.to_mapping().items():
@@ -289,18 +289,18 @@ class Rules:
 RULE_NAMES: Final = tuple(field.name for field in dataclasses.fields(Rules))
 #: Each rule named in words, as the lobby (``js/rules-form.js``) and the printed card name it.
 RULE_LABELS: Final[Mapping[str, str]] = {
-    "precedence": N_("precedence"),
-    "identity_times_one": N_("identity times one"),
-    "identity_plus_minus_zero": N_("identity plus minus zero"),
-    "identity_and_one_or_zero": N_("identity and one or zero"),
-    "identity_chains": N_("identity chains"),
-    "allow_negatives": N_("allow negatives"),
-    "leading_zeros": N_("leading zeros"),
-    "parallel_numbers": N_("parallel numbers"),
-    "rotated_equals": N_("rotated equals"),
-    "xor_tiles": N_("xor tiles"),
-    "rack_size": N_("rack size"),
-    "bingo_bonus": N_("bingo bonus"),
+    "precedence": N_("Order of operations"),
+    "identity_times_one": N_("Times 1 and divided by 1 allowed"),
+    "identity_plus_minus_zero": N_("Plus 0 and minus 0 allowed"),
+    "identity_and_one_or_zero": N_("AND 1, OR 0 and XOR 0 allowed"),
+    "identity_chains": N_("Several of ×1, +0, AND 1 in one equation"),
+    "allow_negatives": N_("Results below zero allowed"),
+    "leading_zeros": N_("Numbers may start with 0"),
+    "parallel_numbers": N_("Plain numbers beside a run"),
+    "rotated_equals": N_("An = turned to read 11"),
+    "xor_tiles": N_("XOR tiles added to the bag"),
+    "rack_size": N_("Tiles on a rack"),
+    "bingo_bonus": N_("Bonus for playing a whole rack"),
 }
 
 
@@ -309,7 +309,7 @@ def rule_words(switch: str) -> str:
     printed card's), in the current language, never by its switch.
 
     >>> rule_words("identity_chains")
-    'the house rule “identity chains”'
+    'the house rule “Several of ×1, +0, AND 1 in one equation”'
     """
     return _("the house rule “{rule}”").format(rule=_(RULE_LABELS[switch]))
 
@@ -317,7 +317,7 @@ def rule_words(switch: str) -> str:
 #: The choices of ``precedence`` in words, as the lobby names them.
 PRECEDENCE_LABELS: Final[Mapping[str, str]] = {
     "standard": N_("standard order"),
-    "left-to-right": N_("left-to-right"),
+    "left-to-right": N_("left to right"),
 }
 _BOOL_RULES: Final = frozenset(
     field.name for field in dataclasses.fields(Rules) if field.type in ("bool", bool)

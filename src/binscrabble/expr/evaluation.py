@@ -47,7 +47,7 @@ def house_rule(switch: str) -> str:
     words of ``RULE_LABELS``, translated with the reason by ``sentences.say``).
 
     >>> house_rule("identity_times_one")
-    'the house rule “identity times one”'
+    'the house rule “Times 1 and divided by 1 allowed”'
     """
     return f"the house rule “{RULE_LABELS[switch]}”"
 

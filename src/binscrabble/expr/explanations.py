@@ -12,7 +12,7 @@ both sides are 1001 (9): the value is 1001 (9), bonus 8 points (its leading bit,
 left side: 100 AND 1
   100 AND 1 = 0   (4 AND 1 = 0)
 right side: 101   (5)
-identity fragment: AND 1 (the house rule “identity and one or zero” is on)
+identity fragment: AND 1 (the house rule “AND 1, OR 0 and XOR 0 allowed” is on)
 the left side is 0 but the right side is 101
 100 AND 1 = 0, not 101 — changing one symbol gives the true equation 100 + 1 = 101
 (or 100 OR 1 = 101)

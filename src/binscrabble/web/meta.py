@@ -15,25 +15,30 @@ from binscrabble.rules import (
     INT_RULE_LIMITS,
     PRECEDENCES,
     PRESETS,
+    RULE_LABELS,
     TILE_POINTS,
     Rules,
 )
 
-#: Each switch of docs/rules.md §10 named in words, as the lobby names it (the same
-#: messages as ``RULE_NAMES`` of ``js/rules-form.js``): a hint's explanation names the
-#: house rule that allows an identity fragment by these words, not by its switch.
+#: The identity switches of docs/rules.md §10 named in words, as the lobby names them
+#: (``RULE_LABELS``, the messages of ``RULE_NAMES`` in ``js/rules-form.js``): a hint's
+#: explanation names the house rule that allows an identity fragment by these words, not by
+#: its switch.
 SWITCH_NAMES: Final = {
-    "identity_times_one": N_("identity times one"),
-    "identity_plus_minus_zero": N_("identity plus minus zero"),
-    "identity_and_one_or_zero": N_("identity and one or zero"),
-    "identity_chains": N_("identity chains"),
+    switch: RULE_LABELS[switch]
+    for switch in (
+        "identity_times_one",
+        "identity_plus_minus_zero",
+        "identity_and_one_or_zero",
+        "identity_chains",
+    )
 }
 
 #: One sentence per switch of docs/rules.md §10, as the lobby shows it.
 SWITCH_EXPLANATIONS: Final = {
     "precedence": N_(
-        "standard: NOT, then × ÷, then + −, then AND, XOR, OR; left-to-right: every operator "
-        "in written order, like a pocket calculator."
+        "Standard order: NOT, then × ÷, then + −, then AND, XOR, OR. Left to right: every "
+        "operator in written order, like a pocket calculator."
     ),
     "identity_times_one": N_("Allows multiplying by 1 or dividing by 1 (1+1=10×1)."),
     "identity_plus_minus_zero": N_("Allows adding 0 or subtracting 0 (1+1=10+0)."),

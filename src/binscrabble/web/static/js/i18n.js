@@ -68,3 +68,10 @@ export function sentence(text) {
   }
   return /[.!?…]["'’”»)\u2069]*\s*$/u.test(shown) ? shown.trimEnd() : `${shown.trimEnd()}.`;
 }
+
+// An item of a list or menu (a preset, a level, a choice) begins with a capital, as a name
+// does: the catalogue's word is the one a sentence uses ("the learning preset"); a script
+// without capitals (Hebrew) is left as it is.
+export function listItem(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(lang) + text.slice(1) : text;
+}

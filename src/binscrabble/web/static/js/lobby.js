@@ -4,7 +4,7 @@ import { ApiError, getJson, loadMeta, postJson } from "./api.js";
 import { rememberGame, listGames, forgetGame } from "./store.js";
 import { rulesForm } from "./rules-form.js";
 import { showPlaying } from "./playing.js";
-import { plain, t } from "./i18n.js";
+import { listItem, plain, t } from "./i18n.js";
 import { levelName } from "./panels.js";
 
 const form = document.getElementById("new-game");
@@ -238,7 +238,7 @@ async function main() {
   for (const entry of meta.levels) {
     const option = document.createElement("option");
     option.value = entry.name;
-    option.textContent = levelName(entry.name);
+    option.textContent = listItem(levelName(entry.name));
     level.append(option);
   }
   const names = meta.levels.map((entry) => entry.name);

@@ -1,6 +1,6 @@
 // The house-rules controls: a preset plus every switch of /api/meta, each with its sentence.
 
-import { t } from "./i18n.js";
+import { listItem, t } from "./i18n.js";
 
 const PRESET_SENTENCES = {
   learning: t("For learning: every identity rule is on, chains of them too (1+1=10+0×1). Only these rules give hints: the highest-scoring play, explained."),
@@ -12,20 +12,20 @@ const PRESET_SENTENCES = {
 // the printed rules card (print/catalogues; tests/test_shared_terms.py checks they agree).
 const PRESET_NAMES = { learning: t("learning"), standard: t("standard"), expert: t("expert") };
 const RULE_NAMES = {
-  precedence: t("precedence"),
-  identity_times_one: t("identity times one"),
-  identity_plus_minus_zero: t("identity plus minus zero"),
-  identity_and_one_or_zero: t("identity and one or zero"),
-  identity_chains: t("identity chains"),
-  allow_negatives: t("allow negatives"),
-  leading_zeros: t("leading zeros"),
-  parallel_numbers: t("parallel numbers"),
-  rotated_equals: t("rotated equals"),
-  xor_tiles: t("xor tiles"),
-  rack_size: t("rack size"),
-  bingo_bonus: t("bingo bonus"),
+  precedence: t("Order of operations"),
+  identity_times_one: t("Times 1 and divided by 1 allowed"),
+  identity_plus_minus_zero: t("Plus 0 and minus 0 allowed"),
+  identity_and_one_or_zero: t("AND 1, OR 0 and XOR 0 allowed"),
+  identity_chains: t("Several of ×1, +0, AND 1 in one equation"),
+  allow_negatives: t("Results below zero allowed"),
+  leading_zeros: t("Numbers may start with 0"),
+  parallel_numbers: t("Plain numbers beside a run"),
+  rotated_equals: t("An = turned to read 11"),
+  xor_tiles: t("XOR tiles added to the bag"),
+  rack_size: t("Tiles on a rack"),
+  bingo_bonus: t("Bonus for playing a whole rack"),
 };
-const CHOICE_NAMES = { standard: t("standard order"), "left-to-right": t("left-to-right") };
+const CHOICE_NAMES = { standard: t("standard order"), "left-to-right": t("left to right") };
 
 const named = (names, code) => (Object.hasOwn(names, code) ? names[code] : code.replaceAll("_", " "));
 
@@ -40,7 +40,7 @@ function control(entry) {
     for (const choice of entry.choices || []) {
       const option = document.createElement("option");
       option.value = String(choice);
-      option.textContent = CHOICE_NAMES[choice] || String(choice);
+      option.textContent = listItem(CHOICE_NAMES[choice] || String(choice));
       select.append(option);
     }
     return select;
@@ -69,7 +69,7 @@ export function rulesForm(meta, { preset, description, switches }) {
   for (const name of presetNames) {
     const option = document.createElement("option");
     option.value = name;
-    option.textContent = named(PRESET_NAMES, name);
+    option.textContent = listItem(named(PRESET_NAMES, name));
     preset.append(option);
   }
   preset.value = presetNames.includes("standard") ? "standard" : presetNames[0];

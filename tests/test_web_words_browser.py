@@ -1,0 +1,76 @@
+"""The words left on the web pages after the second newcomer audits (issue 39), in a real
+browser (Debian's Chromium, as tests/test_web_browser.py); each test is written from the
+finding's steps and failed before its fix.
+
+- en/he N5: the lobby names each house rule, preset and level as a person would, never by
+  its switch with spaces for underscores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import (
+    Server,
+    browser,  # noqa: F401  (a fixture)
+    expect,
+    new_page,
+    screenshot_folder,  # noqa: F401  (a fixture)
+    server,  # noqa: F401  (a fixture)
+    shoot,
+)
+
+#: The lobby's House rules, as an English writer names them (en/he N5).
+ENGLISH_SWITCHES = [
+    "Order of operations",
+    "Times 1 and divided by 1 allowed",
+    "Plus 0 and minus 0 allowed",
+    "AND 1, OR 0 and XOR 0 allowed",
+    "Several of ×1, +0, AND 1 in one equation",
+    "Results below zero allowed",
+    "Numbers may start with 0",
+    "Plain numbers beside a run",
+    "An = turned to read 11",
+    "XOR tiles added to the bag",
+    "Tiles on a rack",
+    "Bonus for playing a whole rack",
+]
+#: The first preset and level of each list, as each language's lobby shows them.
+FIRST_CHOICES = {
+    "en": ("Learning", "Beginner"),
+    "fr": ("Règles d’apprentissage", "Débutant"),
+    "he": ("חוקים למתחילים", "מתחיל"),
+    "bg": ("Правила за начинаещи", "Начинаещ"),
+}
+
+
+@pytest.mark.parametrize("language", list(FIRST_CHOICES))
+def test_the_lobby_names_house_rules_presets_and_levels_in_words(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """en/he N5: "identity times one", "learning", "beginner" were the switches' and
+    levels' codes; every name now starts as a name does (a capital where the script has
+    one) and is no switch's code."""
+    page = new_page(browser)
+    page.goto(f"{server.url}/?lang={language}")
+    page.locator("#rules > summary").click()
+    labels = page.locator("#switches label")
+    expect(labels).to_have_count(len(ENGLISH_SWITCHES))
+    names = labels.all_inner_texts()
+    if language == "en":
+        assert names == ENGLISH_SWITCHES
+    for name in names:
+        assert name[0] == name[0].upper(), name
+        assert "_" not in name and not name.islower(), name
+    preset, level = FIRST_CHOICES[language]
+    expect(page.locator("#preset option").first).to_have_text(preset)
+    expect(page.locator("#level option").first).to_have_text(level)
+    if language == "en":
+        expect(page.locator("#preset option")).to_have_text(["Learning", "Standard", "Expert"])
+        choices = page.locator("#rule-precedence option")
+        expect(choices).to_have_text(["Standard order", "Left to right"])
+    shoot(page, f"{language}-lobby-house-rules-named")
+    page.context.close()
