@@ -15,7 +15,7 @@ from web_api_support import web_client
 from binscrabble import i18n
 from binscrabble.i18n import _
 from binscrabble.web.live import Hub
-from binscrabble.web.page_text import STATIC, html_messages, translate_html
+from binscrabble.web.page_text import STATIC, html_messages, translate_html, with_parts
 
 NO_GAME = {
     "en": "there is no game 'nope': check the link",
@@ -218,7 +218,7 @@ def test_body_errors_name_fields_in_words_in_english(tmp_path: Path) -> None:
     assert answer.json()["error"].startswith(NAME_REFUSED["en"])
     assert level.json()["error"].startswith("player 2's computer level is wrong: it takes one of")
     assert fraction.json()["error"] == (
-        "the field 'clock.live.seconds' is wrong: it takes a whole number"
+        "the live clock's time in seconds is wrong: it takes a whole number"
     )
     assert "it is null" in null.json()["error"], null.json()
     assert "None" not in null.json()["error"]
@@ -226,7 +226,7 @@ def test_body_errors_name_fields_in_words_in_english(tmp_path: Path) -> None:
 
 def test_the_hebrew_lobby_isolates_the_blank_example_left_to_right() -> None:
     with i18n.use_language("he"):
-        page = translate_html((STATIC / "index.html").read_text(encoding="utf-8"), _)
+        page = translate_html(with_parts((STATIC / "index.html").read_text("utf-8"), STATIC), _)
     # U+2066 LEFT-TO-RIGHT ISOLATE: the example reads 1+[1]=10 inside the Hebrew sentence.
     assert "\u20661+[1]=10\u2069" in page
 

@@ -4,6 +4,7 @@ finding's steps and failed before its fix.
 
 - en/he N5: the lobby names each house rule, preset and level as a person would, never by
   its switch with spaces for underscores.
+- en/he N19: a game page opened from an invite link has the lobby's "How to play".
 """
 
 from __future__ import annotations
@@ -73,4 +74,33 @@ def test_the_lobby_names_house_rules_presets_and_levels_in_words(
         choices = page.locator("#rule-precedence option")
         expect(choices).to_have_text(["Standard order", "Left to right"])
     shoot(page, f"{language}-lobby-house-rules-named")
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_a_game_page_opened_from_an_invite_has_the_lobbys_how_to_play(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """en/he N19: the friend who opens an invite link lands on the game page, and the rules
+    in short were only in the lobby. The game page folds the lobby's own card (the same
+    part of the page, the same words) under "How to play", opened in place."""
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
+    page.goto(f"{server.url}/?lang={language}")
+    lobby = page.locator("section.how li").all_inner_texts()
+    assert len(lobby) >= 5
+    players = [{"name": "Noa"}, {"name": "Yoav"}]
+    created = server.api("POST", "/api/games", {"players": players})
+    page.goto(f"{server.url}{created['seats'][1]['url']}&lang={language}")
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    heading = {"en": "How to play", "he": "איך משחקים"}[language]
+    folded = page.locator("details.how-to-play")
+    expect(folded.locator("summary")).to_have_text(heading)
+    expect(folded.locator("li").first).to_be_hidden()
+    folded.locator("summary").click()
+    expect(folded.locator("li").first).to_be_visible()
+    assert folded.locator("li").all_inner_texts() == lobby
+    assert page.url.startswith(f"{server.url}/games/")
+    shoot(page, f"{language}-phone-game-how-to-play")
     page.context.close()
