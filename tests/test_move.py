@@ -231,6 +231,9 @@ def test_notation_round_trip(board: Board, text: str) -> None:
         (OPENED, "8D 1+1=10", "no_new_tile", 2, "no new tile"),
         (Board(), "8D ", "no_new_tile", 2, "names no tiles"),
         (Board(), "exchange", "exchange", 8, "names the tiles"),
+        (Board(), "pass pass", "pass", 5, "pass is written alone"),
+        (Board(), " PASS 01", "pass", 6, "nothing after it"),
+        (Board(), "pass.", "pass", 4, "nothing after it"),
         (Board(), "exchange 12", "symbol", 10, "unknown symbol '2'"),
         (Board(), "-1#", "symbol", 2, "unknown symbol '#'"),
     ],
@@ -259,6 +262,7 @@ def test_every_notation_error_kind_is_tested() -> None:
         "mismatch",
         "no_new_tile",
         "exchange",
+        "pass",
     }
     assert tested == set(NOTATION_ERROR_KINDS)
 

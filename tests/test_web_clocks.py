@@ -275,7 +275,7 @@ def test_a_clock_outside_the_rules_gets_400_with_a_sentence(client: TestClient, 
         "/api/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}], "clock": clock}
     )
     assert answer.status_code == 400
-    assert "'clock" in answer.json()["error"]
+    assert "clock" in answer.json()["error"]  # the clock's field, named in words or by its path
 
 
 def test_views_carry_the_clock_as_of_the_moment_they_are_built(client: TestClient) -> None:

@@ -48,7 +48,7 @@ def test_two_authorization_headers_are_refused(tmp_path: Path) -> None:
         ({"rules": None}, "rules"),
         ({"rules": {"preset": None}}, "preset"),
         ({"players": [{"name": "A", "computer": None}, {"name": "B"}]}, "computer"),
-        ({"clock": {"kind": "live", "seconds": 5, "increment": None}}, "increment"),
+        ({"clock": {"kind": "live", "seconds": 5, "increment": None}}, "time added after"),
     ],
 )
 def test_null_is_refused_wherever_a_field_is_an_object_or_a_string(

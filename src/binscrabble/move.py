@@ -176,7 +176,10 @@ NOTATION_ERROR_KINDS: Final = (
     "mismatch",
     "no_new_tile",
     "exchange",
+    "pass",
 )
+#: ``pass`` followed by something (not a longer word such as "passe"): group 1 is that.
+_AFTER_PASS: Final = re.compile(r"pass(?![^\W\d_])\s*(\S)")
 
 _COORDINATE: Final = re.compile(r"(?:(\d+)([A-Za-z])|([A-Za-z])(\d+))(?=\s|$)")
 _WORDS: Final = sorted(WORD_ALIASES, key=len, reverse=True)
@@ -401,6 +404,14 @@ def parse_move(text: str, board: Board) -> Move:
     lowered = stripped.lower()
     if lowered in ("pass", "-"):
         return Pass()
+    after_pass = _AFTER_PASS.match(lowered)
+    if after_pass is not None:
+        # "pass pass", "pass 01": the word is right, what follows it is not.
+        raise NotationError(
+            "pass",
+            _("pass is written alone, with nothing after it"),
+            lead + after_pass.start(1),
+        )
     exchange_text: str | None = None
     if lowered.startswith("exchange"):
         exchange_text, start = stripped[len("exchange") :], lead + len("exchange")

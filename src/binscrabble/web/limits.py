@@ -167,14 +167,26 @@ def _json_text(value: object) -> str:
         return quoted(str(value))
 
 
+#: The clock's fields (INTERFACES.md §7) in words, as a 400 names them.
+CLOCK_FIELDS: Final = {
+    "clock.live.seconds": N_("the live clock's time in seconds"),
+    "clock.live.increment": N_("the live clock's time added after each move"),
+    "clock.live.overtime": N_("the live clock's overtime"),
+    "clock.correspondence.days": N_("the correspondence clock's number of days"),
+}
+
+
 def field_words(where: str) -> str:
     """The field at dotted path ``where`` in people's words, in the current language: a
-    player's name and computer level by the player's number, else the field's path.
+    player's name and computer level by the player's number, the clock's fields by what
+    they hold, else the field's path.
 
     >>> field_words("players.1.name")
     "player 2's name"
     >>> field_words("clock.live.seconds")
-    "the field 'clock.live.seconds'"
+    "the live clock's time in seconds"
+    >>> field_words("rules.xor_tiles")
+    "the field 'rules.xor_tiles'"
     """
     parts = where.split(".")
     if len(parts) == 3 and parts[0] == "players" and parts[1].isdigit():
@@ -185,6 +197,8 @@ def field_words(where: str) -> str:
             return _("player {number}'s computer level").format(number=number)
     if where == "players":
         return _("the list of players")
+    if where in CLOCK_FIELDS:
+        return _(CLOCK_FIELDS[where])
     return _("the field {field}").format(field=quoted(where))
 
 

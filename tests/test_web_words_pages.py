@@ -1,0 +1,67 @@
+"""The words left on the web pages after the second newcomer audits (issue 39), read from the
+API and the served pages (tests/test_web_words_browser.py has the ones a browser shows);
+each test is written from the finding's steps and failed before its fix.
+
+- en/he N6: ``pass pass`` was answered "'pass' is not a move ... write ... pass"; a field
+  of the body was named by its code ('clock.live.seconds') in a 400's sentence.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from web_api_support import web_client
+
+#: What `pass pass` is answered in each language: pass takes nothing after it.
+PASS_ALONE = {
+    "en": "pass is written alone, with nothing after it",
+    "fr": "pass s’écrit seul, sans rien après",
+    "he": "את pass כותבים לבד, בלי שום דבר אחריו",
+    "bg": "pass се пише самостоятелно, без нищо след него",
+}
+
+
+@pytest.mark.parametrize("language", list(PASS_ALONE))
+@pytest.mark.parametrize("typed", ["pass pass", "pass x", "PASS 01"])
+def test_a_pass_with_something_after_it_says_pass_stands_alone(
+    tmp_path: Path, language: str, typed: str
+) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        players = [{"name": "Noa"}, {"name": "Yoav"}]
+        created = client.post("/api/games", json={"players": players}).json()
+        token = created["seats"][0]["token"]
+        answer = client.post(
+            f"/api/games/{created['id']}/moves?lang={language}",
+            json={"move": typed, "turn": 0},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert PASS_ALONE[language] in error
+    assert "not a move" not in error and "n’est pas un coup" not in error
+    assert "אינו מהלך" not in error and "не е ход" not in error
+
+
+#: The live clock's seconds named in words in each language's 400.
+CLOCK_SECONDS = {
+    "en": "the live clock's time in seconds is wrong",
+    "fr": "le temps de la pendule en direct (en secondes) ne convient pas",
+    "he": "הזמן של השעון החי בשניות",
+    "bg": "времето на часовника на живо в секунди: грешна стойност",
+}
+
+
+@pytest.mark.parametrize("language", list(CLOCK_SECONDS))
+def test_a_wrong_clock_field_is_named_in_words(tmp_path: Path, language: str) -> None:
+    """en/he N6: "the field 'clock.live.seconds' is wrong: it takes 5 or more"."""
+    with web_client(tmp_path / "g.db") as client:
+        body = {
+            "players": [{"name": "Noa"}, {"name": "Yoav"}],
+            "clock": {"kind": "live", "seconds": 1},
+        }
+        answer = client.post(f"/api/games?lang={language}", json=body)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert CLOCK_SECONDS[language] in error, error
+    assert "clock.live.seconds" not in error
