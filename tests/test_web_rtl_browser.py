@@ -149,8 +149,10 @@ def test_the_game_page_lays_out_right_to_left_around_a_left_to_right_board(
     assert box(name)["x"] > box(score)["x"]
     if width >= 1000:  # the board at the right of the scores, the status and the rack
         assert box(page.locator("#board"))["x"] > box(page.locator(".scores"))["x"]
-    else:  # the board from edge to edge
-        assert box(page.locator('[data-square="A1"]'))["x"] == 0
+    else:  # the board from the row numbers' column, at the left, to the screen's edge
+        numbers = page.locator(".row-labels")
+        assert box(numbers)["x"] == 0
+        assert box(page.locator('[data-square="A1"]'))["x"] == box(numbers)["width"]
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, f"the page is {wide} px wide on a {width} px screen"
     shoot(page, f"rtl-game-{width}x{height}")
@@ -310,11 +312,13 @@ def test_the_hebrew_move_boxes_example_reads_in_its_order(
     server: Server,  # noqa: F811
     path: str,
 ) -> None:
-    """The example in the Hebrew Move box (a left-to-right box) reads as written: the Hebrew
-    word first, then the notation with its square, equation and keywords left to right, none
-    of them pulled into the Hebrew word's order. Before, "למשל: 8D 1+1=10, ..." drew the 8
-    of 8D at the far left, before the Hebrew word, and the D after it: a digit right after
-    Hebrew letters takes their direction."""
+    """The example in the Hebrew Move box (a left-to-right box) reads as written. The game
+    page's is a play alone (`8D 1+1=10`, its words in the help line under the buttons, whose
+    notation reads left to right inside the Hebrew sentence); the table page's has the
+    Hebrew word first, then the notation with its square, equation and keywords left to
+    right, none of them pulled into the Hebrew word's order. Before, "למשל: 8D 1+1=10, ..."
+    drew the 8 of 8D at the far left, before the Hebrew word, and the D after it: a digit
+    right after Hebrew letters takes their direction."""
     page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
     if path == "game":
         created = server.new_game([{"name": "Ann"}, {"name": "Bot", "computer": "beginner"}])
@@ -330,10 +334,19 @@ def test_the_hebrew_move_boxes_example_reads_in_its_order(
     shoot(page, f"rtl-move-box-{path}-he-360x740")
     page.screenshot(path=str(SCREENSHOTS / f"rtl-move-box-{path}-he-box.png"), clip=box(move))
     text = move.evaluate(PLACEHOLDER_COPY)
-    assert re.search(r"[\u05d0-\u05ea]", text) and " 1+1=10, pass, exchange " in text, text
     assert not any(unicodedata.category(character) == "Cf" for character in text), text
     boxes: list[list[Any]] = page.locator("#placeholder-copy").evaluate(CHARACTER_BOXES)
     assert "".join(character for character, _, _ in boxes) == text.replace(" ", "")
+    if path == "game":
+        assert text == "8D 1+1=10", text
+        for node in [move, *page.locator("#move-help code").all()]:
+            drawn = page.locator("#placeholder-copy") if node == move else node
+            lefts = [left for _, left, _ in drawn.evaluate(CHARACTER_BOXES)]
+            assert lefts == sorted(lefts), f"{drawn.text_content()!r} is not left to right"
+        assert page.locator("#move-help code").all_text_contents()[-1] == "exchange 01"
+        page.context.close()
+        return
+    assert re.search(r"[\u05d0-\u05ea]", text) and " 1+1=10, pass, exchange " in text, text
     hebrew = [left for character, left, _ in boxes if unicodedata.bidirectional(character) == "R"]
     others = [
         (character, left)

@@ -38,6 +38,13 @@ LANGUAGES = {
     "he": ("נועה", "יואב"),
     "bg": ("Мария", "Иван"),
 }
+# The third and fourth players of a game of three or four.
+MORE_PLAYERS = {
+    "en": ("Cleo", "Dmitri"),
+    "fr": ("Léa", "Élodie"),
+    "he": ("דנה", "אביגיל"),
+    "bg": ("Петя", "Георги"),
+}
 SIZES = {"phone": (360, 740), "desktop": (1366, 768)}
 # Five seconds of main time, then overtime long enough to outlast the whole module.
 CLOCK = {"kind": "live", "seconds": 5, "overtime": 600}
@@ -69,14 +76,53 @@ def boxes(page: Any) -> dict[str, Any]:
     return found
 
 
-def check_in_view(page: Any, what: str) -> None:
-    """Everything a turn needs inside the screen, as the page is at its top."""
+# Each square of the board whose middle shows something else (a status or the overtime
+# sentence laid over it): its name and what covers it.
+HIDDEN_SQUARES = """() => [...document.querySelectorAll("#board .square")].flatMap((square) => {
+  const box = square.getBoundingClientRect();
+  const top = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+  if (top && square.contains(top)) return [];
+  return [`${square.dataset.square} under ${top ? top.id || top.className : "nothing"}`];
+})"""
+
+# The Move box's example against the box: the width its placeholder takes in the box's font
+# and the width the box leaves for text.
+PLACEHOLDER = """(box) => {
+  const style = getComputedStyle(box);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {text: box.placeholder, width: context.measureText(box.placeholder).width, room};
+}"""
+
+# The status slot: whether it holds more than it shows, and if so whether that is reachable
+# (it scrolls, and takes the keyboard's focus).
+STATUS_SLOT = """() => {
+  const slot = document.querySelector(".status-slot");
+  return {more: slot.scrollHeight > slot.clientHeight + 1,
+          scrolls: ["auto", "scroll"].includes(getComputedStyle(slot).overflowY),
+          focusable: slot.tabIndex === 0, text: slot.innerText};
+}"""
+
+
+def check_in_view(page: Any, what: str, *, clocks: bool = True) -> None:
+    """Everything a turn needs inside the screen, as the page is at its top; every square
+    of the board in view, nothing laid over it; the Move box's example whole in the box;
+    a status longer than its slot reachable by scrolling the slot."""
     check_fits(page, what)
+    hidden = page.evaluate(HIDDEN_SQUARES)
+    assert not hidden, f"{what}: squares of the board are hidden: {', '.join(hidden)}"
+    example = page.locator("#move").evaluate(PLACEHOLDER)
+    assert example["width"] <= example["room"], f"{what}: the Move box's example is cut: {example}"
+    slot = page.evaluate(STATUS_SLOT)
+    if slot["more"]:
+        assert slot["scrolls"] and slot["focusable"], f"{what}: the status is cut: {slot}"
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     found = boxes(page)
     assert found["scrollY"] == 0, f"{what}: the page is scrolled by {found['scrollY']} px"
     outside = []
-    for selector in (*IN_VIEW, *ABOVE_THE_BOARD):
+    above = ABOVE_THE_BOARD if clocks else ("#scores",)
+    for selector in (*IN_VIEW, *above):
         box = found[selector]
         assert box is not None, f"{what}: {selector} is not shown"
         if box["left"] < 0 or box["top"] < 0 or box["right"] > width or box["bottom"] > height:
@@ -84,7 +130,7 @@ def check_in_view(page: Any, what: str) -> None:
     assert not outside, f"{what}: outside the {width}x{height} screen: {', '.join(outside)}"
     if width < 600:
         board = found["board"]["top"]
-        for selector in ABOVE_THE_BOARD:
+        for selector in above:
             bottom = found[selector]["bottom"]
             where = f"ends at {bottom} under the board's top {board}"
             assert bottom <= board + 0.5, f"{what}: {selector} {where}"
@@ -96,6 +142,19 @@ def live_game(server: Server, language: str) -> tuple[str, str, str]:  # noqa: F
     created = server.api("POST", "/api/games", {"players": players, "clock": CLOCK})
     first, second = (seat["token"] for seat in created["seats"])
     return created["id"], first, second
+
+
+def opened_game(server: Server, language: str, count: int, clock: Any) -> tuple[str, str]:  # noqa: F811
+    """A new game of `count` people of the language (`clock`: a clock, or None) that every
+    seat has opened: its id and the first seat's token."""
+    names = (*LANGUAGES[language], *MORE_PLAYERS[language])[:count]
+    body: dict[str, Any] = {"players": [{"name": name} for name in names]}
+    if clock:
+        body["clock"] = clock
+    created = server.api("POST", "/api/games", body)
+    for seat in created["seats"]:
+        server.api("GET", f"/api/games/{created['id']}", token=seat["token"])
+    return created["id"], created["seats"][0]["token"]
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +169,7 @@ def in_overtime(server: Server) -> dict[tuple[str, str], tuple[str, str]]:  # no
             for token in (first, second):
                 server.api("GET", f"/api/games/{game_id}", token=token)
             games[language, size] = (game_id, first)
+        games[language, "four"] = opened_game(server, language, 4, CLOCK)
     return games
 
 
@@ -162,6 +222,43 @@ def test_a_turn_fits_the_first_screen_in_every_state(
     expect(page.locator("#play")).to_be_disabled()
     expect(page.locator("#log tr")).to_have_count(1)
     state("their-turn")
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_three_and_four_players_fit_a_phone(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    in_overtime: dict[tuple[str, str], tuple[str, str]],
+    language: str,
+) -> None:
+    """A 360x740 phone, games of three and four players, without a clock and with live
+    clocks (one a seat, in the header): the scores, the clocks and everything a turn needs
+    on the first screen, the Move box among them; then the four players' game whose clocks
+    started with the module, its first seat in overtime, and a move refused there."""
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True, device_scale_factor=2)
+    where = f"{language} 360x740"
+
+    def state(name: str, count: int, clocks: int) -> None:
+        expect(page.locator("#scores tr")).to_have_count(count)
+        expect(page.locator("#clocks .clock")).to_have_count(clocks)
+        expect(page.locator("#play")).to_be_enabled()
+        shoot_top(page, f"fit-{language}-{name}-360x740")
+        check_in_view(page, f"{where} {name}", clocks=bool(clocks))
+
+    for count, clock in ((3, None), (3, CLOCK), (4, None), (4, CLOCK)):
+        game_id, token = opened_game(server, language, count, clock)
+        page.goto(f"{server.url}/games/{game_id}?token={token}&lang={language}")
+        state(f"{count}-players{'-clocks' if clock else ''}", count, count if clock else 0)
+    late_id, late_token = in_overtime[language, "four"]
+    page.goto(f"{server.url}/games/{late_id}?token={late_token}&lang={language}")
+    expect(page.locator(".clock.overtime")).to_have_count(1, timeout=30_000)
+    expect(page.locator("#clock-overtime")).to_be_visible()
+    state("4-players-overtime", 4, 4)
+    page.locator("#move").fill(REFUSED)
+    page.locator("#move").press("Enter")
+    expect(page.locator("#status")).to_have_attribute("data-kind", "error")
+    state("4-players-refused", 4, 4)
     page.context.close()
 
 

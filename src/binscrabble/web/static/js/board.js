@@ -71,15 +71,6 @@ export class BoardView {
           span.className = part;
           button.append(span);
         }
-        // The row's number, printed in the corner of its A square where the board has no
-        // room for a column of numbers (the game page on a phone); a tile covers it.
-        if (column === 0) {
-          const number = document.createElement("span");
-          number.className = "row-number";
-          number.setAttribute("aria-hidden", "true");
-          number.textContent = String(row + 1);
-          button.append(number);
-        }
         if (onSquare) button.addEventListener("click", (event) => onSquare(name, event));
         cell.append(button);
         line.append(cell);

@@ -48,7 +48,18 @@ function say(text, kind = "info") {
   status.dataset.kind = kind;
   if (typeof text === "string") status.textContent = text;
   else status.append(text);
+  status.parentElement.scrollTop = 0;
 }
+
+// On a phone the status slot has a fixed height and scrolls what it cannot show (the
+// overtime sentence and a long status): while it does, it takes the keyboard's focus, so
+// its text can be scrolled to without a finger.
+const statusSlot = $("status").parentElement;
+const slotWatch = new ResizeObserver(() => {
+  if (statusSlot.scrollHeight > statusSlot.clientHeight + 1) statusSlot.tabIndex = 0;
+  else statusSlot.removeAttribute("tabindex");
+});
+for (const part of [statusSlot, ...statusSlot.children]) slotWatch.observe(part);
 
 function isSeat() {
   return Boolean(state.token) && state.view && Number.isInteger(state.view.seat);
