@@ -81,9 +81,11 @@ def check_screen(page: Any, width: int, height: int, phone: bool, moment: str) -
     if phone:
         assert scores["y"] < place(page, "#board")["y"], f"{moment}: the scores are below the board"
         a1, o15 = place(page, '[data-square="A1"]'), place(page, '[data-square="O15"]')
-        # 15 squares fill the width: 24 px each at 360 px.
-        assert a1["x"] == 0 and abs(o15["x"] + o15["width"] - width) < 0.5, (moment, a1, o15)
-        assert abs(a1["width"] - width / 15) < 0.5, (moment, a1)
+        # 15 squares fill the width beside the row numbers' column: 22.9 px each at 360 px.
+        numbers = place(page, ".row-labels")
+        assert numbers["x"] == 0 and a1["x"] == numbers["width"], (moment, numbers, a1)
+        assert abs(o15["x"] + o15["width"] - width) < 0.5, (moment, a1, o15)
+        assert abs(a1["width"] - (width - numbers["width"]) / 15) < 0.5, (moment, a1)
     over = page.locator("#result").is_visible()
     if not phone and not over:
         for part in ("#rack", "#play", "#pass", "#move"):
