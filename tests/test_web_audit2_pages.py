@@ -60,7 +60,7 @@ def test_the_native_writers_words_of_the_audit() -> None:
         ).format(text="'passe'")
         assert problem.startswith("'passe' n’est pas un coup. Écrivez un coup")
         assert problem.endswith("s’écrivent en anglais, quelle que soit la langue")
-        assert "illisible" not in _("the move {move} cannot be read: {problem}")
+        assert "illisible" not in _("the move “{move}” cannot be read: {problem}")
     with i18n.use_language("bg"):
         assert _("Unseen by you") == "Неизвестни за вас плочки"
         assert "Ничии" not in _(

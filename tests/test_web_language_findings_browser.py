@@ -51,7 +51,7 @@ def test_the_analysis_headers_are_whole_on_a_phone(
 
 @pytest.mark.parametrize(
     ("language", "start"),
-    [("en", "The move '"), ("fr", "Le coup '"), ("bg", "Ходът '")],
+    [("en", "The move “"), ("fr", "Le coup «"), ("bg", "Ходът „")],
 )
 def test_an_error_from_the_server_reads_as_a_sentence(
     browser: Any,  # noqa: F811

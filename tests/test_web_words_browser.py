@@ -5,13 +5,19 @@ finding's steps and failed before its fix.
 - en/he N5: the lobby names each house rule, preset and level as a person would, never by
   its switch with spaces for underscores.
 - en/he N19: a game page opened from an invite link has the lobby's "How to play".
+- en/he N11: the names assistive technology reads (accessible names, aria-label) hold no
+  isolate characters in Hebrew: the page isolates with <bdi> elements.
+- "Your games" names a computer in the reader's language; French elides "de" before a
+  vowel ("score d’Élodie").
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from test_web_analysis_browser import Finished
 from test_web_browser import (
     Server,
     browser,  # noqa: F401  (a fixture)
@@ -103,4 +109,87 @@ def test_a_game_page_opened_from_an_invite_has_the_lobbys_how_to_play(
     assert folded.locator("li").all_inner_texts() == lobby
     assert page.url.startswith(f"{server.url}/games/")
     shoot(page, f"{language}-phone-game-how-to-play")
+    page.context.close()
+
+
+ISOLATES = re.compile("[\u2066-\u2069]")
+#: Every name and label assistive technology reads on a page: the accessible names of its
+#: tree (quoted in Playwright's ARIA snapshot), its aria-label, title and placeholder
+#: attributes, and the bag's line.
+READ_NAMES = """nodes => nodes.flatMap(node => ['aria-label', 'title', 'placeholder']
+  .map(name => node.getAttribute(name)).filter(Boolean))"""
+
+
+def names_with_isolates(page: Any) -> list[str]:
+    snapshot = page.locator("body").aria_snapshot()
+    names = re.findall(r'- [a-z]+ "((?:[^"\\]|\\.)*)"', snapshot)
+    names += page.locator("[aria-label], [title], [placeholder]").evaluate_all(READ_NAMES)
+    assert names, snapshot
+    return [name for name in names if ISOLATES.search(name)]
+
+
+@pytest.fixture(scope="module")
+def finished(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Finished:  # noqa: F811
+    return Finished(server, tmp_path_factory.mktemp("records"))
+
+
+def test_hebrew_names_for_assistive_technology_hold_no_isolates(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    finished: Finished,
+) -> None:
+    """en/he N11: the computer's row read "\u2068מחשב\u2069 (\u2068מתחיל\u2069) 9 אריחים", the
+    bag "בשק: \u206882 אריחים\u2069", each turn of the analysis and the viewer
+    "\u2068תור \u20683\u2069: ..."."""
+    players = [{"name": "דנה"}, {"name": "מחשב", "computer": "beginner"}]
+    created = server.api("POST", "/api/games", {"players": players})
+    page = new_page(browser, 1366, 768)
+    page.goto(f"{server.url}{created['seats'][0]['url']}&lang=he")
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    expect(page.locator("#bag")).to_contain_text("בשק")
+    assert names_with_isolates(page) == []
+    bag = page.locator("#bag").text_content() or ""
+    assert not ISOLATES.search(bag), bag
+    page.goto(f"{server.url}/games/{finished.id}/analysis?lang=he")
+    expect(page.locator("#turns tr")).to_have_count(len(finished.turns))
+    expect(page.locator(".chart-turn").first).to_be_attached()
+    assert names_with_isolates(page) == []
+    page.goto(f"{server.url}/viewer?lang=he")
+    page.locator("#record-file, input[type=file]").first.set_input_files(str(finished.record))
+    expect(page.locator("#turns tr")).to_have_count(len(finished.turns) + 1)
+    assert names_with_isolates(page) == []
+    page.context.close()
+
+
+def test_your_games_names_the_computer_in_the_readers_language(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """The lobby's list kept the computer's name as the lobby of the game's language stored
+    it ("Élodie срещу Ordinateur" in Bulgarian), where the game page says "Компютър"."""
+    page = new_page(browser)
+    page.goto(f"{server.url}/?lang=fr")
+    page.locator("input[name=human]").fill("Élodie")
+    page.locator("#new-game button[type=submit]").click()
+    page.wait_for_url("**/games/**")
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    page.goto(f"{server.url}/?lang=bg")
+    expect(page.locator("#games li a").first).to_have_text("Élodie срещу Компютър")
+    page.goto(f"{server.url}/?lang=fr")
+    expect(page.locator("#games li a").first).to_have_text("Élodie contre Ordinateur")
+    page.context.close()
+
+
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """fr/bg N16: "score de Élodie" on every game page; "score de Hugo" stays."""
+    created = server.new_game([{"name": "Élodie"}, {"name": "Hugo"}])
+    page = new_page(browser)
+    page.goto(f"{server.url}{created['seats'][0]['url']}&lang=fr")
+    expect(page.locator("#rack .tile")).to_have_count(9)
+    scores = page.locator("#scores td.score")
+    expect(scores.first).to_have_attribute("aria-label", "score d’Élodie")
+    expect(scores.nth(1)).to_have_attribute("aria-label", "score de Hugo")
     page.context.close()

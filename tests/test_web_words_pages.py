@@ -4,6 +4,8 @@ each test is written from the finding's steps and failed before its fix.
 
 - en/he N6: ``pass pass`` was answered "'pass' is not a move ... write ... pass"; a field
   of the body was named by its code ('clock.live.seconds') in a 400's sentence.
+- fr/bg N4, N7: a typed move was quoted in a sentence with straight quotes ('8H 1+1=11');
+  each language's own quotes now.
 """
 
 from __future__ import annotations
@@ -65,3 +67,29 @@ def test_a_wrong_clock_field_is_named_in_words(tmp_path: Path, language: str) ->
     error = answer.json()["error"]
     assert CLOCK_SECONDS[language] in error, error
     assert "clock.live.seconds" not in error
+
+
+#: How a move typed in the Move box is quoted in a sentence, in each language.
+MOVE_QUOTED = {
+    "en": "the move “8H 1+1=11(” cannot be read",
+    "fr": "le coup «\u00a08H 1+1=11(\u00a0» ne se lit pas",
+    "he": 'אי אפשר לקרוא את המהלך "\u20688H 1+1=11(\u2069"',
+    "bg": "ходът „8H 1+1=11(“ не може да се прочете",
+}
+
+
+@pytest.mark.parametrize("language", list(MOVE_QUOTED))
+def test_a_typed_move_is_quoted_with_the_languages_quotes(tmp_path: Path, language: str) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        players = [{"name": "Noa"}, {"name": "Yoav"}]
+        created = client.post("/api/games", json={"players": players}).json()
+        token = created["seats"][0]["token"]
+        answer = client.post(
+            f"/api/games/{created['id']}/moves?lang={language}",
+            json={"move": "8H 1+1=11(", "turn": 0},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error.startswith(MOVE_QUOTED[language]), error
+    assert "'8H" not in error, error

@@ -307,6 +307,16 @@ def quoted(value: object, limit: int = 60) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
+def typed(text: str, limit: int = 60) -> str:
+    """What a person typed, to be quoted by a sentence's own quotes (“…”, « … », „…“): cut
+    to `limit` characters with an ellipsis, each control character escaped.
+
+    >>> print(typed("8H 1+1=11" + chr(27)))
+    8H 1+1=11\\x1b
+    """
+    return shortened(escape_controls(text), limit)
+
+
 def shortened(text: str, limit: int = 60) -> str:
     """`text` cut to `limit` characters with an ellipsis (for text known to be plain)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -28,6 +28,7 @@ from typing import Any
 from binscrabble.clock import LIVE, Clock, ClockRules
 from binscrabble.game import ABORT_CAUSES, Game, IllegalMoveError
 from binscrabble.i18n import _
+from binscrabble.limits import typed
 from binscrabble.move import Move, NotationError, Place, PlacedTile, move_notation, parse_move
 from binscrabble.rules import Rules
 from binscrabble.web.storage import (
@@ -268,8 +269,10 @@ def read_move(text: str, game: Game) -> Move:
     try:
         return parse_move(text, game.board)
     except NotationError as error:
-        message = _("the move {move} cannot be read: {problem}")
-        raise RefereeError(400, message.format(move=repr(text), problem=error)) from None
+        # The move as typed, in the language's own quotes (the catalogue's), its control
+        # characters escaped so that none reaches a page or a terminal.
+        message = _("the move “{move}” cannot be read: {problem}")
+        raise RefereeError(400, message.format(move=typed(text), problem=error)) from None
 
 
 def placement(tiles: list[tuple[int, str, bool, bool]]) -> Place:

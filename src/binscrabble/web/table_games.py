@@ -29,6 +29,7 @@ from typing import Final
 from binscrabble.game import IllegalMoveError, SetupError
 from binscrabble.i18n import _
 from binscrabble.legality import sorted_codes
+from binscrabble.limits import typed
 from binscrabble.move import Exchange, NotationError, Place, parse_move
 from binscrabble.rules import Rules
 from binscrabble.table import ExchangeCount, TableGame, TableMove
@@ -54,8 +55,10 @@ def read_table_move(text: str, table: TableGame) -> TableMove:
     try:
         return parse_move(text, table.board)
     except NotationError as error:
-        message = _("the move {move} cannot be read: {problem}")
-        raise RefereeError(400, message.format(move=repr(text), problem=error)) from None
+        # The move as typed, in the language's own quotes (the catalogue's), its control
+        # characters escaped so that none reaches a page or a terminal.
+        message = _("the move “{move}” cannot be read: {problem}")
+        raise RefereeError(400, message.format(move=typed(text), problem=error)) from None
 
 
 def replay_table(stored: StoredGame, players: Sequence[str]) -> TableGame:

@@ -12,11 +12,40 @@ export function ltr(text) {
   return node;
 }
 
-// A name as its player wrote it, in its own direction (a Latin name in a Hebrew sentence).
+// A name as its player wrote it, in its own direction (a Latin name in a Hebrew sentence);
+// a catalogue's words around it ("{name} ({level})") keep their isolates as <bdi>.
 export function named(text) {
   const node = document.createElement("bdi");
-  node.textContent = text;
+  node.append(...isolated(text));
   return node;
+}
+
+const OPENS = { "\u2066": "ltr", "\u2067": "rtl", "\u2068": "" };
+
+// A catalogue's sentence with its isolate characters (U+2066 LRI, U+2067 RLI, U+2068 FSI
+// ... U+2069 PDI) made <bdi> elements: drawn the same, while the text that assistive
+// technology reads, a row's or a paragraph's, holds no invisible character (docs/web.md).
+export function isolated(text) {
+  const top = [];
+  const open = [];
+  const add = (part) => {
+    if (!part) return;
+    if (open.length) open[open.length - 1].append(part);
+    else top.push(part);
+  };
+  for (const part of String(text).split(/([\u2066-\u2069])/u)) {
+    if (Object.hasOwn(OPENS, part)) {
+      const node = document.createElement("bdi");
+      if (OPENS[part]) node.dir = OPENS[part];
+      add(node);
+      open.push(node);
+    } else if (part === "\u2069") {
+      open.pop();
+    } else {
+      add(part);
+    }
+  }
+  return top;
 }
 
 // Parts joined by a separator, each isolated: they read in the page's direction, the first

@@ -9,7 +9,7 @@
 // Enter or Space goes to the focused turn. Each column is a button named with its turn,
 // the move, every score after it and the points lost; the focused column is framed.
 
-import { t, tn } from "./i18n.js";
+import { plain, t, tn } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // Heights in CSS pixels: the lines' panel, the gap, the bars' panel; the margins.
@@ -133,7 +133,7 @@ function draw(host, { names, turns, current, onTurn, final = null }) {
       "data-turn": number,
       role: "button",
       tabindex: number === Math.max(1, current) ? 0 : -1,
-      "aria-label": name,
+      "aria-label": plain(name),
     });
     if (number === current) group.setAttribute("aria-current", "step");
     group.append(svg("title", {}, name));

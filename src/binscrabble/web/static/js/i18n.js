@@ -25,9 +25,19 @@ function pluralIndex(count) {
   return count === 1 ? 0 : 1;
 }
 
+// French elides "de" before a vowel: "score de {name}" with Élodie is "score d’Élodie"
+// (with Hugo, "score de Hugo"). A name is not known when the sentence is translated, so the
+// elision is made here, where it is filled in.
+const ELIDED = /^[\u2066-\u2069]*[aeiouàâäéèêëîïôöùûü]/iu;
+
 function fill(text, values) {
   if (!values) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return text.replace(/(\b[Dd]e )?\{(\w+)\}/gu, (whole, de, name) => {
+    if (!(name in values)) return whole;
+    const value = String(values[name]);
+    if (!de) return value;
+    return lang === "fr" && ELIDED.test(value) ? `${de[0]}’${value}` : `${de}${value}`;
+  });
 }
 
 // The direction marks, embeddings, overrides and isolates (U+200E, U+200F, U+202A-U+202E,

@@ -160,9 +160,26 @@ function gameLink(game) {
   return `/games/${encodeURIComponent(game.id)}?token=${encodeURIComponent(token)}`;
 }
 
-async function describe(game, line) {
+// A game of the list named by its players ("Ann vs Computer"), with its kind when no seat
+// says it ("Ann vs Bo (online)").
+function gameTitle(game, names) {
+  const kinds = { computer: t("computer"), hotseat: t("hotseat"), online: t("online") };
+  const kind = Object.hasOwn(kinds, game.kind) ? kinds[game.kind] : t("game");
+  const players = names.length ? names.reduce((first, second) => t("{first} vs {second}", { first, second })) : "";
+  // A game against the computer whose seat is named "Computer" says it once ("Ann vs
+  // Computer", not "Ann vs Computer (computer)").
+  const named = game.kind === "computer" && names.includes(plain(t("Computer")));
+  return { players, title: named ? players : `${players || game.id} (${kind})` };
+}
+
+async function describe(game, line, link, forget) {
   try {
     const view = await getJson(`/api/games/${encodeURIComponent(game.id)}`);
+    // The names as the server gives them in the page's language: a computer named by the
+    // lobby of another language is named in this one ("Компютър", not "Ordinateur").
+    const { players, title } = gameTitle(game, view.players.map((player) => player.name));
+    link.textContent = title;
+    forget.setAttribute("aria-label", plain(t("Forget the game {players}", { players })));
     const scores = view.players.map((player) => `${player.name} ${player.score}`).join(", ");
     line.textContent = view.over ? t("over: {scores}", { scores }) : t("turn {turn}: {scores}", { turn: view.turn + 1, scores });
   } catch (error) {
@@ -184,14 +201,8 @@ function drawGames() {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = gameLink(game);
-    const kinds = { computer: t("computer"), hotseat: t("hotseat"), online: t("online") };
-    const kind = Object.hasOwn(kinds, game.kind) ? kinds[game.kind] : t("game");
-    const names = game.names || [];
-    const players = names.length ? names.reduce((first, second) => t("{first} vs {second}", { first, second })) : "";
-    // A game against the computer whose seat is named "Computer" says it once ("Ann vs
-    // Computer", not "Ann vs Computer (computer)").
-    const named = game.kind === "computer" && names.includes(plain(t("Computer")));
-    link.textContent = named ? players : `${players || game.id} (${kind})`;
+    const { players, title } = gameTitle(game, game.names || []);
+    link.textContent = title;
     const detail = document.createElement("span");
     detail.className = "hint";
     const forget = document.createElement("button");
@@ -204,7 +215,7 @@ function drawGames() {
     });
     item.append(link, " ", detail, " ", forget);
     list.append(item);
-    describe(game, detail);
+    describe(game, detail, link, forget);
   }
 }
 

@@ -1,6 +1,6 @@
 // The side panels of a game page: scores, bag and unseen tiles, the move log, the result.
 
-import { joined, ltr, named } from "./bidi.js";
+import { isolated, joined, ltr, named } from "./bidi.js";
 import { countCodes, faceName, miniTile } from "./tiles.js";
 import { lang, plain, t, tn } from "./i18n.js";
 
@@ -70,7 +70,7 @@ export function tileCount(number) {
 }
 
 export function drawBag(bagLine, unseenBox, view, order) {
-  bagLine.textContent = t("Bag: {tiles}", { tiles: tileCount(view.bag) });
+  bagLine.replaceChildren(...isolated(t("Bag: {tiles}", { tiles: tileCount(view.bag) })));
   unseenBox.replaceChildren();
   if (typeof view.unseen !== "string") return;
   const title = view.seat === undefined || view.seat === null ? t("Not on the board") : t("Unseen by you");
