@@ -164,14 +164,15 @@ def test_the_hebrew_sheets_are_drawn_right_to_left(
     heading, listed = (DIRECTION_MARKS.sub("", line) for line in tiles[:2])
     with i18n.use_language("he"):
         game = _("Binary Scrabble")
+        rack = _("rack {number}").removesuffix(" {number}")
     # The title starts the heading at the right; its full stop ends it at the left.
     assert heading.endswith(game[::-1]) and heading.lstrip().startswith(".")
     # Each kind of tile reads left to right, the first kind rightmost.
     places = [listed.index(kind) for kind in SET_LIST]
     assert places == sorted(places, reverse=True)
     assert listed.endswith("100")  # "100 tiles:" starts the line at the right
-    # The racks' labels, "מעמד 1" as drawn, at the right of the page (its second half).
-    labels = [line for line in racks if re.fullmatch(r"\s*\d דמעמ", line)]
+    # The racks' labels ("מעמד 1", drawn "1 דמעמ"), at the right of the page (its second half).
+    labels = [line for line in racks if re.fullmatch(rf"\s*\d {rack[::-1]}", line)]
     assert len(labels) == 4
     width = max(len(line) for line in racks)
     assert all(len(line) - len(line.lstrip()) > width / 2 for line in labels)
