@@ -701,7 +701,7 @@ def test_phone_sized_layout(browser: Any, server: Server) -> None:
     check_fits(page, "the lobby")
     shoot(page, "phone-lobby")
     page.goto(server.url + "/viewer")
-    expect(page.get_by_label("Game record file")).to_be_visible()
+    expect(page.get_by_role("button", name="Choose a record file")).to_be_visible()
     check_fits(page, "the record viewer")
     page.context.close()
 

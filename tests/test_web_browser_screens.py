@@ -282,7 +282,7 @@ def test_no_page_is_wider_than_a_phone(
         "lobby": ("/", page.get_by_role("button", name="Start the game")),
         "end": (f"/games/{over}", page.get_by_role("region", name="Game over")),
         "analysis": (f"/games/{over}/analysis", page.locator("#turns tr").nth(5)),
-        "viewer": ("/viewer", page.get_by_label("Game record file")),
+        "viewer": ("/viewer", page.get_by_role("button", name="Choose a record file")),
     }
     for name, (path, shown) in pages.items():
         page.goto(server.url + path)

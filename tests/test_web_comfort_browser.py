@@ -61,7 +61,7 @@ def test_the_title_and_a_chime_say_when_it_becomes_your_turn(
     page.goto(server.url + created["seats"][0]["url"])
     # Ann starts: the title says so at once; the sound is off until she switches it on.
     expect(page).to_have_title(YOUR_TURN)
-    switch = page.get_by_label("Sound when it becomes my turn")
+    switch = page.get_by_label("Play a sound when it is my turn")
     expect(switch).not_to_be_checked()
     take_turn(server, game_id, ann, 0)
     expect(page).to_have_title(NOT_YOUR_TURN)

@@ -250,7 +250,7 @@ def test_hebrew_sentences_about_a_player_assume_no_gender() -> None:
     gendered = {key: text for key, text in said.items() if GENDERED_WORD.search(text)}
     assert not gendered, gendered
     with i18n.use_language("he"):
-        assert _("Forget") == "הסרה מהרשימה"
+        assert _("Remove") == "הסרה מהרשימה"
         assert _("Resign") == "כניעה"
         assert "בשני שחקנים" not in _(
             "Resign this game? With two players the other one wins; with more, you place last."

@@ -9,6 +9,8 @@ finding's steps and failed before its fix.
   isolate characters in Hebrew: the page isolates with <bdi> elements.
 - "Your games" names a computer in the reader's language; French elides "de" before a
   vowel ("score d’Élodie").
+- fr/bg N11, en/he F13: the viewer's file button was the browser's own "Choose File / No
+  file chosen" in every language; the page draws its own, in its language.
 """
 
 from __future__ import annotations
@@ -75,7 +77,10 @@ def test_the_lobby_names_house_rules_presets_and_levels_in_words(
     preset, level = FIRST_CHOICES[language]
     expect(page.locator("#preset option").first).to_have_text(preset)
     expect(page.locator("#level option").first).to_have_text(level)
+    # en/he N22: the level's caption is a sentence (it started in lower case, no stop).
+    expect(page.locator("#level-description")).to_have_text(re.compile(r"\.$"))
     if language == "en":
+        expect(page.locator("#level-description")).to_have_text(re.compile(r"^Sees "))
         expect(page.locator("#preset option")).to_have_text(["Learning", "Standard", "Expert"])
         choices = page.locator("#rule-precedence option")
         expect(choices).to_have_text(["Standard order", "Left to right"])
@@ -177,6 +182,8 @@ def test_your_games_names_the_computer_in_the_readers_language(
     expect(page.locator("#games li a").first).to_have_text("Élodie срещу Компютър")
     page.goto(f"{server.url}/?lang=fr")
     expect(page.locator("#games li a").first).to_have_text("Élodie contre Ordinateur")
+    # en/he N22: the button takes the game off the list: "Remove" ("Forget" before).
+    expect(page.locator("#games li button").first).to_have_text("Retirer")
     page.context.close()
 
 
@@ -192,4 +199,45 @@ def test_french_elides_de_before_a_name_that_starts_with_a_vowel(
     scores = page.locator("#scores td.score")
     expect(scores.first).to_have_attribute("aria-label", "score d’Élodie")
     expect(scores.nth(1)).to_have_attribute("aria-label", "score de Hugo")
+    page.context.close()
+
+
+#: The viewer's file button and its line before a file is chosen, in each language.
+FILE_BUTTON = {
+    "en": ("Choose a record file", "No file chosen"),
+    "fr": ("Choisir une feuille de partie", "Aucun fichier choisi"),
+    "he": ("בחירת קובץ רישום משחק", "לא נבחר קובץ"),
+    "bg": ("Избери файл със запис", "Няма избран файл"),
+}
+
+
+@pytest.mark.parametrize("language", list(FILE_BUTTON))
+def test_the_viewers_file_button_speaks_the_pages_language(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    finished: Finished,
+    language: str,
+) -> None:
+    page = new_page(browser, 360, 740, has_touch=True, is_mobile=True)
+    # Playwright intercepts file choosers once a page has a listener for them: listening
+    # from the start, a chooser opened by the first key press is never missed.
+    choosers: list[Any] = []
+    page.on("filechooser", lambda chooser: choosers.append(chooser))
+    page.goto(f"{server.url}/viewer?lang={language}")
+    words, none = FILE_BUTTON[language]
+    button = page.get_by_role("button", name=words)
+    expect(button).to_be_visible()
+    expect(page.locator("#file-name")).to_have_text(none)
+    # The browser's own control ("Choose File") is not shown.
+    expect(page.locator("input[type=file]")).to_be_hidden()
+    # The keyboard reaches the button, and Enter opens the file chooser (once the page's
+    # script has drawn the empty board, its listeners are there).
+    expect(page.locator("#board .square").first).to_be_attached()
+    button.focus()
+    with page.expect_file_chooser() as chosen:
+        page.keyboard.press("Enter")
+    chosen.value.set_files(str(finished.record))
+    expect(page.locator("#turns tr")).to_have_count(len(finished.turns) + 1)
+    expect(page.locator("#file-name")).to_have_text(finished.record.name)
+    shoot(page, f"{language}-phone-viewer-file-button")
     page.context.close()

@@ -6,6 +6,7 @@ each test is written from the finding's steps and failed before its fix.
   of the body was named by its code ('clock.live.seconds') in a 400's sentence.
 - fr/bg N4, N7: a typed move was quoted in a sentence with straight quotes ('8H 1+1=11');
   each language's own quotes now.
+- en/he N22: "Sound when it becomes my turn" as an English writer puts it.
 """
 
 from __future__ import annotations
@@ -93,3 +94,10 @@ def test_a_typed_move_is_quoted_with_the_languages_quotes(tmp_path: Path, langua
     error = answer.json()["error"]
     assert error.startswith(MOVE_QUOTED[language]), error
     assert "'8H" not in error, error
+
+
+def test_the_turn_sound_switch_says_what_it_does(tmp_path: Path) -> None:
+    with web_client(tmp_path / "g.db") as client:
+        page = client.get("/games/abc?lang=en").text
+    assert "Play a sound when it is my turn" in page
+    assert "Sound when it becomes my turn" not in page

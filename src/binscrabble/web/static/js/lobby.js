@@ -4,7 +4,7 @@ import { ApiError, getJson, loadMeta, postJson } from "./api.js";
 import { rememberGame, listGames, forgetGame } from "./store.js";
 import { rulesForm } from "./rules-form.js";
 import { showPlaying } from "./playing.js";
-import { listItem, plain, t } from "./i18n.js";
+import { listItem, plain, sentence, t } from "./i18n.js";
 import { levelName } from "./panels.js";
 
 const form = document.getElementById("new-game");
@@ -207,7 +207,7 @@ function drawGames() {
     detail.className = "hint";
     const forget = document.createElement("button");
     forget.type = "button";
-    forget.textContent = t("Forget");
+    forget.textContent = t("Remove");
     forget.setAttribute("aria-label", plain(t("Forget the game {players}", { players })));
     forget.addEventListener("click", () => {
       forgetGame(game.id);
@@ -256,7 +256,8 @@ async function main() {
   if (names.includes("medium")) level.value = "medium";
   const describeLevel = () => {
     const entry = meta.levels.find((item) => item.name === level.value);
-    document.getElementById("level-description").textContent = entry ? entry.description : "";
+    // The core's caption ("sees few plays ...") shown as a sentence: a capital, a full stop.
+    document.getElementById("level-description").textContent = entry ? sentence(entry.description) : "";
   };
   level.addEventListener("change", describeLevel);
   describeLevel();

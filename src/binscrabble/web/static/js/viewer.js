@@ -3,6 +3,7 @@
 // are shown as the server writes them for people (`display`), with the tiles' faces.
 
 import { ApiError, loadMeta, postJson } from "./api.js";
+import { named } from "./bidi.js";
 import { drawStaticBoard } from "./board.js";
 import { gameChart } from "./chart.js";
 import { drawMarkedBoard } from "./marks.js";
@@ -115,10 +116,15 @@ async function main() {
       chart.update({ names: names(), turns: chartTurns(), current: index, onTurn: (number) => controls.go(number), final });
     },
   });
-  // Listening before anything is awaited: a file chosen at once is not missed.
+  // Listening before anything is awaited: a file chosen at once is not missed. The page's
+  // own button, in its language, opens the file input, which the browser would label in
+  // its own ("Choose File"): the input stays hidden.
+  $("choose-file").addEventListener("click", () => $("file").click());
   $("file").addEventListener("change", (event) => {
     const file = event.target.files[0];
-    if (file) open(file, controls);
+    if (!file) return;
+    $("file-name").replaceChildren(named(file.name));
+    open(file, controls);
   });
   try {
     drawStaticBoard($("board"), await meta, { board: EMPTY, blanks: [], rotated: [] });
