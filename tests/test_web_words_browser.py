@@ -9,6 +9,7 @@ finding's steps and failed before its fix.
   isolate characters in Hebrew: the page isolates with <bdi> elements.
 - "Your games" names a computer in the reader's language; French elides "de" before a
   vowel ("score d’Élodie").
+- en/he N9: the computer's turn says "the computer" ("של המחשב"), not a name.
 - fr/bg N11, en/he F13: the viewer's file button was the browser's own "Choose File / No
   file chosen" in every language; the page draws its own, in its language.
 """
@@ -240,4 +241,32 @@ def test_the_viewers_file_button_speaks_the_pages_language(
     expect(page.locator("#turns tr")).to_have_count(len(finished.turns) + 1)
     expect(page.locator("#file-name")).to_have_text(finished.record.name)
     shoot(page, f"{language}-phone-viewer-file-button")
+    page.context.close()
+
+
+#: The turn of the seat the lobby named "Computer", and of a computer named "Bot".
+THINKING = {
+    "en": ("The computer is thinking…", "Bot is thinking…"),
+    "he": ("ממתינים למהלך של המחשב…", "ממתינים למהלך של \u2068Bot\u2069…"),
+    "bg": ("Компютърът мисли…", "Bot мисли…"),
+}
+
+
+@pytest.mark.parametrize("language", list(THINKING))
+def test_the_computers_turn_says_the_computer(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    language: str,
+) -> None:
+    """en/he N9: "ממתינים למהלך של מחשב…" read "waiting for the move of a computer"."""
+    page = new_page(browser)
+    page.goto(f"{server.url}/viewer?lang={language}")
+    default, named = THINKING[language]
+    call = (
+        "import('/static/js/panels.js').then((m) => [m.thinking({name: NAME, computer: 'easy'}),"
+        " m.thinking({name: 'Bot', computer: 'easy'})])"
+    )
+    name = {"en": "Computer", "he": "מחשב", "bg": "Компютър"}[language]
+    said = page.evaluate(call.replace("NAME", repr(name)))
+    assert said == [default, named]
     page.context.close()

@@ -4,7 +4,7 @@
 
 import { ApiError, getJson, liveUrl, loadMeta, postJson } from "./api.js";
 import { BoardView, SIZE, faceAt, parseSquare, squareName } from "./board.js";
-import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, exchangedFaces, hintTitle, moveSentence, points } from "./panels.js";
+import { describeRun, drawBag, drawLog, drawResult, drawScores, el, endSentence, exchangedCount, exchangedFaces, hintTitle, moveSentence, points, thinking } from "./panels.js";
 import { findGame, loadArrangement, rememberGame, rememberToken, saveArrangement, setTabToken, takeLinkToken } from "./store.js";
 import { codeForKey, faceGlyph, faceName, pointsOf } from "./tiles.js";
 import { startDrag } from "./drag.js";
@@ -689,7 +689,7 @@ function turnText(view) {
   const mover = view.players[view.to_move];
   if (!mover) return "";
   if (isSeat() && view.to_move === view.seat) return t("Your turn");
-  if (mover.computer) return t("{name} is thinking…", { name: mover.name });
+  if (mover.computer) return thinking(mover);
   return t("{name}'s turn", { name: mover.name });
 }
 

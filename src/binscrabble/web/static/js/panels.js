@@ -58,6 +58,14 @@ export function playerTitle(player) {
   return t("{name} (computer, {level})", { name: player.name, level });
 }
 
+// A computer's turn while it thinks. The seat the lobby named "Computer" is the computer
+// ("The computer is thinking…", Hebrew "של המחשב", Bulgarian "Компютърът"): said as its
+// name, "Computer is thinking…" read as a person's name, and "של מחשב" as "of a computer".
+export function thinking(player) {
+  if (plain(player.name) === plain(t("Computer"))) return t("The computer is thinking…");
+  return t("{name} is thinking…", { name: player.name });
+}
+
 // A computer level as people read it (the level's code when it has no name here).
 export function levelName(level) {
   const names = { beginner: t("beginner"), easy: t("easy"), medium: t("medium"), hard: t("hard"), max: t("max") };
