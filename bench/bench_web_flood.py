@@ -356,7 +356,7 @@ async def create_games(base: str, count: int, clients: int = 8) -> Counter[str]:
 
 def measure_memory(folder: Path, games: int) -> tuple[float, float, float, Counter[str]]:
     """Resident memory of a fresh server, after ``games`` created, and the seconds taken."""
-    server = ServeProcess(folder / "memory.sqlite3", 1, ("--rate-limit", "create=off"))
+    server = ServeProcess(str(folder / "memory.sqlite3"), folder, 1, ("--rate-limit", "create=off"))
     try:
         time.sleep(1.0)
         before = resident_mb(server.process.pid)
@@ -417,7 +417,7 @@ def main() -> int:
         parser.error("--flooders takes 1 to 250 (addresses 127.0.0.2 to 127.0.0.251)")
     with tempfile.TemporaryDirectory(prefix="binscrabble-flood-") as name:
         folder = Path(name)
-        server = ServeProcess(folder / "flood.sqlite3", 1, ())
+        server = ServeProcess(str(folder / "flood.sqlite3"), folder, 1, ())
         yield_to_the_server()
         try:
             quiet, flooded, flood = asyncio.run(run_phases(server.url, server.process.pid, options))

@@ -13,6 +13,7 @@ import io
 import runpy
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -49,6 +50,9 @@ def run_one(script: Path) -> tuple[bool, str]:
         except SystemExit as stop:
             # A script ending with sys.exit(main()) must not end the whole run.
             finished = stop.code in (None, 0)
+        except Exception:  # a broken benchmark is reported, and the others still run
+            traceback.print_exc()
+            finished = False
     return finished, tee.kept.getvalue()
 
 
