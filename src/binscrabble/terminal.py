@@ -38,6 +38,7 @@ from binscrabble.move import (
     NotationError,
     Pass,
     Place,
+    display_equation,
     display_notation,
     parse_move,
 )
@@ -307,9 +308,7 @@ def move_cell(notation: str) -> str:
 def breakdown_text(breakdown: ScoreBreakdown) -> str:
     """A play's score run by run (:class:`~binscrabble.game.ScoreBreakdown`), each run's
     equation written with the tiles' faces (``1=1÷1 AND NOT 0``, not ``1=1/1&~0``)."""
-    return breakdown.text(
-        lambda text: people_move(f"{COLUMN_NAMES[0]}1 {text}").partition(" ")[2] or text
-    )
+    return breakdown.text(display_equation)
 
 
 def _square(tile_face: str, blank: bool) -> tuple[str, str]:
