@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from web_api_support import web_client
+from web_api_support import bearer, new_game, web_client
 
 #: What `pass pass` is answered in each language: pass takes nothing after it.
 PASS_ALONE = {
@@ -25,22 +25,26 @@ PASS_ALONE = {
 }
 
 
+def first_move_refusal(folder: Path, language: str, typed: str) -> str:
+    """The first seat of a new game of two types ``typed``: the 400's sentence in
+    ``language``."""
+    with web_client(folder / "g.db") as client:
+        created = new_game(client, [{"name": "Noa"}, {"name": "Yoav"}])
+        answer = client.post(
+            f"/api/games/{created['id']}/moves?lang={language}",
+            json={"move": typed, "turn": 0},
+            headers=bearer(created["seats"][0]["token"]),
+        )
+    assert answer.status_code == 400, answer.text
+    return str(answer.json()["error"])
+
+
 @pytest.mark.parametrize("language", list(PASS_ALONE))
 @pytest.mark.parametrize("typed", ["pass pass", "pass x", "PASS 01"])
 def test_a_pass_with_something_after_it_says_pass_stands_alone(
     tmp_path: Path, language: str, typed: str
 ) -> None:
-    with web_client(tmp_path / "g.db") as client:
-        players = [{"name": "Noa"}, {"name": "Yoav"}]
-        created = client.post("/api/games", json={"players": players}).json()
-        token = created["seats"][0]["token"]
-        answer = client.post(
-            f"/api/games/{created['id']}/moves?lang={language}",
-            json={"move": typed, "turn": 0},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-    assert answer.status_code == 400, answer.text
-    error = answer.json()["error"]
+    error = first_move_refusal(tmp_path, language, typed)
     assert PASS_ALONE[language] in error
     assert "not a move" not in error and "n’est pas un coup" not in error
     assert "אינו מהלך" not in error and "не е ход" not in error
@@ -81,17 +85,7 @@ MOVE_QUOTED = {
 
 @pytest.mark.parametrize("language", list(MOVE_QUOTED))
 def test_a_typed_move_is_quoted_with_the_languages_quotes(tmp_path: Path, language: str) -> None:
-    with web_client(tmp_path / "g.db") as client:
-        players = [{"name": "Noa"}, {"name": "Yoav"}]
-        created = client.post("/api/games", json={"players": players}).json()
-        token = created["seats"][0]["token"]
-        answer = client.post(
-            f"/api/games/{created['id']}/moves?lang={language}",
-            json={"move": "8H 1+1=11(", "turn": 0},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-    assert answer.status_code == 400, answer.text
-    error = answer.json()["error"]
+    error = first_move_refusal(tmp_path, language, "8H 1+1=11(")
     assert error.startswith(MOVE_QUOTED[language]), error
     assert "'8H" not in error, error
 
