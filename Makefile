@@ -63,6 +63,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy --strict src
+	MYPYPATH=tests $(BIN)/mypy --strict bench
 
 # The message catalogues (docs/languages.md): the template from the sources (babel.cfg),
 # each language's .po brought up to it, and every .mo compiled from its .po. Run it after

@@ -77,16 +77,16 @@ def main() -> None:
     started = time.process_time()
     count = 0
     for _ in range(10):
-        for game, move in legal_only:
-            game.is_legal(move)
+        for game, place in legal_only:
+            game.is_legal(place)
             count += 1
     print(f"legality (legal plays) {rate(count, time.process_time() - started)}")
 
     pairs = 0
     started = time.process_time()
     for _ in range(20):
-        for game, move in legal:
-            game.push(move, checked=False)
+        for game, played in legal:
+            game.push(played, checked=False)
             game.pop()
             pairs += 1
     print(f"push+pop unchecked     {rate(pairs, time.process_time() - started)}")
@@ -94,8 +94,8 @@ def main() -> None:
     pairs = 0
     started = time.process_time()
     for _ in range(10):
-        for game, move in legal:
-            game.push(move)
+        for game, played in legal:
+            game.push(played)
             game.pop()
             pairs += 1
     print(f"push+pop checked       {rate(pairs, time.process_time() - started)}")
@@ -103,8 +103,8 @@ def main() -> None:
     count = 0
     started = time.process_time()
     for _ in range(5):
-        for game, move in legal_only:
-            game.score_breakdown(move)
+        for game, place in legal_only:
+            game.score_breakdown(place)
             count += 1
     print(f"score_breakdown        {rate(count, time.process_time() - started)}")
 

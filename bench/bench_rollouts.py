@@ -59,7 +59,7 @@ class Call(NamedTuple):
     board: Board
     rack: str
     rules: Rules
-    count: int
+    width: int
     touching: tuple[int, ...] | None
     min_score: int | None
 
@@ -154,7 +154,7 @@ def replay(calls: list[Call]) -> dict[str, list[float]]:
             call.board,
             call.rack,
             call.rules,
-            call.count,
+            call.width,
             touching=call.touching,
             min_score=call.min_score,
         )

@@ -83,7 +83,7 @@ def choose_move(view: dict[str, Any]) -> str:
     if found:
         return move_notation(found[0].place, game.board)
     if view["bag"] >= 9:
-        return "exchange " + view["rack"]
+        return "exchange " + str(view["rack"])
     return "pass"
 
 
