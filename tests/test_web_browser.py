@@ -542,6 +542,37 @@ def test_a_typed_move_is_drawn_and_every_move_is_written_with_faces(
     page.context.close()
 
 
+def test_a_move_typed_while_the_page_loads_is_read_when_the_game_comes(
+    browser: Any, server: Server
+) -> None:
+    created = server.new_game([{"name": "Ann"}, {"name": "Bob"}])
+    game_id = created["id"]
+    page = new_page(browser)
+    # The page's first look at the game is held back, so the Move box is typed into before
+    # the page knows whose turn it is.
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(rf"/api/games/{re.escape(game_id)}$"), hold_the_first)
+    page.goto(server.url + created["seats"][0]["url"])
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for the game"
+    page.get_by_role("textbox", name="Move").fill("8H 1=1")
+    held[0].continue_()
+    for name in ("H8", "I8", "J8"):
+        expect(square(page, name)).to_have_accessible_name(re.compile(rf"^{name} .* typed$"))
+    expect(page.locator("#status .verdict")).to_be_visible()
+    page.context.close()
+
+
 def frames_of(page: Any) -> list[dict[str, Any]]:
     """Every WebSocket message the page receives, decoded, in a list that keeps growing."""
     frames: list[dict[str, Any]] = []

@@ -732,6 +732,9 @@ function render() {
   drawSeat();
   if (state.pending.size) schedulePreview();
   else if (!state.exchanging) say(statusLine(view));
+  // A move typed before the page had the game (the box takes keys while it loads) is read
+  // now: its tiles are drawn and its preview replaces the status line.
+  if (!state.pending.size && !state.exchanging && $("move").value.trim()) previewTyped();
   handover();
 }
 
