@@ -9,6 +9,9 @@ root installs it); they are never skipped: docs/deploy.md, "Tests".
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +23,24 @@ DATABASES = ["sqlite", "postgresql"]
 #: The same for the heaviest suites: their PostgreSQL run is marked ``full`` and runs in
 #: ``make test-full`` (``pytest -m full``), which ``.ci/run`` runs after ``make test``.
 DATABASES_FULL = ["sqlite", pytest.param("postgresql", marks=pytest.mark.full)]
+
+
+@pytest.fixture(autouse=True)
+def known_bags(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games a test's own app creates draw from bags seeded from the test's id (one seed
+    after another), so a test meets the same racks on every run and on every machine.
+    ``BINSCRABBLE_TEST_RANDOM_BAGS=1`` leaves the server's secret random seeds in place,
+    to run the suites over new racks (docs/deploy.md, "Tests"). Servers the tests start
+    as processes always draw random bags."""
+    if os.environ.get("BINSCRABBLE_TEST_RANDOM_BAGS") == "1":
+        return
+    try:
+        from binscrabble.web import active_games
+    except ImportError:  # without the web extra there is no server to seed
+        return
+    digest = hashlib.sha256(request.node.nodeid.encode()).digest()
+    seeds = itertools.count(int.from_bytes(digest[:8]) >> 1)
+    monkeypatch.setattr(active_games, "new_seed", lambda: str(next(seeds)))
 
 
 @pytest.fixture(scope="session")
