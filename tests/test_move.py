@@ -6,6 +6,7 @@ import pickle
 
 import pytest
 
+from binscrabble import i18n
 from binscrabble.board import Board, parse_square
 from binscrabble.move import (
     NOTATION_ERROR_KINDS,
@@ -203,7 +204,7 @@ def test_notation_round_trip(board: Board, text: str) -> None:
     [
         (Board(), "", "empty", None, "no move given"),
         (Board(), "   ", "empty", None, "no move given"),
-        (Board(), "1+1=10", "coordinate", 0, "'1+1=10' is not a coordinate"),
+        (Board(), "1+1=10", "coordinate", 0, "“1+1=10” is not a coordinate"),
         (Board(), "8D1+1=10", "coordinate", 0, "is not a coordinate"),
         (Board(), "8P 1=1", "coordinate", 0, "column P is off the board"),
         (Board(), "P8 1=1", "coordinate", 0, "column P is off the board"),
@@ -272,3 +273,37 @@ def test_notation_errors_survive_pickling() -> None:
         parse_move("8D 1+2=10", Board())
     copy = pickle.loads(pickle.dumps(caught.value))
     assert (copy.kind, copy.position, str(copy)) == ("symbol", 5, str(caught.value))
+
+
+NBSP = "\u00a0"
+
+
+@pytest.mark.parametrize(
+    ("language", "word", "square"),
+    [
+        ("en", "“passe” is not a move: write", "“8D1+1=10” is not a coordinate: write"),
+        (
+            "fr",
+            f"«{NBSP}passe{NBSP}» n’est pas un coup.",
+            f"«{NBSP}8D1+1=10{NBSP}» n’est pas une coordonnée{NBSP}:",
+        ),
+        ("he", '"\u2068passe\u2069" אינו מהלך:', '"\u20688D1+1=10\u2069" אינו קואורדינטה:'),
+        ("bg", "„passe“ не е ход.", "„8D1+1=10“ не е координата:"),
+    ],
+)
+def test_what_is_not_a_move_is_quoted_in_the_languages_own_quotes(
+    language: str, word: str, square: str
+) -> None:
+    """Issue 39: "'passe' is not a move" quoted what was typed in Python's straight quotes;
+    each language quotes it as "the move “…” cannot be read" does."""
+    with i18n.use_language(language):
+        for typed, says in (("passe", word), ("8D1+1=10", square)):
+            with pytest.raises(NotationError) as refused:
+                parse_move(typed, Board())
+            assert str(refused.value).startswith(says)
+
+
+def test_what_is_not_a_move_is_quoted_with_its_control_characters_escaped() -> None:
+    with pytest.raises(NotationError) as refused:
+        parse_move("pa\x1bsse 01", Board())
+    assert str(refused.value).startswith("“pa\\x1bsse” is not a move")

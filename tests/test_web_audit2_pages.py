@@ -54,11 +54,11 @@ def test_the_native_writers_words_of_the_audit() -> None:
     """fr/bg N4, N7, N16: the sentences as a native writer would put them."""
     with i18n.use_language("fr"):
         problem = _(
-            "{text} is not a move: write a play (8D 1+1=10), pass, or exchange and the "
+            "“{text}” is not a move: write a play (8D 1+1=10), pass, or exchange and the "
             "tiles (exchange 01); pass and exchange are written in English in every "
             "language"
-        ).format(text="'passe'")
-        assert problem.startswith("'passe' n’est pas un coup. Écrivez un coup")
+        ).format(text="passe")
+        assert problem.startswith("«\u00a0passe\u00a0» n’est pas un coup. Écrivez un coup")
         assert problem.endswith("s’écrivent en anglais, quelle que soit la langue")
         assert "illisible" not in _("the move “{move}” cannot be read: {problem}")
     with i18n.use_language("bg"):

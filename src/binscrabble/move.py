@@ -46,7 +46,7 @@ from binscrabble.board import (
     square_row,
 )
 from binscrabble.i18n import _
-from binscrabble.limits import quoted, shortened
+from binscrabble.limits import quoted, shortened, typed
 from binscrabble.rules import BLANK, EQUALS, FACES, SYMBOL_ALIASES, WORD_ALIASES
 
 #: The order tile codes are listed in (an exchange's tiles are kept in this order).
@@ -340,18 +340,18 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
             raise NotationError(
                 "coordinate",
                 _(
-                    "{text} is not a move: write a play (8D 1+1=10), pass, or exchange and the "
+                    "“{text}” is not a move: write a play (8D 1+1=10), pass, or exchange and the "
                     "tiles (exchange 01); pass and exchange are written in English in every "
                     "language"
-                ).format(text=quoted(head)),
+                ).format(text=typed(head)),
                 0,
             )
         raise NotationError(
             "coordinate",
             _(
-                "{text} is not a coordinate: write the row then the column for a play across "
+                "“{text}” is not a coordinate: write the row then the column for a play across "
                 "(8D) or the column then the row for a play down (D8), then a space and the tiles"
-            ).format(text=quoted(head)),
+            ).format(text=typed(head)),
             0,
         )
     if match.group(1) is not None:
