@@ -133,6 +133,54 @@ def test_the_command_line_adds_the_option_after_the_words() -> None:
     """``check --explain`` names a rule in words too, then the option as it is typed."""
     line = explain("1+1=10+0", Rules(), options=True)
     assert (
-        "identity fragment: +0 (the house rule “Plus 0 and minus 0 allowed” is on: "
-        "--rule identity_plus_minus_zero=off turns it off)"
+        "+0 changes nothing here: allowed by the house rule “Plus 0 and minus 0 allowed” "
+        "(--rule identity_plus_minus_zero=off turns it off)"
     ) in str(line)
+
+
+@pytest.mark.parametrize(
+    ("language", "leaves"),
+    [
+        ("en", " and leaves 0 on your rack: the best-scoring play there is."),
+        ("fr", " et laisse 0 sur votre chevalet. C’est le coup le plus payant qui soit."),
+        ("he", ", והוא משאיר על המעמד שלכם את 0: המהלך המשתלם ביותר שיש."),
+        ("bg", " и оставя на поставката ви 0. Това е ходът с най-много точки."),
+    ],
+)
+def test_the_hint_says_plainly_what_the_play_leaves_on_the_rack(language: str, leaves: str) -> None:
+    """Audit N22: "8D 0=0×1 scores 14, keeping + = + AND" did not say that the tiles kept
+    are the ones left on the rack."""
+    sentence = ISOLATES.sub("", identity_hint(language)["explanation"])
+    assert sentence.endswith(leaves)
+    assert "keeping" not in sentence and "as the analysis finds it" not in sentence
+
+
+@pytest.mark.parametrize(
+    ("language", "step"),
+    [
+        ("en", "+0 changes nothing here: allowed by the house rule “Plus 0 and minus 0 allowed”"),
+        (
+            "fr",
+            "+0 ne change rien ici\u00a0: autorisé par le réglage "
+            "«\u00a0Neutre\u00a0: + 0 et − 0\u00a0»",
+        ),
+        ("he", '+0 לא משנה כאן דבר: מותר לפי חוק הבית "ניטרלי: + 0 וכן − 0"'),
+        ("bg", "+0 не променя нищо тук: разрешено е от правилото „Неутрални: + 0 и − 0“"),
+    ],
+)
+def test_an_identity_fragment_is_said_in_words_a_newcomer_knows(language: str, step: str) -> None:
+    """Audit N22: "identity fragment: +0 (the house rule ... is on)" spoke jargon."""
+    (run,) = identity_hint(language)["runs"]
+    steps = [ISOLATES.sub("", step["text"]) for step in run["steps"]]
+    assert step in steps
+    assert not any("identity fragment" in text for text in steps)
+
+
+def test_and_one_is_not_said_to_change_nothing() -> None:
+    """``AND 1`` keeps only the last digit of the other number: ``100 AND 1`` is 0."""
+    lines = explain("100 AND 1 = 0", Rules.preset("learning")).lines
+    assert (
+        "AND 1 keeps only the last binary digit of the other number: allowed by the house "
+        "rule “AND 1, OR 0 and XOR 0 allowed”"
+    ) in lines
+    assert not any("changes nothing" in line for line in lines)

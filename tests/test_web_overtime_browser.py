@@ -24,10 +24,13 @@ from test_web_rtl_browser import text_drawn_left_to_right
 
 #: What each language calls overtime in the sentence, and says of its cost.
 WORDS = {
-    "en": ("overtime", "10 points so far"),
-    "fr": ("dépassement de temps", "10 points jusqu’ici"),
-    "he": ("חריגת זמן", "10 נקודות"),
-    "bg": ("просрочено време", "10 точки"),
+    "en": ("overtime", "each minute or part of a minute costs 10 points (10 so far)."),
+    "fr": ("dépassement de temps", "chaque minute entamée coûte 10 points (10 jusqu’ici)."),
+    "he": ("חריגת זמן", "כל דקה או חלק ממנה עולה \u206810\u2069 נקודות (עד כה \u206810\u2069)."),
+    "bg": (
+        "просрочено време",
+        "всяка минута просрочено време или част от нея струва 10 точки (досега 10).",
+    ),
 }
 
 

@@ -65,7 +65,7 @@ def test_the_hint_is_the_analysis_best_play(tmp_path: Path) -> None:
         best = analysed_best(client, "disagreed")
     assert (hint["notation"], hint["score"]) == (best["notation"], best["score"])
     assert hint["score"] == 14
-    assert "highest-scoring play there is" in hint["explanation"]
+    assert "best-scoring play there is" in hint["explanation"]
     assert "no play" not in hint["explanation"]
 
 

@@ -12,7 +12,8 @@ both sides are 1001 (9): the value is 1001 (9), bonus 8 points (its leading bit,
 left side: 100 AND 1
   100 AND 1 = 0   (4 AND 1 = 0)
 right side: 101   (5)
-identity fragment: AND 1 (the house rule “AND 1, OR 0 and XOR 0 allowed” is on)
+AND 1 keeps only the last binary digit of the other number: allowed by the house rule “AND 1,
+OR 0 and XOR 0 allowed”
 the left side is 0 but the right side is 101
 100 AND 1 = 0, not 101 — changing one symbol gives the true equation 100 + 1 = 101
 (or 100 OR 1 = 101)
@@ -127,7 +128,7 @@ def explain(
     values = _explain_sides(tree, rules, lines)
     fragments = identity_fragments(tree)
     if fragments:
-        lines.append(_identity_note(fragments, rules, switch_names or {}, options))
+        lines += _identity_note(fragments, rules, switch_names or {}, options)
     if result.valid:
         assert result.value is not None
         lines.append(_value_note(result.value, len(tree.sides)))
@@ -170,43 +171,62 @@ def _identity_note(
     rules: Rules,
     names: Mapping[str, str],
     options: bool,
-) -> str:
-    """Which identity fragments the equation has, and whether the rules in force allow them:
-    each rule named by ``names``, else by its words; with ``options``, followed by the
-    ``--rule`` option that would change it, as it is typed."""
-    parts = []
+) -> list[str]:
+    """A line for each identity fragment of the equation: what it does, in words a newcomer
+    knows, and whether the rules in force allow it (each rule named by ``names``, else by its
+    words; with ``options``, followed by the ``--rule`` option that would change it, as it is
+    typed); with more than one, a line for the rule that allows several."""
+    lines = []
     for fragment in fragments:
         on = bool(getattr(rules, fragment.switch))
         switch = names.get(fragment.switch) or rule_words(fragment.switch)
         if options:
-            part = (
-                _("{fragment} ({switch} is on: {option} turns it off)")
+            line = (
+                _("{what}: allowed by {switch} ({option} turns it off)")
                 if on
-                else _("{fragment} ({switch} is off: {option} turns it on)")
+                else _("{what}: not allowed, as {switch} is off ({option} turns it on)")
             )
         else:
-            part = _("{fragment} ({switch} is on)") if on else _("{fragment} ({switch} is off)")
+            line = (
+                _("{what}: allowed by {switch}")
+                if on
+                else _("{what}: not allowed, as {switch} is off")
+            )
         option = _rule_option(fragment.switch, not on)
-        parts.append(part.format(fragment=fragment.text, switch=switch, option=option))
-    note = ngettext("identity fragment: {list}", "identity fragments: {list}", len(parts))
-    note = note.format(list=", ".join(parts))
-    if len(parts) > 1:
+        lines.append(line.format(what=_fragment_words(fragment), switch=switch, option=option))
+    if len(fragments) > 1:
         chains = names.get("identity_chains") or rule_words("identity_chains")
         on = rules.identity_chains
         if options:
             more = (
-                _("; more than one needs {switch}, which is on ({option} turns it off)")
+                _(
+                    "an equation with more than one of these needs {switch}, which is "
+                    "on ({option} turns it off)"
+                )
                 if on
-                else _("; more than one needs {switch}, which is off ({option} turns it on)")
+                else _(
+                    "an equation with more than one of these needs {switch}, which is "
+                    "off ({option} turns it on)"
+                )
             )
         else:
             more = (
-                _("; more than one needs {switch}, which is on")
+                _("an equation with more than one of these needs {switch}, which is on")
                 if on
-                else _("; more than one needs {switch}, which is off")
+                else _("an equation with more than one of these needs {switch}, which is off")
             )
-        note += more.format(switch=chains, option=_rule_option("identity_chains", not on))
-    return note
+        lines.append(more.format(switch=chains, option=_rule_option("identity_chains", not on)))
+    return lines
+
+
+def _fragment_words(fragment: IdentityFragment) -> str:
+    """What an identity fragment does: ×1, +0, OR 0 and the others change nothing; AND 1
+    keeps only the last digit of the other number (``100 AND 1`` is 0)."""
+    if "AND" in fragment.text.split():
+        return _("{fragment} keeps only the last binary digit of the other number").format(
+            fragment=fragment.text
+        )
+    return _("{fragment} changes nothing here").format(fragment=fragment.text)
 
 
 def _rule_option(switch: str, on: bool) -> str:

@@ -284,23 +284,22 @@ def hint_keeps(game: Game, move: Place, display: str, score: int, complete: bool
     kept = (kept + (" " + _("blank")) * leave.count(BLANK)).strip()
     if not kept and complete:
         return _(
-            "{move} scores {score} and plays every tile of the rack: the highest-scoring play "
-            "there is, as the analysis finds it."
+            "{move} scores {score} and plays every tile of the rack: the best-scoring play "
+            "there is."
         ).format(move=display, score=score)
     if not kept:
         return _(
-            "{move} scores {score} and plays every tile of the rack: the highest-scoring play "
+            "{move} scores {score} and plays every tile of the rack: the best-scoring play "
             "found before the search stopped; a better one may exist."
         ).format(move=display, score=score)
     if complete:
         sentence = _(
-            "{move} scores {score}, keeping {kept}: the highest-scoring play there is, as "
-            "the analysis finds it."
+            "{move} scores {score} and leaves {kept} on your rack: the best-scoring play there is."
         )
     else:
         sentence = _(
-            "{move} scores {score}, keeping {kept}: the highest-scoring play found before "
-            "the search stopped; a better one may exist."
+            "{move} scores {score} and leaves {kept} on your rack: the best-scoring play "
+            "found before the search stopped; a better one may exist."
         )
     return sentence.format(move=display, score=score, kept=kept)
 

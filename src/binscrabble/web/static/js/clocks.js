@@ -104,7 +104,7 @@ export class Clocks {
   }
 
   // A running seat in overtime: the page says so, and what it costs so far (10 points for
-  // each minute started, 1 ms over is a minute). The sentence's {time} reads left to right
+  // each minute or part of a minute, 1 ms over is a minute). The sentence's {time} reads left to right
   // in Hebrew too (the translation isolates it).
   showOvertime(clock, passed) {
     const line = document.getElementById("clock-overtime");
@@ -118,11 +118,11 @@ export class Clocks {
       name: this.view.players[seat].name,
       time: formatClock(left, clock.kind),
       cost: OVERTIME_PENALTY,
-      penalty: tn("{count} point", "{count} points", minutes * OVERTIME_PENALTY),
+      penalty: minutes * OVERTIME_PENALTY,
     };
     const text = seat === this.view.seat
-      ? t("You are in overtime ({time}): each minute started costs {cost} points, {penalty} so far.", values)
-      : t("{name} is in overtime ({time}): each minute started costs {cost} points, {penalty} so far.", values);
+      ? t("You are in overtime ({time}): each minute or part of a minute costs {cost} points ({penalty} so far).", values)
+      : t("{name} is in overtime ({time}): each minute or part of a minute costs {cost} points ({penalty} so far).", values);
     if (line.textContent !== text) line.textContent = text;
   }
 
