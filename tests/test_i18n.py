@@ -190,3 +190,19 @@ def test_each_mo_is_the_compilation_of_its_po(language: str) -> None:
     write_mo(compiled, catalogue(language))
     stored = (LOCALE / language / "LC_MESSAGES" / "binscrabble.mo").read_bytes()
     assert stored == compiled.getvalue(), "run `make messages` and commit the .mo"
+
+
+@pytest.mark.parametrize(
+    ("name", "elided"),
+    [("Élodie", True), ("Hugo", False), ("Ann", True), ("Bo", False), ("\u2068Ève\u2069", True)],
+)
+def test_fill_elides_french_words_before_a_vowel_as_the_page_does(name: str, elided: bool) -> None:
+    sentence = "Chevalet de {name}, que {name} garde ; le {name}, la {name}, De {name}"
+    with i18n.use_language("fr"):
+        filled = i18n.fill(sentence, name=name)
+    if elided:
+        assert filled == f"Chevalet d’{name}, qu’{name} garde ; l’{name}, l’{name}, D’{name}"
+    else:
+        assert filled == sentence.format(name=name)
+    with i18n.use_language("en"):
+        assert i18n.fill(sentence, name=name) == sentence.format(name=name)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_games import random_game, random_move
 
+from binscrabble import i18n
 from binscrabble.board import Board
 from binscrabble.game import Game
 from binscrabble.move import Exchange, Pass, parse_move
@@ -484,3 +485,24 @@ def test_round_trip_property(
     again = read_record(text)
     same_game(again, game)
     assert write_record(again) == text
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "says"),
+    [
+        ("Élodie", "Bo", "c’est au tour d’Élodie ici, pas de Bo"),
+        ("Hugo", "Ann", "c’est au tour de Hugo ici, pas d’Ann"),
+        ("Ann", "Élodie", "c’est au tour d’Ann ici, pas d’Élodie"),
+    ],
+)
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel(
+    short_record: str, first: str, second: str, says: str
+) -> None:
+    """Issue 39: the command line said "c’est au tour de Élodie", as the page does not."""
+    renamed = short_record.replace("Ada", first).replace("Bob", second)
+    numbers = turn_lines(renamed)
+    lines = renamed.splitlines()
+    swapped = replace_line(renamed, numbers[0], lines[numbers[1] - 1])
+    with i18n.use_language("fr"):
+        error = error_of(swapped)
+    assert says in str(error)

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from binscrabble import i18n
-from binscrabble.game import Game
+from binscrabble.game import Game, Outcome
 from binscrabble.move import Move, Pass
 from binscrabble.record import read_record_file
 from binscrabble.rules import Rules
-from binscrabble.terminal import PlayOptions, run_terminal_game
+from binscrabble.terminal import PlayOptions, outcome_sentence, run_terminal_game
 
 FIRST_PLAY = "8G 1=1"
 
@@ -141,3 +141,19 @@ def test_the_screen_reads_as_a_native_writer_puts_it(tmp_path: Path, language: s
     for words in SCREEN_WORDS[language]:
         assert words in out, (words, out)
     assert "Chevalet de" not in out and "пропуска" not in out
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("Élodie", "Le temps d’Élodie s’est écoulé"),
+        ("Hugo", "Le temps de Hugo s’est écoulé"),
+        ("Ann", "Le temps d’Ann s’est écoulé"),
+        ("Bo", "Le temps de Bo s’est écoulé"),
+    ],
+)
+def test_french_elides_de_before_a_name_as_the_page_does(name: str, says: str) -> None:
+    """Issue 39: the terminal said "Le temps de Élodie", where the page says "d’Élodie"."""
+    outcome = Outcome("aborted", (0, 0), (0, 0), (), (name, "Zoé"), seat=0, cause="time")
+    with i18n.use_language("fr"):
+        assert outcome_sentence(outcome).startswith(says)

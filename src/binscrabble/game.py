@@ -56,7 +56,7 @@ from binscrabble.board import (
     square_name,
 )
 from binscrabble.expr import EquationError, bonus, equation_value
-from binscrabble.i18n import N_, _, ngettext
+from binscrabble.i18n import N_, _, fill, ngettext
 from binscrabble.legality import (
     ILLEGAL_MOVE_KINDS as ILLEGAL_MOVE_KINDS,
 )
@@ -1326,11 +1326,14 @@ class _TileSet:
         remainder = self.remainder
         for code in codes:
             if code not in CODE_ORDER:
-                raise SetupError(_(_NOT_A_CODE[where]).format(code=repr(code), name=name))
+                raise SetupError(fill(_(_NOT_A_CODE[where]), code=repr(code), name=name))
             if remainder.get(code, 0) <= 0:
                 raise SetupError(
-                    _(_TOO_MANY[where]).format(
-                        code=repr(code), name=name, count=tile_counts(self.rules).get(code, 0)
+                    fill(
+                        _(_TOO_MANY[where]),
+                        code=repr(code),
+                        name=name,
+                        count=tile_counts(self.rules).get(code, 0),
                     )
                 )
             remainder[code] -= 1

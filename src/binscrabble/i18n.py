@@ -23,6 +23,7 @@ import contextlib
 import functools
 import gettext
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
@@ -111,6 +112,34 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, where ``context`` tells two uses apart."""
     return translations(_current.get()).pgettext(context, message)
+
+
+#: A value French elides a word before: one that starts with a vowel, past any isolate
+#: (the rule of the page's ``fill`` in ``i18n.js``: "d’Élodie", "d’Ann", "de Hugo", "de Bo").
+_STARTS_WITH_VOWEL: Final = re.compile("[\u2066-\u2069]*[aeiouàâäéèêëîïôöùûü]", re.IGNORECASE)
+#: "de", "que", "le", "la" right before a placeholder of a French sentence.
+_ELIDABLE: Final = re.compile(r"\b([Dd]e|[Qq]ue|[Ll][ea]) \{(\w+)\}")
+
+
+def fill(message: str, /, **values: object) -> str:
+    """``message`` (a translated sentence) with its ``{placeholders}`` filled from
+    ``values``; in French, a "de", "que", "le" or "la" before a value that starts with a
+    vowel is elided, as the page does: a name is not known when the sentence is translated.
+
+    >>> with use_language("fr"):
+    ...     fill("le score de {name}, que {other} suit", name="Élodie", other="Hugo")
+    'le score d’Élodie, que Hugo suit'
+    """
+    if _current.get() == "fr":
+
+        def elide(match: re.Match[str]) -> str:
+            word, key = match.group(1), match.group(2)
+            if key in values and _STARTS_WITH_VOWEL.match(str(values[key])):
+                return f"{word[:-1]}’{{{key}}}"
+            return match.group(0)
+
+        message = _ELIDABLE.sub(elide, message)
+    return message.format(**values)
 
 
 def N_(message: str) -> str:

@@ -50,7 +50,7 @@ from binscrabble.game import (
     Outcome,
     SetupError,
 )
-from binscrabble.i18n import _
+from binscrabble.i18n import _, fill
 from binscrabble.limits import (
     MAX_RECORD_LINE,
     InputLimitError,
@@ -390,8 +390,10 @@ def _check_turn_order(parsed: _Parsed) -> None:
         if entry.seat != expected:
             raise RecordError(
                 entry.line,
-                _("it is {expected}'s turn here, not {name}'s").format(
-                    expected=players[expected], name=players[entry.seat]
+                fill(
+                    _("it is {expected}'s turn here, not {name}'s"),
+                    expected=players[expected],
+                    name=players[entry.seat],
                 ),
             )
         expected = _seat_after(expected, len(players), gone)
@@ -824,9 +826,16 @@ def _check_first_rack(entry: _Entry, name: str, rack_size: int) -> None:
     if len(entry.rack) != rack_size:
         raise RecordError(
             entry.line,
-            _(
-                "{name}'s first rack {rack} has {count} tiles; every rack starts with {rack_size}"
-            ).format(name=name, rack=entry.rack, count=len(entry.rack), rack_size=rack_size),
+            fill(
+                _(
+                    "{name}'s first rack {rack} has {count} tiles; every rack starts with "
+                    "{rack_size}"
+                ),
+                name=name,
+                rack=entry.rack,
+                count=len(entry.rack),
+                rack_size=rack_size,
+            ),
         )
 
 
@@ -857,8 +866,11 @@ def _start(parsed: _Parsed) -> Game:
         except SetupError as error:
             raise RecordError(
                 entry.line,
-                _("{name}'s first rack {rack} cannot be dealt: {error}").format(
-                    name=parsed.players[entry.seat], rack=entry.rack, error=error
+                fill(
+                    _("{name}'s first rack {rack} cannot be dealt: {error}"),
+                    name=parsed.players[entry.seat],
+                    rack=entry.rack,
+                    error=error,
                 ),
             ) from None
     if all(rack is None for rack in known):
@@ -883,8 +895,10 @@ def _replay_turn(game: Game, turn: _TurnLine, next_rack: _Entry | None) -> None:
     if turn.seat != game.to_move:
         raise RecordError(
             turn.line,
-            _("it is {expected}'s turn here, not {name}'s").format(
-                expected=game.players[game.to_move], name=name
+            fill(
+                _("it is {expected}'s turn here, not {name}'s"),
+                expected=game.players[game.to_move],
+                name=name,
             ),
         )
     _check_rack(game, turn.seat, turn.rack, turn.line)
@@ -915,8 +929,11 @@ def _replay_turn(game: Game, turn: _TurnLine, next_rack: _Entry | None) -> None:
     if total != turn.total:
         raise RecordError(
             turn.line,
-            _("{name}'s total after this turn is {total}, not {written}").format(
-                name=name, total=total, written=turn.total
+            fill(
+                _("{name}'s total after this turn is {total}, not {written}"),
+                name=name,
+                total=total,
+                written=turn.total,
             ),
         )
 
@@ -953,9 +970,11 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
     if len(wanted) != len(kept) + count:
         raise RecordError(
             next_rack.line,
-            _(
-                "{name}'s rack {rack} has {count} tiles, but after line {line} {name} holds {held}"
-            ).format(
+            fill(
+                _(
+                    "{name}'s rack {rack} has {count} tiles, but after line {line} {name} holds "
+                    "{held}"
+                ),
                 name=name,
                 rack=wanted or "()",
                 count=len(wanted),
@@ -971,7 +990,8 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
         if missing:
             raise RecordError(
                 next_rack.line,
-                _("{name}'s rack {rack} lacks {tiles}, which {name} kept at line {line}").format(
+                fill(
+                    _("{name}'s rack {rack} lacks {tiles}, which {name} kept at line {line}"),
                     name=name,
                     rack=wanted or "()",
                     tiles="".join(sorted(missing.elements())),
@@ -984,10 +1004,17 @@ def _arrange_draws(game: Game, move: Move, turn: _TurnLine, next_rack: _Entry) -
     except SetupError as error:
         raise RecordError(
             next_rack.line,
-            _(
-                "{name}'s rack {wanted} cannot be: after line {line} {name} draws {drawn}, but "
-                "{error}"
-            ).format(name=name, wanted=wanted, line=turn.line, drawn=drawn, error=error),
+            fill(
+                _(
+                    "{name}'s rack {wanted} cannot be: after line {line} {name} draws {drawn}, "
+                    "but {error}"
+                ),
+                name=name,
+                wanted=wanted,
+                line=turn.line,
+                drawn=drawn,
+                error=error,
+            ),
         ) from None
 
 
@@ -1000,7 +1027,7 @@ def _check_rack(game: Game, seat: int, rack: str, line: int, *, final: bool = Fa
             reason = _("{name}'s rack is {rack} here, not {written}")
         raise RecordError(
             line,
-            reason.format(name=game.players[seat], rack=actual or "()", written=rack or "()"),
+            fill(reason, name=game.players[seat], rack=actual or "()", written=rack or "()"),
         )
 
 
@@ -1023,7 +1050,8 @@ def _check_end(game: Game, parsed: _Parsed) -> None:
         if end.adjustment != outcome.adjustments[end.seat]:
             raise RecordError(
                 end.line,
-                _("{name}'s end-of-game adjustment is {adjustment}, not {written}").format(
+                fill(
+                    _("{name}'s end-of-game adjustment is {adjustment}, not {written}"),
                     name=name,
                     adjustment=f"{outcome.adjustments[end.seat]:+d}",
                     written=f"{end.adjustment:+d}",
@@ -1032,8 +1060,11 @@ def _check_end(game: Game, parsed: _Parsed) -> None:
         if end.total != outcome.scores[end.seat]:
             raise RecordError(
                 end.line,
-                _("{name}'s final total is {total}, not {written}").format(
-                    name=name, total=outcome.scores[end.seat], written=end.total
+                fill(
+                    _("{name}'s final total is {total}, not {written}"),
+                    name=name,
+                    total=outcome.scores[end.seat],
+                    written=end.total,
                 ),
             )
     missing = [game.players[seat] for seat in range(len(game.players)) if seat not in seen]

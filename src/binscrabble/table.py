@@ -51,7 +51,7 @@ from binscrabble.game import (
     logged_move,
     turn_problem,
 )
-from binscrabble.i18n import _, ngettext
+from binscrabble.i18n import _, fill, ngettext
 from binscrabble.legality import (
     PLAY_RULES,
     Play,
@@ -302,7 +302,7 @@ class TableGame:
             raise SetupError(_("the game is over"))
         if self._end_reason is not None and self._left[seat] is not None:
             raise SetupError(
-                _("the tiles left on {name}'s rack are already entered").format(name=name)
+                fill(_("the tiles left on {name}'s rack are already entered"), name=name)
             )
         for code in codes:
             if code not in CODE_ORDER:
@@ -314,11 +314,16 @@ class TableGame:
         held = self._rack_sizes[seat]
         if len(codes) != held:
             raise SetupError(
-                ngettext(
-                    "{name}'s rack holds {held} tile, not {count}: enter every tile on it",
-                    "{name}'s rack holds {held} tiles, not {count}: enter every tile on it",
-                    held,
-                ).format(name=name, held=held, count=len(codes))
+                fill(
+                    ngettext(
+                        "{name}'s rack holds {held} tile, not {count}: enter every tile on it",
+                        "{name}'s rack holds {held} tiles, not {count}: enter every tile on it",
+                        held,
+                    ),
+                    name=name,
+                    held=held,
+                    count=len(codes),
+                )
             )
         others = self._left if self._end_reason is not None else self._entered
         free = self._off_board()
@@ -383,11 +388,16 @@ class TableGame:
         if len(play.tiles) > held:
             return IllegalMoveError(
                 "not_on_rack",
-                ngettext(
-                    "{name}'s rack holds {count} tile; this play lays {laid}",
-                    "{name}'s rack holds {count} tiles; this play lays {laid}",
-                    held,
-                ).format(name=self.players[self.to_move], count=held, laid=len(play.tiles)),
+                fill(
+                    ngettext(
+                        "{name}'s rack holds {count} tile; this play lays {laid}",
+                        "{name}'s rack holds {count} tiles; this play lays {laid}",
+                        held,
+                    ),
+                    name=self.players[self.to_move],
+                    count=held,
+                    laid=len(play.tiles),
+                ),
                 play.squares,
             )
         free = self._off_board()
@@ -438,11 +448,16 @@ class TableGame:
         if count > held:
             return IllegalMoveError(
                 "not_on_rack",
-                ngettext(
-                    "{name}'s rack holds {count} tile; an exchange cannot give back {given}",
-                    "{name}'s rack holds {count} tiles; an exchange cannot give back {given}",
-                    held,
-                ).format(name=self.players[self.to_move], count=held, given=count),
+                fill(
+                    ngettext(
+                        "{name}'s rack holds {count} tile; an exchange cannot give back {given}",
+                        "{name}'s rack holds {count} tiles; an exchange cannot give back {given}",
+                        held,
+                    ),
+                    name=self.players[self.to_move],
+                    count=held,
+                    given=count,
+                ),
             )
         return None
 

@@ -29,7 +29,7 @@ from binscrabble.engine.descriptions import players_help
 from binscrabble.expr.explanations import signed
 from binscrabble.expr.symbols import SHOWN
 from binscrabble.game import Game, Outcome, ScoreBreakdown, SetupError
-from binscrabble.i18n import N_, _, direction, ngettext, pgettext
+from binscrabble.i18n import N_, _, direction, fill, ngettext, pgettext
 from binscrabble.limits import escape_controls, name_problem, quoted
 from binscrabble.move import (
     CODE_ORDER,
@@ -455,7 +455,7 @@ def outcome_sentence(outcome: Outcome) -> str:
         why = _("{name}'s time ran out before their first move: the game is aborted.")
     elif outcome.cause == "absent":
         why = _("{name} never opened the game: it is aborted.")
-    return f"{why.format(name=names[outcome.seat])} {result}".lstrip()
+    return f"{fill(why, name=names[outcome.seat])} {result}".lstrip()
 
 
 # -- players ----------------------------------------------------------------------------------
