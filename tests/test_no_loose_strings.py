@@ -250,7 +250,8 @@ def test_no_error_people_read_is_raised_with_a_bare_sentence() -> None:
 
 #: The modules whose every sentence is a message: the command line, what it shows, the
 #: reasons of the bounds on input, the computer players' names and descriptions, the
-#: cluster's sentences, a move's legality, a clock's refusals and a table game's analysis.
+#: cluster's sentences, a move's legality, a clock's refusals, a table game's analysis and
+#: the board pictures.
 SPEAKING_MODULES = [
     *sorted((SOURCE / "cli").glob("*.py")),
     SOURCE / "terminal.py",
@@ -265,6 +266,8 @@ SPEAKING_MODULES = [
     SOURCE / "web" / "table_routes.py",
     # The printables: the rules card, and the tile sheets' and laser files' own words.
     *sorted((SOURCE / "print").glob("*.py")),
+    # The board pictures' words (render, Jupyter).
+    SOURCE / "svg.py",
 ]
 #: Their strings that look like words but are not shown to people, each with why.
 NOT_SENTENCES = {
@@ -286,6 +289,12 @@ NOT_SENTENCES = {
     "Zp",
     "Cf",
     "Cs",
+    # svg.py: the pictures' font family, a tile's classes, and the Unicode categories of
+    # the marks that take no room in a line
+    "DejaVu Sans, Verdana, Arial, sans-serif",
+    "tile last",
+    "Mn",
+    "Me",
     # print/: the font files every PDF embeds and the laser files' outlines come from, and
     # the package that draws the PNG pictures (named in the sentence of a missing extra)
     "DejaVuSans.ttf",

@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 from PIL import Image, ImageOps
 
+from binscrabble.i18n import use_language
 from binscrabble.print.pictures import svg_to_png
 from binscrabble.record import read_record_file
-from binscrabble.svg import board
+from binscrabble.svg import board, game_at_turn
 
 RSVG = shutil.which("rsvg-convert")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -50,6 +51,14 @@ def picture() -> str:
     game = read_record_file(SAMPLE_RECORD)
     game.players = ("Bartholomew Maximilian of the Very Long Name", "Bob")
     return board(game, scores=True, racks=True)
+
+
+def hebrew_picture(turn: int) -> str:
+    """The sample game in Hebrew after ``turn`` turns, its first player named in Hebrew."""
+    game = game_at_turn(read_record_file(SAMPLE_RECORD), turn)
+    game.players = ("נועה", "Bob")
+    with use_language("he"):
+        return board(game, scores=True, racks=True)
 
 
 def text_alone(svg: str, index: int) -> str:
@@ -88,25 +97,35 @@ def rsvg(svg: str) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Callable[[str], bytes]]:
+def chromium_page() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
         )
-        page: Any = browser.new_page()
-
-        def draw(svg: str) -> bytes:
-            root = ElementTree.fromstring(svg)
-            width, height = int(root.attrib["width"]), int(root.attrib["height"])
-            page.set_viewport_size({"width": width, "height": height})
-            page.set_content(
-                f"<!doctype html><html><body style='margin:0;background:#fff'>{svg}</body></html>"
-            )
-            shot: bytes = page.screenshot(clip={"x": 0, "y": 0, "width": width, "height": height})
-            return shot
-
-        yield draw
+        yield browser.new_page()
         browser.close()
+
+
+def show(page: Any, svg: str) -> tuple[int, int]:
+    """The picture alone in the page, at its size; its width and height."""
+    root = ElementTree.fromstring(svg)
+    width, height = int(root.attrib["width"]), int(root.attrib["height"])
+    page.set_viewport_size({"width": width, "height": height})
+    page.set_content(
+        f"<!doctype html><html><body style='margin:0;background:#fff'>{svg}</body></html>"
+    )
+    return width, height
+
+
+@pytest.fixture(scope="module")
+def chromium(chromium_page: Any) -> Callable[[str], bytes]:
+    def draw(svg: str) -> bytes:
+        width, height = show(chromium_page, svg)
+        clip = {"x": 0, "y": 0, "width": width, "height": height}
+        shot: bytes = chromium_page.screenshot(clip=clip)
+        return shot
+
+    return draw
 
 
 def test_text_runs_are_drawn_alike_and_apart_in_three_renderers(
@@ -163,3 +182,37 @@ def test_text_runs_are_drawn_alike_and_apart_in_three_renderers(
                 assert boxes[name][index][0] > 0 and boxes[name][index][2] < int(
                     root.attrib["width"]
                 )
+
+
+#: Each character's left edge in a text as Chromium draws it.
+CHARACTER_EDGES = """(text) => Array.from({length: text.getNumberOfChars()},
+    (_, index) => text.getStartPositionOfChar(index).x)"""
+
+
+@pytest.mark.parametrize("turn", [3, 25])
+def test_a_hebrew_picture_is_drawn_as_stored_in_every_renderer(
+    turn: int, chromium: Callable[[str], bytes], chromium_page: Any
+) -> None:
+    # CairoSVG draws the characters in the order they are stored; so must the browser, so
+    # that a Hebrew line stored in visual order reads the same in both.
+    svg = hebrew_picture(turn)
+    root = ElementTree.fromstring(svg)
+    runs = panel_texts(root)
+    kinds = [run.get("class") for run in runs]
+    assert kinds.count("caption") == kinds.count("status") == 1
+    # Each run where it is anchored (a line's right end, a name's left), and as wide in
+    # each renderer but for their glyphs' hinting (about 1 pixel in 40 apart).
+    for index, run in enumerate(runs):
+        drawn = [ink(draw(text_alone(svg, index))) for draw in (svg_to_png, rsvg, chromium)]
+        anchored = 2 if run.get("text-anchor") == "end" else 0
+        for side in (anchored, 1, 3):
+            values = [box[side] for box in drawn]
+            assert max(values) - min(values) <= TOLERANCE, (run.get("class"), drawn)
+        widths = [box[2] - box[0] for box in drawn]
+        assert max(widths) - min(widths) <= TOLERANCE + max(widths) // 40, (run.get("class"), drawn)
+    show(chromium_page, svg)
+    lines = chromium_page.locator("text.caption, text.status, text.player")
+    assert lines.count() == 4
+    for index in range(lines.count()):
+        edges = lines.nth(index).evaluate(CHARACTER_EDGES)
+        assert edges == sorted(edges) and len(set(edges)) == len(edges), edges

@@ -19,13 +19,15 @@ True
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html import escape
 from typing import Final, Protocol, Self, TypeVar
 
+from binscrabble.bidi import has_right_to_left, visual
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, Tile, square_name
-from binscrabble.i18n import _
+from binscrabble.i18n import ENGLISH, N_, _, direction, language, ngettext
 from binscrabble.move import Move, Place, display_notation
 from binscrabble.rules import BLANK, FACE_LABELS, TILE_POINTS
 
@@ -88,8 +90,11 @@ PANEL_LINE: Final = 46
 #: Fill of each premium square and of a plain one.
 PREMIUM_COLOURS: Final = {"TW": "#d64541", "DW": "#f2a7a0", "TL": "#2f7ec1", "DL": "#a8d4f2"}
 PLAIN_COLOUR: Final = "#d9e4cf"
-#: Label of an empty premium square (the centre shows a star: it is also where play starts).
+#: Label of an empty premium square in English (the centre shows a star: it is also where
+#: play starts). The other languages write the web board's labels (``js/board.js``, the
+#: terminal's): "MT", "מ״מ", "ТД"...
 PREMIUM_LABELS: Final = {"TW": "3W", "DW": "2W", "TL": "3L", "DL": "2L"}
+_BOARD_LABELS: Final = {"TW": N_("TW"), "DW": N_("DW"), "TL": N_("TL"), "DL": N_("DL")}
 TILE_COLOUR: Final = "#f5e6bf"
 LAST_MOVE_COLOUR: Final = "#ffd24d"
 BLANK_FACE_COLOUR: Final = "#b03a2e"
@@ -97,8 +102,8 @@ FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: The smallest a tile's points may be drawn, in pixels of the picture as shown; below it
 #: they are drawn larger, up to LARGEST_POINTS_SIZE units, and left out beyond that.
 SMALLEST_POINTS_PIXELS: Final = 7.5
-POINTS_LEFT_OUT: Final = "the tiles' points are left out: too small to read at this width"
-POINTS_NOT_SHOWN: Final = "(tile points not shown at this size)"
+POINTS_LEFT_OUT: Final = N_("the tiles' points are left out: too small to read at this width")
+POINTS_NOT_SHOWN: Final = N_("(tile points not shown at this size)")
 LARGEST_POINTS_SIZE: Final = 12.5
 #: Font sizes of the panel under the board, in picture units.
 PLAYER_FONT: Final = 18
@@ -106,8 +111,11 @@ CAPTION_FONT: Final = 16
 #: The room a player's name may take in a caption or status line, in picture units.
 NAME_IN_CAPTION: Final = 140
 #: Advance widths of DejaVu Sans for the characters space to ``~``, in hundredths of the
-#: font size (from the font's metrics); other characters count as WIDE_CHARACTER. Text is
-#: shortened to fit by these, with EXTRA_WIDTH to spare for a wider fallback font.
+#: font size (from the font's metrics); Hebrew letters as HEBREW_LETTER (the widest), other
+#: letters (accented Latin, Cyrillic) as OTHER_LETTER (the widest but a few capitals: Ж, Щ,
+#: Ю are 98 to 109), marks and invisible direction characters as nothing, other characters
+#: as WIDE_CHARACTER. Text is shortened to fit by these, with EXTRA_WIDTH to spare for a
+#: wider fallback font.
 _ASCII_WIDTHS: Final = (
     32, 40, 46, 84, 64, 95, 78, 27, 39, 39, 50, 84, 32, 36, 32, 34, 64, 64, 64, 64, 64, 64,
     64, 64, 64, 64, 34, 34, 84, 84, 84, 53, 100, 68, 69, 70, 77, 63, 58, 77, 75, 29, 29, 66,
@@ -116,6 +124,8 @@ _ASCII_WIDTHS: Final = (
     59, 59, 52, 64, 34, 64, 84,
 )  # fmt: skip
 WIDE_CHARACTER: Final = 120
+OTHER_LETTER: Final = 90
+HEBREW_LETTER: Final = 71
 EXTRA_WIDTH: Final = 1.1
 ELLIPSIS: Final = "…"
 
@@ -201,19 +211,28 @@ def _panel(game: PlayedGame, scores: bool, racks: bool, caption: str | None) -> 
 
 def turn_caption(game: PlayedGame) -> str:
     """A line telling the last turn, the move as the tiles show it:
-    ``"turn 3: Ada 8D 1+NOT 1=1 +18"``, or the start."""
+    ``"turn 3: Ada 8D 1+NOT 1=1 +18"``, or the start, in the current language (in logical
+    order: the picture lays a right-to-left line out itself)."""
     if not game.history:
-        return "start of the game"
+        return _("start of the game")
     turn = game.history[-1]
-    notation = display_notation(game.notations()[-1])
-    text = f"turn {len(game.history)}: {short_name(game.players[turn.seat])} {notation}"
-    text += f" +{turn.score}"
+    values = {
+        "turn": len(game.history),
+        "name": short_name(game.players[turn.seat]),
+        "move": display_notation(game.notations()[-1]),
+        "score": turn.score,
+    }
     outcome = game.outcome()
-    if outcome is not None:
-        winners = [short_name(game.players[seat]) for seat in outcome.winners]
-        ending = f"{winners[0]} wins" if len(winners) == 1 else f"a draw: {', '.join(winners)}"
-        text += f" (game over: {ending})"
-    return text
+    if outcome is None:
+        return _("turn {turn}: {name} {move} +{score}").format(**values)
+    winners = [short_name(game.players[seat]) for seat in outcome.winners]
+    if len(winners) == 1:
+        return _("turn {turn}: {name} {move} +{score} (game over: {winner} wins)").format(
+            winner=winners[0], **values
+        )
+    return _("turn {turn}: {name} {move} +{score} (game over: a draw: {names})").format(
+        names=", ".join(winners), **values
+    )
 
 
 def short_name(name: str) -> str:
@@ -232,12 +251,16 @@ def game_status(game: PlayedGame) -> str:
     outcome = game.outcome()
     if outcome is None:
         count = game.bag_size
-        return f"bag: {count} tile{'' if count == 1 else 's'}"
+        return ngettext("bag: {count} tile", "bag: {count} tiles", count).format(count=count)
+    entry = "{name} {change}"
+    if direction() == "rtl":
+        # Each entry a run of its own, the first at the right, its sign left of its number.
+        entry = "\u2068{name} \u2066{change}\u2069\u2069"
     changes = ", ".join(
-        f"{short_name(name)} {signed(change)}"
+        entry.format(name=short_name(name), change=signed(change))
         for name, change in zip(game.players, outcome.adjustments, strict=True)
     )
-    return f"end of the game, racks: {changes}"
+    return _("end of the game, racks: {changes}").format(changes=changes)
 
 
 def signed(number: int) -> str:
@@ -251,10 +274,19 @@ def text_width(text: str, font_size: float) -> float:
     >>> round(text_width("Ada", 18), 1)
     38.0
     """
-    hundredths = sum(
-        _ASCII_WIDTHS[ord(char) - 32] if " " <= char <= "~" else WIDE_CHARACTER for char in text
-    )
+    hundredths = sum(_character_width(char) for char in text)
     return hundredths / 100 * font_size * EXTRA_WIDTH
+
+
+def _character_width(char: str) -> int:
+    if " " <= char <= "~":
+        return _ASCII_WIDTHS[ord(char) - 32]
+    category = unicodedata.category(char)
+    if category in ("Mn", "Me", "Cf"):
+        return 0
+    if not category.startswith("L"):
+        return WIDE_CHARACTER
+    return HEBREW_LETTER if "\u0590" <= char <= "\u05ff" else OTHER_LETTER
 
 
 def fit(text: str, width: float, font_size: float) -> str:
@@ -286,12 +318,13 @@ def _draw(
     shown_width = width if size is None else size
     shown_height = round(height * shown_width / width)
     points_size = _points_size(shown_width / width)
+    title = _("Binary Scrabble board")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{shown_width}" '
         f'height="{shown_height}" viewBox="0 0 {width} {height}" '
         f'font-family="{FONT}" text-anchor="middle">',
-        "<title>Binary Scrabble board</title>",
-        *([] if points_size is not None else [f"<desc>{POINTS_LEFT_OUT}</desc>"]),
+        f"<title>{escape(title)}</title>",
+        *([] if points_size is not None else [f"<desc>{escape(_(POINTS_LEFT_OUT))}</desc>"]),
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
     if coordinates:
@@ -306,7 +339,7 @@ def _draw(
             parts.append(_tile(tile, x, y, square_name(sq), sq in highlighted, points_size))
     if panel is not None:
         if points_size is None and panel.status is not None:
-            panel = replace(panel, note=POINTS_NOT_SHOWN)
+            panel = replace(panel, note=_(POINTS_NOT_SHOWN))
         parts.extend(_panel_lines(panel, margin, margin * 2 + board_side, board_side, points_size))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
@@ -343,13 +376,34 @@ def _empty_square(sq: int, x: int, y: int) -> str:
     if kind is None:
         return rect
     ink = "#ffffff" if kind in ("TW", "TL") else "#333333"
-    label = "★" if sq == SIZE * SIZE // 2 else PREMIUM_LABELS[kind]
+    label = "★" if sq == SIZE * SIZE // 2 else premium_label(kind)
     text_size = 22 if label == "★" else 13
     return (
         f'<g class="premium" data-square="{square_name(sq)}" data-premium="{kind}">{rect}'
         f'<text x="{x + SQUARE / 2}" y="{y + SQUARE / 2 + text_size * 0.36:.1f}" '
-        f'font-size="{text_size}" font-weight="bold" fill="{ink}">{label}</text></g>'
+        f'font-size="{text_size}" font-weight="bold" fill="{ink}"{_as_stored(label)}>'
+        f"{escape(visual(label, direction()))}</text></g>"
     )
+
+
+def premium_label(kind: str) -> str:
+    """The label of an empty premium square in the current language, in logical order:
+    ``3W`` in English, the web board's elsewhere (``MT``, ``מ״מ``, ``ТД``).
+
+    >>> premium_label("DL")
+    '2L'
+    """
+    if language() == ENGLISH:
+        return PREMIUM_LABELS[kind]
+    return _(_BOARD_LABELS[kind])
+
+
+def _as_stored(text: str) -> str:
+    """The attributes that make a browser draw a text as it is stored (in visual order, as
+    CairoSVG draws it) when it holds right-to-left letters; nothing for other text."""
+    if has_right_to_left(text):
+        return ' direction="ltr" unicode-bidi="bidi-override"'
+    return ""
 
 
 def _tile(
@@ -424,12 +478,15 @@ def _panel_lines(
 ) -> list[str]:
     parts = []
     y = top
+    # A right-to-left language's lines end at the board's right edge.
+    rtl = direction() == "rtl"
+    x, anchor = (left + width, ' text-anchor="end"') if rtl else (left + width / 2, "")
     for kind, text in (("caption", panel.caption), ("status", panel.status), ("note", panel.note)):
         if text is not None:
             parts.append(
-                f'<text class="{kind}" x="{left + width / 2}" y="{y + 18}" '
-                f'font-size="{CAPTION_FONT}" fill="#222">'
-                f"{escape(fit(text, width, CAPTION_FONT))}</text>"
+                f'<text class="{kind}" x="{x}" y="{y + 18}"{anchor} '
+                f'font-size="{CAPTION_FONT}" fill="#222"{_as_stored(text)}>'
+                f"{escape(visual(fit(text, width, CAPTION_FONT), direction()))}</text>"
             )
             y += 30
     if panel.scores is None and panel.racks is None:
@@ -447,10 +504,13 @@ def _panel_lines(
                 f'fill="#222">{score}</text>'
             )
             room -= text_width(score, PLAYER_FONT) + _SCORE_GAP
+        # The row reads left to right in every language, as the board does: the marker,
+        # the name (a right-to-left name in its own order), the score, the rack.
         shown = fit(marker + name, room, PLAYER_FONT)
         parts.append(
             f'<text class="player" data-seat="{seat}" x="{left}" y="{y + 28}" '
-            f'font-size="{PLAYER_FONT}" text-anchor="start" fill="#222">{escape(shown)}</text>'
+            f'font-size="{PLAYER_FONT}" text-anchor="start" fill="#222"{_as_stored(shown)}>'
+            f"{escape(visual(shown, 'ltr'))}</text>"
         )
         if panel.racks is not None:
             parts.extend(_rack(panel.racks[seat], rack_left, y + 4, seat, points_size))
