@@ -102,7 +102,7 @@ def test_the_start_and_a_bag_of_one_tile(language: str, expected: tuple[str, str
             f" (partie terminée{NBSP}: Ada gagne)",
             f"fin de la partie, chevalets{NBSP}: Ada −1, Bob −3",
         ),
-        "he": (None, "Bob −3 ,Ada −1 :תודמעמה תונבשחתה ,קחשמה ףוס"),
+        "he": (None, "Bob −3 ,Ada −1 :תודמעמ ,קחשמה ףוס"),
         "bg": (" (край на играта: Ada печели)", "край на играта, поставки: Ada −1, Bob −3"),
     }
 )
@@ -221,3 +221,12 @@ def test_a_hebrew_line_is_measured_as_hebrew_and_kept_whole() -> None:
     game.players = ("נועה", "Bob")
     root = drawn(game, "he")
     assert words(root, "caption") == "(העונ־ל ןוחצינ :םייתסה קחשמה) +0 pass העונ :25 רות"
+
+
+def test_a_long_hebrew_name_reads_from_the_right_with_its_ellipsis_at_the_left() -> None:
+    game = Game(("נועה בת שלמה המלך הגדולה מכולן", "Bob"), seed=1)
+    for language in ("en", "he"):
+        root = drawn(game, language, racks=True)
+        player = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "player")
+        shown = "".join(player.itertext())
+        assert shown.startswith("▶ …") and shown.endswith("העונ"), shown

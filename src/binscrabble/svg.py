@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import Final, Protocol, Self, TypeVar
 
-from binscrabble.bidi import has_right_to_left, visual
+from binscrabble.bidi import first_strong, has_right_to_left, visual
 from binscrabble.board import COLUMN_NAMES, PREMIUMS, SIZE, Board, Tile, square_name
 from binscrabble.i18n import ENGLISH, N_, _, direction, language, ngettext
 from binscrabble.move import Move, Place, display_notation
@@ -504,18 +504,25 @@ def _panel_lines(
                 f'fill="#222">{score}</text>'
             )
             room -= text_width(score, PLAYER_FONT) + _SCORE_GAP
-        # The row reads left to right in every language, as the board does: the marker,
-        # the name (a right-to-left name in its own order), the score, the rack.
         shown = fit(marker + name, room, PLAYER_FONT)
         parts.append(
             f'<text class="player" data-seat="{seat}" x="{left}" y="{y + 28}" '
             f'font-size="{PLAYER_FONT}" text-anchor="start" fill="#222"{_as_stored(shown)}>'
-            f"{escape(visual(shown, 'ltr'))}</text>"
+            f"{escape(_row_name(shown, marker, name))}</text>"
         )
         if panel.racks is not None:
             parts.extend(_rack(panel.racks[seat], rack_left, y + 4, seat, points_size))
         y += PANEL_LINE
     return parts
+
+
+def _row_name(shown: str, marker: str, name: str) -> str:
+    """A player's row as drawn, left to right in every language as the board is: the
+    marker, then the name (shortened as ``shown``) laid out in its own direction, so that a
+    Hebrew name reads from the right and its ellipsis is at its left end."""
+    if not shown.startswith(marker):
+        return visual(shown, "ltr")
+    return marker + visual(shown[len(marker) :], first_strong(name) or "ltr")
 
 
 def _rack(codes: Sequence[str], x: int, y: int, seat: int, points_size: float | None) -> list[str]:
