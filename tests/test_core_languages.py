@@ -30,9 +30,10 @@ NOTE = "no rack was entered in this game, so no turn can be analysed"
 
 
 def said(language: str, message: str, **values: object) -> str:
-    """``message`` as the catalogue of ``language`` says it, with ``values``."""
+    """``message`` as the catalogue of ``language`` says it, with ``values`` (filled as
+    the program fills them: French elides "de" before "Ann")."""
     with i18n.use_language(language):
-        return _(message).format(**values)
+        return i18n.fill(_(message), **values)
 
 
 def test_a_table_games_settlement_and_analysis_speak_the_requests_language(

@@ -28,15 +28,16 @@ TAGS = {"fr": "fr-CA,fr;q=0.9", "he": "he-IL", "bg": "bg;q=0.8, en;q=0.2"}
 
 
 def said(language: str, message: str, **values: object) -> str:
-    """``message`` as the catalogue of ``language`` says it, with ``values``."""
+    """``message`` as the catalogue of ``language`` says it, with ``values`` (filled as
+    the program fills them: French elides "de" before "Ann")."""
     with i18n.use_language(language):
-        return _(message).format(**values)
+        return i18n.fill(_(message), **values)
 
 
 def counted(language: str, singular: str, plural: str, number: int, **values: object) -> str:
     """The plural form of ``language`` for ``number``, with ``values``."""
     with i18n.use_language(language):
-        return ngettext(singular, plural, number).format(**values)
+        return i18n.fill(ngettext(singular, plural, number), **values)
 
 
 # -- the core: each sentence of Game.from_setup and TableGame.check_rack --------------------
