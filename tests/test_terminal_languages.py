@@ -157,3 +157,18 @@ def test_french_elides_de_before_a_name_as_the_page_does(name: str, says: str) -
     outcome = Outcome("aborted", (0, 0), (0, 0), (), (name, "Zoé"), seat=0, cause="time")
     with i18n.use_language("fr"):
         assert outcome_sentence(outcome).startswith(says)
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Zoé aborted the game. Nobody wins (Ann 0, Zoé 0)"),
+        ("fr", "Zoé a annulé la partie. Personne ne gagne (Ann 0, Zoé 0)"),
+        ("bg", "Zoé прекрати играта. Никой не печели (Ann 0, Zoé 0)"),
+    ],
+)
+def test_after_who_ended_the_game_nobody_wins_starts_a_sentence(language: str, says: str) -> None:
+    """The terminal said "Zoé a annulé la partie. personne ne gagne (…)"."""
+    outcome = Outcome("aborted", (0, 0), (0, 0), (), ("Ann", "Zoé"), seat=1)
+    with i18n.use_language(language):
+        assert outcome_sentence(outcome) == says

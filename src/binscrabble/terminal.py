@@ -455,6 +455,9 @@ def outcome_sentence(outcome: Outcome) -> str:
         why = _("{name}'s time ran out before their first move: the game is aborted.")
     elif outcome.cause == "absent":
         why = _("{name} never opened the game: it is aborted.")
+    if why and (not outcome.winners or outcome.draw):
+        # After a sentence, "nobody wins" and "draw between" start a new one.
+        result = result[:1].upper() + result[1:]
     return f"{fill(why, name=names[outcome.seat])} {result}".lstrip()
 
 
