@@ -31,7 +31,7 @@ def known_bags(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     after another), so a test meets the same racks on every run and on every machine.
     ``BINSCRABBLE_TEST_RANDOM_BAGS=1`` leaves the server's secret random seeds in place,
     to run the suites over new racks (docs/deploy.md, "Tests"). Servers the tests start
-    as processes always draw random bags."""
+    as processes get theirs from serve_known_bags.py."""
     if os.environ.get("BINSCRABBLE_TEST_RANDOM_BAGS") == "1":
         return
     try:

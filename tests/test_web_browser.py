@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import serve_known_bags
+from serve_known_bags import naming_headers
 
 from binscrabble.board import square_name, square_row
 from binscrabble.game import Game
@@ -72,7 +74,8 @@ class Server:
     """A `binscrabble serve` process and the address it printed."""
 
     def __init__(self, folder: Path) -> None:
-        command = [sys.executable, "-m", "binscrabble", "serve", "--host", "127.0.0.1"]
+        # The games a test creates draw bags seeded from its id (serve_known_bags.py).
+        command = [sys.executable, serve_known_bags.PATH, "serve", "--host", "127.0.0.1"]
         #: The server's SQLite file (tests may store finished games in it directly).
         self.database = folder / "games.sqlite3"
         command += ["--port", "0", "--db", str(self.database), "--workers", "1"]
@@ -119,6 +122,8 @@ class Server:
         request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
+        for name, value in naming_headers().items():
+            request.add_header(name, value)
         with DIRECT.open(request, timeout=30) as response:
             return json.loads(response.read())
 
@@ -174,6 +179,7 @@ MOST_LAYOUT_SHIFT = 0.1
 
 def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Any:
     context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    context.set_extra_http_headers(naming_headers())
     context.add_init_script(RECORD_VIOLATIONS)
     context.add_init_script(RECORD_LAYOUT_SHIFT)
     page = context.new_page()

@@ -34,6 +34,7 @@ from test_web_browser import (
     browser,  # noqa: F401  (a fixture)
     expect,
     game_id_of,
+    game_of_view,
     new_page,
     pick_move,
     screenshot_folder,  # noqa: F401  (a fixture)
@@ -123,8 +124,9 @@ def play_to_the_end(
     language: str,
     failures: list[str],
 ) -> dict[str, Any]:
-    """Seat 0 plays PLAYS plays typed in the Move box (the first turn it can), then passes
-    until the game ends; at least one play is made, so its status is checked."""
+    """Seat 0 plays PLAYS plays typed in the Move box (the first turns it can: before its
+    first play, a rack without one is exchanged), then passes until the game ends; at least
+    one play is made, so its status is checked."""
     game_id, token = game_id_of(page), token_of(page)
     played = 0
     for _ in range(MAX_TURNS):
@@ -133,7 +135,11 @@ def play_to_the_end(
             assert played, "no play was found for this seat in the whole game"
             return view
         found = pick_move(view, most_tiles=7) if played < PLAYS else None
-        if found is None:
+        if found is None and not played and view["bag"] >= game_of_view(view).rules.rack_size:
+            # No play on this rack yet: new tiles (the seat needs a play before the end).
+            page.locator("#move").fill(f"exchange {view['rack']}")
+            page.locator("#move").press("Enter")
+        elif found is None:
             page.locator("#pass").click()
         else:
             game, move = found

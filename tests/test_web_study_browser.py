@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_known_bags import naming_headers
 from test_web_browser import (
     DIRECT,
     SCREENSHOTS,
@@ -349,6 +350,7 @@ def test_the_boards_are_sized_before_the_script_runs(
         context = browser.new_context(
             viewport={"width": width, "height": height}, java_script_enabled=script
         )
+        context.set_extra_http_headers(naming_headers())
         page = context.new_page()
         for name, address in (("analysis", analysis), ("viewer", server.url + "/viewer")):
             page.goto(address)

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import serve_known_bags
 from costly_analyses import PERMISSIVE
 from fastapi.testclient import TestClient
+from serve_known_bags import naming_headers
 from sqlalchemy import bindparam, create_engine, text
 
 from binscrabble.board import Board
@@ -40,7 +42,8 @@ def start_serve(database: Path | str, *options: str) -> tuple[subprocess.Popen[s
     """``binscrabble serve --port 0`` on a database (a file's path or a URL) with one worker
     for people's games and the further ``options``: the process and the first line it printed
     (where it serves)."""
-    command = [sys.executable, "-m", "binscrabble", "serve", "--port", "0"]
+    # The games a test creates draw bags seeded from its id (serve_known_bags.py).
+    command = [sys.executable, serve_known_bags.PATH, "serve", "--port", "0"]
     command += ["--db", str(database), "--workers", "1", *options]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
@@ -64,7 +67,13 @@ class Served:
     def client(self, address: str = "127.0.0.1") -> httpx.Client:
         """A client of the server whose requests come from ``address`` (a loopback address)."""
         transport = httpx.HTTPTransport(local_address=address)
-        return httpx.Client(base_url=self.url, transport=transport, trust_env=False, timeout=60)
+        return httpx.Client(
+            base_url=self.url,
+            transport=transport,
+            trust_env=False,
+            timeout=60,
+            headers=naming_headers(),
+        )
 
     def stop(self) -> None:
         """Ask the server to stop (SIGTERM); kill it when it has not ended within 30 s."""
