@@ -307,3 +307,28 @@ def test_what_is_not_a_move_is_quoted_with_its_control_characters_escaped() -> N
     with pytest.raises(NotationError) as refused:
         parse_move("pa\x1bsse 01", Board())
     assert str(refused.value).startswith("“pa\\x1bsse” is not a move")
+
+
+@pytest.mark.parametrize(
+    ("language", "column", "row"),
+    [
+        ("en", "coordinate “8P”: column P is off", "coordinate “16A”: row 16 is off"),
+        (
+            "fr",
+            f"coordonnée «{NBSP}8P{NBSP}»{NBSP}: la colonne P",
+            f"coordonnée «{NBSP}16A{NBSP}»{NBSP}: la ligne 16",
+        ),
+        ("he", 'קואורדינטה "\u20688P\u2069": העמודה', 'קואורדינטה "\u206816A\u2069": השורה'),
+        ("bg", "координата „8P“: колона P", "координата „16A“: ред 16"),
+    ],
+)
+def test_a_coordinate_off_the_board_is_quoted_in_the_languages_own_quotes(
+    language: str, column: str, row: str
+) -> None:
+    """A column or a row off the board quotes the coordinate typed as "… is not a
+    coordinate" does (it was in Python's straight quotes)."""
+    with i18n.use_language(language):
+        for typed, says in (("8P 1=1", column), ("16A 1=1", row)):
+            with pytest.raises(NotationError) as refused:
+                parse_move(typed, Board())
+            assert str(refused.value).startswith(says), str(refused.value)

@@ -46,7 +46,7 @@ from binscrabble.board import (
     square_row,
 )
 from binscrabble.i18n import _
-from binscrabble.limits import quoted, shortened, typed
+from binscrabble.limits import shortened, typed
 from binscrabble.rules import BLANK, EQUALS, FACES, SYMBOL_ALIASES, WORD_ALIASES
 
 #: The order tile codes are listed in (an exchange's tiles are kept in this order).
@@ -362,8 +362,8 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
     if column < 0:
         raise NotationError(
             "coordinate",
-            _("coordinate {text}: column {column} is off the board (columns are A to O)").format(
-                text=quoted(match.group(0)), column=letter.upper()
+            _("coordinate “{text}”: column {column} is off the board (columns are A to O)").format(
+                text=typed(match.group(0)), column=letter.upper()
             ),
             0,
         )
@@ -372,8 +372,8 @@ def _parse_coordinate(text: str) -> tuple[int, Direction, int]:
     if not 1 <= row <= SIZE or row_text.startswith("0"):
         raise NotationError(
             "coordinate",
-            _("coordinate {text}: row {row} is off the board (rows are 1 to 15)").format(
-                text=quoted(match.group(0)), row=shortened(row_text)
+            _("coordinate “{text}”: row {row} is off the board (rows are 1 to 15)").format(
+                text=typed(match.group(0)), row=shortened(row_text)
             ),
             0,
         )
