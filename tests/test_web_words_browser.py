@@ -31,6 +31,8 @@ from test_web_browser import (
     shoot,
 )
 
+from binscrabble import i18n
+
 #: The lobby's House rules, as an English writer names them (en/he N5).
 ENGLISH_SWITCHES = [
     "Order of operations",
@@ -200,6 +202,49 @@ def test_french_elides_de_before_a_name_that_starts_with_a_vowel(
     scores = page.locator("#scores td.score")
     expect(scores.first).to_have_attribute("aria-label", "score d’Élodie")
     expect(scores.nth(1)).to_have_attribute("aria-label", "score de Hugo")
+    page.context.close()
+
+
+# What the page's `t` makes of a sentence not in the catalogue (so it is used as written),
+# with each value: French elides de, que, le and la before a vowel, as binscrabble.i18n.fill.
+ELISIONS = [
+    ("tour de {name}", "Élodie", "tour d’Élodie"),
+    ("tour de {name}", "Hugo", "tour de Hugo"),
+    ("plus que {name}", "Ann", "plus qu’Ann"),
+    ("Que {name} joue", "Ève", "Qu’Ève joue"),
+    ("voir le {name}", "octet", "voir l’octet"),
+    ("voir la {name}", "équation", "voir l’équation"),
+    ("voir la {name}", "\u2068Ève\u2069", "voir l’\u2068Ève\u2069"),
+    # A word that ends in "le" or "de" is no article: nothing is elided.
+    ("un modèle {name}", "en bois", "un modèle en bois"),
+    ("une aide {name}", "auditive", "une aide auditive"),
+    ("{name} joue", "Ann", "Ann joue"),
+]
+
+
+def test_the_pages_french_elides_as_python_does(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """The page's sentences elide "de", "que", "le" and "la" before a vowel in French, the
+    same words as Python's (it elided "de" alone); in English nothing is elided."""
+    page = new_page(browser)
+    for language in ("fr", "en"):
+        page.goto(f"{server.url}/?lang={language}")
+        made = page.evaluate(
+            """async (cases) => {
+                const { t } = await import("/static/js/i18n.js");
+                return cases.map(([text, name]) => t(text, { name }));
+            }""",
+            [[text, name] for text, name, _ in ELISIONS],
+        )
+        with i18n.use_language(language):
+            python = [i18n.fill(text, name=name) for text, name, _ in ELISIONS]
+        if language == "fr":
+            assert made == [said for _, _, said in ELISIONS]
+        else:
+            assert made == [text.format(name=name) for text, name, _ in ELISIONS]
+        assert made == python
     page.context.close()
 
 

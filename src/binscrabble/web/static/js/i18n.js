@@ -25,18 +25,20 @@ function pluralIndex(count) {
   return count === 1 ? 0 : 1;
 }
 
-// French elides "de" before a vowel: "score de {name}" with Élodie is "score d’Élodie"
-// (with Hugo, "score de Hugo"). A name is not known when the sentence is translated, so the
-// elision is made here, where it is filled in.
+// French elides "de", "que", "le" and "la" before a vowel: "score de {name}" with Élodie is
+// "score d’Élodie" (with Hugo, "score de Hugo"), as binscrabble.i18n.fill does. A name is not
+// known when the sentence is translated, so the elision is made here, where it is filled in.
+// The word stands alone: no letter or digit before it ("modèle {name}" keeps its "le").
 const ELIDED = /^[\u2066-\u2069]*[aeiouàâäéèêëîïôöùûü]/iu;
+const PLACEHOLDER = /(?:(?<![\p{L}\p{N}_])([Dd]e|[Qq]ue|[Ll][ea]) )?\{(\w+)\}/gu;
 
 function fill(text, values) {
   if (!values) return text;
-  return text.replace(/(\b[Dd]e )?\{(\w+)\}/gu, (whole, de, name) => {
+  return text.replace(PLACEHOLDER, (whole, word, name) => {
     if (!(name in values)) return whole;
     const value = String(values[name]);
-    if (!de) return value;
-    return lang === "fr" && ELIDED.test(value) ? `${de[0]}’${value}` : `${de}${value}`;
+    if (!word) return value;
+    return lang === "fr" && ELIDED.test(value) ? `${word.slice(0, -1)}’${value}` : `${word} ${value}`;
   });
 }
 
