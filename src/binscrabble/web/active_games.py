@@ -560,7 +560,9 @@ class GameTable:
     The database is the truth: on every :meth:`get` of a held game (but a submission's,
     which asks only when it is refused), one indexed query asks how many moves it has
     stored (and its rematch), and the game is reloaded when another process on the same
-    database moved it on; ``reloaded(active)`` is then called.
+    database moved it on; ``reloaded(active)`` is then called. News of another process's
+    change that comes while the game is being loaded (:meth:`heard`) is caught up with as
+    soon as it is held: the load may have read the database before that change.
     """
 
     def __init__(
@@ -579,6 +581,16 @@ class GameTable:
         #: The games held, least recently used first.
         self.active_games: OrderedDict[str, ActiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
+        #: The game being loaded (one at a time), and whether news of a change of it came
+        #: meanwhile.
+        self.loading: dict[str, bool] = {}
+
+    def heard(self, game_id: str) -> None:
+        """Another process announced a change of a game this table does not hold: when
+        it is being loaded, note it (the load may have read the database before the change,
+        and the news would be lost)."""
+        if game_id in self.loading:
+            self.loading[game_id] = True
 
     async def get(self, game_id: str, *, fresh: bool = True) -> ActiveGame:
         """The active game of that id, as stored; a ``RefereeError`` 404 when there is none.
@@ -588,7 +600,10 @@ class GameTable:
         """
         active = self.active_games.get(game_id)
         if active is None:
-            return await self._load(game_id)
+            active, missed = await self._load(game_id)
+            if missed:
+                await self.catch_up(active)
+            return active
         self.active_games.move_to_end(game_id)
         if fresh:
             await self.refresh(active)
@@ -635,14 +650,20 @@ class GameTable:
         self.reloaded(active)
         return True
 
-    async def _load(self, game_id: str) -> ActiveGame:
+    async def _load(self, game_id: str) -> tuple[ActiveGame, bool]:
+        """The game loaded and held, and whether news of a change of it came while it
+        was read (:meth:`heard`): then it may be behind the database."""
         async with self._loading:
             active = self.active_games.get(game_id)
             if active is not None:
-                return active
-            stored = None
+                return active, False
+            stored, missed = None, False
             if len(game_id) <= 32:
-                stored = await asyncio.to_thread(self.storage.load_game, game_id)
+                self.loading[game_id] = False
+                try:
+                    stored = await asyncio.to_thread(self.storage.load_game, game_id)
+                finally:
+                    missed = self.loading.pop(game_id)
             if stored is None:
                 raise RefereeError(
                     404, _("there is no game {game}: check the link").format(game=repr(game_id))
@@ -650,7 +671,7 @@ class GameTable:
             game, clock = rebuild(stored)
             active = ActiveGame(stored, game, clock)
             self._keep(active)
-            return active
+            return active, missed
 
     def _keep(self, active: ActiveGame) -> None:
         self.active_games[active.game_id] = active

@@ -231,8 +231,13 @@ class Server:
         self.read_again(game_id)
 
     def read_again(self, game_id: str) -> None:
-        """Bring the game up to the database in the background if it is held here."""
+        """Bring the game up to the database in the background if it is held here; a game
+        being loaded is brought up once it is held (its load may have read the database
+        before the change)."""
         if game_id not in self.table.active_games and game_id not in self.tables.held:
+            # Both may be loading it: a table game is looked for first.
+            self.tables.heard(game_id)
+            self.table.heard(game_id)
             return
         if game_id in self.hearing:
             self.hearing[game_id] = True

@@ -111,6 +111,16 @@ class TableGames:
         self.held: OrderedDict[str, ActiveTable] = OrderedDict()
         #: Ids known to be other games (not at a table), least recently seen first.
         self.others: OrderedDict[str, None] = OrderedDict()
+        #: The games being loaded, each with how many loads of it are under way and whether
+        #: news of a change of it came meanwhile (:meth:`heard`).
+        self.loading: dict[str, tuple[int, bool]] = {}
+
+    def heard(self, game_id: str) -> None:
+        """Another process announced a change of a game not held here: when it is being
+        loaded, note it (the load may have read the database before the change, and the
+        news would be lost)."""
+        if game_id in self.loading:
+            self.loading[game_id] = (self.loading[game_id][0], True)
 
     def _keep(self, active: ActiveTable) -> None:
         self.held[active.game_id] = active
@@ -126,16 +136,9 @@ class TableGames:
         active = self.held.get(game_id)
         if active is not None:
             self.held.move_to_end(game_id)
-            progress = await asyncio.to_thread(self.storage.progress, game_id)
-            if progress is not None and progress[0] != len(active.stored.moves):
-                # Another process stored entries: rebuild in place, under the game's lock.
-                async with active.lock:
-                    stored = await asyncio.to_thread(self.storage.load_game, game_id)
-                    if stored is not None:
-                        names = [seat.name for seat in stored.seats]
-                        active.stored, active.table = stored, replay_table(stored, names)
+            await self._refresh(active)
             return active
-        stored = await asyncio.to_thread(self.storage.load_game, game_id)
+        stored, missed = await self._read(game_id)
         if stored is None:
             return None
         if not is_table(stored):
@@ -146,7 +149,33 @@ class TableGames:
         names = [seat.name for seat in stored.seats]
         active = ActiveTable(stored, replay_table(stored, names))
         self._keep(active)
+        if missed:
+            await self._refresh(active)
         return active
+
+    async def _read(self, game_id: str) -> tuple[StoredGame | None, bool]:
+        """The stored game, and whether news of a change of it came while it was read
+        (:meth:`heard`): then what was read may be behind the database."""
+        loads, missed = self.loading.get(game_id, (0, False))
+        self.loading[game_id] = (loads + 1, missed)
+        try:
+            stored = await asyncio.to_thread(self.storage.load_game, game_id)
+        finally:
+            loads, missed = self.loading.pop(game_id)
+            if loads > 1:
+                self.loading[game_id] = (loads - 1, missed)
+        return stored, missed
+
+    async def _refresh(self, active: ActiveTable) -> None:
+        """Rebuild a held table game in place, under its lock, when another process
+        stored entries it does not hold."""
+        progress = await asyncio.to_thread(self.storage.progress, active.game_id)
+        if progress is not None and progress[0] != len(active.stored.moves):
+            async with active.lock:
+                stored = await asyncio.to_thread(self.storage.load_game, active.game_id)
+                if stored is not None:
+                    names = [seat.name for seat in stored.seats]
+                    active.stored, active.table = stored, replay_table(stored, names)
 
     async def create(
         self, names: list[str], rules: Rules, tokens: list[str], refused_loses_turn: bool
