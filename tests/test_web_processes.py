@@ -385,8 +385,48 @@ def live_from(base: str, game_id: str, source: str) -> ClientConnection:
 def test_a_process_that_starts_beside_a_running_one_stops_no_clock(site: Site) -> None:
     # The second process started while the first was alive (its heartbeat fresh): the
     # site was never down, so no pause (a time in which no clock runs) may be stored.
-    assert site.query("SELECT count(*) FROM heartbeat") == [(1,)]
+    assert site.query("SELECT count(*) FROM heartbeat WHERE NOT stopped") == [(2,)]
     assert site.query("SELECT down_from, down_to FROM pauses") == []
+
+
+def test_a_start_is_a_pause_only_once_every_process_stopped(site: Site) -> None:
+    # The first process stops while the second serves: its stop is the newest heartbeat,
+    # yet a third process starting then stores no pause (the second was serving).
+    first, second = site.processes
+    first.stop()
+    third = Served(site.database, *PROXIED)
+    try:
+        assert site.query("SELECT down_from, down_to FROM pauses") == []
+        # Every process stops, and one starts at once: the site was down from the last stop.
+        second.stop()
+        third.stop()
+        [(last_stop,)] = site.query("SELECT MAX(at) FROM heartbeat")  # the last stop
+        fourth = Served(site.database, *PROXIED)
+        fourth.stop()
+    finally:
+        third.stop()
+    [(down_from, down_to)] = site.query("SELECT down_from, down_to FROM pauses")
+    assert down_from == last_stop < down_to
+
+
+def test_a_process_killed_is_taken_for_one_serving_until_its_heartbeat_is_old(
+    postgres_url: str,
+) -> None:
+    # A process killed marks nothing: one that starts within ALIVE_MS of its last
+    # heartbeat cannot tell it from a process serving, and stores no pause.
+    killed = Served(postgres_url)
+    killed.process.kill()
+    killed.process.wait(timeout=WAIT)
+    killed.stop()
+    started = Served(postgres_url)
+    try:
+        with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://")) as db:
+            assert db.execute("SELECT down_from FROM pauses").fetchall() == []
+            assert db.execute("SELECT count(*) FROM heartbeat WHERE NOT stopped").fetchall() == [
+                (2,)
+            ]
+    finally:
+        started.stop()
 
 
 def test_a_join_on_one_process_starts_the_clock_in_the_others_views(site: Site) -> None:

@@ -20,6 +20,7 @@ from alembic.config import Config
 from sqlalchemy import create_engine, text
 
 from binscrabble.web.storage import (
+    ALIVE_MS,
     MIGRATIONS,
     Departure,
     NewGame,
@@ -335,6 +336,164 @@ def test_a_start_is_a_pause_only_when_no_process_was_serving(any_database: Path 
     finally:
         first.close()
         second.close()
+
+
+def heartbeats(url: str) -> list[tuple[int, bool]]:
+    """The stored heartbeats, one a process (migration 0010): (when it last beat, stopped)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT at, stopped FROM heartbeat ORDER BY at")).all()
+    finally:
+        engine.dispose()
+    return [(int(at), bool(stopped)) for at, stopped in rows]
+
+
+def test_a_lone_process_restarted_at_once_after_its_stop_stores_the_pause(
+    any_database: Path | str,
+) -> None:
+    # A process's stop marks its heartbeat: the next start, 5 s later, knows that nobody
+    # served since, on PostgreSQL as on SQLite (before, PostgreSQL took the stop for a
+    # process still serving, and the clocks counted the 5 s).
+    url = database_url(str(any_database))
+    first = Storage(url)
+    try:
+        assert first.resume(1_000_000) is None
+        first.beat(1_030_000)
+        first.stop(1_040_000)
+    finally:
+        first.close()
+    assert heartbeats(url) == [(1_040_000, True)]
+    again = Storage(url)
+    try:
+        assert again.resume(1_045_000) == (1_040_000, 1_045_000)
+        assert again.pauses() == ((1_040_000, 1_045_000),)
+        assert heartbeats(url) == [(1_040_000, True), (1_045_000, False)]
+    finally:
+        again.close()
+
+
+def test_a_process_that_stops_while_another_serves_lets_a_start_store_no_pause(
+    any_database: Path | str,
+) -> None:
+    url = database_url(str(any_database))
+    first, second = Storage(url), Storage(url)
+    try:
+        assert first.resume(1_000_000) is None
+        assert second.resume(1_010_000) == (None if second.shared else (1_000_000, 1_010_000))
+        second.beat(1_030_000)
+        first.stop(1_040_000)  # the newest heartbeat is a stop, but the second still serves
+        third = Storage(url)
+        try:
+            pause = third.resume(1_050_000)
+            if third.shared:
+                assert (pause, third.pauses()) == (None, ())
+            else:  # one process a file: a start is always after the last one's stop
+                assert pause == (1_040_000, 1_050_000)
+            # Every process stops; one starts at once: the pause runs from the last stop.
+            second.stop(1_060_000)
+            third.stop(1_070_000)
+        finally:
+            third.close()
+        fourth = Storage(url)
+        try:
+            assert fourth.resume(1_071_000) == (1_070_000, 1_071_000)
+        finally:
+            fourth.close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_process_killed_without_stopping_counts_as_serving_for_alive_ms(
+    any_database: Path | str,
+) -> None:
+    # Killed, a process marks nothing: on PostgreSQL its heartbeat younger than ALIVE_MS is
+    # that of a process that may be serving, so a start then stores no pause; past ALIVE_MS
+    # the pause runs from its last heartbeat. An SQLite file has one process: always a pause.
+    url = database_url(str(any_database))
+    killed = Storage(url)
+    try:
+        assert killed.resume(1_000_000) is None
+        killed.beat(1_030_000)
+    finally:
+        killed.close()  # no stop
+    soon = Storage(url)
+    try:
+        pause = soon.resume(1_030_000 + ALIVE_MS - 1)
+        assert pause == (None if soon.shared else (1_030_000, 1_030_000 + ALIVE_MS - 1))
+    finally:
+        soon.close()  # killed too
+    late = Storage(url)
+    try:
+        last, now = 1_030_000 + ALIVE_MS - 1, 1_030_000 + 3 * ALIVE_MS
+        assert late.resume(now) == (last, now)
+        # The rows of the processes long gone are deleted as a process starts.
+        assert heartbeats(url) == [(now, False)]
+    finally:
+        late.close()
+
+
+def test_processes_starting_together_store_one_pause(postgres_url: str) -> None:
+    # Every process is gone; several start at the same moment: they take turns, so the
+    # first stores the pause and the others find it serving (none fails on the pause's key).
+    url = postgres_url
+    gone = Storage(url)
+    try:
+        gone.resume(1_000_000)
+        gone.beat(1_010_000)
+    finally:
+        gone.close()
+    starting = [Storage(url) for _ in range(4)]
+    try:
+        barrier = threading.Barrier(len(starting))
+        results: list[tuple[int, int] | None] = []
+
+        def start(storage: Storage) -> None:
+            barrier.wait()
+            results.append(storage.resume(1_100_000))
+
+        threads = [threading.Thread(target=start, args=(storage,)) for storage in starting]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert len(results) == len(starting)  # no start failed
+        assert [pause for pause in results if pause is not None] == [(1_010_000, 1_100_000)]
+    finally:
+        for storage in starting:
+            storage.close()
+
+
+def test_the_one_heartbeat_of_before_migrates_to_a_process_that_did_not_stop(
+    empty_database: Path | str,
+) -> None:
+    # Migration 0010: the one row of before says neither whose it is nor whether its process
+    # stopped, so it becomes a process that may be serving; the downgrade keeps the newest.
+    url = database_url(str(empty_database))
+    migrate(url, "0009")
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO heartbeat (id, at) VALUES (1, 1000000)"))
+    engine.dispose()
+    storage = Storage(url)  # migrates to the newest
+    try:
+        assert heartbeats(url) == [(1_000_000, False)]
+        pause = storage.resume(1_020_000)
+        assert pause == (None if storage.shared else (1_000_000, 1_020_000))
+        storage.stop(1_030_000)
+    finally:
+        storage.close()
+    migrate(url, "0009", down=True)
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT id, at FROM heartbeat")).all()
+    finally:
+        engine.dispose()
+    assert [tuple(row) for row in rows] == [(1, 1_030_000)]
+    migrate(url, "head")
+    assert heartbeats(url) == [(1_030_000, False)]
 
 
 def test_a_process_reads_the_moves_stored_after_the_ones_it_holds(storage: Storage) -> None:

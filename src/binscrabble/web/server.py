@@ -358,5 +358,5 @@ class Server:
         self.leases.close()
         self.timers.close()
         self.computer.close()
-        self.storage.beat(now_ms())  # the pause of a restart starts now
+        self.storage.stop(now_ms())  # the pause of a restart starts now
         self.storage.close()

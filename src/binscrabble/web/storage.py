@@ -51,6 +51,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     ForeignKey,
     Integer,
@@ -138,12 +139,15 @@ departures = Table(
     Column("at", BigInteger, nullable=True),
     Column("settled", BigInteger, nullable=True),
 )
-#: One row (``id`` 1): when the server last said it was alive (ms since the epoch).
+#: One row a server process (migration 0010), named by its :attr:`Storage.origin`: when it
+#: last said it was alive (ms since the epoch), and whether it stopped cleanly (then ``at``
+#: is the moment of its stop).
 heartbeat = Table(
     "heartbeat",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("process", String(32), primary_key=True),
     Column("at", BigInteger, nullable=False),
+    Column("stopped", Boolean, nullable=False),
 )
 #: Each stretch of time the server was down: no clock runs in it.
 pauses = Table(
@@ -166,9 +170,13 @@ rate_windows = Table(
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
-#: A heartbeat younger than this means a server process is alive (they beat every 30 s,
-#: ``web/timers.py``): a process that starts then on a shared database adds no pause.
+#: A heartbeat younger than this, of a process that did not stop, means that process is
+#: alive (they beat every 30 s, ``web/timers.py``): a process that starts then on a shared
+#: database adds no pause. A heartbeat older than this is deleted as a process starts.
 ALIVE_MS = 75_000
+#: The key of the PostgreSQL advisory lock held while a process starts (:meth:`Storage.resume`):
+#: processes starting together take turns, each seeing the heartbeats of those before.
+RESUME_LOCK = 0x62656174  # "beat"
 
 #: The PostgreSQL channel on which every stored change of a game is announced, in the
 #: transaction that stores it (so at its commit, and never for a change rolled back):
@@ -846,32 +854,64 @@ class Storage:
         return self._pauses
 
     def beat(self, at: int) -> None:
-        """Store that the server is alive at ``at`` (its heartbeat)."""
+        """Store that this process is alive at ``at`` (its heartbeat); nothing once it
+        stopped (:meth:`stop`: a beat under way as the process stops comes too late)."""
+        mine = heartbeat.c.process == self.origin
         with self.engine.begin() as connection:
             done = connection.execute(
-                update(heartbeat).where(heartbeat.c.id == 1).values(at=at)
+                update(heartbeat).where(mine & heartbeat.c.stopped.is_(False)).values(at=at)
+            ).rowcount
+            if not done and connection.execute(select(heartbeat.c.at).where(mine)).first() is None:
+                connection.execute(
+                    heartbeat.insert().values(process=self.origin, at=at, stopped=False)
+                )
+
+    def stop(self, at: int) -> None:
+        """Store that this process stops at ``at``: its last heartbeat, marked stopped, so
+        that a process starting next knows this one serves no more (:meth:`resume`)."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(heartbeat)
+                .where(heartbeat.c.process == self.origin)
+                .values(at=at, stopped=True)
             ).rowcount
             if not done:
-                connection.execute(heartbeat.insert().values(id=1, at=at))
+                connection.execute(
+                    heartbeat.insert().values(process=self.origin, at=at, stopped=True)
+                )
 
     def resume(self, now: int) -> tuple[int, int] | None:
-        """A server starts at ``now``: the time since the last heartbeat becomes a pause,
-        in which no clock ran (on a shared database, only when no process beat within
+        """A server starts at ``now``: the time since the newest heartbeat (the last moment
+        any process served) becomes a pause, in which no clock ran; on a shared database
+        only when no other process is alive (a heartbeat not marked stopped and younger than
         :data:`ALIVE_MS`: a process that joins others serving makes no pause). Answers the
         pause (``None``: no heartbeat stored, a new database, or another process serving).
-        The stored deadlines stay: those that fell in the pause ring early, and the alarm
-        stores each game's new one (a clock knows the pauses)."""
+        Then this process's heartbeat is stored and those older than :data:`ALIVE_MS`
+        deleted. The stored deadlines stay: those that fell in the pause ring early, and the
+        alarm stores each game's new one (a clock knows the pauses)."""
         with self.engine.begin() as connection:
-            last = connection.execute(select(heartbeat.c.at).where(heartbeat.c.id == 1)).scalar()
+            if self.shared:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RESUME_LOCK})
+            beats = connection.execute(
+                select(heartbeat.c.at, heartbeat.c.stopped, heartbeat.c.process != self.origin)
+            ).all()
+            last = max((int(at) for at, _stopped, _other in beats), default=None)
+            # On a shared database another process alive is serving: the games' clocks
+            # ran, so this start is no pause. One process a file (SQLite): always a pause.
+            alive = self.shared and any(
+                other and not stopped and now - at < ALIVE_MS for at, stopped, other in beats
+            )
             pause = None
-            # On a shared database another process beating within ALIVE_MS is serving: the
-            # games' clocks ran, so this start is no pause.
-            alive = self.shared and last is not None and now - last < ALIVE_MS
             if last is not None and now > last and not alive:
-                pause = (int(last), now)
+                pause = (last, now)
                 connection.execute(pauses.insert().values(down_from=pause[0], down_to=pause[1]))
+            # Past ALIVE_MS a heartbeat says nothing more: not alive, and older than this one.
+            gone = (heartbeat.c.at < now - ALIVE_MS) | (heartbeat.c.process == self.origin)
+            connection.execute(delete(heartbeat).where(gone))
+            connection.execute(
+                heartbeat.insert().values(process=self.origin, at=now, stopped=False)
+            )
         self._pauses = None
-        self.beat(now)
         return pause
 
     def stand(self, game_id: str, standing: Standing) -> None:
