@@ -194,8 +194,8 @@ class Server:
         """Start the alarm, which asks the database for the deadlines coming up (the clocks
         that ran out while the server was down among them), and take up in the background
         the games whose computer is to move: nothing holds the start, whatever the number
-        of games going on. The time since the last heartbeat (the server was down) is a
-        pause first: no clock ran in it."""
+        of games going on. The time since the last heartbeat of any process is a pause
+        first when no other process is serving (the site was down): no clock ran in it."""
         await asyncio.to_thread(self.storage.resume, now_ms())
         self.timers.start()
         if self.news is not None:
@@ -358,5 +358,5 @@ class Server:
         self.leases.close()
         self.timers.close()
         self.computer.close()
-        self.storage.stop(now_ms())  # the pause of a restart starts now
+        self.storage.stop(now_ms())  # marked stopped: the pause of a restart starts now
         self.storage.close()
