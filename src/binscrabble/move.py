@@ -395,7 +395,7 @@ def parse_move(text: str, board: Board) -> Move:
     >>> parse_move("8P 1=1", board)
     Traceback (most recent call last):
     ...
-    binscrabble.move.NotationError: coordinate '8P': column P is off the board (columns are A to O)
+    binscrabble.move.NotationError: coordinate “8P”: column P is off the board (columns are A to O)
     """
     stripped = text.strip()
     lead = len(text) - len(text.lstrip())
