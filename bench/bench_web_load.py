@@ -55,6 +55,7 @@ from serve_support import stop_server
 from binscrabble.move import move_notation
 from binscrabble.movegen import best_moves
 from binscrabble.position import load_position
+from binscrabble.web.connections import KEEP_ALIVE
 
 READY = re.compile(r"binscrabble serving on (http://127\.0\.0\.1:\d+)/")
 # Niceness of this script and of its move finders (never the server's): the server keeps
@@ -66,6 +67,12 @@ STEP_TIMEOUT = 30.0
 DRAIN_SECONDS = 5.0
 # Sequential GETs on one kept-alive connection, on the idle server and again during the load.
 KEEPALIVE_REQUESTS = 200
+# Seconds a client keeps an idle connection for its next request: well within the server's
+# KEEP_ALIVE. A connection kept as long as the server keeps it races the server's close: a
+# request sent as the server closes is lost with the connection (ReadError), and a POST is
+# not sent again (it is not idempotent). The server's clock starts as it sends an answer,
+# the client's as it reads it, later on a loaded machine.
+CLIENT_KEEP_ALIVE = KEEP_ALIVE / 2
 
 
 def choose_move(view: dict[str, Any]) -> str:
@@ -288,8 +295,11 @@ def http_client(base: str, source: str = "127.0.0.1") -> httpx.AsyncClient:
     cost (and a delay added to every figure)."""
     return httpx.AsyncClient(
         base_url=base,
-        transport=httpx.AsyncHTTPTransport(local_address=source),
-        limits=httpx.Limits(max_connections=1),
+        # The transport's own limits: a client given a transport leaves its ``limits`` unused.
+        transport=httpx.AsyncHTTPTransport(
+            local_address=source,
+            limits=httpx.Limits(max_connections=1, keepalive_expiry=CLIENT_KEEP_ALIVE),
+        ),
         timeout=httpx.Timeout(STEP_TIMEOUT),
         trust_env=False,
     )
