@@ -29,11 +29,12 @@ from binscrabble.web.table_games import ActiveTable, TableGames, submit_table_mo
 
 #: The longest any wait of these tests lasts, in seconds.
 WAIT = 30.0
-#: A load of this database's games waiting for the lock on the departures table.
+#: A load of a game (``Storage.load_game``'s read of its departures, its last statement)
+#: waiting for the lock on the departures table.
 LOAD_WAITING = """
 SELECT count(*) FROM pg_stat_activity
 WHERE datname = current_database() AND wait_event_type = 'Lock'
-    AND query LIKE '%FROM departures%'
+    AND query LIKE '%FROM departures%ORDER BY departures.turn, departures.at%'
 """
 
 
