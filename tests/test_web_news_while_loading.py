@@ -162,3 +162,36 @@ def test_a_table_game_loaded_while_another_process_moves_it_holds_that_move(
             first.close()
 
     assert asyncio.run(scenario()) == 1
+
+
+def test_two_loads_of_a_table_game_at_once_share_one_copy(postgres_url: str) -> None:
+    """Two WebSockets open a table game at once: both loads read it, and both get the one
+    copy held (the copy a later change brings up to date and publishes), not each its own,
+    the second replacing the first, with the news heard in between lost for it."""
+
+    async def scenario() -> tuple[bool, bool]:
+        there = await started(postgres_url)
+        first = Storage(postgres_url)
+        try:
+            made = await TableGames(first).create(["Ann", "Bo"], Rules(), ["a", "b"], False)
+            with (
+                psycopg.connect(libpq(postgres_url)) as blocker,
+                psycopg.connect(libpq(postgres_url), autocommit=True) as looker,
+            ):
+                blocker.execute("LOCK TABLE departures IN ACCESS EXCLUSIVE MODE")
+                loads = [asyncio.create_task(there.tables.find(made.game_id)) for _ in range(2)]
+
+                def both_wait() -> bool:
+                    row = looker.execute(LOAD_WAITING).fetchone()
+                    return row is not None and row[0] == 2
+
+                await until(both_wait, "both loads waiting for the departures")
+                blocker.commit()
+            one, two = await asyncio.wait_for(asyncio.gather(*loads), WAIT)
+            held = there.tables.held[made.game_id]
+            return one is held, two is held
+        finally:
+            there.close()
+            first.close()
+
+    assert asyncio.run(scenario()) == (True, True)

@@ -600,9 +600,9 @@ class GameTable:
         """
         active = self.active_games.get(game_id)
         if active is None:
-            active, missed = await self._load(game_id)
-            if missed:
-                await self.catch_up(active)
+            active, behind_maybe = await self._load(game_id)
+            if behind_maybe:
+                await self.catch_up(active)  # under the game's lock: after any other's
             return active
         self.active_games.move_to_end(game_id)
         if fresh:
@@ -651,12 +651,13 @@ class GameTable:
         return True
 
     async def _load(self, game_id: str) -> tuple[ActiveGame, bool]:
-        """The game loaded and held, and whether news of a change of it came while it
-        was read (:meth:`heard`): then it may be behind the database."""
+        """The game loaded and held, and whether it may be behind the database: news of a
+        change of it came while it was read (:meth:`heard`), or another load held it
+        meanwhile (that load may still be catching up)."""
         async with self._loading:
             active = self.active_games.get(game_id)
             if active is not None:
-                return active, False
+                return active, True
             stored, missed = None, False
             if len(game_id) <= 32:
                 self.loading[game_id] = False

@@ -234,10 +234,11 @@ class Server:
         """Bring the game up to the database in the background if it is held here; a game
         being loaded is brought up once it is held (its load may have read the database
         before the change)."""
+        # Both may be loading it (a table game is looked for first), held or not: a load
+        # that read the database before the change brings its game up once held.
+        self.tables.heard(game_id)
+        self.table.heard(game_id)
         if game_id not in self.table.active_games and game_id not in self.tables.held:
-            # Both may be loading it: a table game is looked for first.
-            self.tables.heard(game_id)
-            self.table.heard(game_id)
             return
         if game_id in self.hearing:
             self.hearing[game_id] = True
@@ -271,8 +272,9 @@ class Server:
 
     def resync(self) -> None:
         """News may have been missed (the listening connection was down): every held game
-        that someone watches is brought up to the database."""
-        for game_id in list(self.hub.listeners):
+        that someone watches, or that is being loaded, is brought up to the database."""
+        loading = [*self.table.loading, *self.tables.loading]
+        for game_id in dict.fromkeys([*self.hub.listeners, *loading]):
             self.read_again(game_id)
 
     async def take_up(self) -> None:

@@ -65,6 +65,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     or_,
     select,
@@ -147,7 +148,7 @@ heartbeat = Table(
     metadata,
     Column("process", String(32), primary_key=True),
     Column("at", BigInteger, nullable=False),
-    Column("stopped", Boolean, nullable=False),
+    Column("stopped", Boolean, nullable=False, server_default=false()),
 )
 #: Each stretch of time the server was down: no clock runs in it.
 pauses = Table(

@@ -141,6 +141,12 @@ class TableGames:
         stored, missed = await self._read(game_id)
         if stored is None:
             return None
+        active = self.held.get(game_id)
+        if active is not None:
+            # Another load held it while this one read: that copy is the one in use.
+            self.held.move_to_end(game_id)
+            await self._refresh(active)
+            return active
         if not is_table(stored):
             self.others[game_id] = None
             while len(self.others) > self.max_held:

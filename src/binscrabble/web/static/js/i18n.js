@@ -28,17 +28,19 @@ function pluralIndex(count) {
 // French elides "de", "que", "le" and "la" before a vowel: "score de {name}" with Élodie is
 // "score d’Élodie" (with Hugo, "score de Hugo"), as binscrabble.i18n.fill does. A name is not
 // known when the sentence is translated, so the elision is made here, where it is filled in.
-// The word stands alone: no letter or digit before it ("modèle {name}" keeps its "le").
+// The word stands alone: no letter or digit before it ("modèle {name}" keeps its "le"); the
+// character before it is matched and written back (no lookbehind: older Safari lacks it).
 const ELIDED = /^[\u2066-\u2069]*[aeiouàâäéèêëîïôöùûü]/iu;
-const PLACEHOLDER = /(?:(?<![\p{L}\p{N}_])([Dd]e|[Qq]ue|[Ll][ea]) )?\{(\w+)\}/gu;
+const PLACEHOLDER = /(?:(^|[^\p{L}\p{N}_])([Dd]e|[Qq]ue|[Ll][ea]) )?\{(\w+)\}/gu;
 
 function fill(text, values) {
   if (!values) return text;
-  return text.replace(PLACEHOLDER, (whole, word, name) => {
+  return text.replace(PLACEHOLDER, (whole, before, word, name) => {
     if (!(name in values)) return whole;
     const value = String(values[name]);
     if (!word) return value;
-    return lang === "fr" && ELIDED.test(value) ? `${word.slice(0, -1)}’${value}` : `${word} ${value}`;
+    const elided = lang === "fr" && ELIDED.test(value);
+    return elided ? `${before}${word.slice(0, -1)}’${value}` : `${before}${word} ${value}`;
   });
 }
 
