@@ -19,9 +19,6 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
-from binscrabble.cli import main
-from binscrabble.web import active_games, serve
-
 #: This launcher, for the tests' commands.
 PATH = os.path.abspath(__file__)
 #: The header a test's requests carry.
@@ -41,8 +38,9 @@ def naming_headers() -> dict[str, str]:
 
 _test: contextvars.ContextVar[str | None] = contextvars.ContextVar("test", default=None)
 _seeds: dict[str, Iterator[int]] = {}
-_secret_seed = active_games.new_seed
 _header = HEADER.lower().encode()
+#: The server's own seeds, for requests that name no test (set as the server starts).
+_secret_seed: Callable[[], str] = str
 
 Scope = MutableMapping[str, Any]
 App = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -74,13 +72,24 @@ class NamedTest:
         await self.app(scope, receive, send)
 
 
-def _named_app(*args: Any, **kwargs: Any) -> NamedTest:
-    return NamedTest(_create_app(*args, **kwargs))
+def serve_named(argv: list[str]) -> int:
+    """``binscrabble serve`` (``argv``) with the seeds above. The server's modules are
+    imported here, not as this file is read: the computer's worker processes start by
+    reading this file again (multiprocessing's spawn), and need none of them."""
+    global _secret_seed
+    from binscrabble.cli import main
+    from binscrabble.web import active_games, serve
 
+    create_app = serve.create_app
 
-_create_app = serve.create_app
+    def named_app(*args: Any, **kwargs: Any) -> NamedTest:
+        return NamedTest(create_app(*args, **kwargs))
+
+    _secret_seed = active_games.new_seed
+    serve.create_app = named_app  # type: ignore[assignment]
+    active_games.new_seed = known_seed
+    return main(argv)
+
 
 if __name__ == "__main__":
-    serve.create_app = _named_app  # type: ignore[assignment]
-    active_games.new_seed = known_seed
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(serve_named(sys.argv[1:]))

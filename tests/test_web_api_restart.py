@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from serve_known_bags import naming_headers
 from web_api_support import start_serve
 
 from binscrabble.game import Game
@@ -34,7 +35,9 @@ class ServeProcess:
         ready = READY.match(self.line)
         assert ready is not None, f"unexpected first line {self.line!r}"
         self.address = ready.group(1)
-        self.client = httpx.Client(base_url=self.address, trust_env=False, timeout=30)
+        self.client = httpx.Client(
+            base_url=self.address, trust_env=False, timeout=30, headers=naming_headers()
+        )
 
     def stop(self, how: signal.Signals) -> int:
         """Send ``how`` and wait for the process to end; its exit status."""

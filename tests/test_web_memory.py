@@ -16,6 +16,7 @@ import httpx
 import pytest
 import websockets
 from fastapi.testclient import TestClient
+from serve_known_bags import naming_headers
 from web_api_support import bearer, best_play, new_game, seat_view, serving
 
 from binscrabble.cli import main
@@ -226,9 +227,10 @@ def test_two_serve_processes_on_one_postgresql_tell_their_websockets(postgres_ur
 async def news_of_the_other_process(first: str, second: str) -> None:
     """A WebSocket of the second process hears of the first one's moves, at the latest at
     the next read of the game in the second process."""
+    named = naming_headers()
     async with (
-        httpx.AsyncClient(base_url=first, trust_env=False, timeout=30) as one,
-        httpx.AsyncClient(base_url=second, trust_env=False, timeout=30) as two,
+        httpx.AsyncClient(base_url=first, trust_env=False, timeout=30, headers=named) as one,
+        httpx.AsyncClient(base_url=second, trust_env=False, timeout=30, headers=named) as two,
     ):
         created = (await one.post("/api/games", json={"players": TWO_PEOPLE})).json()
         game_id, tokens = created["id"], tokens_of(created)

@@ -26,6 +26,7 @@ import psycopg
 import pytest
 from costly_analyses import THREE_BLANKS_SEEDS
 from nginx_support import Nginx
+from serve_known_bags import naming_headers
 from web_api_support import Served, bearer, best_play, store_three_blanks_game, whole_analysis
 from websockets.sync.client import ClientConnection, connect
 
@@ -54,7 +55,7 @@ class Site:
 
     def client(self, where: str) -> httpx.Client:
         """A client of ``where``: a process's address or nginx's."""
-        return httpx.Client(base_url=where, trust_env=False, timeout=WAIT)
+        return httpx.Client(base_url=where, trust_env=False, timeout=WAIT, headers=naming_headers())
 
     def moves(self, game_id: str) -> list[tuple[int, int, str]]:
         """The game's stored moves (turn, seat, notation), read in the database."""
@@ -352,7 +353,12 @@ def nginx_client(site: Site, address: str) -> httpx.Client:
     transport = httpx.HTTPTransport(local_address=address)
     limits = httpx.Limits(max_keepalive_connections=0)
     return httpx.Client(
-        base_url=site.nginx.url, transport=transport, limits=limits, trust_env=False, timeout=WAIT
+        base_url=site.nginx.url,
+        transport=transport,
+        limits=limits,
+        trust_env=False,
+        timeout=WAIT,
+        headers=naming_headers(),
     )
 
 
