@@ -133,22 +133,23 @@ class TableGames:
         """The table game of that id, ``None`` when it is another game or none."""
         if game_id in self.others or len(game_id) > 32:
             return None
-        active = self.held.get(game_id)
-        if active is not None:
-            self.held.move_to_end(game_id)
-            await self._refresh(active)
-            return active
-        stored, missed = await self._read(game_id)
-        if stored is None:
-            return None
-        active = self.held.get(game_id)
-        if active is not None:
-            # Another load held it while this one read: that copy is the one in use.
-            self.held.move_to_end(game_id)
-            await self._refresh(active)
-            return active
+        if game_id not in self.held:
+            stored, missed = await self._read(game_id)
+            if stored is None:
+                return None
+            # Another load may have held it while this one read: that copy is the one in use.
+            if game_id not in self.held:
+                return await self._hold(stored, missed)
+        active = self.held[game_id]
+        self.held.move_to_end(game_id)
+        await self._refresh(active)
+        return active
+
+    async def _hold(self, stored: StoredGame, missed: bool) -> ActiveTable | None:
+        """Hold a game just read, when it is a table game (``None`` when it is another
+        game); brought up to the database when news of it came while it was read."""
         if not is_table(stored):
-            self.others[game_id] = None
+            self.others[stored.game_id] = None
             while len(self.others) > self.max_held:
                 self.others.popitem(last=False)
             return None
