@@ -278,57 +278,50 @@ def test_notation_errors_survive_pickling() -> None:
 NBSP = "\u00a0"
 
 
-@pytest.mark.parametrize(
-    ("language", "word", "square"),
-    [
-        ("en", "“passe” is not a move: write", "“8D1+1=10” is not a coordinate: write"),
-        (
-            "fr",
-            f"«{NBSP}passe{NBSP}» n’est pas un coup.",
-            f"«{NBSP}8D1+1=10{NBSP}» n’est pas une coordonnée{NBSP}:",
-        ),
-        ("he", '"\u2068passe\u2069" אינו מהלך:', '"\u20688D1+1=10\u2069" אינו קואורדינטה:'),
-        ("bg", "„passe“ не е ход.", "„8D1+1=10“ не е координата:"),
-    ],
-)
-def test_what_is_not_a_move_is_quoted_in_the_languages_own_quotes(
-    language: str, word: str, square: str
-) -> None:
-    """Issue 39: "'passe' is not a move" quoted what was typed in Python's straight quotes;
-    each language quotes it as "the move “…” cannot be read" does."""
+# What each language says of text that is no move, no coordinate, or a coordinate whose
+# column or row is off the board: the typed text in that language's own quotes.
+QUOTED = {
+    "en": (
+        "“passe” is not a move: write",
+        "“8D1+1=10” is not a coordinate: write",
+        "coordinate “8P”: column P is off",
+        "coordinate “16A”: row 16 is off",
+    ),
+    "fr": (
+        f"«{NBSP}passe{NBSP}» n’est pas un coup.",
+        f"«{NBSP}8D1+1=10{NBSP}» n’est pas une coordonnée{NBSP}:",
+        f"coordonnée «{NBSP}8P{NBSP}»{NBSP}: la colonne P",
+        f"coordonnée «{NBSP}16A{NBSP}»{NBSP}: la ligne 16",
+    ),
+    "he": (
+        '"\u2068passe\u2069" אינו מהלך:',
+        '"\u20688D1+1=10\u2069" אינו קואורדינטה:',
+        'קואורדינטה "\u20688P\u2069": העמודה',
+        'קואורדינטה "\u206816A\u2069": השורה',
+    ),
+    "bg": (
+        "„passe“ не е ход.",
+        "„8D1+1=10“ не е координата:",
+        "координата „8P“: колона P",
+        "координата „16A“: ред 16",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(QUOTED))
+def test_what_was_typed_is_quoted_in_the_languages_own_quotes(language: str) -> None:
+    """Issue 39: "'passe' is not a move" and "coordinate '8P': column P is off the board"
+    quoted what was typed in Python's straight quotes; each language quotes it as "the move
+    “…” cannot be read" does."""
     with i18n.use_language(language):
-        for typed, says in (("passe", word), ("8D1+1=10", square)):
+        typed_texts = ("passe", "8D1+1=10", "8P 1=1", "16A 1=1")
+        for typed, says in zip(typed_texts, QUOTED[language], strict=True):
             with pytest.raises(NotationError) as refused:
                 parse_move(typed, Board())
-            assert str(refused.value).startswith(says)
+            assert str(refused.value).startswith(says), str(refused.value)
 
 
 def test_what_is_not_a_move_is_quoted_with_its_control_characters_escaped() -> None:
     with pytest.raises(NotationError) as refused:
         parse_move("pa\x1bsse 01", Board())
     assert str(refused.value).startswith("“pa\\x1bsse” is not a move")
-
-
-@pytest.mark.parametrize(
-    ("language", "column", "row"),
-    [
-        ("en", "coordinate “8P”: column P is off", "coordinate “16A”: row 16 is off"),
-        (
-            "fr",
-            f"coordonnée «{NBSP}8P{NBSP}»{NBSP}: la colonne P",
-            f"coordonnée «{NBSP}16A{NBSP}»{NBSP}: la ligne 16",
-        ),
-        ("he", 'קואורדינטה "\u20688P\u2069": העמודה', 'קואורדינטה "\u206816A\u2069": השורה'),
-        ("bg", "координата „8P“: колона P", "координата „16A“: ред 16"),
-    ],
-)
-def test_a_coordinate_off_the_board_is_quoted_in_the_languages_own_quotes(
-    language: str, column: str, row: str
-) -> None:
-    """A column or a row off the board quotes the coordinate typed as "… is not a
-    coordinate" does (it was in Python's straight quotes)."""
-    with i18n.use_language(language):
-        for typed, says in (("8P 1=1", column), ("16A 1=1", row)):
-            with pytest.raises(NotationError) as refused:
-                parse_move(typed, Board())
-            assert str(refused.value).startswith(says), str(refused.value)
